@@ -1,0 +1,75 @@
+package io.editlock.lock;
+
+import io.editlock.config.EditlockConfig;
+import io.editlock.lock.redis.LockScripts;
+import io.editlock.redis.LockKeys;
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Response;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+
+/**
+ * Releases and announces leases that ran out because nobody renewed them (their node died, or a
+ * bug lost them). Every node runs it; the scripts make a double pass harmless. Which configurators
+ * to look at comes from a sorted set of lease ends, so no pass scans keys.
+ */
+@ApplicationScoped
+public class LeaseReaper {
+
+    private static final Logger LOG = Logger.getLogger(LeaseReaper.class);
+
+    private final ReactiveRedisDataSource redis;
+    private final LockScripts scripts;
+    private final LockKeys keys;
+    private final int batch;
+
+    public LeaseReaper(ReactiveRedisDataSource redis, LockScripts scripts, LockKeys keys, EditlockConfig config) {
+        this.redis = redis;
+        this.scripts = scripts;
+        this.keys = keys;
+        this.batch = config.lease().reaperBatch();
+    }
+
+    @Scheduled(every = "${editlock.lease.reaper-interval:1s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
+    Uni<Void> reapDueLeases() {
+        return reapDue().onFailure().recoverWithUni(failure -> {
+            LOG.debugf("lease reaper pass failed (will retry): %s", failure.getMessage());
+            return Uni.createFrom().item(0);
+        }).replaceWithVoid();
+    }
+
+    /** @return how many configurators were looked at */
+    public Uni<Integer> reapDue() {
+        return redis.execute(Command.ZRANGEBYSCORE, keys.leaseExpiries(), "-inf", String.valueOf(System.currentTimeMillis()),
+                        "WITHSCORES", "LIMIT", "0", String.valueOf(batch))
+                .flatMap(due -> Multi.createFrom().iterable(entries(due))
+                        .onItem().transformToUniAndMerge(entry -> scripts.reapExpired(entry.configuratorId())
+                                .flatMap(next -> scripts.rescheduleExpiry(entry.configuratorId(), entry.score(), next)))
+                        .collect().asList().map(java.util.List::size));
+    }
+
+    private static java.util.List<Due> entries(Response reply) {
+        java.util.List<Due> due = new java.util.ArrayList<>();
+        // RESP2 answers a flat list (member, score, ...); RESP3 a list of pairs.
+        if (reply.size() > 0 && reply.get(0).type() == io.vertx.redis.client.ResponseType.MULTI) {
+            reply.forEach(pair -> due.add(new Due(pair.get(0).toLong(), scoreOf(pair.get(1)))));
+        } else {
+            for (int i = 0; i + 1 < reply.size(); i += 2) {
+                due.add(new Due(reply.get(i).toLong(), scoreOf(reply.get(i + 1))));
+            }
+        }
+        return due;
+    }
+
+    private static long scoreOf(Response score) {
+        return (long) Double.parseDouble(score.toString());
+    }
+
+    private record Due(long configuratorId, long score) {
+    }
+}

@@ -1,0 +1,18 @@
+package io.editlock.lock;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Optional;
+
+/** Why a lock went away (PROTOCOL §4, {@code lock-released.reason}). */
+public enum ReleaseReason {
+    UNLOCK, DISCONNECT, REPLACED, EXPIRED, IDLE, ADMIN, DELETED;
+
+    public String wireName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    public static Optional<ReleaseReason> fromWire(String name) {
+        return Arrays.stream(values()).filter(reason -> reason.wireName().equals(name)).findFirst();
+    }
+}

@@ -1,0 +1,83 @@
+package io.editlock.lock.redis;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.editlock.lock.Lock;
+import io.editlock.lock.LockChange;
+import io.editlock.lock.Page;
+import io.editlock.lock.ReleaseReason;
+import io.editlock.lock.ReleasedLock;
+import io.editlock.lock.Resource;
+import io.editlock.lock.ResourceType;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Reads what the scripts write: lock records and change events (layout in lua/lib.lua). */
+public final class LockRecords {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private LockRecords() {
+    }
+
+    public static JsonNode parse(String json) {
+        try {
+            return JSON.readTree(json);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a script answered something that is not JSON: " + json, e);
+        }
+    }
+
+    public static Lock lock(JsonNode record) {
+        ResourceType type = ResourceType.fromWire(record.path("type").asText())
+                .orElseThrow(() -> new IllegalStateException("lock record without a known type: " + record));
+        long configuratorId = Long.parseLong(record.path("cfg").asText());
+        Resource resource = switch (type) {
+            case CONFIGURATOR -> Resource.configurator(configuratorId);
+            case VARIABLES -> Resource.variables(configuratorId);
+            case ITEM_SUBRESOURCE -> Resource.itemPage(Long.parseLong(record.path("item").asText()),
+                    Page.fromWire(record.path("page").asText()).orElseThrow()).inConfigurator(configuratorId);
+        };
+        String token = record.path("t").asText("0");
+        return new Lock(resource, record.path("u").asText(), record.path("n").asText(),
+                Instant.ofEpochMilli(record.path("a").asLong()), Instant.ofEpochMilli(record.path("e").asLong()),
+                token.isEmpty() ? 0 : Long.parseLong(token), keepers(record.path("k")));
+    }
+
+    /** cjson writes an empty list as {}: both mean "none". */
+    public static List<Lock> locks(JsonNode array) {
+        List<Lock> locks = new ArrayList<>();
+        if (array.isArray()) {
+            array.forEach(record -> locks.add(lock(record)));
+        }
+        return locks;
+    }
+
+    public static List<ReleasedLock> released(JsonNode array) {
+        List<ReleasedLock> released = new ArrayList<>();
+        if (array.isArray()) {
+            for (JsonNode entry : array) {
+                ReleaseReason reason = ReleaseReason.fromWire(entry.path("reason").asText())
+                        .orElseThrow(() -> new IllegalStateException("unknown release reason in " + entry));
+                released.add(new ReleasedLock(lock(entry.path("lock")), reason, entry.path("except").asText("")));
+            }
+        }
+        return released;
+    }
+
+    /** A message of the lock-events channel. */
+    public static LockChange change(String message) {
+        JsonNode node = parse(message);
+        return new LockChange(Long.parseLong(node.path("c").asText()), locks(node.path("locks")), released(node.path("released")));
+    }
+
+    private static Map<String, String> keepers(JsonNode node) {
+        Map<String, String> keepers = new LinkedHashMap<>();
+        node.fields().forEachRemaining(entry -> keepers.put(entry.getKey(), entry.getValue().asText()));
+        return keepers;
+    }
+}

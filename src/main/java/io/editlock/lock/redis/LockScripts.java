@@ -1,0 +1,114 @@
+package io.editlock.lock.redis;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.lock.Holder;
+import io.editlock.lock.Lock;
+import io.editlock.lock.ReleaseReason;
+import io.editlock.lock.ReleasedLock;
+import io.editlock.lock.Resource;
+import io.editlock.redis.LockKeys;
+import io.editlock.redis.LuaScript;
+import io.editlock.redis.ScriptExecutor;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Typed calls of the lock scripts in {@code src/main/resources/lua/}: domain types in, script
+ * replies (facts) out. Each method names the keys as the script calls them.
+ */
+@ApplicationScoped
+public class LockScripts {
+
+    static final LuaScript ACQUIRE = LuaScript.load("acquire_lock");
+    static final LuaScript RELEASE = LuaScript.load("release_lock");
+    static final LuaScript RELEASE_SOCKET = LuaScript.load("release_socket_locks");
+    static final LuaScript RENEW_SOCKET = LuaScript.load("renew_socket_locks");
+    static final LuaScript MOVE_SOCKET = LuaScript.load("move_socket_locks");
+    static final LuaScript REAP_EXPIRED = LuaScript.load("reap_expired_locks");
+    static final LuaScript LIST = LuaScript.load("list_locks");
+    static final LuaScript SCHEDULE_EXPIRY = LuaScript.load("schedule_expiry");
+    static final LuaScript RESCHEDULE_EXPIRY = LuaScript.load("reschedule_expiry");
+
+    /** Every script, for loading at start-up and for the one-slot test. */
+    public static final List<LuaScript> ALL = List.of(ACQUIRE, RELEASE, RELEASE_SOCKET, RENEW_SOCKET, MOVE_SOCKET,
+            REAP_EXPIRED, LIST, SCHEDULE_EXPIRY, RESCHEDULE_EXPIRY);
+
+    private final ScriptExecutor executor;
+    private final LockKeys keys;
+
+    public LockScripts(ScriptExecutor executor, LockKeys keys) {
+        this.executor = executor;
+        this.keys = keys;
+    }
+
+    /** @param resource with its configuratorId resolved */
+    public Uni<JsonNode> acquire(Resource resource, Holder holder, Duration lease) {
+        long c = resource.configuratorId();
+        List<String> k = List.of(
+                keys.locks(c),          // locks
+                keys.configurator(c),   // configurator
+                keys.items(c));         // items
+        List<String> a = List.of(resource.field(), resource.type().wireName(), String.valueOf(c),
+                resource.itemId() == null ? "" : String.valueOf(resource.itemId()),
+                resource.page() == null ? "" : resource.page().wireName(),
+                holder.userId(), holder.userName(), holder.socketId(), holder.nodeId(),
+                String.valueOf(lease.toMillis()), keys.lockEventsChannel());
+        return executor.run(ACQUIRE, k, a).map(reply -> LockRecords.parse(reply.toString()));
+    }
+
+    /** @param token 0 = the user's current grant, else exactly that grant */
+    public Uni<JsonNode> release(Resource resource, String userId, long token, ReleaseReason reason, String exceptSocket) {
+        long c = resource.configuratorId();
+        List<String> k = List.of(keys.locks(c)); // locks
+        List<String> a = List.of(resource.field(), userId, token == 0 ? "" : String.valueOf(token), reason.wireName(),
+                exceptSocket, String.valueOf(c), keys.lockEventsChannel());
+        return executor.run(RELEASE, k, a).map(reply -> LockRecords.parse(reply.toString()));
+    }
+
+    public Uni<List<ReleasedLock>> releaseSocket(long configuratorId, String socketId, ReleaseReason reason) {
+        List<String> k = List.of(keys.locks(configuratorId)); // locks
+        List<String> a = List.of(socketId, reason.wireName(), String.valueOf(configuratorId), keys.lockEventsChannel());
+        return executor.run(RELEASE_SOCKET, k, a)
+                .map(reply -> LockRecords.released(LockRecords.parse(reply.toString()).path("released")));
+    }
+
+    public Uni<Integer> renewSocket(long configuratorId, String socketId, Duration lease) {
+        List<String> k = List.of(keys.locks(configuratorId)); // locks
+        return executor.run(RENEW_SOCKET, k, List.of(socketId, String.valueOf(lease.toMillis())))
+                .map(reply -> reply.toInteger());
+    }
+
+    public Uni<List<Lock>> moveSocket(long configuratorId, String oldSocket, String newSocket, String newNode, Duration lease) {
+        List<String> k = List.of(keys.locks(configuratorId)); // locks
+        List<String> a = List.of(oldSocket, newSocket, newNode, String.valueOf(lease.toMillis()));
+        return executor.run(MOVE_SOCKET, k, a)
+                .map(reply -> LockRecords.locks(LockRecords.parse(reply.toString()).path("moved")));
+    }
+
+    /** @return the earliest lease end left (epoch ms), 0 when no lock is left */
+    public Uni<Long> reapExpired(long configuratorId) {
+        List<String> k = List.of(keys.locks(configuratorId)); // locks
+        return executor.run(REAP_EXPIRED, k, List.of(String.valueOf(configuratorId), keys.lockEventsChannel()))
+                .map(reply -> reply.toLong());
+    }
+
+    public Uni<List<Lock>> list(long configuratorId) {
+        List<String> k = List.of(keys.locks(configuratorId)); // locks
+        return executor.run(LIST, k, List.of())
+                .map(reply -> LockRecords.locks(LockRecords.parse(reply.toString()).path("locks")));
+    }
+
+    public Uni<Void> scheduleExpiry(long configuratorId, long expiresAtMillis) {
+        List<String> k = List.of(keys.leaseExpiries()); // expiries
+        return executor.run(SCHEDULE_EXPIRY, k, List.of(String.valueOf(configuratorId), String.valueOf(expiresAtMillis)))
+                .replaceWithVoid();
+    }
+
+    public Uni<Void> rescheduleExpiry(long configuratorId, long seenMillis, long nextMillis) {
+        List<String> k = List.of(keys.leaseExpiries()); // expiries
+        List<String> a = List.of(String.valueOf(configuratorId), String.valueOf(seenMillis), String.valueOf(nextMillis));
+        return executor.run(RESCHEDULE_EXPIRY, k, a).replaceWithVoid();
+    }
+}

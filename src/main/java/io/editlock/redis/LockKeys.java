@@ -1,0 +1,80 @@
+package io.editlock.redis;
+
+import io.editlock.config.EditlockConfig;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+/**
+ * Every Redis key and channel name editlock uses, in one place.
+ *
+ * <p>All keys of one configurator carry the hash tag {@code {c<id>}}, so that they live in one
+ * Redis Cluster slot and a script can touch its locks and its data in one run. Keys that a script
+ * never touches together with others (per user, per socket, the global indexes) need no tag.
+ */
+@ApplicationScoped
+public class LockKeys {
+
+    private final String prefix;
+
+    @Inject
+    public LockKeys(EditlockConfig config) {
+        this(config.redis().keyPrefix());
+    }
+
+    public LockKeys(String prefix) {
+        this.prefix = prefix;
+    }
+
+    public static String hashTag(long configuratorId) {
+        return "{c" + configuratorId + "}";
+    }
+
+    /** Hash: lock field -> lock record (see lua/lib.lua). */
+    public String locks(long configuratorId) {
+        return prefix + ":" + hashTag(configuratorId) + ":locks";
+    }
+
+    /** Hash: the configurator's own record; its existence is the configurator's. */
+    public String configurator(long configuratorId) {
+        return prefix + ":" + hashTag(configuratorId) + ":configurator";
+    }
+
+    /** Hash: itemId -> item record, every item of the configurator. */
+    public String items(long configuratorId) {
+        return prefix + ":" + hashTag(configuratorId) + ":items";
+    }
+
+    /** Hash: itemId -> configuratorId, for the O(1) "which configurator holds item I". */
+    public String itemIndex() {
+        return prefix + ":item-index";
+    }
+
+    /** Set: ids of every configurator, for listing. */
+    public String configuratorIndex() {
+        return prefix + ":configurators";
+    }
+
+    public String sequence(String entity) {
+        return prefix + ":seq:" + entity;
+    }
+
+    /** Set: configurator ids a socket may keep locks in (may hold a few stale ids, never misses one). */
+    public String socketConfigurators(String socketId) {
+        return prefix + ":socket:" + socketId + ":configurators";
+    }
+
+    /** String "configuratorId|token": the configurator lock the user holds (one per user). */
+    public String userConfigurator(String userId) {
+        return prefix + ":user:" + userId + ":configurator";
+    }
+
+    /** Sorted set: configuratorId -> when the reapers should look at its leases next (ms). */
+    public String leaseExpiries() {
+        return prefix + ":lease-expiries";
+    }
+
+    /** Pub/sub channel of lock changes, published from inside the scripts. */
+    public String lockEventsChannel() {
+        return prefix + ":lock-events";
+    }
+}

@@ -1,0 +1,57 @@
+package io.editlock.redis.embedded;
+
+import io.smallrye.config.ConfigSourceContext;
+import io.smallrye.config.ConfigSourceFactory;
+import io.smallrye.config.ConfigValue;
+import io.smallrye.config.PropertiesConfigSource;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.microprofile.config.spi.ConfigSource;
+import org.jboss.logging.Logger;
+
+/**
+ * The zero-setup default: when {@code quarkus.redis.hosts} is not set, start a redis-server on a
+ * free loopback port and point the Redis client at it. A config source (rather than a bean) because
+ * the Redis client reads its hosts before any bean of ours exists. Never for production.
+ *
+ * <p>The process is started once per JVM (dev-mode restarts reuse it) and stopped when the JVM exits.
+ */
+public class EmbeddedRedisConfigSourceFactory implements ConfigSourceFactory {
+
+    private static final Logger LOG = Logger.getLogger(EmbeddedRedisConfigSourceFactory.class);
+    static final String HOSTS = "quarkus.redis.hosts";
+    /** Survives dev-mode restarts, which load this class again in a new class loader. */
+    static final String STARTED_URL = "io.editlock.embedded-redis-url";
+    private static final int ORDINAL = 50;
+
+    @Override
+    public Iterable<ConfigSource> getConfigSources(ConfigSourceContext context) {
+        ConfigValue hosts = context.getValue(HOSTS);
+        if (hosts != null && hosts.getValue() != null && !hosts.getValue().isBlank()) {
+            return List.of();
+        }
+        return List.of(new PropertiesConfigSource(Map.of(HOSTS, startedUrl(context)), "editlock-embedded-redis", ORDINAL));
+    }
+
+    private static synchronized String startedUrl(ConfigSourceContext context) {
+        String running = System.getProperty(STARTED_URL);
+        if (running != null) {
+            return running;
+        }
+        String binary = valueOr(context, "editlock.embedded-redis.binary", RedisBinary.AUTO);
+        String port = valueOr(context, "editlock.embedded-redis.port", null);
+        RedisProcess redis = port == null
+                ? RedisProcess.onFreePort(RedisBinary.resolve(binary))
+                : new RedisProcess(RedisBinary.resolve(binary), Integer.parseInt(port), List.of());
+        redis.start();
+        Runtime.getRuntime().addShutdownHook(new Thread(redis::close, "embedded-redis-stop"));
+        LOG.infof("quarkus.redis.hosts is not set: started an embedded Redis at %s (for trying out and tests, never for production)", redis.url());
+        System.setProperty(STARTED_URL, redis.url());
+        return redis.url();
+    }
+
+    private static String valueOr(ConfigSourceContext context, String name, String fallback) {
+        ConfigValue value = context.getValue(name);
+        return value == null || value.getValue() == null ? fallback : value.getValue();
+    }
+}

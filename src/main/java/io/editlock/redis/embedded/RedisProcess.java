@@ -1,0 +1,152 @@
+package io.editlock.redis.embedded;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A redis-server child process on a loopback port: the zero-setup Redis of dev mode and tests,
+ * and the Redis that fault tests stop and restart.
+ */
+public final class RedisProcess implements AutoCloseable {
+
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(20);
+
+    private final Path binary;
+    private final int port;
+    private final List<String> extraArgs;
+    private final Path workDir;
+    private Process process;
+
+    public RedisProcess(Path binary, int port, List<String> extraArgs) {
+        this.binary = binary;
+        this.port = port;
+        this.extraArgs = List.copyOf(extraArgs);
+        try {
+            this.workDir = Files.createTempDirectory("editlock-redis-" + port + "-");
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot create a work directory for redis-server", e);
+        }
+    }
+
+    public static RedisProcess onFreePort(Path binary) {
+        return new RedisProcess(binary, freePort(), List.of());
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public Path workDir() {
+        return workDir;
+    }
+
+    public String url() {
+        return "redis://127.0.0.1:" + port;
+    }
+
+    public synchronized RedisProcess start() {
+        if (process != null && process.isAlive()) {
+            return this;
+        }
+        List<String> command = new ArrayList<>(List.of(binary.toString(),
+                "--port", String.valueOf(port), "--bind", "127.0.0.1", "--daemonize", "no",
+                "--save", "", "--appendonly", "no", "--dir", workDir.toString(),
+                "--protected-mode", "yes", "--maxclients", "10000"));
+        command.addAll(extraArgs);
+        try {
+            process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(workDir.resolve("redis.log").toFile())
+                    .start();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot start " + binary, e);
+        }
+        awaitPong();
+        return this;
+    }
+
+    /** Stops Redis the hard way, as a crash would. */
+    public synchronized void kill() {
+        if (process != null) {
+            process.destroyForcibly();
+            waitForExit();
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (process != null) {
+            process.destroy();
+            waitForExit();
+            process = null;
+        }
+    }
+
+    private void waitForExit() {
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void awaitPong() {
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("redis-server exited at start, see " + workDir.resolve("redis.log"));
+            }
+            if (answersPing()) {
+                return;
+            }
+            sleep(25);
+        }
+        throw new IllegalStateException("redis-server did not answer PING on port " + port);
+    }
+
+    private boolean answersPing() {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
+            socket.setSoTimeout(1000);
+            OutputStream out = socket.getOutputStream();
+            out.write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            byte[] reply = new byte[7];
+            int read = in.read(reply);
+            return read > 0 && new String(reply, 0, read, StandardCharsets.US_ASCII).startsWith("+PONG");
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    public static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new IllegalStateException("no free port", e);
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,19 @@
+-- reap_expired_locks: releases and announces (reason 'expired') every lease of the configurator
+-- that ran out, e.g. because the node that renewed it died. Run by any node's reaper.
+--
+-- KEYS[1] locks          hash of the configurator's locks (see lib.lua)
+-- ARGV[1] configuratorId ARGV[2] channel
+-- Reply: the earliest expiresAt (ms) of the locks left, or 0 when none is left
+local locks_key = KEYS[1]
+local configurator_id, channel = ARGV[1], ARGV[2]
+
+local now = now_ms()
+local released = {}
+local live = load_live(locks_key, now, released)
+if #released > 0 then announce(channel, configurator_id, live, released) end
+
+local earliest = 0
+for _, lock in pairs(live) do
+  if earliest == 0 or lock.e < earliest then earliest = lock.e end
+end
+return earliest

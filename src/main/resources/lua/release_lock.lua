@@ -1,0 +1,32 @@
+-- release_lock: compare-and-delete of one lock, on the server, in one step.
+-- With a token it removes only that exact grant: a lease that expired and was granted again (to
+-- anyone, the same user included) has another token and is left alone. Without a token it removes
+-- the user's current grant (an explicit unlock: any socket of the holder may unlock).
+--
+-- KEYS[1] locks          hash of the configurator's locks (see lib.lua)
+-- ARGV[1] field          'cfg' | 'var' | 'i:<itemId>:<page>'
+-- ARGV[2] userId         the holder that must own the lock
+-- ARGV[3] token          '' or the fencing token of the exact grant to remove
+-- ARGV[4] reason         'unlock' | 'replaced' | 'admin' | 'deleted' | ...
+-- ARGV[5] exceptSocket   the socket whose own request released it ('' = none): no lock-lost there
+-- ARGV[6] configuratorId ARGV[7] channel
+-- Reply (JSON): {s='RELEASED', lock=<record>} | {s='NOT_HELD'}
+local locks_key = KEYS[1]
+local field, user_id, token, reason, except_socket = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+local configurator_id, channel = ARGV[6], ARGV[7]
+
+local now = now_ms()
+local released = {}
+local live = load_live(locks_key, now, released)
+local lock = live[field]
+
+if lock == nil or lock.u ~= user_id or (token ~= '' and lock.t ~= token) then
+  if #released > 0 then announce(channel, configurator_id, live, released) end
+  return cjson.encode({ s = 'NOT_HELD' })
+end
+
+redis.call('HDEL', locks_key, field)
+live[field] = nil
+released[#released + 1] = released_entry(lock, reason, except_socket)
+announce(channel, configurator_id, live, released)
+return cjson.encode({ s = 'RELEASED', lock = lock })

@@ -1,0 +1,30 @@
+-- release_socket_locks: a socket is gone (or idle): it stops keeping the locks of this
+-- configurator; every lock no other socket keeps is released. Atomic per configurator.
+--
+-- KEYS[1] locks          hash of the configurator's locks (see lib.lua)
+-- ARGV[1] socketId
+-- ARGV[2] reason         'disconnect' | 'idle' | 'expired'
+-- ARGV[3] configuratorId ARGV[4] channel
+-- Reply (JSON): {released=[<released entry>...]} (expired leases found on the way included)
+local locks_key = KEYS[1]
+local socket_id, reason, configurator_id, channel = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+
+local now = now_ms()
+local released = {}
+local live = load_live(locks_key, now, released)
+
+for field, lock in pairs(live) do
+  if lock.k[socket_id] ~= nil then
+    lock.k[socket_id] = nil
+    if has_keepers(lock) then
+      redis.call('HSET', locks_key, field, cjson.encode(lock))
+    else
+      redis.call('HDEL', locks_key, field)
+      live[field] = nil
+      released[#released + 1] = released_entry(lock, reason, '')
+    end
+  end
+end
+
+if #released > 0 then announce(channel, configurator_id, live, released) end
+return cjson.encode({ released = released })
