@@ -18,6 +18,72 @@ public interface EditlockConfig {
     /** The Redis started when {@code quarkus.redis.hosts} is not set. */
     EmbeddedRedis embeddedRedis();
 
+    /** The {@code /locking} WebSocket. */
+    Websocket websocket();
+
+    /** Sockets that go away, and users who stop working. */
+    Session session();
+
+    /** Limits on how fast one user may ask for locks. */
+    RateLimit rateLimit();
+
+    /** {@code POST /api/auth/demo-login}, for the demo and tests. */
+    DemoLogin demoLogin();
+
+    interface Websocket {
+        /**
+         * Origins (e.g. {@code https://app.example.com}) whose pages may open the socket, besides
+         * the server's own origin. Browser upgrades from any other origin are refused with 403.
+         */
+        java.util.Optional<java.util.List<String>> allowedOrigins();
+
+        /** Largest frame accepted; a larger one closes the socket with 1009. */
+        @WithDefault("16384")
+        int maxFrameBytes();
+
+        /** How often the server pings every socket, so that a dead peer is noticed. */
+        @WithDefault("10s")
+        Duration pingInterval();
+
+        /** A socket that answered no ping for this long is dropped (its locks wait out the grace period). */
+        @WithDefault("30s")
+        Duration pingTimeout();
+    }
+
+    interface Session {
+        /** How long the locks of a socket that dropped without a close frame wait for a resume. */
+        @WithDefault("10s")
+        Duration gracePeriod();
+
+        /** A user who sent nothing (no request, no touch) for this long loses their locks (reason idle). */
+        @WithDefault("30m")
+        Duration idleTimeout();
+
+        /** How often every node checks its sockets for idleness and missing pongs. */
+        @WithDefault("1s")
+        Duration sweepInterval();
+    }
+
+    interface RateLimit {
+        /** Lock requests ({@code lock-*}) one user may send per second; more are refused with RATE_LIMITED. */
+        @WithDefault("50")
+        int lockRequestsPerSecond();
+    }
+
+    interface DemoLogin {
+        /**
+         * Whether {@code POST /api/auth/demo-login} hands out tokens. On in dev mode and tests, off in
+         * production (404). When on and no verification key is configured, a key pair is generated at
+         * start-up (see DemoKeysConfigSourceFactory); no private key is ever committed.
+         */
+        @WithDefault("false")
+        boolean enabled();
+
+        /** Lifetime of a demo token. */
+        @WithDefault("12h")
+        Duration tokenLifetime();
+    }
+
     interface Lease {
         /**
          * How long a lock lives in the store without renewal. The node that owns the socket renews it
@@ -25,6 +91,10 @@ public interface EditlockConfig {
          */
         @WithDefault("30s")
         Duration ttl();
+
+        /** How often the owning node renews the leases its live sockets keep; keep it below a third of the TTL. */
+        @WithDefault("10s")
+        Duration renewInterval();
 
         /** How often every node looks for leases that ran out (to release and announce them). */
         @WithDefault("1s")

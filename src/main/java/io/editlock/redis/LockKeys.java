@@ -73,6 +73,21 @@ public class LockKeys {
         return prefix + ":lease-expiries";
     }
 
+    /** Hash {socketId, userId, nodeId, state}: what a resumeToken resumes (PROTOCOL §5). */
+    public String resume(String resumeToken) {
+        return prefix + ":resume:" + resumeToken;
+    }
+
+    /** String with a short TTL, refreshed by the node while it lives. */
+    public String nodeAlive(String nodeId) {
+        return prefix + ":node:" + nodeId + ":alive";
+    }
+
+    /** Counter of one user's lock requests in one second. */
+    public String lockRequestRate(String userId, long epochSecond) {
+        return prefix + ":rate:" + userId + ":" + epochSecond;
+    }
+
     /** Pub/sub channel of lock changes, published from inside the scripts. */
     public String lockEventsChannel() {
         return prefix + ":lock-events";

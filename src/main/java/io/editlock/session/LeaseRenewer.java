@@ -1,0 +1,53 @@
+package io.editlock.session;
+
+import io.editlock.lock.LockService;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
+import java.util.List;
+import org.jboss.logging.Logger;
+
+/**
+ * The owning node renews the leases its sockets keep, while they live (and while a dropped one waits
+ * for its resume). A node that dies stops renewing, and the reapers of the others take over.
+ */
+@ApplicationScoped
+public class LeaseRenewer {
+
+    private static final Logger LOG = Logger.getLogger(LeaseRenewer.class);
+    private static final int CONCURRENCY = 32;
+
+    private final SessionRegistry registry;
+    private final SessionLifecycle lifecycle;
+    private final LockService locks;
+    private final ResumeStore resumes;
+
+    public LeaseRenewer(SessionRegistry registry, SessionLifecycle lifecycle, LockService locks, ResumeStore resumes) {
+        this.registry = registry;
+        this.lifecycle = lifecycle;
+        this.locks = locks;
+        this.resumes = resumes;
+    }
+
+    @Scheduled(every = "${editlock.lease.renew-interval:10s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
+    Uni<Void> renewAll() {
+        List<SocketSession> keeping = new ArrayList<>();
+        registry.all().stream().filter(SocketSession::mayKeepLocks).forEach(keeping::add);
+        keeping.addAll(lifecycle.droppedSessions());
+        return Multi.createFrom().iterable(keeping)
+                .onItem().transformToUni(this::renew).merge(CONCURRENCY)
+                .collect().last().replaceWithVoid();
+    }
+
+    private Uni<Void> renew(SocketSession session) {
+        Uni<Void> renewed = locks.renewSocket(session.socketId(), session.identity().userId()).replaceWithVoid();
+        if (session.resumable() && session.connection().isOpen()) {
+            renewed = renewed.chain(() -> resumes.refresh(session));
+        }
+        return renewed.onFailure().invoke(failure -> LOG.debugf("renewal of socket %s failed: %s", session.socketId(),
+                failure.getMessage())).onFailure().recoverWithNull().replaceWithVoid();
+    }
+}

@@ -1,0 +1,135 @@
+package io.editlock.session;
+
+import io.editlock.auth.Identity;
+import io.editlock.config.EditlockConfig;
+import io.editlock.lock.Lock;
+import io.editlock.lock.LockService;
+import io.editlock.lock.ReleaseReason;
+import io.quarkus.websockets.next.CloseReason;
+import io.quarkus.websockets.next.WebSocketConnection;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jboss.logging.Logger;
+
+/**
+ * How a socket begins and ends (PROTOCOL §5): a clean close releases what it alone kept at once; a
+ * drop keeps it for the grace period, for a resume on any node; after that it is released.
+ */
+@ApplicationScoped
+public class SessionLifecycle {
+
+    private static final Logger LOG = Logger.getLogger(SessionLifecycle.class);
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final SessionRegistry registry;
+    private final LockService locks;
+    private final ResumeStore resumes;
+    private final NodeIdentity node;
+    private final Vertx vertx;
+    private final Duration grace;
+    /** Dropped sockets waiting out their grace period; their leases are still renewed. */
+    private final Map<String, SocketSession> dropped = new ConcurrentHashMap<>();
+
+    public SessionLifecycle(SessionRegistry registry, LockService locks, ResumeStore resumes, NodeIdentity node, Vertx vertx,
+            EditlockConfig config) {
+        this.registry = registry;
+        this.locks = locks;
+        this.resumes = resumes;
+        this.node = node;
+        this.vertx = vertx;
+        this.grace = config.session().gracePeriod();
+    }
+
+    public SocketSession open(WebSocketConnection connection, Identity identity) {
+        byte[] secret = new byte[24];
+        RANDOM.nextBytes(secret);
+        SocketSession session = new SocketSession(connection, identity, node.id(),
+                Base64.getUrlEncoder().withoutPadding().encodeToString(secret));
+        registry.add(session);
+        return session;
+    }
+
+    /** Called before a socket's first lock request: from then on it can be resumed and must be released. */
+    public Uni<Void> beforeLockRequest(SocketSession session) {
+        session.mayKeepLocks(true);
+        if (session.resumable()) {
+            return Uni.createFrom().voidItem();
+        }
+        session.resumable(true);
+        return resumes.recordLive(session, node.id())
+                .onFailure().invoke(() -> session.resumable(false))
+                .onFailure().recoverWithNull().replaceWithVoid();
+    }
+
+    public Uni<Void> closed(SocketSession session, CloseReason reason) {
+        registry.remove(session);
+        if (!session.mayKeepLocks()) {
+            return Uni.createFrom().voidItem();
+        }
+        if (isClean(session, reason)) {
+            return releaseNow(session);
+        }
+        return keepForGrace(session);
+    }
+
+    /** @return the locks moved to this socket, or empty when the token cannot be resumed */
+    public Uni<Optional<List<Lock>>> resume(SocketSession session, String resumeToken) {
+        return resumes.claim(resumeToken, session.identity().userId()).flatMap(oldSocket -> {
+            if (oldSocket.isEmpty()) {
+                return Uni.createFrom().item(Optional.<List<Lock>>empty());
+            }
+            dropped.remove(oldSocket.get());
+            return beforeLockRequest(session)
+                    .chain(() -> locks.moveSocket(oldSocket.get(), session.socketId(), node.id()))
+                    .invoke(moved -> moved.forEach(lock -> registry.watch(session, lock.resource().configuratorId())))
+                    .map(Optional::of);
+        });
+    }
+
+    public Collection<SocketSession> droppedSessions() {
+        return dropped.values();
+    }
+
+    /** The server ends the socket (ping timeout): that counts as a drop. */
+    public void closeByServer(SocketSession session, CloseReason reason) {
+        session.closedByServer(true);
+        session.connection().close(reason).subscribe().with(ignored -> { }, failure -> { });
+    }
+
+    private static boolean isClean(SocketSession session, CloseReason reason) {
+        int code = reason == null ? CloseReason.ABNORMAL.getCode() : reason.getCode();
+        return !session.closedByServer() && (code == 1000 || code == 1001);
+    }
+
+    private Uni<Void> releaseNow(SocketSession session) {
+        return locks.releaseSocket(session.socketId(), ReleaseReason.DISCONNECT)
+                .chain(() -> resumes.forget(session))
+                .onFailure().invoke(failure -> LOG.warnf("could not release socket %s at once (its leases will run out): %s",
+                        session.socketId(), failure.getMessage()))
+                .onFailure().recoverWithNull().replaceWithVoid();
+    }
+
+    private Uni<Void> keepForGrace(SocketSession session) {
+        dropped.put(session.socketId(), session);
+        vertx.setTimer(Math.max(1, grace.toMillis()), id -> endGrace(session));
+        return resumes.markDropped(session, grace)
+                .onFailure().recoverWithNull().replaceWithVoid();
+    }
+
+    private void endGrace(SocketSession session) {
+        if (dropped.remove(session.socketId()) == null) {
+            return; // resumed
+        }
+        // A resume on another node moved the locks away: then this releases nothing.
+        releaseNow(session).subscribe().with(ignored -> { }, failure -> { });
+    }
+}

@@ -1,0 +1,63 @@
+package io.editlock.session;
+
+import io.editlock.config.EditlockConfig;
+import io.editlock.lock.LockService;
+import io.editlock.lock.ReleaseReason;
+import io.editlock.redis.LockKeys;
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.quarkus.scheduler.Scheduled;
+import io.quarkus.websockets.next.CloseReason;
+import io.vertx.mutiny.redis.client.Command;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+
+/**
+ * Looks at this node's sockets: a user idle past the idle timeout loses the locks of that socket
+ * (reason idle); a socket that answered no ping within the ping timeout is dropped (dead peer: a
+ * closed laptop sends no close frame, so {@code @OnClose} alone would never come). Also keeps this
+ * node's heartbeat, which tells resumes on other nodes whether it still lives.
+ */
+@ApplicationScoped
+public class SocketSweeper {
+
+    private static final CloseReason PING_TIMEOUT = new CloseReason(1001, "ping timeout");
+
+    private final SessionRegistry registry;
+    private final SessionLifecycle lifecycle;
+    private final LockService locks;
+    private final ReactiveRedisDataSource redis;
+    private final LockKeys keys;
+    private final NodeIdentity node;
+    private final long idleTimeoutNanos;
+    private final long pingTimeoutNanos;
+    private final Duration heartbeatTtl;
+
+    public SocketSweeper(SessionRegistry registry, SessionLifecycle lifecycle, LockService locks, ReactiveRedisDataSource redis,
+            LockKeys keys, NodeIdentity node, EditlockConfig config) {
+        this.registry = registry;
+        this.lifecycle = lifecycle;
+        this.locks = locks;
+        this.redis = redis;
+        this.keys = keys;
+        this.node = node;
+        this.idleTimeoutNanos = config.session().idleTimeout().toNanos();
+        this.pingTimeoutNanos = config.websocket().pingTimeout().toNanos();
+        this.heartbeatTtl = config.session().sweepInterval().multipliedBy(5);
+    }
+
+    @Scheduled(every = "${editlock.session.sweep-interval:1s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
+    void sweep() {
+        redis.execute(Command.SET, keys.nodeAlive(node.id()), "1", "PX", String.valueOf(heartbeatTtl.toMillis()))
+                .subscribe().with(ignored -> { }, failure -> { });
+        for (SocketSession session : registry.all()) {
+            if (session.sincePongNanos() > pingTimeoutNanos) {
+                lifecycle.closeByServer(session, PING_TIMEOUT);
+            } else if (session.mayKeepLocks() && session.idleNanos() > idleTimeoutNanos) {
+                session.mayKeepLocks(false);
+                locks.releaseSocket(session.socketId(), ReleaseReason.IDLE)
+                        .subscribe().with(ignored -> { }, failure -> session.mayKeepLocks(true));
+            }
+        }
+    }
+}

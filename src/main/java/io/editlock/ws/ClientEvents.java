@@ -1,0 +1,24 @@
+package io.editlock.ws;
+
+import java.util.Set;
+
+/** The names of the client events (PROTOCOL §4), declared once. */
+public final class ClientEvents {
+
+    public static final String LOCK_CONFIGURATOR = "lock-configurator";
+    public static final String LOCK_VARIABLES = "lock-variables";
+    public static final String LOCK_ITEM_SUBRESOURCE = "lock-item-subresource";
+    public static final String UNLOCK_CONFIGURATOR = "unlock-configurator";
+    public static final String UNLOCK_VARIABLES = "unlock-variables";
+    public static final String UNLOCK_ITEM_SUBRESOURCE = "unlock-item-subresource";
+    public static final String WATCH = "watch";
+    public static final String UNWATCH = "unwatch";
+    public static final String TOUCH = "touch";
+    public static final String RESUME = "resume";
+
+    public static final Set<String> ALL = Set.of(LOCK_CONFIGURATOR, LOCK_VARIABLES, LOCK_ITEM_SUBRESOURCE, UNLOCK_CONFIGURATOR,
+            UNLOCK_VARIABLES, UNLOCK_ITEM_SUBRESOURCE, WATCH, UNWATCH, TOUCH, RESUME);
+
+    private ClientEvents() {
+    }
+}

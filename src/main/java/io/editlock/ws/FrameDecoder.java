@@ -1,0 +1,130 @@
+package io.editlock.ws;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.editlock.lock.Page;
+import io.editlock.lock.Resource;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Map;
+import java.util.function.BiFunction;
+
+/**
+ * Turns a text frame into a {@link ClientRequest}, or says exactly what is wrong with it. Never
+ * touches the store. {@code null} counts as absent; names are case-sensitive.
+ */
+@ApplicationScoped
+public class FrameDecoder {
+
+    private static final int MAX_REF = 64;
+    private static final int MAX_RESUME_TOKEN = 256;
+
+    private final ObjectMapper json;
+
+    public FrameDecoder(ObjectMapper json) {
+        this.json = json;
+    }
+
+    /** Lock and unlock events by name: which resource they are about. */
+    private static final Map<String, BiFunction<String, Resource, ClientRequest>> LOCK_EVENTS = Map.of(
+            ClientEvents.LOCK_CONFIGURATOR, ClientRequest.Lock::new,
+            ClientEvents.LOCK_VARIABLES, ClientRequest.Lock::new,
+            ClientEvents.LOCK_ITEM_SUBRESOURCE, ClientRequest.Lock::new,
+            ClientEvents.UNLOCK_CONFIGURATOR, ClientRequest.Unlock::new,
+            ClientEvents.UNLOCK_VARIABLES, ClientRequest.Unlock::new,
+            ClientEvents.UNLOCK_ITEM_SUBRESOURCE, ClientRequest.Unlock::new);
+
+    public ClientRequest decode(String frame) {
+        JsonNode root;
+        try {
+            root = json.readTree(frame);
+        } catch (JsonProcessingException e) {
+            return new ClientRequest.Invalid(null, "the frame is not JSON");
+        }
+        if (root == null || !root.isObject()) {
+            return new ClientRequest.Invalid(null, "the frame must be a JSON object {event, data, ref}");
+        }
+        JsonNode refNode = present(root.get("ref"));
+        if (refNode != null && (!refNode.isTextual() || refNode.textValue().length() > MAX_REF)) {
+            return new ClientRequest.Invalid(null, "ref must be a string of at most " + MAX_REF + " characters");
+        }
+        String ref = refNode == null ? null : refNode.textValue();
+        try {
+            return decode(root, ref);
+        } catch (BadField e) {
+            return new ClientRequest.Invalid(ref, e.getMessage());
+        }
+    }
+
+    private ClientRequest decode(JsonNode root, String ref) {
+        JsonNode eventNode = present(root.get("event"));
+        if (eventNode == null || !eventNode.isTextual()) {
+            throw new BadField("event must be a string");
+        }
+        String event = eventNode.textValue();
+        JsonNode data = present(root.get("data"));
+        if (event.equals(ClientEvents.TOUCH)) {
+            if (data != null && !data.isObject()) {
+                throw new BadField("data of touch must be an object or absent");
+            }
+            return new ClientRequest.Touch(ref);
+        }
+        if (!ClientEvents.ALL.contains(event)) {
+            throw new BadField("unknown event '" + event + "'");
+        }
+        if (data == null || !data.isObject()) {
+            throw new BadField("data of " + event + " must be an object");
+        }
+        return switch (event) {
+            case ClientEvents.WATCH -> new ClientRequest.Watch(ref, id(data, "configuratorId"));
+            case ClientEvents.UNWATCH -> new ClientRequest.Unwatch(ref, id(data, "configuratorId"));
+            case ClientEvents.RESUME -> new ClientRequest.Resume(ref, resumeToken(data));
+            default -> LOCK_EVENTS.get(event).apply(ref, resource(event, data));
+        };
+    }
+
+    private static Resource resource(String event, JsonNode data) {
+        if (event.endsWith("-configurator")) {
+            return Resource.configurator(id(data, "configuratorId"));
+        }
+        if (event.endsWith("-variables")) {
+            return Resource.variables(id(data, "configuratorId"));
+        }
+        long itemId = id(data, "itemId");
+        JsonNode page = present(data.get("page"));
+        if (page == null || !page.isTextual()) {
+            throw new BadField("page must be one of filters, dependencies, attributes");
+        }
+        return Resource.itemPage(itemId, Page.fromWire(page.textValue())
+                .orElseThrow(() -> new BadField("unknown page '" + page.textValue() + "': filters, dependencies or attributes")));
+    }
+
+    private static long id(JsonNode data, String field) {
+        JsonNode node = present(data.get(field));
+        if (node == null) {
+            throw new BadField(field + " is required");
+        }
+        if (!node.isIntegralNumber() || !node.canConvertToLong() || !Resource.isValidId(node.longValue())) {
+            throw new BadField(field + " must be a positive integer below 2^53");
+        }
+        return node.longValue();
+    }
+
+    private static String resumeToken(JsonNode data) {
+        JsonNode node = present(data.get("resumeToken"));
+        if (node == null || !node.isTextual() || node.textValue().isEmpty() || node.textValue().length() > MAX_RESUME_TOKEN) {
+            throw new BadField("resumeToken must be the string from welcome");
+        }
+        return node.textValue();
+    }
+
+    private static JsonNode present(JsonNode node) {
+        return node == null || node.isNull() ? null : node;
+    }
+
+    private static final class BadField extends RuntimeException {
+        BadField(String message) {
+            super(message, null, false, false);
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package io.editlock.ws;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.editlock.auth.Identity;
+import io.editlock.auth.LockingUpgradeCheck;
+import io.editlock.session.SessionLifecycle;
+import io.editlock.session.SessionRegistry;
+import io.editlock.session.SocketSession;
+import io.quarkus.websockets.next.CloseReason;
+import io.quarkus.websockets.next.OnClose;
+import io.quarkus.websockets.next.OnError;
+import io.quarkus.websockets.next.OnOpen;
+import io.quarkus.websockets.next.OnPongMessage;
+import io.quarkus.websockets.next.OnTextMessage;
+import io.quarkus.websockets.next.WebSocket;
+import io.quarkus.websockets.next.WebSocketConnection;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.buffer.Buffer;
+import org.jboss.logging.Logger;
+
+/**
+ * {@code /locking}: decodes a frame, hands it to the {@link RequestHandler}, sends the one reply.
+ * Holds no state: per-socket facts live in the {@link SessionRegistry}. Messages of one connection
+ * are processed one after another, so replies keep the order of requests.
+ */
+@WebSocket(path = "/locking")
+public class LockingSocket {
+
+    private static final Logger LOG = Logger.getLogger(LockingSocket.class);
+
+    private final FrameDecoder decoder;
+    private final RequestHandler handler;
+    private final SessionLifecycle lifecycle;
+    private final SessionRegistry registry;
+
+    public LockingSocket(FrameDecoder decoder, RequestHandler handler, SessionLifecycle lifecycle, SessionRegistry registry) {
+        this.decoder = decoder;
+        this.handler = handler;
+        this.lifecycle = lifecycle;
+        this.registry = registry;
+    }
+
+    @OnOpen
+    public String onOpen(WebSocketConnection connection) {
+        Identity identity = connection.userData().get(LockingUpgradeCheck.IDENTITY);
+        SocketSession session = lifecycle.open(connection, identity);
+        ObjectNode data = WireFormat.object()
+                .put("socketId", session.socketId())
+                .put("userId", identity.userId())
+                .put("userName", identity.userName())
+                .put("resumeToken", session.resumeToken());
+        return WireFormat.frame(ServerEvents.WELCOME, data, null);
+    }
+
+    @OnTextMessage
+    public Uni<String> onMessage(WebSocketConnection connection, String frame) {
+        return registry.find(connection.id())
+                .map(session -> handler.handle(session, decoder.decode(frame)))
+                .orElseGet(() -> Uni.createFrom().nullItem());
+    }
+
+    @OnPongMessage
+    public void onPong(WebSocketConnection connection, Buffer data) {
+        registry.find(connection.id()).ifPresent(SocketSession::markPong);
+    }
+
+    @OnClose
+    public Uni<Void> onClose(WebSocketConnection connection) {
+        CloseReason reason = connection.closeReason();
+        return registry.find(connection.id())
+                .map(session -> lifecycle.closed(session, reason))
+                .orElseGet(() -> Uni.createFrom().voidItem());
+    }
+
+    /** The last line of defence: an unexpected failure is logged and answered, the socket stays open. */
+    @OnError
+    public String onError(WebSocketConnection connection, Throwable failure) {
+        if (failure instanceof io.vertx.core.http.HttpClosedException || connection.isClosed()) {
+            LOG.debugf("socket %s closed while sending: %s", connection.id(), failure.getMessage());
+            return null;
+        }
+        LOG.errorf(failure, "unexpected failure on socket %s", connection.id());
+        return WireFormat.frame(ServerEvents.ERROR, WireFormat.error("INTERNAL", "The request could not be processed"), null);
+    }
+}

@@ -1,0 +1,129 @@
+package io.editlock.ws;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.editlock.catalog.ConfiguratorStore;
+import io.editlock.config.EditlockConfig;
+import io.editlock.lock.AcquireResult;
+import io.editlock.lock.LockService;
+import io.editlock.session.RateLimiter;
+import io.editlock.session.SessionLifecycle;
+import io.editlock.session.SessionRegistry;
+import io.editlock.session.SocketSession;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+
+/**
+ * Answers every client request with exactly one direct reply, in the same order for each: validate
+ * (done by the decoder) → refuse clearly → act → reply. Broadcasts come back through pub/sub.
+ * Every failure becomes a reply: no exception ever reaches the socket (it would close it with 1011).
+ */
+@ApplicationScoped
+public class RequestHandler {
+
+    private static final Logger LOG = Logger.getLogger(RequestHandler.class);
+
+    private final LockService locks;
+    private final ConfiguratorStore catalog;
+    private final SessionRegistry registry;
+    private final SessionLifecycle lifecycle;
+    private final RateLimiter rateLimiter;
+    private final int lockRequestsPerSecond;
+
+    public RequestHandler(LockService locks, ConfiguratorStore catalog, SessionRegistry registry, SessionLifecycle lifecycle,
+            RateLimiter rateLimiter, EditlockConfig config) {
+        this.locks = locks;
+        this.catalog = catalog;
+        this.registry = registry;
+        this.lifecycle = lifecycle;
+        this.rateLimiter = rateLimiter;
+        this.lockRequestsPerSecond = config.rateLimit().lockRequestsPerSecond();
+    }
+
+    public Uni<String> handle(SocketSession session, ClientRequest request) {
+        if (request instanceof ClientRequest.Invalid invalid) {
+            return reply(WireFormat.frame(ServerEvents.ERROR, WireFormat.error("BAD_REQUEST", invalid.message()), invalid.ref()));
+        }
+        session.markActive();
+        if (request instanceof ClientRequest.Lock lock) {
+            return lock(session, lock);
+        }
+        if (request instanceof ClientRequest.Unlock unlock) {
+            return unlock(session, unlock);
+        }
+        if (request instanceof ClientRequest.Watch watch) {
+            return watch(session, watch);
+        }
+        if (request instanceof ClientRequest.Unwatch unwatch) {
+            registry.unwatch(session, unwatch.configuratorId());
+            ObjectNode data = WireFormat.object().put("configuratorId", unwatch.configuratorId());
+            return reply(WireFormat.frame(ServerEvents.UNWATCHED, data, unwatch.ref()));
+        }
+        if (request instanceof ClientRequest.Resume resume) {
+            return resume(session, resume);
+        }
+        return reply(WireFormat.frame(ServerEvents.TOUCHED, WireFormat.object(), request.ref()));
+    }
+
+    private Uni<String> lock(SocketSession session, ClientRequest.Lock request) {
+        return rateLimiter.allowLockRequest(session.identity().userId())
+                .flatMap(allowed -> !allowed
+                        ? reply(LockReplies.rateLimited(request.resource(), lockRequestsPerSecond, request.ref()))
+                        : lifecycle.beforeLockRequest(session)
+                                .chain(() -> locks.acquire(request.resource(), session.holder()))
+                                .invoke(result -> watchIfGranted(session, result))
+                                .map(result -> LockReplies.of(result, request.ref())))
+                .onFailure().recoverWithItem(failure -> {
+                    LOG.debugf("lock request failed: %s", failure.getMessage());
+                    return LockReplies.unavailable(request.resource(), request.ref());
+                });
+    }
+
+    private void watchIfGranted(SocketSession session, AcquireResult result) {
+        if (result instanceof AcquireResult.Granted granted) {
+            registry.watch(session, granted.lock().resource().configuratorId());
+        }
+    }
+
+    private Uni<String> unlock(SocketSession session, ClientRequest.Unlock request) {
+        return locks.release(request.resource(), session.identity().userId(), session.socketId())
+                .map(result -> LockReplies.of(result, request.ref()))
+                .onFailure().recoverWithItem(failure -> LockReplies.unlockUnavailable(request.resource(), request.ref()));
+    }
+
+    private Uni<String> watch(SocketSession session, ClientRequest.Watch request) {
+        long configuratorId = request.configuratorId();
+        return catalog.configuratorExists(configuratorId).flatMap(exists -> {
+            if (!exists) {
+                return reply(WireFormat.frame(ServerEvents.ERROR,
+                        WireFormat.error("NOT_FOUND", "No configurator " + configuratorId), request.ref()));
+            }
+            // Joined before reading, so that no change between the read and the join is missed.
+            registry.watch(session, configuratorId);
+            return locks.locks(configuratorId).map(current -> {
+                ObjectNode data = WireFormat.object().put("configuratorId", configuratorId);
+                data.set("locks", WireFormat.locks(current, false));
+                return WireFormat.frame(ServerEvents.LOCK_UPDATED, data, request.ref());
+            });
+        }).onFailure().recoverWithItem(failure -> WireFormat.frame(ServerEvents.ERROR,
+                WireFormat.error("UNAVAILABLE", "The lock store cannot be reached"), request.ref()));
+    }
+
+    private Uni<String> resume(SocketSession session, ClientRequest.Resume request) {
+        return lifecycle.resume(session, request.resumeToken()).map(moved -> {
+            if (moved.isEmpty()) {
+                return WireFormat.frame(ServerEvents.ERROR, WireFormat.error("RESUME_FAILED",
+                        "This resumeToken cannot be resumed (unknown, expired, used, another user's, or its socket is still open)"),
+                        request.ref());
+            }
+            ObjectNode data = WireFormat.object();
+            data.set("locks", WireFormat.locks(moved.get(), true));
+            return WireFormat.frame(ServerEvents.RESUMED, data, request.ref());
+        }).onFailure().recoverWithItem(failure -> WireFormat.frame(ServerEvents.ERROR,
+                WireFormat.error("UNAVAILABLE", "The lock store cannot be reached"), request.ref()));
+    }
+
+    private static Uni<String> reply(String frame) {
+        return Uni.createFrom().item(frame);
+    }
+}

@@ -1,0 +1,21 @@
+package io.editlock.ws;
+
+/** The names of the server events (PROTOCOL §4), declared once. */
+public final class ServerEvents {
+
+    public static final String WELCOME = "welcome";
+    public static final String LOCK_ACQUIRED = "lock-acquired";
+    public static final String LOCK_FAILED = "lock-failed";
+    public static final String LOCK_RELEASED = "lock-released";
+    public static final String UNLOCK_FAILED = "unlock-failed";
+    public static final String LOCK_UPDATED = "lock-updated";
+    public static final String LOCK_LOST = "lock-lost";
+    public static final String UNWATCHED = "unwatched";
+    public static final String TOUCHED = "touched";
+    public static final String RESUMED = "resumed";
+    public static final String ERROR = "error";
+    public static final String CONTENT_CHANGED = "content-changed";
+
+    private ServerEvents() {
+    }
+}

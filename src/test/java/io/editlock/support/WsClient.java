@@ -1,0 +1,191 @@
+package io.editlock.support;
+
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.net.http.WebSocketHandshakeException;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+
+/**
+ * A real WebSocket client of {@code /locking} for tests (the JDK's): sends events with a ref, waits
+ * for the direct reply or for broadcasts, and ends the socket cleanly or by dropping it without a
+ * close frame.
+ */
+public final class WsClient implements AutoCloseable {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration WAIT = Duration.ofSeconds(10);
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    private final List<JsonNode> received = new CopyOnWriteArrayList<>();
+    private final AtomicInteger refs = new AtomicInteger();
+    private final CompletableFuture<Integer> closed = new CompletableFuture<>();
+    private WebSocket socket;
+
+    private WsClient() {
+    }
+
+    /** Connects with {@code Authorization: Bearer}; {@code token} null sends none. */
+    public static WsClient connect(URI base, String token) {
+        return connect(base, token, Map.of());
+    }
+
+    public static WsClient connect(URI base, String token, Map<String, String> headers) {
+        WsClient client = new WsClient();
+        WebSocket.Builder builder = HTTP.newWebSocketBuilder().connectTimeout(WAIT);
+        if (token != null) {
+            builder.header("Authorization", "Bearer " + token);
+        }
+        headers.forEach(builder::header);
+        client.socket = builder.buildAsync(locking(base), client.new Listener()).orTimeout(10, TimeUnit.SECONDS).join();
+        return client;
+    }
+
+    /** The HTTP status that refused the upgrade, if it was refused. */
+    public static Optional<Integer> refusal(URI uri, Map<String, String> headers) {
+        WebSocket.Builder builder = HTTP.newWebSocketBuilder().connectTimeout(WAIT);
+        headers.forEach(builder::header);
+        try {
+            WebSocket ws = builder.buildAsync(uri, new WebSocket.Listener() { }).join();
+            ws.abort();
+            return Optional.empty();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof WebSocketHandshakeException handshake) {
+                return Optional.of(handshake.getResponse().statusCode());
+            }
+            throw e;
+        }
+    }
+
+    public static URI locking(URI base) {
+        String http = base.toString().replaceAll("/+$", "");
+        return URI.create(http.replaceFirst("^http", "ws") + "/locking");
+    }
+
+    /** Sends {event, data, ref} with a fresh ref and returns that ref. */
+    public String send(String event, Map<String, ?> data) {
+        String ref = "r" + refs.incrementAndGet();
+        ObjectNode frame = JSON.createObjectNode().put("event", event).put("ref", ref);
+        frame.set("data", JSON.valueToTree(data));
+        sendRaw(frame.toString());
+        return ref;
+    }
+
+    public void sendRaw(String text) {
+        socket.sendText(text, true).orTimeout(10, TimeUnit.SECONDS).join();
+    }
+
+    /** Sends and waits for the direct reply (the frame carrying the same ref). */
+    public JsonNode request(String event, Map<String, ?> data) {
+        return reply(send(event, data));
+    }
+
+    public JsonNode reply(String ref) {
+        return awaitEvent(frame -> ref.equals(frame.path("ref").asText(null)));
+    }
+
+    public JsonNode awaitEvent(String event) {
+        return awaitEvent(frame -> event.equals(frame.path("event").asText()));
+    }
+
+    public JsonNode awaitEvent(Predicate<JsonNode> match) {
+        return await().atMost(WAIT).until(() -> received.stream().filter(match).findFirst(), Optional::isPresent).get();
+    }
+
+    public List<JsonNode> events(String event) {
+        return received.stream().filter(frame -> event.equals(frame.path("event").asText())).toList();
+    }
+
+    public List<JsonNode> received() {
+        return received;
+    }
+
+    public void clear() {
+        received.clear();
+    }
+
+    /** The welcome event every socket gets first. */
+    public JsonNode welcome() {
+        return awaitEvent("welcome");
+    }
+
+    public void closeCleanly() {
+        socket.sendClose(WebSocket.NORMAL_CLOSURE, "bye").orTimeout(10, TimeUnit.SECONDS).join();
+        await().atMost(WAIT).until(closed::isDone);
+    }
+
+    /** Ends the TCP connection without a close frame: a network loss, as the server sees it. */
+    public void drop() {
+        socket.abort();
+    }
+
+    /** The close code the server sent, once it closed the socket. */
+    public int awaitClosedByServer() {
+        await().atMost(WAIT).until(closed::isDone);
+        return closed.join();
+    }
+
+    public boolean isClosed() {
+        return closed.isDone();
+    }
+
+    @Override
+    public void close() {
+        if (!closed.isDone() && !socket.isOutputClosed()) {
+            socket.abort();
+        }
+    }
+
+    private final class Listener implements WebSocket.Listener {
+        private final StringBuilder partial = new StringBuilder();
+
+        @Override
+        public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
+            partial.append(data);
+            if (last) {
+                try {
+                    received.add(JSON.readTree(partial.toString()));
+                } catch (JsonProcessingException e) {
+                    throw new IllegalStateException("the server sent a frame that is not JSON: " + partial, e);
+                }
+                partial.setLength(0);
+            }
+            webSocket.request(1);
+            return null;
+        }
+
+        @Override
+        public CompletionStage<?> onPing(WebSocket webSocket, ByteBuffer message) {
+            webSocket.request(1);
+            return WebSocket.Listener.super.onPing(webSocket, message);
+        }
+
+        @Override
+        public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
+            closed.complete(statusCode);
+            return null;
+        }
+
+        @Override
+        public void onError(WebSocket webSocket, Throwable error) {
+            closed.complete(-1);
+        }
+    }
+}
