@@ -1,0 +1,106 @@
+package io.editlock.support;
+
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A whole editlock server process started from the built jar ({@code target/quarkus-app}), as an
+ * operator runs it: for multi-node and fault tests. {@link #kill9()} ends it the way a crash does.
+ */
+public final class ServerNode implements AutoCloseable {
+
+    private static final Path JAR = Path.of("target", "quarkus-app", "quarkus-run.jar");
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private final Process process;
+    private final int port;
+    private final Path log;
+
+    private ServerNode(Process process, int port, Path log) {
+        this.process = process;
+        this.port = port;
+        this.log = log;
+    }
+
+    /** Starts a node on a free port with these settings (as -D system properties) and waits until it is ready. */
+    public static ServerNode start(String name, Map<String, String> settings) {
+        if (!Files.exists(JAR)) {
+            throw new IllegalStateException(JAR + " is missing: multi-node tests run after `package` (./mvnw verify)");
+        }
+        int port = io.editlock.redis.embedded.RedisProcess.freePort();
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "-Dquarkus.http.port=" + port, "-Dquarkus.log.console.format=%d{HH:mm:ss,SSS} " + name + " %-5p [%c{2.}] %s%e%n"));
+        settings.forEach((key, value) -> command.add("-D" + key + "=" + value));
+        command.addAll(List.of("-jar", JAR.toString()));
+        try {
+            Path log = Files.createTempFile("editlock-" + name + "-", ".log");
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            ServerNode node = new ServerNode(process, port, log);
+            node.awaitReady();
+            return node;
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot start a server node", e);
+        }
+    }
+
+    public URI baseUri() {
+        return URI.create("http://127.0.0.1:" + port + "/");
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public Path log() {
+        return log;
+    }
+
+    /** SIGKILL: no shutdown hook, no close frame, no release. */
+    public void kill9() {
+        process.destroyForcibly();
+        waitFor();
+    }
+
+    @Override
+    public void close() {
+        if (process.isAlive()) {
+            process.destroy();
+            waitFor();
+        }
+    }
+
+    private void waitFor() {
+        try {
+            process.waitFor(20, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void awaitReady() {
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("the node exited at start; its log: " + Files.readString(log));
+            }
+            try {
+                HttpResponse<String> ready = HTTP.send(HttpRequest.newBuilder(baseUri().resolve("q/health/ready")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                return ready.statusCode() == 200;
+            } catch (IOException e) {
+                return false;
+            }
+        });
+    }
+}

@@ -1,0 +1,17 @@
+package io.editlock.support;
+
+import io.editlock.redis.embedded.RedisBinary;
+import io.editlock.redis.embedded.RedisProcess;
+
+/** A redis-server of a test's own (to share between nodes, stop or restart), chosen like the embedded one. */
+public final class TestRedis {
+
+    private TestRedis() {
+    }
+
+    public static RedisProcess start() {
+        String choice = System.getenv().getOrDefault("EDITLOCK_EMBEDDED_REDIS_BINARY",
+                System.getProperty("editlock.embedded-redis.binary", RedisBinary.AUTO));
+        return RedisProcess.onFreePort(RedisBinary.resolve(choice)).start();
+    }
+}

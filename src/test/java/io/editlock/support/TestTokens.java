@@ -1,0 +1,51 @@
+package io.editlock.support;
+
+import io.smallrye.jwt.build.Jwt;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.NoSuchAlgorithmException;
+import java.util.Base64;
+import java.util.Set;
+
+/**
+ * An RS256 key pair made for one test run: the public half as a PEM file for the server nodes
+ * ({@code mp.jwt.verify.publickey.location}), the private half signs tokens in memory.
+ */
+public final class TestTokens {
+
+    private final KeyPair keys;
+    private final Path publicKeyFile;
+
+    private TestTokens(KeyPair keys, Path publicKeyFile) {
+        this.keys = keys;
+        this.publicKeyFile = publicKeyFile;
+    }
+
+    public static TestTokens generate() {
+        try {
+            KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
+            generator.initialize(2048);
+            KeyPair keys = generator.generateKeyPair();
+            String pem = "-----BEGIN PUBLIC KEY-----\n"
+                    + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(keys.getPublic().getEncoded())
+                    + "\n-----END PUBLIC KEY-----\n";
+            Path file = Files.createTempFile("editlock-test-jwt-", ".pem");
+            Files.writeString(file, pem);
+            return new TestTokens(keys, file);
+        } catch (NoSuchAlgorithmException | IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public Path publicKeyFile() {
+        return publicKeyFile;
+    }
+
+    public String token(String userId, String name, String... roles) {
+        return Jwt.issuer("editlock").subject(userId).claim("name", name).groups(Set.of(roles))
+                .expiresIn(3600).sign(keys.getPrivate());
+    }
+}
