@@ -14,9 +14,10 @@
 -- ARGV[8] socketId      ARGV[9] nodeId of the socket
 -- ARGV[10] leaseMs
 -- ARGV[11] channel      pub/sub channel for change events
--- Reply (JSON): {s='GRANTED', lock=<record>, reentry=<bool>}
---             | {s='LOCKED', lock=<blocking record>}
+-- Reply (JSON): {s='GRANTED', lock=<record>, reentry=<bool>, released=[...]}
+--             | {s='LOCKED', lock=<blocking record>, released=[...]}
 --             | {s='NOT_FOUND'}
+--   released: leases found expired on the way (released and announced, reason 'expired')
 local locks_key, configurator_key, items_key = KEYS[1], KEYS[2], KEYS[3]
 local field, lock_type, configurator_id, item_id, page = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 local user_id, user_name, socket_id, node_id = ARGV[6], ARGV[7], ARGV[8], ARGV[9]
@@ -44,7 +45,7 @@ for held_field, lock in pairs(live) do
 end
 if blocking ~= nil then
   if #released > 0 then announce(channel, configurator_id, live, released) end
-  return cjson.encode({ s = 'LOCKED', lock = blocking })
+  return cjson.encode({ s = 'LOCKED', lock = blocking, released = released })
 end
 
 local own = live[field]
@@ -55,7 +56,7 @@ if own ~= nil and own.u == user_id then
   redis.call('HSET', locks_key, field, cjson.encode(own))
   extend_key(locks_key, lease_ms)
   if #released > 0 then announce(channel, configurator_id, live, released) end
-  return cjson.encode({ s = 'GRANTED', lock = own, reentry = true })
+  return cjson.encode({ s = 'GRANTED', lock = own, reentry = true, released = released })
 end
 
 -- Strictly increasing per configurator (so per resource), and never below the clock in
@@ -78,4 +79,4 @@ redis.call('HSET', locks_key, field, cjson.encode(lock))
 extend_key(locks_key, lease_ms)
 live[field] = lock
 announce(channel, configurator_id, live, released)
-return cjson.encode({ s = 'GRANTED', lock = lock, reentry = false })
+return cjson.encode({ s = 'GRANTED', lock = lock, reentry = false, released = released })

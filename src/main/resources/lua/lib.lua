@@ -29,8 +29,11 @@ local function public_view(lock)
            u = lock.u, n = lock.n, a = lock.a, e = lock.e }
 end
 
+-- The token rides along for the audit log of the node that caused the release; clients never see it.
 local function released_entry(lock, reason, except_socket)
-  return { lock = public_view(lock), reason = reason, except = except_socket }
+  local view = public_view(lock)
+  view.t = lock.t
+  return { lock = view, reason = reason, except = except_socket }
 end
 
 -- Every live lock of the configurator by field. Expired ones are deleted on the way and added to
@@ -67,5 +70,5 @@ end
 local function announce(channel, configurator_id, live, released)
   local views = {}
   for _, lock in pairs(live) do views[#views + 1] = public_view(lock) end
-  redis.call('PUBLISH', channel, cjson.encode({ c = configurator_id, locks = views, released = released }))
+  redis.call('PUBLISH', channel, cjson.encode({ c = configurator_id, locks = views, released = released, ts = now_ms() }))
 end

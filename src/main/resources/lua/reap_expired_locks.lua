@@ -3,7 +3,7 @@
 --
 -- KEYS[1] locks          hash of the configurator's locks (see lib.lua)
 -- ARGV[1] configuratorId ARGV[2] channel
--- Reply: the earliest expiresAt (ms) of the locks left, or 0 when none is left
+-- Reply (JSON): {next=<earliest expiresAt (ms) of the locks left, 0 when none>, released=[<released entry>...]}
 local locks_key = KEYS[1]
 local configurator_id, channel = ARGV[1], ARGV[2]
 
@@ -16,4 +16,4 @@ local earliest = 0
 for _, lock in pairs(live) do
   if earliest == 0 or lock.e < earliest then earliest = lock.e end
 end
-return earliest
+return cjson.encode({ next = earliest, released = released })

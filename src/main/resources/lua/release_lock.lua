@@ -10,7 +10,8 @@
 -- ARGV[4] reason         'unlock' | 'replaced' | 'admin' | 'deleted' | ...
 -- ARGV[5] exceptSocket   the socket whose own request released it ('' = none): no lock-lost there
 -- ARGV[6] configuratorId ARGV[7] channel
--- Reply (JSON): {s='RELEASED', lock=<record>} | {s='NOT_HELD'}
+-- Reply (JSON): {s='RELEASED', lock=<record>, released=[...]} | {s='NOT_HELD', released=[...]}
+--   released: every release this run made and announced (expired leases found on the way included)
 local locks_key = KEYS[1]
 local field, user_id, token, reason, except_socket = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 local configurator_id, channel = ARGV[6], ARGV[7]
@@ -22,11 +23,11 @@ local lock = live[field]
 
 if lock == nil or lock.u ~= user_id or (token ~= '' and lock.t ~= token) then
   if #released > 0 then announce(channel, configurator_id, live, released) end
-  return cjson.encode({ s = 'NOT_HELD' })
+  return cjson.encode({ s = 'NOT_HELD', released = released })
 end
 
 redis.call('HDEL', locks_key, field)
 live[field] = nil
 released[#released + 1] = released_entry(lock, reason, except_socket)
 announce(channel, configurator_id, live, released)
-return cjson.encode({ s = 'RELEASED', lock = lock })
+return cjson.encode({ s = 'RELEASED', lock = lock, released = released })

@@ -1,7 +1,9 @@
 package io.editlock.events;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.editlock.lock.Lock;
 import io.editlock.lock.LockChange;
+import io.editlock.lock.LockService;
 import io.editlock.lock.ReleasedLock;
 import io.editlock.lock.redis.LockRecords;
 import io.editlock.redis.LockKeys;
@@ -10,12 +12,13 @@ import io.editlock.session.SocketSession;
 import io.editlock.ws.ServerEvents;
 import io.editlock.ws.WireFormat;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.quarkus.redis.datasource.pubsub.ReactivePubSubCommands.ReactiveRedisSubscriber;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
-import io.smallrye.mutiny.subscription.Cancellable;
+import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.time.Duration;
+import java.util.List;
 import org.jboss.logging.Logger;
 
 /**
@@ -23,39 +26,79 @@ import org.jboss.logging.Logger;
  * receives it here and forwards it to its own sockets — {@code lock-released} and
  * {@code lock-updated} to the configurator's watchers, {@code lock-lost} to the former holder.
  * Each frame is serialized once, whatever the number of watchers.
+ *
+ * <p>Pub/sub delivers at most once: changes published while this node's subscription was down are
+ * lost. So when the subscription comes back, every watched configurator gets a fresh
+ * {@code lock-updated}, and nobody keeps showing a lock that is gone.
  */
 @ApplicationScoped
 public class LockEventRelay {
 
     private static final Logger LOG = Logger.getLogger(LockEventRelay.class);
+    private static final long MAX_BACKOFF_MS = 5000;
 
     private final ReactiveRedisDataSource redis;
     private final LockKeys keys;
     private final SessionRegistry registry;
-    private volatile Cancellable subscription;
+    private final LockService locks;
+    private final Vertx vertx;
+    private final RelayMetrics metrics;
+    private volatile ReactiveRedisSubscriber subscriber;
+    private volatile boolean stopping;
+    private volatile long backoffMs = 100;
 
-    public LockEventRelay(ReactiveRedisDataSource redis, LockKeys keys, SessionRegistry registry) {
+    public LockEventRelay(ReactiveRedisDataSource redis, LockKeys keys, SessionRegistry registry, LockService locks, Vertx vertx,
+            RelayMetrics metrics) {
         this.redis = redis;
         this.keys = keys;
         this.registry = registry;
+        this.locks = locks;
+        this.vertx = vertx;
+        this.metrics = metrics;
     }
 
     void start(@Observes StartupEvent event) {
-        subscribe();
+        subscribe(false);
     }
 
     void stop(@Observes ShutdownEvent event) {
-        Cancellable current = subscription;
+        stopping = true;
+        ReactiveRedisSubscriber current = subscriber;
         if (current != null) {
-            current.cancel();
+            current.unsubscribe().subscribe().with(ignored -> { }, failure -> { });
         }
     }
 
-    private void subscribe() {
-        subscription = redis.pubsub(String.class).subscribe(keys.lockEventsChannel())
-                .onFailure().invoke(failure -> LOG.warnf("lock events subscription failed, retrying: %s", failure.getMessage()))
-                .onFailure().retry().withBackOff(Duration.ofMillis(200), Duration.ofSeconds(5)).indefinitely()
-                .subscribe().with(this::deliver, failure -> LOG.error("lock events subscription ended", failure));
+    private void subscribe(boolean afterOutage) {
+        redis.pubsub(String.class)
+                .subscribe(keys.lockEventsChannel(), this::deliver, this::subscriptionLost, failure -> subscriptionLost())
+                .subscribe().with(subscribed -> {
+                    subscriber = subscribed;
+                    backoffMs = 100;
+                    if (afterOutage) {
+                        LOG.info("lock events subscription is back; re-syncing every watched configurator");
+                        resyncWatchers();
+                    }
+                }, failure -> subscriptionLost());
+    }
+
+    private void subscriptionLost() {
+        if (stopping) {
+            return;
+        }
+        subscriber = null;
+        long delay = backoffMs;
+        backoffMs = Math.min(MAX_BACKOFF_MS, backoffMs * 2);
+        LOG.warnf("lock events subscription lost; retrying in %d ms", delay);
+        vertx.setTimer(delay, id -> subscribe(true));
+    }
+
+    /** A fresh {@code lock-updated} of every configurator watched on this node. */
+    void resyncWatchers() {
+        for (Long configuratorId : List.copyOf(registry.watchedConfigurators())) {
+            locks.locks(configuratorId).subscribe().with(current -> broadcastState(configuratorId, current),
+                    failure -> LOG.debugf("re-sync of configurator %d failed: %s", configuratorId, failure.getMessage()));
+        }
     }
 
     void deliver(String message) {
@@ -66,6 +109,7 @@ public class LockEventRelay {
             LOG.warnf("ignoring a malformed lock event: %s", e.getMessage());
             return;
         }
+        metrics.received(change);
         for (ReleasedLock released : change.released()) {
             String releasedFrame = WireFormat.frame(ServerEvents.LOCK_RELEASED, WireFormat.released(released), null);
             registry.watchers(change.configuratorId()).forEach(session -> send(session, releasedFrame));
@@ -77,10 +121,14 @@ public class LockEventRelay {
                     .filter(session -> !session.socketId().equals(released.exceptSocketId()))
                     .forEach(session -> send(session, lostFrame));
         }
-        ObjectNode updated = WireFormat.object().put("configuratorId", change.configuratorId());
-        updated.set("locks", WireFormat.locks(change.locks(), false));
+        broadcastState(change.configuratorId(), change.locks());
+    }
+
+    private void broadcastState(long configuratorId, List<Lock> current) {
+        ObjectNode updated = WireFormat.object().put("configuratorId", configuratorId);
+        updated.set("locks", WireFormat.locks(current, false));
         String updatedFrame = WireFormat.frame(ServerEvents.LOCK_UPDATED, updated, null);
-        registry.watchers(change.configuratorId()).forEach(session -> send(session, updatedFrame));
+        registry.watchers(configuratorId).forEach(session -> send(session, updatedFrame));
     }
 
     private static void send(SocketSession session, String frame) {

@@ -26,8 +26,10 @@ public class LeaseReaper {
     private final LockScripts scripts;
     private final LockKeys keys;
     private final int batch;
+    private final LockAudit audit;
 
-    public LeaseReaper(ReactiveRedisDataSource redis, LockScripts scripts, LockKeys keys, EditlockConfig config) {
+    public LeaseReaper(ReactiveRedisDataSource redis, LockScripts scripts, LockKeys keys, EditlockConfig config, LockAudit audit) {
+        this.audit = audit;
         this.redis = redis;
         this.scripts = scripts;
         this.keys = keys;
@@ -49,7 +51,9 @@ public class LeaseReaper {
                         "WITHSCORES", "LIMIT", "0", String.valueOf(batch))
                 .flatMap(due -> Multi.createFrom().iterable(entries(due))
                         .onItem().transformToUniAndMerge(entry -> scripts.reapExpired(entry.configuratorId())
-                                .flatMap(next -> scripts.rescheduleExpiry(entry.configuratorId(), entry.score(), next)))
+                                .invoke(reaped -> audit.released(reaped.released()))
+                                .flatMap(reaped -> scripts.rescheduleExpiry(entry.configuratorId(), entry.score(),
+                                        reaped.nextExpiryMillis())))
                         .collect().asList().map(java.util.List::size));
     }
 

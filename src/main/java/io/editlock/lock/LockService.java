@@ -31,9 +31,11 @@ public class LockService {
     private final ReactiveRedisDataSource redis;
     private final LockKeys keys;
     private final Duration lease;
+    private final LockAudit audit;
 
     public LockService(LockScripts scripts, ConfiguratorStore catalog, ReactiveRedisDataSource redis, LockKeys keys,
-            EditlockConfig config) {
+            EditlockConfig config, LockAudit audit) {
+        this.audit = audit;
         this.scripts = scripts;
         this.catalog = catalog;
         this.redis = redis;
@@ -52,7 +54,7 @@ public class LockService {
     public Uni<ReleaseResult> release(Resource requested, String userId, String socketId) {
         return resolve(requested).flatMap(resolved -> resolved.isEmpty()
                 ? Uni.createFrom().<ReleaseResult>item(new ReleaseResult.NotHeld(requested))
-                : scripts.release(resolved.get(), userId, 0, ReleaseReason.UNLOCK, socketId)
+                : scripts.release(resolved.get(), userId, 0, ReleaseReason.UNLOCK, socketId).map(this::audited)
                         .map(reply -> releaseResult(resolved.get(), reply, ReleaseReason.UNLOCK, socketId)))
                 .onFailure().transform(LockService::unavailable);
     }
@@ -60,6 +62,7 @@ public class LockService {
     /** Releases exactly this grant (by its token), if it still exists: admin break-lock, deletes. */
     public Uni<ReleaseResult> releaseGrant(Lock grant, ReleaseReason reason, String exceptSocketId) {
         return scripts.release(grant.resource(), grant.ownerUserId(), grant.token(), reason, exceptSocketId)
+                .map(this::audited)
                 .map(reply -> releaseResult(grant.resource(), reply, reason, exceptSocketId))
                 .onFailure().transform(LockService::unavailable);
     }
@@ -70,6 +73,7 @@ public class LockService {
         return configuratorsOf(index)
                 .flatMap(ids -> Multi.createFrom().iterable(ids)
                         .onItem().transformToUniAndMerge(id -> scripts.releaseSocket(id, socketId, reason))
+                        .invoke(audit::released)
                         .collect().asList())
                 .flatMap(lists -> (reason == ReleaseReason.IDLE ? Uni.createFrom().voidItem() : del(index))
                         .replaceWith(flatten(lists)))
@@ -115,18 +119,29 @@ public class LockService {
         // The socket index is written beside the grant, in the same moment: a socket may be listed
         // where it keeps nothing (harmless), and a grant it misses still ends with its lease.
         return Uni.combine().all().unis(addToIndex(holder.socketId(), List.of(configuratorId)),
-                        scripts.acquire(resource, holder, lease)).with((ignored, reply) -> reply)
+                        scripts.acquire(resource, holder, lease)).with((ignored, reply) -> audited(reply))
                 .flatMap(reply -> switch (reply.path("s").asText()) {
                     case "GRANTED" -> granted(resource, holder, reply);
-                    case "LOCKED" -> Uni.createFrom().item(new AcquireResult.Refused(resource, LockRecords.lock(reply.path("lock"))));
+                    case "LOCKED" -> Uni.createFrom().item(refused(resource, holder, LockRecords.lock(reply.path("lock"))));
                     case "NOT_FOUND" -> Uni.createFrom().item(new AcquireResult.NotFound(resource));
                     default -> throw new IllegalStateException("acquire_lock answered " + reply);
                 });
     }
 
+    private AcquireResult refused(Resource resource, Holder holder, Lock blocking) {
+        audit.refused(resource, holder.userId(), blocking);
+        return new AcquireResult.Refused(resource, blocking);
+    }
+
+    private JsonNode audited(JsonNode reply) {
+        audit.released(LockRecords.released(reply.path("released")));
+        return reply;
+    }
+
     private Uni<AcquireResult> granted(Resource resource, Holder holder, JsonNode reply) {
         Lock lock = LockRecords.lock(reply.path("lock"));
         boolean reentry = reply.path("reentry").asBoolean();
+        audit.granted(lock, reentry);
         Uni<Void> scheduled = reentry ? Uni.createFrom().voidItem()
                 : scripts.scheduleExpiry(resource.configuratorId(), lock.expiresAt().toEpochMilli());
         Uni<List<Resource>> released = resource.type() == ResourceType.CONFIGURATOR
@@ -151,6 +166,7 @@ public class LockService {
                     }
                     return scripts.release(old.get().resource(), holder.userId(), old.get().token(), ReleaseReason.REPLACED,
                                     holder.socketId())
+                            .map(this::audited)
                             .map(reply -> "RELEASED".equals(reply.path("s").asText())
                                     ? List.of(old.get().resource()) : List.<Resource>of());
                 });

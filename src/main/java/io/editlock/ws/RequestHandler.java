@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.editlock.catalog.ConfiguratorStore;
 import io.editlock.config.EditlockConfig;
 import io.editlock.lock.AcquireResult;
+import io.editlock.lock.LockAudit;
 import io.editlock.lock.LockService;
+import java.time.Duration;
 import io.editlock.session.RateLimiter;
 import io.editlock.session.SessionLifecycle;
 import io.editlock.session.SessionRegistry;
@@ -29,9 +31,11 @@ public class RequestHandler {
     private final SessionLifecycle lifecycle;
     private final RateLimiter rateLimiter;
     private final int lockRequestsPerSecond;
+    private final LockAudit audit;
 
     public RequestHandler(LockService locks, ConfiguratorStore catalog, SessionRegistry registry, SessionLifecycle lifecycle,
-            RateLimiter rateLimiter, EditlockConfig config) {
+            RateLimiter rateLimiter, EditlockConfig config, LockAudit audit) {
+        this.audit = audit;
         this.locks = locks;
         this.catalog = catalog;
         this.registry = registry;
@@ -66,17 +70,33 @@ public class RequestHandler {
     }
 
     private Uni<String> lock(SocketSession session, ClientRequest.Lock request) {
+        long started = System.nanoTime();
         return rateLimiter.allowLockRequest(session.identity().userId())
-                .flatMap(allowed -> !allowed
-                        ? reply(LockReplies.rateLimited(request.resource(), lockRequestsPerSecond, request.ref()))
-                        : lifecycle.beforeLockRequest(session)
-                                .chain(() -> locks.acquire(request.resource(), session.holder()))
-                                .invoke(result -> watchIfGranted(session, result))
-                                .map(result -> LockReplies.of(result, request.ref())))
+                .flatMap(allowed -> {
+                    if (!allowed) {
+                        audit.acquireTook("rate_limited", Duration.ofNanos(System.nanoTime() - started));
+                        return reply(LockReplies.rateLimited(request.resource(), lockRequestsPerSecond, request.ref()));
+                    }
+                    return lifecycle.beforeLockRequest(session)
+                            .chain(() -> locks.acquire(request.resource(), session.holder()))
+                            .invoke(result -> {
+                                watchIfGranted(session, result);
+                                audit.acquireTook(outcome(result), Duration.ofNanos(System.nanoTime() - started));
+                            })
+                            .map(result -> LockReplies.of(result, request.ref()));
+                })
                 .onFailure().recoverWithItem(failure -> {
                     LOG.debugf("lock request failed: %s", failure.getMessage());
+                    audit.acquireTook("unavailable", Duration.ofNanos(System.nanoTime() - started));
                     return LockReplies.unavailable(request.resource(), request.ref());
                 });
+    }
+
+    private static String outcome(AcquireResult result) {
+        if (result instanceof AcquireResult.Granted) {
+            return "granted";
+        }
+        return result instanceof AcquireResult.Refused ? "refused" : "not_found";
     }
 
     private void watchIfGranted(SocketSession session, AcquireResult result) {

@@ -72,7 +72,8 @@ public final class LockRecords {
     /** A message of the lock-events channel. */
     public static LockChange change(String message) {
         JsonNode node = parse(message);
-        return new LockChange(Long.parseLong(node.path("c").asText()), locks(node.path("locks")), released(node.path("released")));
+        return new LockChange(Long.parseLong(node.path("c").asText()), locks(node.path("locks")), released(node.path("released")),
+                node.path("ts").asLong(0));
     }
 
     private static Map<String, String> keepers(JsonNode node) {

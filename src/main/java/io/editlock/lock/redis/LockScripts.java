@@ -87,11 +87,17 @@ public class LockScripts {
                 .map(reply -> LockRecords.locks(LockRecords.parse(reply.toString()).path("moved")));
     }
 
-    /** @return the earliest lease end left (epoch ms), 0 when no lock is left */
-    public Uni<Long> reapExpired(long configuratorId) {
+    /** @return what ran out, and the earliest lease end left (epoch ms, 0 when no lock is left) */
+    public Uni<Reaped> reapExpired(long configuratorId) {
         List<String> k = List.of(keys.locks(configuratorId)); // locks
         return executor.run(REAP_EXPIRED, k, List.of(String.valueOf(configuratorId), keys.lockEventsChannel()))
-                .map(reply -> reply.toLong());
+                .map(reply -> {
+                    JsonNode node = LockRecords.parse(reply.toString());
+                    return new Reaped(LockRecords.released(node.path("released")), node.path("next").asLong());
+                });
+    }
+
+    public record Reaped(List<ReleasedLock> released, long nextExpiryMillis) {
     }
 
     public Uni<List<Lock>> list(long configuratorId) {
