@@ -1,0 +1,101 @@
+package io.editlock.nodes;
+
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.redis.embedded.RedisBinary;
+import io.editlock.redis.embedded.RedisProcess;
+import io.editlock.support.ServerNode;
+import io.editlock.support.TestTokens;
+import io.editlock.support.WsClient;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Redis goes away and comes back (a crash and a restart with its append-only file): the node says
+ * so on readiness, refuses lock requests with UNAVAILABLE instead of granting or closing sockets,
+ * and works again afterwards — scripts reloaded, watchers re-synced, no lock held twice.
+ */
+class RedisOutageIT {
+
+    static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    RedisProcess redis;
+    TestTokens tokens;
+    ServerNode node;
+
+    @BeforeEach
+    void start() {
+        String choice = System.getenv().getOrDefault("EDITLOCK_EMBEDDED_REDIS_BINARY", RedisBinary.AUTO);
+        redis = new RedisProcess(RedisBinary.resolve(choice), RedisProcess.freePort(),
+                List.of("--appendonly", "yes", "--appendfsync", "always")).start();
+        tokens = TestTokens.generate();
+        node = ServerNode.start("node-outage", Map.of("quarkus.redis.hosts", redis.url(),
+                "mp.jwt.verify.publickey.location", tokens.publicKeyFile().toString(),
+                "quarkus.redis.timeout", "2s"));
+    }
+
+    @AfterEach
+    void stop() {
+        node.close();
+        redis.close();
+    }
+
+    @Test
+    void locksFailClosedWhileRedisIsDownAndWorkAgainAfterwards() {
+        long configurator = createConfigurator();
+        try (WsClient sara = WsClient.connect(node.baseUri(), tokens.token("sara", "Sara"));
+                WsClient omar = WsClient.connect(node.baseUri(), tokens.token("omar", "Omar"))) {
+            assertEquals("lock-acquired", sara.request("lock-variables", Map.of("configuratorId", configurator))
+                    .path("event").asText());
+            omar.request("watch", Map.of("configuratorId", configurator));
+
+            redis.kill();
+
+            await().atMost(Duration.ofSeconds(15)).until(() -> readyStatus() == 503);
+            JsonNode refused = omar.request("lock-configurator", Map.of("configuratorId", configurator));
+            assertEquals("UNAVAILABLE", refused.path("data").path("code").asText(), "no grant without the store: " + refused);
+            assertFalse(omar.isClosed(), "a store outage must not close sockets");
+            omar.clear();
+
+            redis.start();
+
+            await().atMost(Duration.ofSeconds(15)).until(() -> readyStatus() == 200);
+            JsonNode resynced = omar.awaitEvent(frame -> frame.path("event").asText().equals("lock-updated")
+                    && frame.path("data").path("configuratorId").asLong() == configurator);
+            assertEquals("Sara", resynced.path("data").path("locks").get(0).path("ownerUserName").asText(),
+                    "after the outage watchers get the state again: " + resynced);
+            JsonNode stillRefused = await().atMost(Duration.ofSeconds(10)).until(
+                    () -> omar.request("lock-configurator", Map.of("configuratorId", configurator)),
+                    reply -> !reply.path("data").path("code").asText().equals("UNAVAILABLE"));
+            assertEquals("LOCKED", stillRefused.path("data").path("code").asText(),
+                    "Sara's lock survived the restart, so Omar is still refused: " + stillRefused);
+        }
+    }
+
+    private int readyStatus() throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(node.baseUri().resolve("q/health/ready")).build(),
+                HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    private long createConfigurator() {
+        URI base = node.baseUri();
+        return given().baseUri(base.toString())
+                .header("Authorization", "Bearer " + tokens.token("setup", "Setup"))
+                .contentType("application/json").body(Map.of("name", "outage"))
+                .when().post("/api/configurators")
+                .then().statusCode(201)
+                .extract().jsonPath().getLong("id");
+    }
+}
