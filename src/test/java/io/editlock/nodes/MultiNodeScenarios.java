@@ -1,0 +1,157 @@
+package io.editlock.nodes;
+
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.support.ServerNode;
+import io.editlock.support.TestTokens;
+import io.editlock.support.WsClient;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Server processes from the built jar sharing one store behave like one server: a lock taken on one
+ * blocks a user on the other, watchers on one see changes made on the other, and a node killed with
+ * {@code kill -9} loses nothing but its sockets. Run against one Redis and against a Redis Cluster.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class MultiNodeScenarios {
+
+    static final Duration LEASE = Duration.ofSeconds(3);
+
+    AutoCloseable redis;
+    TestTokens tokens;
+    ServerNode nodeA;
+    ServerNode nodeB;
+
+    /** Starts the store and returns the settings that point a node at it. */
+    abstract Map<String, String> startStore();
+
+    abstract AutoCloseable store();
+
+    Map<String, String> storeSettings;
+
+    @BeforeAll
+    void startNodes() {
+        storeSettings = startStore();
+        redis = store();
+        tokens = TestTokens.generate();
+        nodeA = ServerNode.start("node-a", settings());
+        nodeB = ServerNode.start("node-b", settings());
+    }
+
+    @AfterAll
+    void stopNodes() {
+        for (AutoCloseable closeable : new AutoCloseable[] {nodeA, nodeB, redis}) {
+            try {
+                if (closeable != null) {
+                    closeable.close();
+                }
+            } catch (Exception ignored) {
+                // best effort
+            }
+        }
+    }
+
+    Map<String, String> settings() {
+        Map<String, String> settings = new java.util.HashMap<>(storeSettings);
+        settings.putAll(Map.of("mp.jwt.verify.publickey.location", tokens.publicKeyFile().toString(),
+                "editlock.lease.ttl", LEASE.toMillis() + "ms",
+                "editlock.lease.renew-interval", "1s",
+                "editlock.lease.reaper-interval", "250ms",
+                "editlock.session.sweep-interval", "250ms",
+                "editlock.session.grace-period", "1s"));
+        return settings;
+    }
+
+    @Test
+    void aLockOnOneNodeBlocksAUserOnTheOtherAndWatchersSeeIt() {
+        long configurator = createConfigurator(nodeA);
+        try (WsClient sara = WsClient.connect(nodeA.baseUri(), tokens.token("sara", "Sara"));
+                WsClient omar = WsClient.connect(nodeB.baseUri(), tokens.token("omar", "Omar"))) {
+            omar.request("watch", Map.of("configuratorId", configurator));
+
+            JsonNode granted = sara.request("lock-configurator", Map.of("configuratorId", configurator));
+            assertEquals("lock-acquired", granted.path("event").asText(), "Sara on node A: " + granted);
+
+            JsonNode update = omar.awaitEvent(frame -> frame.path("event").asText().equals("lock-updated")
+                    && frame.path("data").path("locks").size() == 1);
+            assertEquals("Sara", update.path("data").path("locks").get(0).path("ownerUserName").asText(),
+                    "Omar's watcher on node B must see Sara's lock from node A");
+
+            JsonNode refused = omar.request("lock-configurator", Map.of("configuratorId", configurator));
+            assertEquals("LOCKED", refused.path("data").path("code").asText(), "Omar on node B must be refused: " + refused);
+            assertEquals("Sara", refused.path("data").path("lockedBy").asText());
+
+            sara.request("unlock-configurator", Map.of("configuratorId", configurator));
+            omar.awaitEvent(frame -> frame.path("event").asText().equals("lock-released")
+                    && frame.path("data").path("reason").asText().equals("unlock"));
+            JsonNode now = omar.request("lock-configurator", Map.of("configuratorId", configurator));
+            assertEquals("lock-acquired", now.path("event").asText(), "after the unlock on A, B must grant: " + now);
+        }
+    }
+
+    @Test
+    void theLocksOfAKilledNodeAreReleasedByTheSurvivorWithinTheLease() {
+        ServerNode doomed = ServerNode.start("node-doomed", settings());
+        long configurator = createConfigurator(nodeB);
+        try (WsClient sara = WsClient.connect(doomed.baseUri(), tokens.token("sara-2", "Sara"));
+                WsClient omar = WsClient.connect(nodeB.baseUri(), tokens.token("omar-2", "Omar"))) {
+            assertEquals("lock-acquired", sara.request("lock-configurator", Map.of("configuratorId", configurator))
+                    .path("event").asText());
+            omar.request("watch", Map.of("configuratorId", configurator));
+
+            doomed.kill9();
+
+            JsonNode released = await().atMost(LEASE.plusSeconds(5)).until(
+                    () -> omar.events("lock-released").stream().findFirst(), java.util.Optional::isPresent).get();
+            assertEquals("expired", released.path("data").path("reason").asText(), "a dead node's locks expire: " + released);
+            assertEquals("lock-acquired", omar.request("lock-configurator", Map.of("configuratorId", configurator))
+                    .path("event").asText(), "the page must be free again");
+        } finally {
+            doomed.close();
+        }
+    }
+
+    @Test
+    void aClientOfAKilledNodeResumesOnAnotherNode() {
+        ServerNode doomed = ServerNode.start("node-doomed-2", settings());
+        long configurator = createConfigurator(nodeB);
+        String token = tokens.token("sara-3", "Sara");
+        try (WsClient before = WsClient.connect(doomed.baseUri(), token)) {
+            String resumeToken = before.welcome().path("data").path("resumeToken").asText();
+            JsonNode granted = before.request("lock-variables", Map.of("configuratorId", configurator));
+            long fencingToken = granted.path("data").path("lock").path("token").asLong();
+
+            doomed.kill9();
+
+            try (WsClient after = WsClient.connect(nodeB.baseUri(), token)) {
+                // Until the dead node's heartbeat runs out, its sockets may still be open as far as
+                // node B can tell: a client retries RESUME_FAILED while its grace lasts.
+                JsonNode resumed = await().atMost(LEASE).pollInterval(Duration.ofMillis(200)).until(
+                        () -> after.request("resume", Map.of("resumeToken", resumeToken)),
+                        reply -> reply.path("event").asText().equals("resumed"));
+                assertEquals("resumed", resumed.path("event").asText(), "resume on node B: " + resumed);
+                assertEquals(fencingToken, resumed.path("data").path("locks").get(0).path("token").asLong(),
+                        "a resume gives back the same grant");
+            }
+        } finally {
+            doomed.close();
+        }
+    }
+
+    private long createConfigurator(ServerNode node) {
+        return given().baseUri(node.baseUri().toString())
+                .header("Authorization", "Bearer " + tokens.token("setup", "Setup"))
+                .contentType("application/json").body(Map.of("name", "multi-node"))
+                .when().post("/api/configurators")
+                .then().statusCode(201)
+                .extract().jsonPath().getLong("id");
+    }
+}
