@@ -3,7 +3,7 @@
 /** A REST call that did not succeed; `status` is the HTTP status, `body` its JSON body if any. */
 export class ApiError extends Error {
   constructor(status, body, message) {
-    super(message || (body && body.message) || `HTTP ${status}`);
+    super(message || (body && body.message) || `The server answered ${status}.`);
     this.name = 'ApiError';
     this.status = status;
     this.body = body || {};
@@ -123,6 +123,6 @@ async function readBody(response) {
   try {
     return JSON.parse(text);
   } catch {
-    return { message: text };
+    return {}; // not JSON (a proxy's error page): the status says enough
   }
 }
