@@ -418,9 +418,11 @@ function writeFailed(edit, failure) {
     case 423:
       Object.assign(edit, { status: 'blocked', blockedBy: { name: body.lockedBy || 'someone else', userId: body.lockedByUserId } });
       toast('Not saved: this page is being edited by someone else. Your text is kept.');
+      resync();
       break;
     case 412:
       Object.assign(edit, { status: 'lost', reason: 'Your edit lock is no longer valid, so nothing was saved.' });
+      resync();
       break;
     case 404:
       toast('That was deleted in the meantime.');
@@ -434,6 +436,18 @@ function writeFailed(edit, failure) {
       break;
     default:
       toast(failure.message, 'error');
+  }
+}
+
+/**
+ * We believed we held a lock the server says someone else has: our view of the locks is stale
+ * (a lost message, a half-open socket). Ask for the current state; a dead socket then times out
+ * and the client reconnects by itself.
+ */
+function resync() {
+  const id = state.route.configuratorId;
+  if (client && id) {
+    client.watch(id).catch(() => {});
   }
 }
 

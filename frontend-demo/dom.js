@@ -25,8 +25,15 @@ export function h(tag, attrs, ...children) {
         element.addEventListener(type, listener);
       }
     } else if (name === 'style') {
-      Object.assign(element.style, value);
+      for (const [property, setting] of Object.entries(value)) {
+        if (property.startsWith('--')) {
+          element.style.setProperty(property, String(setting));
+        } else {
+          element.style[property] = setting;
+        }
+      }
     } else if (name === 'value') {
+      element.setAttribute('value', String(value)); // also as an attribute, so that it shows in the DOM
       element.value = value;
     } else if (value === true) {
       element.setAttribute(name, '');

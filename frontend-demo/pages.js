@@ -160,11 +160,11 @@ function fieldValue(state, key, initial) {
 function entries(state, actions, kind, list, where) {
   const schema = SCHEMAS[kind];
   const editable = state.edit && state.edit.status === 'editing';
-  const table = h('div', { class: 'entries', 'data-testid': 'entries', style: { '--columns': schema.fields.length } },
+  const table = h('div', { class: 'entries', 'data-testid': 'entries' },
     h('div', { class: 'entries-head' }, schema.fields.map((f) => h('div', null, f.label)), h('div', null)),
     list.length === 0 ? h('div', { class: 'entries-empty muted' }, schema.empty) : null,
     list.map((entry) => (editable ? editableRow(state, actions, kind, entry, where) : readonlyRow(state, kind, entry))));
-  return h('div', null, table, editable ? addRow(state, actions, kind, where) : null);
+  return h('div', { style: { '--columns': schema.fields.length } }, table, editable ? addRow(state, actions, kind, where) : null);
 }
 
 function display(state, field, value) {
