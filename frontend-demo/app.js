@@ -415,11 +415,14 @@ function writeFailed(edit, failure) {
   }
   const body = failure.body;
   switch (failure.status) {
-    case 423:
-      Object.assign(edit, { status: 'blocked', blockedBy: { name: body.lockedBy || 'someone else', userId: body.lockedByUserId } });
-      toast('Not saved: this page is being edited by someone else. Your text is kept.');
+    case 423: {
+      const name = body.lockedBy || 'someone else';
+      Object.assign(edit, { status: 'blocked', blockedBy: { name, userId: body.lockedByUserId } });
+      showBlocker(edit, body);
+      toast(`Not saved: ${name} is editing this page now.`);
       resync();
       break;
+    }
     case 412:
       Object.assign(edit, { status: 'lost', reason: 'Your edit lock is no longer valid, so nothing was saved.' });
       resync();
@@ -436,6 +439,20 @@ function writeFailed(edit, failure) {
       break;
     default:
       toast(failure.message, 'error');
+  }
+}
+
+/**
+ * A 423 says who really holds what we believed was ours: show that at once in the tree, before the
+ * fresh lock state arrives.
+ */
+function showBlocker(edit, body) {
+  const mine = state.auth.userId;
+  state.locks = state.locks.filter((lock) => !(lock.ownerUserId === mine && resourceKey(lock.resource) === edit.key));
+  if (body.resource && body.lockedByUserId && !state.locks.some((lock) => resourceKey(lock.resource) === resourceKey(body.resource))) {
+    const now = new Date().toISOString();
+    state.locks.push({ resource: body.resource, ownerUserId: body.lockedByUserId, ownerUserName: body.lockedBy,
+      acquiredAt: now, expiresAt: body.expiresAt || now });
   }
 }
 

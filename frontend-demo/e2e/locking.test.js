@@ -164,7 +164,7 @@ describe('two people editing one configurator', { timeout: 300_000 }, () => {
     assert.equal(await entry(sara.page, 'wheel.size == 29').count(), 0, 'the refused filter was not saved');
   });
 
-  it('Sara\u2019s network drops for a few seconds: she keeps her lock (same token), Omar sees no release', async () => {
+  it('Sara\u2019s network drops for a few seconds: she keeps her lock (same token), Omar sees no release', async (t) => {
     // Omar watches from a fresh tab (the first one's connection is broken).
     await omar.page.close();
     await omar.newTab();
@@ -185,6 +185,8 @@ describe('two people editing one configurator', { timeout: 300_000 }, () => {
     assert.equal(await sara.page.getAttribute('[data-testid=page]', 'data-lock-token'), token, 'the same grant');
     const recovered = sara.frames.filter((f) => f.dir === 'in' && f.at >= droppedAt && ['resumed', 'lock-acquired'].includes(f.event));
     assert.ok(recovered.length > 0, 'Sara\u2019s client resumed (or re-entered) her lock');
+    const resumeFailures = sara.frames.filter((f) => f.at >= droppedAt && f.event === 'error' && f.data.code === 'RESUME_FAILED').length;
+    t.diagnostic(`recovered by ${recovered[0].event} after ${recovered[0].at - droppedAt} ms (${resumeFailures} RESUME_FAILED before)`);
     await screenshot(sara.page, 'sara-back-online-still-editing');
 
     // Her lock still fences her writes: a save goes through.
