@@ -229,6 +229,8 @@ export class EditlockClient extends EventTarget {
     this._ready = false;
     this._connectPromise = null;
     this.locks.clear();
+    this.welcome = null;
+    this._resumeToken = null;
     this._setState('closed');
   }
 
@@ -338,9 +340,13 @@ export class EditlockClient extends EventTarget {
     return new Promise((resolve, reject) => {
       const ref = `r${this._nextRef++}`;
       const timer = setTimeout(() => {
-        if (this._pending.delete(ref)) {
+        const pending = this._pending.get(ref);
+        if (pending) {
+          this._pending.delete(ref);
           reject(new EditlockError('TIMEOUT', `No reply to ${event}`));
-          this._drop('request timed out');
+          if (!pending.queued) {
+            this._drop('request timed out'); // sent and never answered: the socket is dead
+          }
         }
       }, this.options.requestTimeoutMs);
       const send = () => {

@@ -63,7 +63,7 @@ export function renderPage(state, actions) {
       h('h1', null, title))),
   item ? tabs(state, item) : null,
   statusBanner(state, actions),
-  h('div', { class: 'page-body' },
+  h('div', { class: ['page-body', route.view === 'structure' && 'plain'] },
     route.view === 'item' ? entries(state, actions, route.page, item[route.page], { itemId: item.id })
       : route.view === 'variables' ? entries(state, actions, 'variables', view.variables, {})
         : structure(state, actions)));
