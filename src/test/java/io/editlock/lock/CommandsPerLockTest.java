@@ -52,29 +52,31 @@ class CommandsPerLockTest {
     @Inject
     ReactiveRedisDataSource redis;
 
+    /**
+     * Item count -> configurator, made once for both tests (10,000 items take a few seconds). Each
+     * measurement unlocks again, so both configurators always have the same history.
+     */
+    private static final Map<Integer, Long> CONFIGURATORS = new HashMap<>();
     /** configuratorId -> the id of its last item, for the item page lock. */
-    private final Map<Long, Long> lastItem = new HashMap<>();
+    private static final Map<Long, Long> LAST_ITEM = new HashMap<>();
 
     @Test
     void aConfiguratorLockCostsTheSameWithTenOrTenThousandItems() {
-        measureBoth("configurator lock", Resource::configurator, null);
+        measureBoth("configurator lock", Resource::configurator);
     }
 
     @Test
     void anItemPageLockCostsTheSameWithTenOrTenThousandItems() {
-        measureBoth("item page lock", null, item -> Resource.itemPage(item, Page.DEPENDENCIES));
+        measureBoth("item page lock", configurator -> Resource.itemPage(LAST_ITEM.get(configurator), Page.DEPENDENCIES));
     }
 
-    /** Exactly one of the two resource makers is given: by configurator id, or by the id of its last item. */
-    private void measureBoth(String what, LongFunction<Resource> byConfigurator, LongFunction<Resource> byItem) {
+    /** @param lockIn the resource to lock in the configurator with the given id */
+    private void measureBoth(String what, LongFunction<Resource> lockIn) {
         // Warm-up: scripts cached (EVALSHA, no NOSCRIPT round) and pool connections open.
-        long warm = configuratorWith(3);
-        acquireAndCount(resource(byConfigurator, byItem, warm), Fixtures.user("Warm"));
+        acquireAndCount(lockIn.apply(configuratorWith(3)), Fixtures.user("Warm"));
 
-        long small = configuratorWith(10);
-        long large = configuratorWith(10_000);
-        Map<String, Long> tenItems = acquireAndCount(resource(byConfigurator, byItem, small), Fixtures.user("Sara"));
-        Map<String, Long> tenThousandItems = acquireAndCount(resource(byConfigurator, byItem, large), Fixtures.user("Omar"));
+        Map<String, Long> tenItems = acquireAndCount(lockIn.apply(configuratorWith(10)), Fixtures.user("Sara"));
+        Map<String, Long> tenThousandItems = acquireAndCount(lockIn.apply(configuratorWith(10_000)), Fixtures.user("Omar"));
 
         assertTrue(sum(tenItems) > 0, "one " + what + " must cost some commands, counted none");
         assertEquals(sum(tenItems), sum(tenThousandItems), "one " + what + " must cost as many Redis commands with 10,000 items as with 10;"
@@ -82,21 +84,16 @@ class CommandsPerLockTest {
         assertEquals(tenItems, tenThousandItems, "one " + what + " must run the same Redis commands with 10,000 items as with 10");
     }
 
-    private Resource resource(LongFunction<Resource> byConfigurator, LongFunction<Resource> byItem, long configurator) {
-        if (byConfigurator != null) {
-            return byConfigurator.apply(configurator);
-        }
-        return byItem.apply(lastItem.get(configurator));
-    }
-
     private long configuratorWith(int items) {
-        long configurator = Fixtures.configurator(store);
-        List<Optional<Item>> added = Multi.createFrom().range(0, items)
-                .onItem().transformToUni(i -> store.addItem(configurator, "item-" + i, null)).merge(64)
-                .collect().asList().await().atMost(WAIT);
-        assertEquals(items, added.stream().filter(Optional::isPresent).count(), "every item must have been added");
-        lastItem.put(configurator, added.stream().map(Optional::get).mapToLong(Item::id).max().orElseThrow());
-        return configurator;
+        return CONFIGURATORS.computeIfAbsent(items, n -> {
+            long configurator = Fixtures.configurator(store);
+            List<Optional<Item>> added = Multi.createFrom().range(0, n)
+                    .onItem().transformToUni(i -> store.addItem(configurator, "item-" + i, null)).merge(64)
+                    .collect().asList().await().atMost(WAIT);
+            assertEquals((long) n, added.stream().filter(Optional::isPresent).count(), "every item must have been added");
+            LAST_ITEM.put(configurator, added.stream().map(Optional::get).mapToLong(Item::id).max().orElseThrow());
+            return configurator;
+        });
     }
 
     private Map<String, Long> acquireAndCount(Resource resource, Holder holder) {
@@ -104,6 +101,8 @@ class CommandsPerLockTest {
         AcquireResult result = locks.acquire(resource, holder).await().atMost(WAIT);
         String stats = redis.execute(Command.INFO, "commandstats").await().atMost(WAIT).toString();
         assertInstanceOf(AcquireResult.Granted.class, result, resource + " must be granted, got " + result);
+        assertInstanceOf(ReleaseResult.Released.class, locks.release(resource, holder.userId(), holder.socketId()).await().atMost(WAIT),
+                "the measured lock must be released again");
         return calls(stats);
     }
 
