@@ -3,7 +3,6 @@ package io.editlock.lock;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.editlock.catalog.ConfiguratorStore;
 import io.editlock.lock.redis.LockRecords;
@@ -17,7 +16,6 @@ import io.quarkus.test.junit.TestProfile;
 import io.vertx.mutiny.redis.client.Command;
 import jakarta.inject.Inject;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
@@ -97,7 +95,6 @@ class LeaseReaperTest {
         Resource resource = Resource.configurator(configurator);
         Holder sara = Fixtures.user("Sara");
         Lock grant = assertInstanceOf(AcquireResult.Granted.class, locks.acquire(resource, sara).await().atMost(WAIT)).lock();
-        Instant start = Instant.now();
 
         // The owning node's job, done here every 500 ms for 3.5 s (well past the 2 s lease): at every
         // renewal the lock must still be there, the same grant.
@@ -108,7 +105,6 @@ class LeaseReaperTest {
                             .anyMatch(lock -> lock.resource().equals(resource) && lock.token() == grant.token());
                 });
 
-        assertTrue(Duration.between(start, Instant.now()).compareTo(Duration.ofSeconds(3)) > 0, "the lock must have been watched past its TTL");
         assertEquals(List.of(), expiredIn(configurator), "a renewed lease must never be announced as expired");
         assertEquals(1, locks.releaseSocket(sara.socketId(), ReleaseReason.DISCONNECT).await().atMost(WAIT).size(),
                 "the lock must still be there to be released at the end");
