@@ -1,16 +1,32 @@
--- add_item: adds an item to a configurator's tree, if the configurator (and the parent item, when
--- one is named) exists in it.
+-- add_item: adds an item to a configurator's tree (guard 'configurator', or 'none' for internal
+-- writes), check and write in one run. Cost: O(locks held + siblings of the new item).
 --
--- KEYS[1] configurator  hash: the configurator's record; absent = no such configurator
--- KEYS[2] items         hash: itemId -> item record (JSON)
--- ARGV[1] itemId
--- ARGV[2] record        the item as JSON
--- ARGV[3] parentItemId  '' for a top-level item
--- Reply: 1 added, 0 no such configurator or parent
-local configurator_key, items_key = KEYS[1], KEYS[2]
-local item_id, record, parent_id = ARGV[1], ARGV[2], ARGV[3]
+-- KEYS[1] configurator    hash: the configurator's record; absent = no such configurator
+-- KEYS[2] locks           hash of the configurator's locks (see lib.lua)
+-- KEYS[3] items           hash: itemId -> item record {id, name, parentItemId?}
+-- KEYS[4] children        hash: itemId -> JSON array of child item ids
+-- ARGV[1] guard           JSON (see lib.lua)
+-- ARGV[2] configuratorId  ARGV[3] itemId  ARGV[4] name
+-- ARGV[5] parentItemId    '' for a top-level item
+-- ARGV[6] lockChannel     ARGV[7] contentChannel
+-- Reply (JSON): {s='OK', record} | {s='NOT_FOUND'} | {s='INVALID', message} | {s='LOCKED', lock}
+--             | {s='STALE_TOKEN'}
+local configurator_key, locks_key, items_key, children_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local guard, configurator_id, item_id, name, parent_id = cjson.decode(ARGV[1]), ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+local lock_channel, content_channel = ARGV[6], ARGV[7]
 
-if redis.call('EXISTS', configurator_key) == 0 then return 0 end
-if parent_id ~= '' and redis.call('HEXISTS', items_key, parent_id) == 0 then return 0 end
-redis.call('HSET', items_key, item_id, record)
-return 1
+if redis.call('EXISTS', configurator_key) == 0 then return reply({ s = 'NOT_FOUND' }) end
+if parent_id ~= '' and redis.call('HEXISTS', items_key, parent_id) == 0 then
+  return reply({ s = 'INVALID', message = 'parentItemId ' .. parent_id .. ' is not an item of configurator ' .. configurator_id })
+end
+local refusal = run_guard(locks_key, guard, nil, lock_channel, configurator_id)
+if refusal ~= nil then return reply(refusal) end
+
+local record = { id = item_id, name = name }
+if parent_id ~= '' then
+  record.parentItemId = parent_id
+  list_add(children_key, parent_id, item_id)
+end
+redis.call('HSET', items_key, item_id, cjson.encode(record))
+content_changed(content_channel, configurator_id, 'item', item_id, 'created')
+return reply({ s = 'OK', record = record })

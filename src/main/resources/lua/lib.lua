@@ -72,3 +72,104 @@ local function announce(channel, configurator_id, live, released)
   for _, lock in pairs(live) do views[#views + 1] = public_view(lock) end
   redis.call('PUBLISH', channel, cjson.encode({ c = configurator_id, locks = views, released = released, ts = now_ms() }))
 end
+
+-- ---------------------------------------------------------------------------------------------
+-- Guards of REST writes (PROTOCOL §7, §8). A write script runs its guard and its write in the same
+-- run, so no grant can come between the check and the write. The guard comes as JSON (ARGV):
+--   kind   'configurator' | 'item' | 'item-full' | 'page' | 'variables' | 'none' (internal writes)
+--   item   the item id ('page', 'item', 'item-full'); page the page ('page')
+--   u      the writer's user id; token  '' or the Lock-Token the writer sent
+-- 'subtree' is a set of item ids (strings) for 'item-full': the item and every item below it.
+
+-- Whether another user's lock in 'field' refuses a write under this guard (table of §8).
+local function guard_blocks(guard, field, subtree)
+  local kind = guard.kind
+  if kind == 'none' then return false end
+  if field == 'cfg' or kind == 'configurator' then return true end
+  if kind == 'variables' then return field == 'var' end
+  if kind == 'page' then return field == 'i:' .. guard.item .. ':' .. guard.page end
+  if kind == 'item-full' then
+    local item = string.match(field, '^i:(%d+):')
+    return item ~= nil and subtree[item] == true
+  end
+  return false -- 'item': only the configurator lock refuses it
+end
+
+-- The writer's own locks whose token a Lock-Token may name: those that cover the write (§7).
+local function covering_fields(guard)
+  if guard.kind == 'page' then return { 'i:' .. guard.item .. ':' .. guard.page, 'cfg' } end
+  if guard.kind == 'variables' then return { 'var', 'cfg' } end
+  return { 'cfg' }
+end
+
+-- Which of two blockers a refusal names: the configurator lock, then variables, then a page.
+local function wider(field, than)
+  local function rank(f) if f == 'cfg' then return 0 elseif f == 'var' then return 1 else return 2 end end
+  if rank(field) ~= rank(than) then return rank(field) < rank(than) end
+  return field < than
+end
+
+-- Runs the guard on the live locks. nil: the write may go ahead. Else the refusal, as a reply:
+-- {s='LOCKED', lock=<the blocking lock, public view>} (423), then {s='STALE_TOKEN'} (412).
+local function check_guard(live, guard, subtree)
+  if guard.kind == 'none' then return nil end
+  local blocking, blocking_field = nil, nil
+  for field, lock in pairs(live) do
+    if lock.u ~= guard.u and guard_blocks(guard, field, subtree) then
+      if blocking == nil or wider(field, blocking_field) then blocking, blocking_field = lock, field end
+    end
+  end
+  if blocking ~= nil then return { s = 'LOCKED', lock = public_view(blocking) } end
+  if guard.token ~= nil and guard.token ~= '' then
+    for _, field in ipairs(covering_fields(guard)) do
+      local own = live[field]
+      if own ~= nil and own.u == guard.u and own.t == guard.token then return nil end
+    end
+    return { s = 'STALE_TOKEN' }
+  end
+  return nil
+end
+
+-- Loads the live locks (announcing leases found expired on the way) and runs the guard.
+-- Returns the refusal reply or nil, and the live locks.
+local function run_guard(locks_key, guard, subtree, lock_channel, configurator_id)
+  local released = {}
+  local live = load_live(locks_key, now_ms(), released)
+  if #released > 0 then announce(lock_channel, configurator_id, live, released) end
+  return check_guard(live, guard, subtree or {}), live
+end
+
+-- Announces one successful write to every node (content-changed, PROTOCOL §8).
+local function content_changed(channel, configurator_id, entity, id, op)
+  redis.call('PUBLISH', channel, cjson.encode({ c = configurator_id, entity = entity, id = id, op = op }))
+end
+
+-- Lists of ids kept as a JSON array in one hash field (children of an item, entries of a page);
+-- an empty list is no field. Ids are strings: cjson would round large numbers.
+local function list_get(key, field)
+  local raw = redis.call('HGET', key, field)
+  if not raw then return {} end
+  return cjson.decode(raw)
+end
+
+local function list_put(key, field, list)
+  if #list == 0 then redis.call('HDEL', key, field) else redis.call('HSET', key, field, cjson.encode(list)) end
+end
+
+local function list_add(key, field, id)
+  local list = list_get(key, field)
+  list[#list + 1] = id
+  list_put(key, field, list)
+end
+
+local function list_remove(key, field, id)
+  local kept = {}
+  for _, member in ipairs(list_get(key, field)) do
+    if member ~= id then kept[#kept + 1] = member end
+  end
+  list_put(key, field, kept)
+end
+
+local function reply(t)
+  return cjson.encode(t)
+end

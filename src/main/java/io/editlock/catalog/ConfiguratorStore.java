@@ -1,72 +1,182 @@
 package io.editlock.catalog;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.lock.Guard;
+import io.editlock.lock.LockStoreUnavailableException;
 import io.editlock.redis.LockKeys;
-import io.editlock.redis.LuaScript;
-import io.editlock.redis.ScriptExecutor;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * The configurators and their item trees, in Redis next to their locks (same hash tag), so that a
- * lock script can see whether a configurator or item exists in the same run.
+ * The configurators and their item trees, in Redis next to their locks (same hash tag), so that one
+ * script run can check a guard against the locks and write the data. Every guarded write takes a
+ * {@link Guard} and is one script run; refusals surface as exceptions (unknown id, invalid input,
+ * locked, stale token), a store that cannot be reached as {@link LockStoreUnavailableException}.
  */
 @ApplicationScoped
 public class ConfiguratorStore {
 
-    private static final LuaScript ADD_ITEM = LuaScript.load("add_item");
-
     private final ReactiveRedisDataSource redis;
-    private final ScriptExecutor scripts;
+    private final CatalogScripts scripts;
+    private final CatalogIndex index;
     private final LockKeys keys;
 
-    public ConfiguratorStore(ReactiveRedisDataSource redis, ScriptExecutor scripts, LockKeys keys) {
+    public ConfiguratorStore(ReactiveRedisDataSource redis, CatalogScripts scripts, CatalogIndex index, LockKeys keys) {
         this.redis = redis;
         this.scripts = scripts;
+        this.index = index;
         this.keys = keys;
     }
 
     public Uni<Configurator> createConfigurator(String name) {
-        return nextId("configurator").flatMap(id -> {
-            Configurator configurator = new Configurator(id, name, Instant.now());
-            return redis.execute(Command.HSET, keys.configurator(id), "id", String.valueOf(id), "name", name,
-                            "createdAt", configurator.createdAt().toString())
-                    .flatMap(ignored -> redis.execute(Command.SADD, keys.configuratorIndex(), String.valueOf(id)))
+        return index.nextId(Entity.CONFIGURATOR).flatMap(id -> {
+            Configurator configurator = new Configurator(id, name, Instant.now().truncatedTo(ChronoUnit.MILLIS));
+            return index.put(Entity.CONFIGURATOR, id, new Location(id, null))
+                    .chain(() -> scripts.createConfigurator(id, name, configurator.createdAt().toString()))
                     .replaceWith(configurator);
         });
     }
 
-    /** @return the item, or empty when the configurator (or the parent item in it) does not exist */
-    public Uni<Optional<Item>> addItem(long configuratorId, String name, Long parentItemId) {
-        return nextId("item").flatMap(id -> {
-            Item item = new Item(id, configuratorId, name, parentItemId);
-            JsonObject record = new JsonObject().put("id", id).put("name", name).put("parentItemId", parentItemId);
-            List<String> k = List.of(keys.configurator(configuratorId), keys.items(configuratorId)); // configurator, items
-            List<String> a = List.of(String.valueOf(id), record.encode(), parentItemId == null ? "" : String.valueOf(parentItemId));
-            return scripts.run(ADD_ITEM, k, a).flatMap(added -> added.toInteger() == 1
-                    ? redis.execute(Command.HSET, keys.itemIndex(), String.valueOf(id), String.valueOf(configuratorId))
-                            .replaceWith(Optional.of(item))
-                    : Uni.createFrom().item(Optional.<Item>empty()));
+    /** Every configurator, by id. */
+    public Uni<List<Configurator>> configurators() {
+        return index.configuratorIds()
+                .flatMap(ids -> Multi.createFrom().iterable(ids)
+                        .onItem().transformToUniAndMerge(this::find)
+                        .collect().asList())
+                .map(found -> found.stream().flatMap(Optional::stream)
+                        .sorted(Comparator.comparingLong(Configurator::id)).toList());
+    }
+
+    public Uni<Configurator> configurator(long id) {
+        return find(id).map(found -> found.orElseThrow(() -> UnknownIdException.of(Entity.CONFIGURATOR, id)));
+    }
+
+    /** The whole configurator: item tree with every page's entries, and the variables; one consistent read. */
+    public Uni<ConfiguratorTree> tree(long id) {
+        return scripts.read(id).map(reply -> {
+            if (reply.size() == 0) {
+                throw UnknownIdException.of(Entity.CONFIGURATOR, id);
+            }
+            Response head = reply.get(0);
+            Configurator configurator = new Configurator(id, head.get(1).toString(), Instant.parse(head.get(2).toString()));
+            List<Item> items = new ArrayList<>();
+            reply.get(1).forEach(record -> items.add(CatalogRecords.item(id, CatalogRecords.parse(record.toString()))));
+            List<Entry> entries = new ArrayList<>();
+            List<Entity> kinds = List.of(Entity.FILTER, Entity.DEPENDENCY, Entity.ATTRIBUTE_VALUE, Entity.VARIABLE);
+            for (int i = 0; i < kinds.size(); i++) {
+                Entity kind = kinds.get(i);
+                reply.get(2 + i).forEach(record -> entries.add(CatalogRecords.entry(kind, id, CatalogRecords.parse(record.toString()))));
+            }
+            return CatalogRecords.tree(configurator, items, entries);
         });
     }
 
+    public Uni<Configurator> renameConfigurator(Guard guard, String name) {
+        long id = guard.configuratorId();
+        return scripts.renameConfigurator(guard, name)
+                .map(reply -> CatalogRecords.configurator(written(reply, guard, Entity.CONFIGURATOR, id).path("record")));
+    }
+
+    /** Deletes the configurator with everything in it; the deleter's locks in it go with reason deleted. */
+    public Uni<Void> deleteConfigurator(Guard guard) {
+        long id = guard.configuratorId();
+        return scripts.deleteConfigurator(guard)
+                .map(reply -> written(reply, guard, Entity.CONFIGURATOR, id))
+                .call(reply -> Uni.join().all(
+                        index.remove(Entity.CONFIGURATOR, List.of(id)),
+                        index.remove(Entity.ITEM, CatalogRecords.ids(reply.path("items"))),
+                        index.remove(Entity.FILTER, CatalogRecords.ids(reply.path("filters"))),
+                        index.remove(Entity.DEPENDENCY, CatalogRecords.ids(reply.path("dependencies"))),
+                        index.remove(Entity.ATTRIBUTE_VALUE, CatalogRecords.ids(reply.path("attributeValues"))),
+                        index.remove(Entity.VARIABLE, CatalogRecords.ids(reply.path("variables")))).andFailFast())
+                .replaceWithVoid();
+    }
+
+    /**
+     * An item added without a guard (for fixtures and internal use).
+     *
+     * @return the item, or empty when the configurator (or the parent item in it) does not exist
+     */
+    public Uni<Optional<Item>> addItem(long configuratorId, String name, Long parentItemId) {
+        return addItem(Guard.none(configuratorId), name, parentItemId).map(Optional::of)
+                .onFailure(failure -> failure instanceof UnknownIdException || failure instanceof InvalidInputException)
+                .recoverWithItem(Optional.empty());
+    }
+
+    /** @param guard of the configurator the item goes into */
+    public Uni<Item> addItem(Guard guard, String name, Long parentItemId) {
+        long c = guard.configuratorId();
+        return index.nextId(Entity.ITEM).flatMap(id -> index.put(Entity.ITEM, id, new Location(c, id))
+                .chain(() -> scripts.addItem(guard, id, name, parentItemId))
+                .map(reply -> CatalogRecords.item(c, written(reply, guard, Entity.CONFIGURATOR, c).path("record")))
+                .onFailure(ConfiguratorStore::refused).call(() -> index.remove(Entity.ITEM, List.of(id))));
+    }
+
+    public Uni<Item> item(long itemId) {
+        return index.locate(Entity.ITEM, itemId).flatMap(where -> where.isEmpty()
+                ? Uni.createFrom().failure(UnknownIdException.of(Entity.ITEM, itemId))
+                : redis.execute(Command.HGET, keys.items(where.get().configuratorId()), String.valueOf(itemId))
+                        .onFailure().transform(LockStoreUnavailableException::of)
+                        .map(record -> {
+                            if (record == null) {
+                                throw UnknownIdException.of(Entity.ITEM, itemId);
+                            }
+                            return CatalogRecords.item(where.get().configuratorId(), CatalogRecords.parse(record.toString()));
+                        }));
+    }
+
+    /** @param guard of the item */
+    public Uni<Item> renameItem(Guard guard, String name) {
+        return scripts.renameItem(guard, name).map(reply -> CatalogRecords.item(guard.configuratorId(),
+                written(reply, guard, Entity.ITEM, guard.itemId()).path("record")));
+    }
+
+    /** Deletes the item with its sub-tree; the deleter's page locks there go with reason deleted. */
+    public Uni<Void> deleteItem(Guard guard) {
+        return scripts.deleteItem(guard)
+                .map(reply -> written(reply, guard, Entity.ITEM, guard.itemId()))
+                .call(reply -> Uni.join().all(
+                        index.remove(Entity.ITEM, CatalogRecords.ids(reply.path("items"))),
+                        index.remove(Entity.FILTER, CatalogRecords.ids(reply.path("filters"))),
+                        index.remove(Entity.DEPENDENCY, CatalogRecords.ids(reply.path("dependencies"))),
+                        index.remove(Entity.ATTRIBUTE_VALUE, CatalogRecords.ids(reply.path("attributeValues")))).andFailFast())
+                .replaceWithVoid();
+    }
+
     public Uni<Boolean> configuratorExists(long configuratorId) {
-        return redis.execute(Command.EXISTS, keys.configurator(configuratorId)).map(reply -> reply.toInteger() == 1);
+        return redis.execute(Command.EXISTS, keys.configurator(configuratorId))
+                .onFailure().transform(LockStoreUnavailableException::of)
+                .map(reply -> reply.toInteger() == 1);
     }
 
     /** Which configurator holds the item: O(1), one HGET. Items never move between configurators. */
     public Uni<Optional<Long>> configuratorOfItem(long itemId) {
-        return redis.execute(Command.HGET, keys.itemIndex(), String.valueOf(itemId))
-                .map(reply -> Optional.ofNullable(reply).map(Response::toLong));
+        return index.locate(Entity.ITEM, itemId).map(where -> where.map(Location::configuratorId));
     }
 
-    private Uni<Long> nextId(String entity) {
-        return redis.execute(Command.INCR, keys.sequence(entity)).map(Response::toLong);
+    private Uni<Optional<Configurator>> find(long id) {
+        return redis.execute(Command.HMGET, keys.configurator(id), "name", "createdAt")
+                .onFailure().transform(LockStoreUnavailableException::of)
+                .map(reply -> reply.get(0) == null ? Optional.empty()
+                        : Optional.of(new Configurator(id, reply.get(0).toString(), Instant.parse(reply.get(1).toString()))));
+    }
+
+    static JsonNode written(JsonNode reply, Guard guard, Entity entity, Object id) {
+        return CatalogOutcomes.written(reply, guard, () -> UnknownIdException.of(entity, id));
+    }
+
+    /** A write that did not happen for a reason of its own (not a store failure): its index entry goes. */
+    static boolean refused(Throwable failure) {
+        return !(failure instanceof LockStoreUnavailableException);
     }
 }

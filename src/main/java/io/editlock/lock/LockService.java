@@ -144,9 +144,9 @@ public class LockService {
         audit.granted(lock, reentry);
         Uni<Void> scheduled = reentry ? Uni.createFrom().voidItem()
                 : scripts.scheduleExpiry(resource.configuratorId(), lock.expiresAt().toEpochMilli());
-        Uni<List<Resource>> released = resource.type() == ResourceType.CONFIGURATOR
-                ? replacePreviousConfigurator(lock, holder)
-                : Uni.createFrom().item(List.of());
+        Uni<List<Resource>> released = resource.type() != ResourceType.CONFIGURATOR ? Uni.createFrom().item(List.of())
+                : reentry ? rememberConfigurator(lock, holder).replaceWith(List.<Resource>of())
+                : replacePreviousConfigurator(lock, holder);
         return Uni.combine().all().unis(scheduled, released)
                 .with((ignored, taken) -> new AcquireResult.Granted(lock, reentry, taken));
     }
@@ -170,6 +170,17 @@ public class LockService {
                             .map(reply -> "RELEASED".equals(reply.path("s").asText())
                                     ? List.of(old.get().resource()) : List.<Resource>of());
                 });
+    }
+
+    /**
+     * A re-entry changes nothing: it never takes the user's record over (a concurrent switch to
+     * another configurator would then release this one, and this one that). It only restores a record
+     * that ran out.
+     */
+    private Uni<Void> rememberConfigurator(Lock lock, Holder holder) {
+        String current = lock.resource().configuratorId() + "|" + lock.token();
+        return redis.execute(Command.SET, keys.userConfigurator(holder.userId()), current, "NX",
+                "PX", String.valueOf(indexTtl().toMillis())).replaceWithVoid();
     }
 
     private static Optional<Lock> previousGrant(Response previous, Lock current, String userId) {

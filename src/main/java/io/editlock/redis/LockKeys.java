@@ -44,6 +44,36 @@ public class LockKeys {
         return prefix + ":" + hashTag(configuratorId) + ":items";
     }
 
+    /** Hash: itemId -> JSON array of the ids of its child items (absent: no children). */
+    public String children(long configuratorId) {
+        return prefix + ":" + hashTag(configuratorId) + ":children";
+    }
+
+    /** Hash: {@code <itemId>:<page>} -> JSON array of the ids of that page's entries (absent: none). */
+    public String itemEntries(long configuratorId) {
+        return prefix + ":" + hashTag(configuratorId) + ":item-entries";
+    }
+
+    /**
+     * Hash: entryId -> entry record, one per kind of entry of the configurator.
+     *
+     * @param collection {@code filters}, {@code dependencies}, {@code attribute-values}, {@code variables}
+     */
+    public String entries(long configuratorId, String collection) {
+        return prefix + ":" + hashTag(configuratorId) + ":" + collection;
+    }
+
+    /**
+     * Hash: entryId -> where the entry is ({@code <configuratorId>:<itemId>}, or {@code <configuratorId>}
+     * for a variable), for the O(1) resolution of an entry id. Written before the entry, removed after
+     * it: an index entry may point at nothing for a moment (a miss), never the other way round.
+     *
+     * @param entity {@code filter}, {@code dependency}, {@code attribute-value}, {@code variable}
+     */
+    public String entryIndex(String entity) {
+        return prefix + ":" + entity + "-index";
+    }
+
     /** Hash: itemId -> configuratorId, for the O(1) "which configurator holds item I". */
     public String itemIndex() {
         return prefix + ":item-index";
@@ -86,6 +116,11 @@ public class LockKeys {
     /** Counter of one user's lock requests in one second. */
     public String lockRequestRate(String userId, long epochSecond) {
         return prefix + ":rate:" + userId + ":" + epochSecond;
+    }
+
+    /** Pub/sub channel of content changes (REST writes), published from inside the write scripts. */
+    public String contentEventsChannel() {
+        return prefix + ":content-events";
     }
 
     /** Pub/sub channel of lock changes, published from inside the scripts. */

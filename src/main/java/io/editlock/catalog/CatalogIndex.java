@@ -1,0 +1,99 @@
+package io.editlock.catalog;
+
+import io.editlock.lock.LockStoreUnavailableException;
+import io.editlock.redis.LockKeys;
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Response;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Ids and the global indexes: which configurators exist (for listing), and where every item and
+ * entry is (one HGET resolves any id to its configurator and item). The indexes live outside the
+ * configurators' hash slots, so they are written around the scripts, never inside: an index entry is
+ * written before its entity and removed after it, so it may point at nothing for a moment (every
+ * script checks existence again) but an entity is never unreachable by its id.
+ */
+@ApplicationScoped
+public class CatalogIndex {
+
+    private final ReactiveRedisDataSource redis;
+    private final LockKeys keys;
+
+    public CatalogIndex(ReactiveRedisDataSource redis, LockKeys keys) {
+        this.redis = redis;
+        this.keys = keys;
+    }
+
+    public Uni<Long> nextId(Entity entity) {
+        return execute(Command.INCR, keys.sequence(entity.wireName())).map(Response::toLong);
+    }
+
+    public Uni<Void> put(Entity entity, long id, Location where) {
+        return switch (entity) {
+            case CONFIGURATOR -> execute(Command.SADD, keys.configuratorIndex(), String.valueOf(id)).replaceWithVoid();
+            case ITEM -> execute(Command.HSET, keys.itemIndex(), String.valueOf(id), String.valueOf(where.configuratorId()))
+                    .replaceWithVoid();
+            default -> execute(Command.HSET, keys.entryIndex(entity.wireName()), String.valueOf(id), encode(where))
+                    .replaceWithVoid();
+        };
+    }
+
+    public Uni<Void> remove(Entity entity, Collection<Long> ids) {
+        if (ids.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        List<String> args = new ArrayList<>();
+        args.add(switch (entity) {
+            case CONFIGURATOR -> keys.configuratorIndex();
+            case ITEM -> keys.itemIndex();
+            default -> keys.entryIndex(entity.wireName());
+        });
+        ids.forEach(id -> args.add(String.valueOf(id)));
+        return execute(entity == Entity.CONFIGURATOR ? Command.SREM : Command.HDEL, args.toArray(String[]::new))
+                .replaceWithVoid();
+    }
+
+    /**
+     * Where an id is, in O(1). A configurator id is its own location (whether it exists is checked by
+     * the script that uses it). Empty: no such item or entry.
+     */
+    public Uni<Optional<Location>> locate(Entity entity, long id) {
+        return switch (entity) {
+            case CONFIGURATOR -> Uni.createFrom().item(Optional.of(new Location(id, null)));
+            case ITEM -> execute(Command.HGET, keys.itemIndex(), String.valueOf(id))
+                    .map(reply -> Optional.ofNullable(reply).map(c -> new Location(c.toLong(), id)));
+            default -> execute(Command.HGET, keys.entryIndex(entity.wireName()), String.valueOf(id))
+                    .map(reply -> Optional.ofNullable(reply).map(where -> decode(where.toString())));
+        };
+    }
+
+    public Uni<List<Long>> configuratorIds() {
+        return execute(Command.SMEMBERS, keys.configuratorIndex()).map(reply -> {
+            List<Long> ids = new ArrayList<>();
+            if (reply != null) {
+                reply.forEach(member -> ids.add(member.toLong()));
+            }
+            return ids;
+        });
+    }
+
+    private Uni<Response> execute(Command command, String... args) {
+        return redis.execute(command, args).onFailure().transform(LockStoreUnavailableException::of);
+    }
+
+    private static String encode(Location where) {
+        return where.itemId() == null ? String.valueOf(where.configuratorId()) : where.configuratorId() + ":" + where.itemId();
+    }
+
+    private static Location decode(String where) {
+        int colon = where.indexOf(':');
+        return colon < 0 ? new Location(Long.parseLong(where), null)
+                : new Location(Long.parseLong(where.substring(0, colon)), Long.parseLong(where.substring(colon + 1)));
+    }
+}

@@ -1,0 +1,151 @@
+package io.editlock.catalog;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.lock.Guard;
+import io.editlock.lock.LockStoreUnavailableException;
+import io.editlock.lock.redis.LockRecords;
+import io.editlock.redis.LockKeys;
+import io.editlock.redis.LuaScript;
+import io.editlock.redis.ScriptExecutor;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.redis.client.Response;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
+
+/**
+ * Typed calls of the catalog's write scripts in {@code src/main/resources/lua/}: every guarded write
+ * is one script run that checks its guard and then writes (and announces). Each method names the
+ * keys as the script calls them. Replies are facts ({@code s} = OK, NOT_FOUND, INVALID, LOCKED,
+ * STALE_TOKEN); {@link ConfiguratorStore} decides what they mean. Any failure to run a script is a
+ * {@link LockStoreUnavailableException}.
+ */
+@ApplicationScoped
+public class CatalogScripts {
+
+    static final LuaScript CREATE_CONFIGURATOR = LuaScript.load("create_configurator");
+    static final LuaScript RENAME_CONFIGURATOR = LuaScript.load("rename_configurator");
+    static final LuaScript DELETE_CONFIGURATOR = LuaScript.load("delete_configurator");
+    static final LuaScript ADD_ITEM = LuaScript.load("add_item");
+    static final LuaScript RENAME_ITEM = LuaScript.load("rename_item");
+    static final LuaScript DELETE_ITEM = LuaScript.load("delete_item");
+    static final LuaScript ADD_ENTRY = LuaScript.load("add_entry");
+    static final LuaScript UPDATE_ENTRY = LuaScript.load("update_entry");
+    static final LuaScript DELETE_ENTRY = LuaScript.load("delete_entry");
+    static final LuaScript READ_CONFIGURATOR = LuaScript.load("read_configurator");
+
+    /** Every script, for the one-slot test. */
+    public static final List<LuaScript> ALL = List.of(CREATE_CONFIGURATOR, RENAME_CONFIGURATOR, DELETE_CONFIGURATOR,
+            ADD_ITEM, RENAME_ITEM, DELETE_ITEM, ADD_ENTRY, UPDATE_ENTRY, DELETE_ENTRY, READ_CONFIGURATOR);
+
+    private final ScriptExecutor executor;
+    private final LockKeys keys;
+
+    public CatalogScripts(ScriptExecutor executor, LockKeys keys) {
+        this.executor = executor;
+        this.keys = keys;
+    }
+
+    public Uni<JsonNode> createConfigurator(long c, String name, String createdAt) {
+        List<String> k = List.of(keys.configurator(c)); // configurator
+        return json(CREATE_CONFIGURATOR, k, List.of(id(c), name, createdAt, keys.contentEventsChannel()));
+    }
+
+    public Uni<JsonNode> renameConfigurator(Guard guard, String name) {
+        long c = guard.configuratorId();
+        List<String> k = List.of(keys.configurator(c), keys.locks(c)); // configurator, locks
+        return json(RENAME_CONFIGURATOR, k, List.of(guard.toScriptJson(), id(c), name, keys.lockEventsChannel(),
+                keys.contentEventsChannel()));
+    }
+
+    public Uni<JsonNode> deleteConfigurator(Guard guard) {
+        long c = guard.configuratorId();
+        List<String> k = List.of(
+                keys.configurator(c),                               // configurator
+                keys.locks(c),                                      // locks
+                keys.items(c),                                      // items
+                keys.children(c),                                   // children
+                keys.itemEntries(c),                                // itemEntries
+                keys.entries(c, Entity.FILTER.collection()),        // filters
+                keys.entries(c, Entity.DEPENDENCY.collection()),    // dependencies
+                keys.entries(c, Entity.ATTRIBUTE_VALUE.collection()), // attributeValues
+                keys.entries(c, Entity.VARIABLE.collection()));     // variables
+        return json(DELETE_CONFIGURATOR, k, List.of(guard.toScriptJson(), id(c), keys.lockEventsChannel(),
+                keys.contentEventsChannel()));
+    }
+
+    /** @param parentItemId null for a top-level item */
+    public Uni<JsonNode> addItem(Guard guard, long itemId, String name, Long parentItemId) {
+        long c = guard.configuratorId();
+        List<String> k = List.of(keys.configurator(c), keys.locks(c), keys.items(c), keys.children(c)); // configurator, locks, items, children
+        return json(ADD_ITEM, k, List.of(guard.toScriptJson(), id(c), id(itemId), name,
+                parentItemId == null ? "" : id(parentItemId), keys.lockEventsChannel(), keys.contentEventsChannel()));
+    }
+
+    public Uni<JsonNode> renameItem(Guard guard, String name) {
+        long c = guard.configuratorId();
+        List<String> k = List.of(keys.locks(c), keys.items(c)); // locks, items
+        return json(RENAME_ITEM, k, List.of(guard.toScriptJson(), id(c), id(guard.itemId()), name,
+                keys.lockEventsChannel(), keys.contentEventsChannel()));
+    }
+
+    public Uni<JsonNode> deleteItem(Guard guard) {
+        long c = guard.configuratorId();
+        List<String> k = List.of(
+                keys.locks(c),                                        // locks
+                keys.items(c),                                        // items
+                keys.children(c),                                     // children
+                keys.itemEntries(c),                                  // itemEntries
+                keys.entries(c, Entity.FILTER.collection()),          // filters
+                keys.entries(c, Entity.DEPENDENCY.collection()),      // dependencies
+                keys.entries(c, Entity.ATTRIBUTE_VALUE.collection())); // attributeValues
+        return json(DELETE_ITEM, k, List.of(guard.toScriptJson(), id(c), id(guard.itemId()), keys.lockEventsChannel(),
+                keys.contentEventsChannel()));
+    }
+
+    /** @param fields the entry's own fields as JSON; @param referencedItem null or an item the entry names */
+    public Uni<JsonNode> addEntry(Guard guard, Entity entity, long entryId, String fields, Long referencedItem) {
+        long c = guard.configuratorId();
+        List<String> k = List.of(keys.configurator(c), keys.locks(c), keys.items(c), // configurator, locks, items
+                keys.entries(c, entity.collection()), keys.itemEntries(c));       // entries, itemEntries
+        return json(ADD_ENTRY, k, List.of(guard.toScriptJson(), id(c), entity.wireName(), id(entryId),
+                entity.onItemPage() ? id(guard.itemId()) : "", entity.onItemPage() ? entity.page().wireName() : "",
+                fields, referencedItem == null ? "" : id(referencedItem), keys.lockEventsChannel(),
+                keys.contentEventsChannel()));
+    }
+
+    public Uni<JsonNode> updateEntry(Guard guard, Entity entity, long entryId, String changes, Long referencedItem) {
+        long c = guard.configuratorId();
+        List<String> k = List.of(keys.locks(c), keys.items(c), keys.entries(c, entity.collection())); // locks, items, entries
+        return json(UPDATE_ENTRY, k, List.of(guard.toScriptJson(), id(c), entity.wireName(), id(entryId), changes,
+                referencedItem == null ? "" : id(referencedItem), keys.lockEventsChannel(), keys.contentEventsChannel()));
+    }
+
+    public Uni<JsonNode> deleteEntry(Guard guard, Entity entity, long entryId) {
+        long c = guard.configuratorId();
+        List<String> k = List.of(keys.locks(c), keys.entries(c, entity.collection()), keys.itemEntries(c)); // locks, entries, itemEntries
+        return json(DELETE_ENTRY, k, List.of(guard.toScriptJson(), id(c), entity.wireName(), id(entryId),
+                entity.onItemPage() ? entity.page().wireName() : "", keys.lockEventsChannel(), keys.contentEventsChannel()));
+    }
+
+    /** The raw snapshot: [] or [[id, name, createdAt], items, filters, dependencies, attribute values, variables]. */
+    public Uni<Response> read(long c) {
+        List<String> k = List.of(
+                keys.configurator(c),                                  // configurator
+                keys.items(c),                                         // items
+                keys.entries(c, Entity.FILTER.collection()),           // filters
+                keys.entries(c, Entity.DEPENDENCY.collection()),       // dependencies
+                keys.entries(c, Entity.ATTRIBUTE_VALUE.collection()),  // attributeValues
+                keys.entries(c, Entity.VARIABLE.collection()));        // variables
+        return executor.run(READ_CONFIGURATOR, k, List.of()).onFailure().transform(LockStoreUnavailableException::of);
+    }
+
+    private Uni<JsonNode> json(LuaScript script, List<String> k, List<String> a) {
+        return executor.run(script, k, a)
+                .onFailure().transform(LockStoreUnavailableException::of)
+                .map(reply -> LockRecords.parse(reply.toString()));
+    }
+
+    private static String id(long id) {
+        return String.valueOf(id);
+    }
+}

@@ -1,0 +1,87 @@
+package io.editlock.catalog;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.editlock.lock.Guard;
+import io.editlock.lock.LockStoreUnavailableException;
+import io.editlock.redis.LockKeys;
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.redis.client.Command;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The entries of the pages: filters, dependencies and attribute values of items, variables of
+ * configurators. Every write is one guarded script run (guard 'page' of the entry's item, or
+ * 'variables'); field values arrive validated, as strings.
+ */
+@ApplicationScoped
+public class EntryStore {
+
+    private final ReactiveRedisDataSource redis;
+    private final CatalogScripts scripts;
+    private final CatalogIndex index;
+    private final LockKeys keys;
+
+    public EntryStore(ReactiveRedisDataSource redis, CatalogScripts scripts, CatalogIndex index, LockKeys keys) {
+        this.redis = redis;
+        this.scripts = scripts;
+        this.index = index;
+        this.keys = keys;
+    }
+
+    /** @param guard of the page the entry goes on (its item's page, or the configurator's variables) */
+    public Uni<Entry> add(Guard guard, Entity entity, Map<String, String> fields) {
+        long c = guard.configuratorId();
+        Entity owner = entity.onItemPage() ? Entity.ITEM : Entity.CONFIGURATOR;
+        Object ownerId = entity.onItemPage() ? guard.itemId() : c;
+        return index.nextId(entity).flatMap(id -> index.put(entity, id, new Location(c, entity.onItemPage() ? guard.itemId() : null))
+                .chain(() -> scripts.addEntry(guard, entity, id, json(fields), referencedItem(entity, fields)))
+                .map(reply -> CatalogRecords.entry(entity, c,
+                        ConfiguratorStore.written(reply, guard, owner, ownerId).path("record")))
+                .onFailure(ConfiguratorStore::refused).call(() -> index.remove(entity, List.of(id))));
+    }
+
+    public Uni<Entry> find(Entity entity, long id) {
+        return index.locate(entity, id).flatMap(where -> where.isEmpty()
+                ? Uni.createFrom().failure(UnknownIdException.of(entity, id))
+                : redis.execute(Command.HGET, keys.entries(where.get().configuratorId(), entity.collection()), String.valueOf(id))
+                        .onFailure().transform(LockStoreUnavailableException::of)
+                        .map(record -> {
+                            if (record == null) {
+                                throw UnknownIdException.of(entity, id);
+                            }
+                            return CatalogRecords.entry(entity, where.get().configuratorId(), CatalogRecords.parse(record.toString()));
+                        }));
+    }
+
+    /** @param changes some of the entity's fields (at least one) */
+    public Uni<Entry> update(Guard guard, Entity entity, long id, Map<String, String> changes) {
+        return scripts.updateEntry(guard, entity, id, json(changes), referencedItem(entity, changes))
+                .map(reply -> CatalogRecords.entry(entity, guard.configuratorId(),
+                        ConfiguratorStore.written(reply, guard, entity, id).path("record")));
+    }
+
+    public Uni<Void> delete(Guard guard, Entity entity, long id) {
+        return scripts.deleteEntry(guard, entity, id)
+                .map(reply -> ConfiguratorStore.written(reply, guard, entity, id))
+                .call(() -> index.remove(entity, List.of(id)))
+                .replaceWithVoid();
+    }
+
+    /** The item an entry names (a dependency's target), which must be an item of the same configurator. */
+    private static Long referencedItem(Entity entity, Map<String, String> fields) {
+        return entity.fields().stream()
+                .filter(field -> field.type() == EntryField.Type.ITEM_ID && fields.containsKey(field.name()))
+                .map(field -> Long.valueOf(fields.get(field.name())))
+                .findFirst().orElse(null);
+    }
+
+    private static String json(Map<String, String> fields) {
+        ObjectNode node = JsonNodeFactory.instance.objectNode();
+        fields.forEach(node::put);
+        return node.toString();
+    }
+}

@@ -1,0 +1,80 @@
+package io.editlock.events;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.editlock.lock.redis.LockRecords;
+import io.editlock.redis.LockKeys;
+import io.editlock.session.SessionRegistry;
+import io.editlock.session.SocketSession;
+import io.editlock.ws.ServerEvents;
+import io.editlock.ws.WireFormat;
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.subscription.Cancellable;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.time.Duration;
+import org.jboss.logging.Logger;
+
+/**
+ * Fan-out of content changes across nodes: every successful REST write is published by the script
+ * that made it ({@code {c, entity, id, op}}); each node receives it here and sends
+ * {@code content-changed} {configuratorId, entity, id, op} to its own watchers of that configurator.
+ * The frame is serialized once, whatever the number of watchers.
+ */
+@ApplicationScoped
+public class ContentEventRelay {
+
+    private static final Logger LOG = Logger.getLogger(ContentEventRelay.class);
+
+    private final ReactiveRedisDataSource redis;
+    private final LockKeys keys;
+    private final SessionRegistry registry;
+    private volatile Cancellable subscription;
+
+    public ContentEventRelay(ReactiveRedisDataSource redis, LockKeys keys, SessionRegistry registry) {
+        this.redis = redis;
+        this.keys = keys;
+        this.registry = registry;
+    }
+
+    void start(@Observes StartupEvent event) {
+        subscription = redis.pubsub(String.class).subscribe(keys.contentEventsChannel())
+                .onFailure().invoke(failure -> LOG.warnf("content events subscription failed, retrying: %s", failure.getMessage()))
+                .onFailure().retry().withBackOff(Duration.ofMillis(200), Duration.ofSeconds(5)).indefinitely()
+                .subscribe().with(this::deliver, failure -> LOG.error("content events subscription ended", failure));
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        Cancellable current = subscription;
+        if (current != null) {
+            current.cancel();
+        }
+    }
+
+    void deliver(String message) {
+        long configuratorId;
+        ObjectNode data;
+        try {
+            JsonNode change = LockRecords.parse(message);
+            configuratorId = Long.parseLong(change.path("c").asText());
+            data = WireFormat.object()
+                    .put("configuratorId", configuratorId)
+                    .put("entity", change.path("entity").asText())
+                    .put("id", Long.parseLong(change.path("id").asText()))
+                    .put("op", change.path("op").asText());
+        } catch (RuntimeException e) {
+            LOG.warnf("ignoring a malformed content event: %s", e.getMessage());
+            return;
+        }
+        String frame = WireFormat.frame(ServerEvents.CONTENT_CHANGED, data, null);
+        registry.watchers(configuratorId).forEach(session -> send(session, frame));
+    }
+
+    private static void send(SocketSession session, String frame) {
+        if (session.connection().isOpen()) {
+            session.connection().sendText(frame).subscribe().with(ignored -> { }, failure -> { });
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package io.editlock.lock;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.OptionalLong;
+
+/**
+ * A resolved guard of one REST write: the guard type, where it applies (configurator, and item and
+ * page where it matters), who writes, and the {@code Lock-Token} they sent. A write script runs it
+ * before its write, in the same run (see {@code lua/lib.lua}).
+ */
+public record Guard(GuardType type, long configuratorId, Long itemId, Page page, String userId, OptionalLong lockToken) {
+
+    /** For internal writes (fixtures): checks nothing. */
+    public static Guard none(long configuratorId) {
+        return new Guard(GuardType.NONE, configuratorId, null, null, "", OptionalLong.empty());
+    }
+
+    /** The guard as the scripts read it: {kind, item, page, u, token}. */
+    public String toScriptJson() {
+        ObjectNode node = JsonNodeFactory.instance.objectNode();
+        node.put("kind", type.wireName());
+        if (itemId != null) {
+            node.put("item", String.valueOf(itemId));
+        }
+        if (page != null) {
+            node.put("page", page.wireName());
+        }
+        node.put("u", userId);
+        node.put("token", lockToken.isPresent() ? String.valueOf(lockToken.getAsLong()) : "");
+        return node.toString();
+    }
+}

@@ -1,0 +1,12 @@
+package io.editlock.lock;
+
+/**
+ * A write whose {@code Lock-Token} is not the token of a lock the writer holds now that covers the
+ * write: the writer lost that lock, or names another one (HTTP 412, PROTOCOL §7).
+ */
+public class LockTokenMismatchException extends RuntimeException {
+
+    public LockTokenMismatchException(long token) {
+        super("Lock-Token " + token + " is not the token of a lock you hold now that covers this write");
+    }
+}

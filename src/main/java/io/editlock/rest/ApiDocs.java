@@ -1,0 +1,77 @@
+package io.editlock.rest;
+
+import jakarta.ws.rs.core.Application;
+import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.OpenAPIDefinition;
+import org.eclipse.microprofile.openapi.annotations.Components;
+import org.eclipse.microprofile.openapi.annotations.info.Info;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+
+/**
+ * The REST API's description for {@code /q/openapi}: the error responses every route refers to, and
+ * the shapes of bodies the resources take as raw JSON (validated by {@link Bodies}).
+ */
+@OpenAPIDefinition(
+        info = @Info(title = "editlock", version = "1",
+                description = "Edit locks for product configurators: the configurator store, guarded by locks (PROTOCOL §8)."),
+        components = @Components(responses = {
+                @APIResponse(name = ApiDocs.BAD_REQUEST, description = "Invalid body (missing or mistyped field, blank name, "
+                        + "unknown field, bad reference), or a Lock-Token that is not a positive integer",
+                        content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ApiDocs.Message.class))),
+                @APIResponse(name = ApiDocs.UNAUTHORIZED, description = "No bearer token, or a token that does not verify"),
+                @APIResponse(name = ApiDocs.FORBIDDEN, description = "The token has no role admin"),
+                @APIResponse(name = ApiDocs.NOT_FOUND, description = "No such configurator, item or entry",
+                        content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ApiDocs.Message.class))),
+                @APIResponse(name = ApiDocs.LOCKED, description = "Another user holds a lock that conflicts with this write",
+                        content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ApiDocs.Locked.class))),
+                @APIResponse(name = ApiDocs.PRECONDITION_FAILED, description = "The Lock-Token is not the token of a lock you hold "
+                        + "now that covers this write (you lost the lock, or it names another one)",
+                        content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ApiDocs.Message.class))),
+                @APIResponse(name = ApiDocs.UNAVAILABLE, description = "The lock store cannot be reached: nothing was read or written",
+                        content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ApiDocs.Message.class)))
+        }))
+public class ApiDocs extends Application {
+
+    static final String BAD_REQUEST = "BadRequest";
+    static final String UNAUTHORIZED = "Unauthorized";
+    static final String FORBIDDEN = "Forbidden";
+    static final String NOT_FOUND = "NotFound";
+    static final String LOCKED = "Locked";
+    static final String PRECONDITION_FAILED = "PreconditionFailed";
+    static final String UNAVAILABLE = "Unavailable";
+
+    public record Message(String message) {
+    }
+
+    public record ResourceView(@Schema(enumeration = { "configurator", "variables", "item-subresource" }) String type,
+            Long configuratorId, Long itemId, @Schema(enumeration = { "filters", "dependencies", "attributes" }) String page) {
+    }
+
+    /** The 423 body: the other user's lock that blocks the write. */
+    public record Locked(@Schema(example = "Currently edited by Sara") String message, String lockedBy, String lockedByUserId,
+            ResourceView resource, String expiresAt) {
+    }
+
+    public record LockView(ResourceView resource, String ownerUserId, String ownerUserName, String acquiredAt, String expiresAt) {
+    }
+
+    public record NameBody(String name) {
+    }
+
+    public record NewItemBody(String name, Long parentItemId) {
+    }
+
+    public record FilterBody(String expression) {
+    }
+
+    public record DependencyBody(Long targetItemId, String effect) {
+    }
+
+    public record AttributeValueBody(String name, String value) {
+    }
+
+    public record VariableBody(String name, String formula) {
+    }
+}

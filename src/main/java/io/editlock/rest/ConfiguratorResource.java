@@ -1,0 +1,172 @@
+package io.editlock.rest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.catalog.Configurator;
+import io.editlock.catalog.ConfiguratorStore;
+import io.editlock.catalog.ConfiguratorTree;
+import io.editlock.catalog.Entity;
+import io.editlock.catalog.Entry;
+import io.editlock.catalog.EntryStore;
+import io.editlock.catalog.Item;
+import io.editlock.catalog.UnknownIdException;
+import io.editlock.lock.GuardType;
+import io.editlock.lock.LockService;
+import io.editlock.ws.WireFormat;
+import io.quarkus.security.Authenticated;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PATCH;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.net.URI;
+import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/** {@code /api/configurators}: configurators, their items and variables, and lock discovery (PROTOCOL §8). */
+@Path("/api/configurators")
+@Authenticated
+@Produces(MediaType.APPLICATION_JSON)
+@Consumes(MediaType.APPLICATION_JSON)
+@Tag(name = "configurators")
+@APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
+@APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
+public class ConfiguratorResource {
+
+    private final ConfiguratorStore store;
+    private final EntryStore entries;
+    private final LockService locks;
+    private final GuardContext guards;
+
+    public ConfiguratorResource(ConfiguratorStore store, EntryStore entries, LockService locks, GuardContext guards) {
+        this.store = store;
+        this.entries = entries;
+        this.locks = locks;
+        this.guards = guards;
+    }
+
+    @GET
+    @Operation(summary = "Every configurator (without content), by id")
+    @APIResponse(responseCode = "200", description = "The configurators",
+            content = @Content(schema = @Schema(implementation = Configurator.class, type = org.eclipse.microprofile.openapi.annotations.enums.SchemaType.ARRAY)))
+    public Uni<List<Configurator>> list() {
+        return store.configurators();
+    }
+
+    @POST
+    @Operation(summary = "Create a configurator (unguarded)")
+    @RequestBody(required = true, content = @Content(schema = @Schema(implementation = ApiDocs.NameBody.class)))
+    @APIResponse(responseCode = "201", description = "Created; Location names it",
+            headers = @Header(name = "Location"), content = @Content(schema = @Schema(implementation = Configurator.class)))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    public Uni<Response> create(JsonNode body) {
+        String name = Bodies.name(body);
+        return store.createConfigurator(name).map(created -> Response
+                .created(URI.create("/api/configurators/" + created.id())).entity(created).build());
+    }
+
+    @GET
+    @Path("/{id}")
+    @Operation(summary = "The whole configurator: its item tree with every page's entries, and its variables")
+    @APIResponse(responseCode = "200", description = "The configurator",
+            content = @Content(schema = @Schema(implementation = ConfiguratorTree.class)))
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    public Uni<ConfiguratorTree> get(@PathParam("id") String id) {
+        return store.tree(PathIds.require(Entity.CONFIGURATOR, id));
+    }
+
+    @PATCH
+    @Path("/{id}")
+    @RequireLock(value = GuardType.CONFIGURATOR, idOf = Entity.CONFIGURATOR)
+    @Operation(summary = "Rename a configurator (guard: configurator)")
+    @Parameter(name = LockGuardFilter.LOCK_TOKEN, in = ParameterIn.HEADER, description = "Fencing token of your configurator lock")
+    @RequestBody(required = true, content = @Content(schema = @Schema(implementation = ApiDocs.NameBody.class)))
+    @APIResponse(responseCode = "200", description = "Renamed", content = @Content(schema = @Schema(implementation = Configurator.class)))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @APIResponse(responseCode = "423", ref = ApiDocs.LOCKED)
+    @APIResponse(responseCode = "412", ref = ApiDocs.PRECONDITION_FAILED)
+    public Uni<Configurator> rename(@PathParam("id") String id, JsonNode body) {
+        String name = Bodies.name(body);
+        return store.renameConfigurator(guards.require().guard(), name);
+    }
+
+    @DELETE
+    @Path("/{id}")
+    @RequireLock(value = GuardType.CONFIGURATOR, idOf = Entity.CONFIGURATOR)
+    @Operation(summary = "Delete a configurator with everything in it (guard: configurator); "
+            + "your locks in it are released with reason deleted")
+    @Parameter(name = LockGuardFilter.LOCK_TOKEN, in = ParameterIn.HEADER, description = "Fencing token of your configurator lock")
+    @APIResponse(responseCode = "204", description = "Deleted")
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @APIResponse(responseCode = "423", ref = ApiDocs.LOCKED)
+    @APIResponse(responseCode = "412", ref = ApiDocs.PRECONDITION_FAILED)
+    public Uni<Void> delete(@PathParam("id") String id) {
+        return store.deleteConfigurator(guards.require().guard());
+    }
+
+    @POST
+    @Path("/{id}/items")
+    @RequireLock(value = GuardType.CONFIGURATOR, idOf = Entity.CONFIGURATOR)
+    @Operation(summary = "Add an item, at the top or under parentItemId (guard: configurator)")
+    @Parameter(name = LockGuardFilter.LOCK_TOKEN, in = ParameterIn.HEADER, description = "Fencing token of your configurator lock")
+    @RequestBody(required = true, content = @Content(schema = @Schema(implementation = ApiDocs.NewItemBody.class)))
+    @APIResponse(responseCode = "201", description = "Created; Location names it",
+            headers = @Header(name = "Location"), content = @Content(schema = @Schema(implementation = Item.class)))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @APIResponse(responseCode = "423", ref = ApiDocs.LOCKED)
+    @APIResponse(responseCode = "412", ref = ApiDocs.PRECONDITION_FAILED)
+    public Uni<Response> addItem(@PathParam("id") String id, JsonNode body) {
+        Bodies.NewItem item = Bodies.newItem(body);
+        return store.addItem(guards.require().guard(), item.name(), item.parentItemId())
+                .map(created -> Response.created(URI.create("/api/items/" + created.id())).entity(created).build());
+    }
+
+    @POST
+    @Path("/{id}/variables")
+    @RequireLock(value = GuardType.VARIABLES, idOf = Entity.CONFIGURATOR)
+    @Operation(summary = "Add a variable (guard: variables)")
+    @Parameter(name = LockGuardFilter.LOCK_TOKEN, in = ParameterIn.HEADER, description = "Fencing token of your variables or configurator lock")
+    @RequestBody(required = true, content = @Content(schema = @Schema(implementation = ApiDocs.VariableBody.class)))
+    @APIResponse(responseCode = "201", description = "Created; Location names it",
+            headers = @Header(name = "Location"), content = @Content(schema = @Schema(implementation = Entry.Variable.class)))
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @APIResponse(responseCode = "423", ref = ApiDocs.LOCKED)
+    @APIResponse(responseCode = "412", ref = ApiDocs.PRECONDITION_FAILED)
+    public Uni<Response> addVariable(@PathParam("id") String id, JsonNode body) {
+        var fields = Bodies.newEntry(Entity.VARIABLE, body);
+        return entries.add(guards.require().guard(), Entity.VARIABLE, fields).map(EntryRoutes::created);
+    }
+
+    @GET
+    @Path("/{id}/locks")
+    @Operation(summary = "Lock discovery: the live locks of a configurator")
+    @APIResponse(responseCode = "200", description = "The locks (no tokens)", content = @Content(schema = @Schema(
+            implementation = ApiDocs.LockView.class, type = org.eclipse.microprofile.openapi.annotations.enums.SchemaType.ARRAY)))
+    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    public Uni<JsonNode> locks(@PathParam("id") String id) {
+        long configuratorId = PathIds.require(Entity.CONFIGURATOR, id);
+        return store.configuratorExists(configuratorId).flatMap(exists -> {
+            if (!exists) {
+                throw UnknownIdException.of(Entity.CONFIGURATOR, id);
+            }
+            return locks.locks(configuratorId).map(current -> WireFormat.locks(current, false));
+        });
+    }
+}

@@ -1,0 +1,61 @@
+package io.editlock.rest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.catalog.Entity;
+import io.editlock.catalog.Entry;
+import io.editlock.catalog.EntryStore;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.core.Response;
+import java.net.URI;
+
+/** What the four entry resources (filters, dependencies, attribute values, variables) do alike. */
+@ApplicationScoped
+public class EntryRoutes {
+
+    private final EntryStore entries;
+    private final GuardContext guards;
+
+    public EntryRoutes(EntryStore entries, GuardContext guards) {
+        this.entries = entries;
+        this.guards = guards;
+    }
+
+    /** 201 with the entry and its Location. */
+    static Response created(Entry entry) {
+        return Response.created(URI.create("/api/" + entityOf(entry).collection() + "/" + entry.id())).entity(entry).build();
+    }
+
+    Uni<Response> add(Entity entity, JsonNode body) {
+        var fields = Bodies.newEntry(entity, body);
+        return entries.add(guards.require().guard(), entity, fields).map(EntryRoutes::created);
+    }
+
+    Uni<Entry> get(Entity entity, String id) {
+        return entries.find(entity, PathIds.require(entity, id));
+    }
+
+    Uni<Entry> update(Entity entity, JsonNode body) {
+        var changes = Bodies.changes(entity, body);
+        GuardContext.Guarded guarded = guards.require();
+        return entries.update(guarded.guard(), entity, guarded.id(), changes);
+    }
+
+    Uni<Void> delete(Entity entity) {
+        GuardContext.Guarded guarded = guards.require();
+        return entries.delete(guarded.guard(), entity, guarded.id());
+    }
+
+    private static Entity entityOf(Entry entry) {
+        if (entry instanceof Entry.Filter) {
+            return Entity.FILTER;
+        }
+        if (entry instanceof Entry.Dependency) {
+            return Entity.DEPENDENCY;
+        }
+        if (entry instanceof Entry.AttributeValue) {
+            return Entity.ATTRIBUTE_VALUE;
+        }
+        return Entity.VARIABLE;
+    }
+}

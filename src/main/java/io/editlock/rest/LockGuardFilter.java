@@ -1,0 +1,78 @@
+package io.editlock.rest;
+
+import io.editlock.auth.Identity;
+import io.editlock.catalog.CatalogIndex;
+import io.editlock.catalog.InvalidInputException;
+import io.editlock.catalog.Location;
+import io.editlock.lock.Guard;
+import io.editlock.lock.GuardType;
+import io.editlock.lock.Page;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ResourceInfo;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.eclipse.microprofile.jwt.JsonWebToken;
+import org.jboss.resteasy.reactive.server.ServerRequestFilter;
+
+/**
+ * The one place where {@link RequireLock} declarations are read. Runs before the handler, after the
+ * security checks (401, 403): parses {@code Lock-Token} (400 when not a positive integer), resolves
+ * the path's id to its configurator and item with one index lookup, and leaves the {@link Guard} in
+ * the {@link GuardContext}. The decisive check is not here: the store runs it inside the write's
+ * script, so it cannot be separated from the write.
+ */
+public class LockGuardFilter {
+
+    public static final String LOCK_TOKEN = "Lock-Token";
+
+    private final CatalogIndex index;
+    private final GuardContext guards;
+    private final JsonWebToken token;
+
+    public LockGuardFilter(CatalogIndex index, GuardContext guards, JsonWebToken token) {
+        this.index = index;
+        this.guards = guards;
+        this.token = token;
+    }
+
+    @ServerRequestFilter
+    public Uni<Void> resolveGuard(ContainerRequestContext request, ResourceInfo resource) {
+        RequireLock declared = resource.getResourceMethod().getAnnotation(RequireLock.class);
+        if (declared == null) {
+            return Uni.createFrom().voidItem();
+        }
+        OptionalLong lockToken = lockToken(request.getHeaderString(LOCK_TOKEN));
+        String raw = request.getUriInfo().getPathParameters().getFirst(declared.param());
+        Optional<Long> id = PathIds.parse(raw);
+        if (id.isEmpty()) {
+            guards.unknown(declared.idOf(), raw);
+            return Uni.createFrom().voidItem();
+        }
+        String userId = Identity.of(token).userId();
+        return index.locate(declared.idOf(), id.get()).invoke(where -> where.ifPresentOrElse(
+                found -> guards.resolved(guard(declared, found, userId, lockToken), id.get()),
+                () -> guards.unknown(declared.idOf(), raw))).replaceWithVoid();
+    }
+
+    private static Guard guard(RequireLock declared, Location where, String userId, OptionalLong lockToken) {
+        Page page = declared.page().length > 0 ? declared.page()[0] : declared.idOf().page();
+        if (declared.value() == GuardType.PAGE && page == null) {
+            throw new IllegalStateException("a page guard on " + declared.idOf() + " names no page");
+        }
+        return new Guard(declared.value(), where.configuratorId(), where.itemId(),
+                declared.value() == GuardType.PAGE ? page : null, userId, lockToken);
+    }
+
+    /** Absent: no token. Present: a positive integer, else 400. */
+    static OptionalLong lockToken(String header) {
+        if (header == null) {
+            return OptionalLong.empty();
+        }
+        String value = header.trim();
+        if (value.isEmpty() || value.length() > 18 || !value.chars().allMatch(Character::isDigit) || Long.parseLong(value) == 0) {
+            throw new InvalidInputException("Lock-Token must be a positive integer (the token of a lock you hold)");
+        }
+        return OptionalLong.of(Long.parseLong(value));
+    }
+}

@@ -1,0 +1,83 @@
+package io.editlock.rest;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.editlock.catalog.InvalidInputException;
+import io.editlock.catalog.UnknownIdException;
+import io.editlock.lock.Lock;
+import io.editlock.lock.LockStoreUnavailableException;
+import io.editlock.lock.LockTokenMismatchException;
+import io.editlock.lock.LockedException;
+import io.editlock.ws.WireFormat;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+/**
+ * The one place where refusals become HTTP: 400 invalid input, 404 unknown id, 423 locked by
+ * another user, 412 stale Lock-Token, 503 lock store unreachable (writes fail closed). Every body is
+ * JSON with a {@code message}.
+ */
+public class RestErrors {
+
+    /** Status 423 Locked (WebDAV), which {@link Response.Status} does not name. */
+    public static final int LOCKED = 423;
+
+    private static final Logger LOG = Logger.getLogger(RestErrors.class);
+
+    @ServerExceptionMapper
+    public Response invalid(InvalidInputException e) {
+        return message(Response.Status.BAD_REQUEST.getStatusCode(), e.getMessage());
+    }
+
+    @ServerExceptionMapper
+    public Response notJson(JsonProcessingException e) {
+        return message(Response.Status.BAD_REQUEST.getStatusCode(), "the body is not valid JSON");
+    }
+
+    /** Quarkus wraps a body that does not parse in a 400 WebApplicationException; it gets a message too. */
+    @ServerExceptionMapper
+    public Response webApplication(WebApplicationException e) {
+        if (e.getCause() instanceof JsonProcessingException) {
+            return notJson((JsonProcessingException) e.getCause());
+        }
+        return e.getResponse();
+    }
+
+    @ServerExceptionMapper
+    public Response unknown(UnknownIdException e) {
+        return message(Response.Status.NOT_FOUND.getStatusCode(), e.getMessage());
+    }
+
+    /** {message, lockedBy, lockedByUserId, resource, expiresAt}: the other user's lock that blocks the write. */
+    @ServerExceptionMapper
+    public Response locked(LockedException e) {
+        Lock blocking = e.blocking();
+        ObjectNode body = WireFormat.object()
+                .put("message", "Currently edited by " + blocking.ownerUserName())
+                .put("lockedBy", blocking.ownerUserName())
+                .put("lockedByUserId", blocking.ownerUserId());
+        body.set("resource", WireFormat.resource(blocking.resource()));
+        body.put("expiresAt", blocking.expiresAt().toString());
+        return Response.status(LOCKED).type(MediaType.APPLICATION_JSON_TYPE).entity(body).build();
+    }
+
+    @ServerExceptionMapper
+    public Response staleToken(LockTokenMismatchException e) {
+        return message(Response.Status.PRECONDITION_FAILED.getStatusCode(), e.getMessage());
+    }
+
+    @ServerExceptionMapper
+    public Response unavailable(LockStoreUnavailableException e) {
+        LOG.debugf("lock store unavailable: %s", e.getMessage());
+        return Response.fromResponse(message(Response.Status.SERVICE_UNAVAILABLE.getStatusCode(),
+                "The lock store cannot be reached; nothing was written. Try again shortly.")).header("Retry-After", "1").build();
+    }
+
+    static Response message(int status, String message) {
+        return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE)
+                .entity(WireFormat.object().put("message", message)).build();
+    }
+}

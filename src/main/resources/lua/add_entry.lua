@@ -1,0 +1,44 @@
+-- add_entry: adds an entry to a page (a filter, dependency or attribute value of an item: guard
+-- 'page'; a variable of the configurator: guard 'variables'), check and write in one run.
+-- Cost: O(locks held + entries of that item's page).
+--
+-- KEYS[1] configurator    hash: the configurator's record; absent = no such configurator
+-- KEYS[2] locks           hash of the configurator's locks (see lib.lua)
+-- KEYS[3] items           hash: itemId -> item record
+-- KEYS[4] entries         hash: entryId -> entry record, of this entity
+-- KEYS[5] itemEntries     hash: '<itemId>:<page>' -> JSON array of entry ids
+-- ARGV[1] guard           JSON (see lib.lua)
+-- ARGV[2] configuratorId
+-- ARGV[3] entity          'filter' | 'dependency' | 'attribute-value' | 'variable'
+-- ARGV[4] entryId
+-- ARGV[5] itemId          '' for a variable
+-- ARGV[6] page            '' for a variable
+-- ARGV[7] fields          JSON object of the entry's own fields (strings)
+-- ARGV[8] referencedItem  '' or an item id the entry names, which must be an item of the configurator
+-- ARGV[9] lockChannel     ARGV[10] contentChannel
+-- Reply (JSON): {s='OK', record} | {s='NOT_FOUND'} | {s='INVALID', message} | {s='LOCKED', lock}
+--             | {s='STALE_TOKEN'}
+local configurator_key, locks_key, items_key, entries_key, item_entries_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local guard, configurator_id, entity, entry_id = cjson.decode(ARGV[1]), ARGV[2], ARGV[3], ARGV[4]
+local item_id, page, record, referenced = ARGV[5], ARGV[6], cjson.decode(ARGV[7]), ARGV[8]
+local lock_channel, content_channel = ARGV[9], ARGV[10]
+
+if item_id == '' then
+  if redis.call('EXISTS', configurator_key) == 0 then return reply({ s = 'NOT_FOUND' }) end
+elseif redis.call('HEXISTS', items_key, item_id) == 0 then
+  return reply({ s = 'NOT_FOUND' })
+end
+if referenced ~= '' and redis.call('HEXISTS', items_key, referenced) == 0 then
+  return reply({ s = 'INVALID', message = 'item ' .. referenced .. ' is not an item of configurator ' .. configurator_id })
+end
+local refusal = run_guard(locks_key, guard, nil, lock_channel, configurator_id)
+if refusal ~= nil then return reply(refusal) end
+
+record.id = entry_id
+if item_id ~= '' then
+  record.itemId = item_id
+  list_add(item_entries_key, item_id .. ':' .. page, entry_id)
+end
+redis.call('HSET', entries_key, entry_id, cjson.encode(record))
+content_changed(content_channel, configurator_id, entity, entry_id, 'created')
+return reply({ s = 'OK', record = record })

@@ -1,0 +1,13 @@
+-- create_configurator: writes a new configurator's record and announces it. Unguarded: nobody can
+-- hold a lock in a configurator that does not exist yet.
+--
+-- KEYS[1] configurator    hash: the configurator's record
+-- ARGV[1] configuratorId  ARGV[2] name  ARGV[3] createdAt (ISO-8601)
+-- ARGV[4] contentChannel  pub/sub channel of content-changed events
+-- Reply (JSON): {s='OK'}
+local configurator_key = KEYS[1]
+local configurator_id, name, created_at, content_channel = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+
+redis.call('HSET', configurator_key, 'id', configurator_id, 'name', name, 'createdAt', created_at)
+content_changed(content_channel, configurator_id, 'configurator', configurator_id, 'created')
+return reply({ s = 'OK' })

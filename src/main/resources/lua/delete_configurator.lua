@@ -1,0 +1,47 @@
+-- delete_configurator: guarded delete of a configurator (guard 'configurator') with all its data
+-- and locks. The deleter's own locks in it are released with reason 'deleted' and announced (nobody
+-- else can hold one: the guard would have refused). Cost: O(its items and entries), inherently.
+--
+-- KEYS[1] configurator      hash: the configurator's record; absent = no such configurator
+-- KEYS[2] locks             hash of the configurator's locks (see lib.lua)
+-- KEYS[3] items             hash: itemId -> item record
+-- KEYS[4] children          hash: itemId -> JSON array of child item ids
+-- KEYS[5] itemEntries       hash: '<itemId>:<page>' -> JSON array of entry ids
+-- KEYS[6] filters           KEYS[7] dependencies  KEYS[8] attributeValues  KEYS[9] variables
+--                           hashes: entryId -> entry record
+-- ARGV[1] guard             JSON (see lib.lua)
+-- ARGV[2] configuratorId
+-- ARGV[3] lockChannel       ARGV[4] contentChannel
+-- Reply (JSON): {s='OK', items=[id...], filters=[...], dependencies=[...], attributeValues=[...],
+--               variables=[...]} (ids whose global index entries the caller removes)
+--             | {s='NOT_FOUND'} | {s='LOCKED', lock} | {s='STALE_TOKEN'}
+local configurator_key, locks_key, items_key, children_key, item_entries_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local filters_key, dependencies_key, attribute_values_key, variables_key = KEYS[6], KEYS[7], KEYS[8], KEYS[9]
+local guard, configurator_id = cjson.decode(ARGV[1]), ARGV[2]
+local lock_channel, content_channel = ARGV[3], ARGV[4]
+
+if redis.call('EXISTS', configurator_key) == 0 then return reply({ s = 'NOT_FOUND' }) end
+local refusal, live = run_guard(locks_key, guard, nil, lock_channel, configurator_id)
+if refusal ~= nil then return reply(refusal) end
+
+local released = {}
+for field, lock in pairs(live) do
+  if lock.u == guard.u then
+    released[#released + 1] = released_entry(lock, 'deleted', '')
+    live[field] = nil
+  end
+end
+if #released > 0 then announce(lock_channel, configurator_id, live, released) end
+
+local deleted = {
+  s = 'OK',
+  items = redis.call('HKEYS', items_key),
+  filters = redis.call('HKEYS', filters_key),
+  dependencies = redis.call('HKEYS', dependencies_key),
+  attributeValues = redis.call('HKEYS', attribute_values_key),
+  variables = redis.call('HKEYS', variables_key),
+}
+redis.call('DEL', configurator_key, locks_key, items_key, children_key, item_entries_key,
+  filters_key, dependencies_key, attribute_values_key, variables_key)
+content_changed(content_channel, configurator_id, 'configurator', configurator_id, 'deleted')
+return reply(deleted)

@@ -1,0 +1,73 @@
+-- delete_item: guarded delete of an item with its sub-tree and their entries (guard 'item-full':
+-- refused while another user holds the configurator or any page of an item in the sub-tree). The
+-- deleter's own page locks in the sub-tree are released with reason 'deleted' and announced.
+-- Cost: O(locks held + the sub-tree and its entries), inherently; never O(items of the configurator).
+--
+-- KEYS[1] locks           hash of the configurator's locks (see lib.lua)
+-- KEYS[2] items           hash: itemId -> item record {id, name, parentItemId?}
+-- KEYS[3] children        hash: itemId -> JSON array of child item ids
+-- KEYS[4] itemEntries     hash: '<itemId>:<page>' -> JSON array of entry ids
+-- KEYS[5] filters         KEYS[6] dependencies  KEYS[7] attributeValues
+--                         hashes: entryId -> entry record (pages filters, dependencies, attributes)
+-- ARGV[1] guard           JSON (see lib.lua)
+-- ARGV[2] configuratorId  ARGV[3] itemId
+-- ARGV[4] lockChannel     ARGV[5] contentChannel
+-- Reply (JSON): {s='OK', items=[id...], filters=[...], dependencies=[...], attributeValues=[...]}
+--             | {s='NOT_FOUND'} | {s='LOCKED', lock} | {s='STALE_TOKEN'}
+local locks_key, items_key, children_key, item_entries_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local pages = {
+  { page = 'filters', key = KEYS[5], out = 'filters' },
+  { page = 'dependencies', key = KEYS[6], out = 'dependencies' },
+  { page = 'attributes', key = KEYS[7], out = 'attributeValues' },
+}
+local guard, configurator_id, item_id = cjson.decode(ARGV[1]), ARGV[2], ARGV[3]
+local lock_channel, content_channel = ARGV[4], ARGV[5]
+
+local raw = redis.call('HGET', items_key, item_id)
+if not raw then return reply({ s = 'NOT_FOUND' }) end
+
+-- The sub-tree, breadth first through the children index.
+local order, subtree, next_index = { item_id }, { [item_id] = true }, 1
+while next_index <= #order do
+  for _, child in ipairs(list_get(children_key, order[next_index])) do
+    if not subtree[child] then
+      subtree[child] = true
+      order[#order + 1] = child
+    end
+  end
+  next_index = next_index + 1
+end
+
+local refusal, live = run_guard(locks_key, guard, subtree, lock_channel, configurator_id)
+if refusal ~= nil then return reply(refusal) end
+
+local released = {}
+for field, lock in pairs(live) do
+  local locked_item = string.match(field, '^i:(%d+):')
+  if lock.u == guard.u and locked_item ~= nil and subtree[locked_item] then
+    redis.call('HDEL', locks_key, field)
+    live[field] = nil
+    released[#released + 1] = released_entry(lock, 'deleted', '')
+  end
+end
+if #released > 0 then announce(lock_channel, configurator_id, live, released) end
+
+local deleted = { s = 'OK', items = order, filters = {}, dependencies = {}, attributeValues = {} }
+for _, id in ipairs(order) do
+  for _, p in ipairs(pages) do
+    local field = id .. ':' .. p.page
+    for _, entry_id in ipairs(list_get(item_entries_key, field)) do
+      redis.call('HDEL', p.key, entry_id)
+      local out = deleted[p.out]
+      out[#out + 1] = entry_id
+    end
+    redis.call('HDEL', item_entries_key, field)
+  end
+  redis.call('HDEL', children_key, id)
+  redis.call('HDEL', items_key, id)
+end
+local parent_id = cjson.decode(raw).parentItemId
+if parent_id ~= nil and parent_id ~= cjson.null then list_remove(children_key, parent_id, item_id) end
+
+content_changed(content_channel, configurator_id, 'item', item_id, 'deleted')
+return reply(deleted)

@@ -1,0 +1,118 @@
+package io.editlock.lock;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+
+import io.editlock.catalog.ConfiguratorStore;
+import io.editlock.lock.redis.LockRecords;
+import io.editlock.redis.LockKeys;
+import io.editlock.support.Fixtures;
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.quarkus.redis.datasource.pubsub.ReactivePubSubCommands.ReactiveRedisSubscriber;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.vertx.mutiny.redis.client.Command;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * PROTOCOL §5 and §6: a lease nobody renews (its node died) is released by the reapers of the
+ * surviving nodes and announced with reason {@code expired}; a lease that is renewed lives on.
+ * A short lease (2 s) keeps this quick. The reaper runs every second: Quarkus's scheduler runs an
+ * {@code every} below 1 s only every second anyway (it warns), so a shorter interval would only pretend.
+ */
+@QuarkusTest
+@TestProfile(LeaseReaperTest.ShortLeases.class)
+class LeaseReaperTest {
+
+    public static class ShortLeases implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("editlock.lease.ttl", "2s", "editlock.lease.reaper-interval", "1s");
+        }
+    }
+
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    @Inject
+    LockService locks;
+    @Inject
+    ConfiguratorStore store;
+    @Inject
+    LockKeys keys;
+    @Inject
+    ReactiveRedisDataSource redis;
+
+    private final Queue<LockChange> changes = new ConcurrentLinkedQueue<>();
+    private ReactiveRedisSubscriber subscriber;
+
+    @BeforeEach
+    void listen() {
+        subscriber = redis.pubsub(String.class)
+                .subscribe(keys.lockEventsChannel(), message -> changes.add(LockRecords.change(message)))
+                .await().atMost(WAIT);
+    }
+
+    @AfterEach
+    void stopListening() {
+        subscriber.unsubscribe().await().atMost(WAIT);
+    }
+
+    @Test
+    void anUnrenewedLeaseIsReleasedByTheReaperAndAnnouncedAsExpired() {
+        assertEquals(Duration.ofSeconds(2), locks.lease(), "this test needs the 2 s lease of its profile");
+        long configurator = Fixtures.configurator(store);
+        long item = Fixtures.item(store, configurator);
+        Resource resource = Resource.itemPage(item, Page.ATTRIBUTES);
+        Holder sara = Fixtures.user("Sara");
+        Lock grant = assertInstanceOf(AcquireResult.Granted.class, locks.acquire(resource, sara).await().atMost(WAIT)).lock();
+
+        // Nobody renews, nobody touches the configurator again: only a reaper can release it.
+        ReleasedLock expired = await("the reaper to announce the expiry of " + grant.resource()).atMost(WAIT)
+                .until(() -> expiredIn(configurator), released -> !released.isEmpty()).get(0);
+
+        assertEquals(grant.resource(), expired.lock().resource(), "the announced release must be the lock that ran out");
+        assertEquals(sara.userId(), expired.lock().ownerUserId(), "the announced release must name its owner");
+        assertEquals(ReleaseReason.EXPIRED, expired.reason(), "a lease that ran out is announced with reason expired");
+        assertEquals(1, expiredIn(configurator).size(), "the expiry must be announced once");
+        assertEquals(0L, redis.execute(Command.HEXISTS, keys.locks(configurator), resource.inConfigurator(configurator).field())
+                .await().atMost(WAIT).toLong(), "the reaper must have deleted the lock from the store");
+        assertEquals(List.of(), locks.locks(configurator).await().atMost(WAIT), "the expired lock must no longer be listed");
+    }
+
+    @Test
+    void aRenewedLeaseOutlivesItsTtl() {
+        long configurator = Fixtures.configurator(store);
+        Resource resource = Resource.configurator(configurator);
+        Holder sara = Fixtures.user("Sara");
+        Lock grant = assertInstanceOf(AcquireResult.Granted.class, locks.acquire(resource, sara).await().atMost(WAIT)).lock();
+
+        // The owning node's job, done here every 500 ms for 3.5 s (well past the 2 s lease): at every
+        // renewal the lock must still be there, the same grant.
+        await("the renewed lock to stay for 3.5 s").during(Duration.ofMillis(3500)).atMost(WAIT)
+                .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(500)).until(() -> {
+                    int renewed = locks.renewSocket(sara.socketId(), sara.userId()).await().atMost(WAIT);
+                    return renewed == 1 && locks.locks(configurator).await().atMost(WAIT).stream()
+                            .anyMatch(lock -> lock.resource().equals(resource) && lock.token() == grant.token());
+                });
+
+        assertEquals(List.of(), expiredIn(configurator), "a renewed lease must never be announced as expired");
+        assertEquals(1, locks.releaseSocket(sara.socketId(), ReleaseReason.DISCONNECT).await().atMost(WAIT).size(),
+                "the lock must still be there to be released at the end");
+    }
+
+    private List<ReleasedLock> expiredIn(long configurator) {
+        return changes.stream().filter(change -> change.configuratorId() == configurator)
+                .flatMap(change -> change.released().stream())
+                .filter(released -> released.reason() == ReleaseReason.EXPIRED).toList();
+    }
+}

@@ -1,0 +1,158 @@
+package io.editlock.lock;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.editlock.catalog.ConfiguratorStore;
+import io.editlock.lock.redis.LockScripts;
+import io.editlock.redis.LockKeys;
+import io.editlock.redis.LuaScript;
+import io.editlock.redis.ScriptExecutor;
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Response;
+import io.vertx.redis.client.impl.types.NumberType;
+import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Redis Cluster runs a script only if all the keys it names live in one hash slot. Every script
+ * call of the engine (and the catalog's add-item) is recorded with its keys, and every call's keys
+ * must hash to one slot; every configurator key must carry the configurator's {@code {c<id>}} tag.
+ * No Redis needed: the slot function is computed here as Redis Cluster does.
+ */
+class ScriptKeysShareOneSlotTest {
+
+    private static final long C = 12;
+    private static final long BIG = Resource.MAX_ID;
+
+    /** What a script was called with. {@code configuratorId} is the one the call is about, or null. */
+    private record Call(String script, List<String> keys, Long configuratorId) {
+    }
+
+    /** Runs nothing: records the keys of each script call and answers a failure. */
+    private static final class RecordingExecutor extends ScriptExecutor {
+        final List<Call> calls = new ArrayList<>();
+        Long about;
+
+        RecordingExecutor() {
+            super(null);
+        }
+
+        @Override
+        public Uni<Response> run(LuaScript script, List<String> keys, List<String> args) {
+            calls.add(new Call(script.name(), List.copyOf(keys), about));
+            return Uni.createFrom().failure(new IllegalStateException("recorded, not run"));
+        }
+    }
+
+    // --- the slot function, checked against values Redis Cluster documents -----------------------
+
+    @Test
+    void crc16AndSlotsMatchRedisCluster() {
+        assertEquals(0x31C3, crc16("123456789"), "CRC16/XMODEM check value of \"123456789\"");
+        assertEquals(12182, slot("foo"), "the Redis Cluster slot of \"foo\"");
+        assertEquals(slot("{user1000}.following"), slot("{user1000}.followers"), "keys with one hash tag share a slot");
+        assertEquals(slot("user1000"), slot("{user1000}.following"), "only the tag is hashed");
+        assertEquals(slot("foo{}{bar}"), crc16("foo{}{bar}") % 16384, "an empty tag means the whole key is hashed");
+        assertEquals(slot("{bar"), crc16("{bar") % 16384, "an unclosed tag means the whole key is hashed");
+    }
+
+    // --- every call of the engine --------------------------------------------------------------
+
+    @Test
+    void everyScriptCallNamesKeysOfOneSlot() {
+        RecordingExecutor executor = new RecordingExecutor();
+        LockKeys keys = new LockKeys("editlock");
+        LockScripts scripts = new LockScripts(executor, keys);
+        Holder holder = new Holder("7", "Sara", "sock-1", "node-1");
+        Duration lease = Duration.ofSeconds(30);
+
+        for (long c : List.of(C, BIG)) {
+            executor.about = c;
+            scripts.acquire(Resource.configurator(c), holder, lease);
+            scripts.acquire(Resource.variables(c), holder, lease);
+            scripts.acquire(Resource.itemPage(5, Page.FILTERS).inConfigurator(c), holder, lease);
+            scripts.release(Resource.configurator(c), "7", 0, ReleaseReason.UNLOCK, "sock-1");
+            scripts.release(Resource.itemPage(5, Page.ATTRIBUTES).inConfigurator(c), "7", 42, ReleaseReason.ADMIN, "");
+            scripts.releaseSocket(c, "sock-1", ReleaseReason.DISCONNECT);
+            scripts.renewSocket(c, "sock-1", lease);
+            scripts.moveSocket(c, "sock-1", "sock-2", "node-2", lease);
+            scripts.reapExpired(c);
+            scripts.list(c);
+            executor.about = null; // the reapers' schedule is one global key, about no configurator's data
+            scripts.scheduleExpiry(c, 1_000);
+            scripts.rescheduleExpiry(c, 1_000, 2_000);
+            executor.about = c;
+            ConfiguratorStore store = new ConfiguratorStore(answeringIncr(41), executor, keys);
+            store.addItem(c, "item", null).subscribe().with(item -> { }, failure -> { });
+            store.addItem(c, "child", 40L).subscribe().with(item -> { }, failure -> { });
+        }
+
+        Set<String> called = executor.calls.stream().map(Call::script).collect(Collectors.toCollection(TreeSet::new));
+        Set<String> every = LockScripts.ALL.stream().map(LuaScript::name).collect(Collectors.toCollection(TreeSet::new));
+        every.add("add_item");
+        assertEquals(every, called, "this test must call every lock script (and add_item); a new script needs a call here");
+
+        for (Call call : executor.calls) {
+            assertFalse(call.keys().isEmpty(), call.script() + " is called without keys: it cannot be routed in a cluster");
+            Set<Integer> slots = call.keys().stream().map(ScriptKeysShareOneSlotTest::slot).collect(Collectors.toSet());
+            assertEquals(1, slots.size(), call.script() + " names keys in several slots " + slots + ": " + call.keys());
+            if (call.configuratorId() != null) {
+                String tag = LockKeys.hashTag(call.configuratorId());
+                for (String key : call.keys()) {
+                    assertTrue(key.contains(tag), call.script() + " names key " + key + " of configurator "
+                            + call.configuratorId() + " without its tag " + tag);
+                    assertEquals(slot(tag), slot(key), call.script() + ": key " + key + " must hash by its tag " + tag);
+                }
+            }
+        }
+    }
+
+    /** A data source that answers INCR (the id sequences) with a number, and nothing else. */
+    private static ReactiveRedisDataSource answeringIncr(long id) {
+        return (ReactiveRedisDataSource) Proxy.newProxyInstance(ScriptKeysShareOneSlotTest.class.getClassLoader(),
+                new Class<?>[] { ReactiveRedisDataSource.class }, (proxy, method, args) -> {
+                    if (method.getName().equals("execute") && args.length == 2 && args[0] == Command.INCR) {
+                        return Uni.createFrom().item(Response.newInstance(NumberType.create(id)));
+                    }
+                    throw new UnsupportedOperationException(method.getName() + " is not expected in this test");
+                });
+    }
+
+    // --- Redis Cluster's key -> slot ----------------------------------------------------------
+
+    /** The slot of a key: CRC16 of its hash tag (first non-empty {...}) or of the whole key, mod 16384. */
+    static int slot(String key) {
+        int open = key.indexOf('{');
+        if (open >= 0) {
+            int close = key.indexOf('}', open + 1);
+            if (close > open + 1) {
+                key = key.substring(open + 1, close);
+            }
+        }
+        return crc16(key) % 16384;
+    }
+
+    /** CRC16/XMODEM: polynomial 0x1021, initial value 0, no reflection (Redis Cluster's). */
+    static int crc16(String text) {
+        int crc = 0;
+        for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
+            crc ^= (b & 0xFF) << 8;
+            for (int i = 0; i < 8; i++) {
+                crc = (crc & 0x8000) != 0 ? (crc << 1) ^ 0x1021 : crc << 1;
+                crc &= 0xFFFF;
+            }
+        }
+        return crc;
+    }
+}
