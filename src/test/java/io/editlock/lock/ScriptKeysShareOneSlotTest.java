@@ -4,17 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.editlock.catalog.ConfiguratorStore;
+import io.editlock.catalog.CatalogScripts;
+import io.editlock.catalog.Entity;
+import java.util.OptionalLong;
 import io.editlock.lock.redis.LockScripts;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.LuaScript;
 import io.editlock.redis.ScriptExecutor;
-import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Response;
-import io.vertx.redis.client.impl.types.NumberType;
-import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -93,15 +91,24 @@ class ScriptKeysShareOneSlotTest {
             scripts.scheduleExpiry(c, 1_000);
             scripts.rescheduleExpiry(c, 1_000, 2_000);
             executor.about = c;
-            ConfiguratorStore store = new ConfiguratorStore(answeringIncr(41), executor, keys);
-            store.addItem(c, "item", null).subscribe().with(item -> { }, failure -> { });
-            store.addItem(c, "child", 40L).subscribe().with(item -> { }, failure -> { });
+            CatalogScripts catalog = new CatalogScripts(executor, keys);
+            Guard guard = new Guard(GuardType.PAGE, c, 5L, Page.FILTERS, "7", OptionalLong.empty());
+            catalog.createConfigurator(c, "name", "2026-01-01T00:00:00Z");
+            catalog.renameConfigurator(guard, "name");
+            catalog.deleteConfigurator(guard);
+            catalog.addItem(guard, 6, "item", 5L);
+            catalog.renameItem(guard, "item");
+            catalog.deleteItem(guard);
+            catalog.addEntry(guard, Entity.FILTER, 9, "{}", null);
+            catalog.updateEntry(guard, Entity.DEPENDENCY, 9, "{}", 5L);
+            catalog.deleteEntry(guard, Entity.VARIABLE, 9);
+            catalog.read(c);
         }
 
         Set<String> called = executor.calls.stream().map(Call::script).collect(Collectors.toCollection(TreeSet::new));
         Set<String> every = LockScripts.ALL.stream().map(LuaScript::name).collect(Collectors.toCollection(TreeSet::new));
-        every.add("add_item");
-        assertEquals(every, called, "this test must call every lock script (and add_item); a new script needs a call here");
+        CatalogScripts.ALL.forEach(script -> every.add(script.name()));
+        assertEquals(every, called, "this test must call every lock and catalog script; a new script needs a call here");
 
         for (Call call : executor.calls) {
             assertFalse(call.keys().isEmpty(), call.script() + " is called without keys: it cannot be routed in a cluster");
@@ -118,16 +125,6 @@ class ScriptKeysShareOneSlotTest {
         }
     }
 
-    /** A data source that answers INCR (the id sequences) with a number, and nothing else. */
-    private static ReactiveRedisDataSource answeringIncr(long id) {
-        return (ReactiveRedisDataSource) Proxy.newProxyInstance(ScriptKeysShareOneSlotTest.class.getClassLoader(),
-                new Class<?>[] { ReactiveRedisDataSource.class }, (proxy, method, args) -> {
-                    if (method.getName().equals("execute") && args.length == 2 && args[0] == Command.INCR) {
-                        return Uni.createFrom().item(Response.newInstance(NumberType.create(id)));
-                    }
-                    throw new UnsupportedOperationException(method.getName() + " is not expected in this test");
-                });
-    }
 
     // --- Redis Cluster's key -> slot ----------------------------------------------------------
 
