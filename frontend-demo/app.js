@@ -96,7 +96,7 @@ function signOut() {
   }
   client = null;
   api = null;
-  Object.assign(state, { auth: null, connection: 'idle', configurators: null, view: null, locks: [], edit: null });
+  Object.assign(state, { auth: null, connection: 'idle', route: { view: 'home' }, configurators: null, view: null, locks: [], edit: null });
   state.drafts.clear();
   history.replaceState(null, '', '#/');
   render();

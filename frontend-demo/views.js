@@ -8,6 +8,7 @@ import { lockChip, emptyState, boundInput } from './widgets.js';
 
 /** Draws the whole app from `state`. */
 export function renderApp(root, state, actions) {
+  document.title = title(state);
   if (!state.auth) {
     replace(root, signIn(state, actions), toasts(state));
     return;
@@ -19,6 +20,19 @@ export function renderApp(root, state, actions) {
         sidebar(state, actions),
         h('main', { class: 'main', id: 'main' }, mainContent(state, actions)))),
     toasts(state));
+}
+
+function title(state) {
+  const product = 'Configurator Studio';
+  const view = state.view;
+  const route = state.route;
+  if (!state.auth || !route.configuratorId || !view) {
+    return product;
+  }
+  const item = route.view === 'item' && view.items.get(route.itemId);
+  const page = item ? `${item.name} \u00b7 ${PAGE_TITLES[route.page]}`
+    : route.view === 'structure' ? 'Structure' : route.view === 'variables' ? 'Variables' : null;
+  return [page, view.name, product].filter(Boolean).join(' \u2014 ');
 }
 
 // ---- sign-in ------------------------------------------------------------------------------------
