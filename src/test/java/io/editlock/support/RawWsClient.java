@@ -24,6 +24,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
+import org.awaitility.core.ConditionFactory;
 
 /**
  * A WebSocket client of {@code /locking} written by hand on a plain socket, for what the JDK client
@@ -213,7 +214,7 @@ public final class RawWsClient implements AutoCloseable {
     }
 
     public JsonNode awaitEvent(Predicate<JsonNode> match) {
-        return await().atMost(WAIT).until(() -> received.stream().filter(match).findFirst(), Optional::isPresent).get();
+        return soon().atMost(WAIT).until(() -> received.stream().filter(match).findFirst(), Optional::isPresent).get();
     }
 
     public JsonNode awaitEvent(String event) {
@@ -236,13 +237,13 @@ public final class RawWsClient implements AutoCloseable {
 
     /** The code of the close frame the server sent; waits at most {@code atMost}. */
     public int awaitCloseFrame(Duration atMost) {
-        await().atMost(atMost).until(closeFrame::isDone);
+        soon().atMost(atMost).until(closeFrame::isDone);
         return closeFrame.join();
     }
 
     /** Waits until the server ended the TCP connection. */
     public void awaitEnded(Duration atMost) {
-        await().atMost(atMost).until(ended::isDone);
+        soon().atMost(atMost).until(ended::isDone);
     }
 
     @Override
@@ -252,5 +253,10 @@ public final class RawWsClient implements AutoCloseable {
         } catch (IOException e) {
             // already gone
         }
+    }
+
+    /** Checks at once and then often: a reply usually arrives within milliseconds (Awaitility's default first look is after 100 ms). */
+    static ConditionFactory soon() {
+        return await().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(10));
     }
 }

@@ -23,6 +23,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
+import org.awaitility.core.ConditionFactory;
 
 /**
  * A real WebSocket client of {@code /locking} for tests (the JDK's): sends events with a ref, waits
@@ -127,7 +128,7 @@ public final class WsClient implements AutoCloseable {
     }
 
     public JsonNode awaitEvent(Predicate<JsonNode> match, Duration atMost) {
-        return await().atMost(atMost).until(() -> received.stream().filter(match).findFirst(), Optional::isPresent).get();
+        return soon().atMost(atMost).until(() -> received.stream().filter(match).findFirst(), Optional::isPresent).get();
     }
 
     /** Every frame received so far that matches. */
@@ -172,7 +173,7 @@ public final class WsClient implements AutoCloseable {
     /** Sends a close frame with this code (the JDK allows 1000 and 3000-4999) and waits for the server's. */
     public void closeWith(int code) {
         socket.sendClose(code, "bye").orTimeout(10, TimeUnit.SECONDS).join();
-        await().atMost(WAIT).until(closed::isDone);
+        soon().atMost(WAIT).until(closed::isDone);
     }
 
     /** Ends the TCP connection without a close frame: a network loss, as the server sees it. */
@@ -182,7 +183,7 @@ public final class WsClient implements AutoCloseable {
 
     /** The close code the server sent, once it closed the socket. */
     public int awaitClosedByServer() {
-        await().atMost(WAIT).until(closed::isDone);
+        soon().atMost(WAIT).until(closed::isDone);
         return closed.join();
     }
 
@@ -231,5 +232,10 @@ public final class WsClient implements AutoCloseable {
         public void onError(WebSocket webSocket, Throwable error) {
             closed.complete(-1);
         }
+    }
+
+    /** Checks at once and then often: a reply usually arrives within milliseconds (Awaitility's default first look is after 100 ms). */
+    static ConditionFactory soon() {
+        return await().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(10));
     }
 }
