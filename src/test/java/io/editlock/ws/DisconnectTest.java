@@ -83,8 +83,8 @@ class DisconnectTest {
 
             JsonNode released = w.awaitEvent(f -> isReleaseOf(f, c));
             assertEquals("disconnect", released.path("data").path("reason").asText(), "a clean close is announced as disconnect: " + released);
-            assertEquals(1, heldTypes(dropped).size(), "the clean close must be released at once, not after a grace period: it came "
-                    + "even before the grace period of a socket that dropped earlier ended");
+            assertEquals(1, heldTypes(dropped).size(), "a clean close must release at once: when it was announced, Omar's lock "
+                    + "(dropped earlier) must still be waiting out its grace period");
             JsonNode lost = otherTab.awaitEvent("lock-lost");
             assertEquals("disconnect", lost.path("data").path("reason").asText(), "the holder's other sockets get lock-lost: " + lost);
         }
