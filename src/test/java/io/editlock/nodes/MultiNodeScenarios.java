@@ -24,6 +24,7 @@ import org.junit.jupiter.api.TestInstance;
 abstract class MultiNodeScenarios {
 
     static final Duration LEASE = Duration.ofSeconds(3);
+    static final String ALLOWED_ORIGIN = "https://studio.example.com";
 
     AutoCloseable redis;
     TestTokens tokens;
@@ -66,7 +67,8 @@ abstract class MultiNodeScenarios {
                 "editlock.lease.renew-interval", "1s",
                 "editlock.lease.reaper-interval", "250ms",
                 "editlock.session.sweep-interval", "250ms",
-                "editlock.session.grace-period", "1s"));
+                "editlock.session.grace-period", "1s",
+                "editlock.websocket.allowed-origins", ALLOWED_ORIGIN));
         return settings;
     }
 

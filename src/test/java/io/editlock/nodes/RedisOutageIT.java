@@ -66,6 +66,10 @@ class RedisOutageIT {
             JsonNode refused = omar.request("lock-configurator", Map.of("configuratorId", configurator));
             assertEquals("UNAVAILABLE", refused.path("data").path("code").asText(), "no grant without the store: " + refused);
             assertFalse(omar.isClosed(), "a store outage must not close sockets");
+            given().baseUri(node.baseUri().toString()).header("Authorization", "Bearer " + tokens.token("omar", "Omar"))
+                    .contentType("application/json").body(Map.of("name", "renamed"))
+                    .when().patch("/api/configurators/" + configurator)
+                    .then().statusCode(503);
             omar.clear();
 
             redis.start();
