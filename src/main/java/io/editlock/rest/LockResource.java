@@ -4,10 +4,12 @@ import io.editlock.auth.Identity;
 import io.editlock.catalog.ConfiguratorStore;
 import io.editlock.catalog.InvalidInputException;
 import io.editlock.catalog.UnknownIdException;
+import io.editlock.lock.LockAudit;
 import io.editlock.lock.LockService;
 import io.editlock.lock.ReleaseReason;
 import io.editlock.lock.ReleaseResult;
 import io.editlock.lock.Resource;
+import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.DELETE;
@@ -28,9 +30,14 @@ public class LockResource {
     private final LockService locks;
     private final ConfiguratorStore store;
 
-    public LockResource(LockService locks, ConfiguratorStore store) {
+    private final LockAudit audit;
+    private final SecurityIdentity caller;
+
+    public LockResource(LockService locks, ConfiguratorStore store, LockAudit audit, SecurityIdentity caller) {
         this.locks = locks;
         this.store = store;
+        this.audit = audit;
+        this.caller = caller;
     }
 
     @DELETE
@@ -53,7 +60,9 @@ public class LockResource {
                 .flatMap(held -> held.isEmpty() ? Uni.createFrom().failure(nobodyHolds(canonical))
                         : locks.releaseGrant(held.get(), ReleaseReason.ADMIN, ""))
                 .invoke(result -> {
-                    if (result instanceof ReleaseResult.NotHeld) {
+                    if (result instanceof ReleaseResult.Released released) {
+                        audit.brokenByAdmin(released.released(), caller.getPrincipal().getName());
+                    } else {
                         throw nobodyHolds(canonical);
                     }
                 })

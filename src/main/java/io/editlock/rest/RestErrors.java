@@ -5,11 +5,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.editlock.catalog.InvalidInputException;
 import io.editlock.catalog.UnknownIdException;
 import io.editlock.lock.Lock;
+import io.editlock.lock.LockAudit;
 import io.editlock.lock.LockStoreUnavailableException;
 import io.editlock.lock.LockTokenMismatchException;
 import io.editlock.lock.LockedException;
 import io.editlock.ws.WireFormat;
 import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.jboss.logging.Logger;
@@ -26,6 +28,21 @@ public class RestErrors {
     public static final int LOCKED = 423;
 
     private static final Logger LOG = Logger.getLogger(RestErrors.class);
+
+    private final LockAudit audit;
+
+    public RestErrors(LockAudit audit) {
+        this.audit = audit;
+    }
+
+    private static String target(ContainerRequestContext request) {
+        return request.getMethod() + " /" + request.getUriInfo().getPath().replaceFirst("^/", "");
+    }
+
+    private static String caller(ContainerRequestContext request) {
+        var principal = request.getSecurityContext().getUserPrincipal();
+        return principal == null ? "-" : principal.getName();
+    }
 
     @ServerExceptionMapper
     public Response invalid(InvalidInputException e) {
@@ -53,8 +70,10 @@ public class RestErrors {
 
     /** {message, lockedBy, lockedByUserId, resource, expiresAt}: the other user's lock that blocks the write. */
     @ServerExceptionMapper
-    public Response locked(LockedException e) {
+    public Response locked(LockedException e, ContainerRequestContext request) {
         Lock blocking = e.blocking();
+        audit.writeRefused(LOCKED, target(request), caller(request), "blocked-by=" + blocking.resource() + " holder="
+                + blocking.ownerUserId());
         ObjectNode body = WireFormat.object()
                 .put("message", "Currently edited by " + blocking.ownerUserName())
                 .put("lockedBy", blocking.ownerUserName())
@@ -65,7 +84,9 @@ public class RestErrors {
     }
 
     @ServerExceptionMapper
-    public Response staleToken(LockTokenMismatchException e) {
+    public Response staleToken(LockTokenMismatchException e, ContainerRequestContext request) {
+        audit.writeRefused(Response.Status.PRECONDITION_FAILED.getStatusCode(), target(request), caller(request),
+                "lock-token=" + request.getHeaderString("Lock-Token"));
         return message(Response.Status.PRECONDITION_FAILED.getStatusCode(), e.getMessage());
     }
 

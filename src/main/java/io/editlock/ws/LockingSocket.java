@@ -7,6 +7,7 @@ import io.editlock.session.SessionLifecycle;
 import io.editlock.session.SessionRegistry;
 import io.editlock.session.SocketSession;
 import io.quarkus.websockets.next.CloseReason;
+import io.quarkus.websockets.next.OnBinaryMessage;
 import io.quarkus.websockets.next.OnClose;
 import io.quarkus.websockets.next.OnError;
 import io.quarkus.websockets.next.OnOpen;
@@ -27,6 +28,7 @@ import org.jboss.logging.Logger;
 public class LockingSocket {
 
     private static final Logger LOG = Logger.getLogger(LockingSocket.class);
+    private static final CloseReason MESSAGE_TOO_BIG = new CloseReason(1009, "frame larger than the configured maximum");
 
     private final FrameDecoder decoder;
     private final RequestHandler handler;
@@ -59,6 +61,17 @@ public class LockingSocket {
                 .orElseGet(() -> Uni.createFrom().nullItem());
     }
 
+    /**
+     * Every frame must be a JSON text message (PROTOCOL §4). Without this method Vert.x drops binary
+     * frames silently, and such a request would get no reply at all; with it, binary messages are
+     * also held to the size limit (see {@link #isOverSizeLimit}).
+     */
+    @OnBinaryMessage
+    public Uni<Void> onBinary(WebSocketConnection connection, Buffer data) {
+        return connection.sendText(WireFormat.frame(ServerEvents.ERROR,
+                WireFormat.error("BAD_REQUEST", "frames must be JSON text messages, not binary"), null));
+    }
+
     @OnPongMessage
     public void onPong(WebSocketConnection connection, Buffer data) {
         registry.find(connection.id()).ifPresent(SocketSession::markPong);
@@ -79,7 +92,24 @@ public class LockingSocket {
             LOG.debugf("socket %s closed while sending: %s", connection.id(), failure.getMessage());
             return null;
         }
+        if (isOverSizeLimit(failure)) {
+            // PROTOCOL §4: a frame over the maximum closes the socket with 1009. Vert.x only reports
+            // it as a failure (and drops the message); closing is ours to do. A server-initiated
+            // close counts as a drop (§5), so closeByServer lets the locks wait out the grace period.
+            registry.find(connection.id()).ifPresentOrElse(session -> lifecycle.closeByServer(session, MESSAGE_TOO_BIG),
+                    () -> connection.close(MESSAGE_TOO_BIG).subscribe().with(ignored -> { }, ignored -> { }));
+            return null;
+        }
         LOG.errorf(failure, "unexpected failure on socket %s", connection.id());
         return WireFormat.frame(ServerEvents.ERROR, WireFormat.error("INTERNAL", "The request could not be processed"), null);
+    }
+
+    /**
+     * Vert.x reports a message over {@code max-message-size} (one frame or several) as an
+     * IllegalStateException "Cannot process text|binary frame of size ..., ... max message size of ...".
+     */
+    private static boolean isOverSizeLimit(Throwable failure) {
+        return failure instanceof IllegalStateException && failure.getMessage() != null
+                && failure.getMessage().startsWith("Cannot process ") && failure.getMessage().contains("max message size");
     }
 }

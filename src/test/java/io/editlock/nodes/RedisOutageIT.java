@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.editlock.redis.embedded.RedisBinary;
+import io.editlock.support.TestRedis;
 import io.editlock.redis.embedded.RedisProcess;
 import io.editlock.support.ServerNode;
 import io.editlock.support.TestTokens;
@@ -37,8 +37,7 @@ class RedisOutageIT {
 
     @BeforeEach
     void start() {
-        String choice = System.getenv().getOrDefault("EDITLOCK_EMBEDDED_REDIS_BINARY", RedisBinary.AUTO);
-        redis = new RedisProcess(RedisBinary.resolve(choice), RedisProcess.freePort(),
+        redis = new RedisProcess(TestRedis.binary(), RedisProcess.freePort(),
                 List.of("--appendonly", "yes", "--appendfsync", "always")).start();
         tokens = TestTokens.generate();
         node = ServerNode.start("node-outage", Map.of("quarkus.redis.hosts", redis.url(),

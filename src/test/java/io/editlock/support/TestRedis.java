@@ -10,8 +10,13 @@ public final class TestRedis {
     }
 
     public static RedisProcess start() {
+        return RedisProcess.onFreePort(binary()).start();
+    }
+
+    /** The redis-server the embedded mode would run here ({@code EDITLOCK_EMBEDDED_REDIS_BINARY}). */
+    public static java.nio.file.Path binary() {
         String choice = System.getenv().getOrDefault("EDITLOCK_EMBEDDED_REDIS_BINARY",
                 System.getProperty("editlock.embedded-redis.binary", RedisBinary.AUTO));
-        return RedisProcess.onFreePort(RedisBinary.resolve(choice)).start();
+        return RedisBinary.resolve(choice);
     }
 }

@@ -12,6 +12,7 @@ import java.net.http.WebSocket;
 import java.net.http.WebSocketHandshakeException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -22,6 +23,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
+import org.awaitility.core.ConditionFactory;
 
 /**
  * A real WebSocket client of {@code /locking} for tests (the JDK's): sends events with a ref, waits
@@ -48,13 +50,19 @@ public final class WsClient implements AutoCloseable {
     }
 
     public static WsClient connect(URI base, String token, Map<String, String> headers) {
+        Map<String, String> all = new LinkedHashMap<>(headers);
+        if (token != null) {
+            all.put("Authorization", "Bearer " + token);
+        }
+        return connectTo(locking(base), all);
+    }
+
+    /** Connects to exactly this URI (e.g. with {@code ?access_token=}) with exactly these headers. */
+    public static WsClient connectTo(URI uri, Map<String, String> headers) {
         WsClient client = new WsClient();
         WebSocket.Builder builder = HTTP.newWebSocketBuilder().connectTimeout(WAIT);
-        if (token != null) {
-            builder.header("Authorization", "Bearer " + token);
-        }
         headers.forEach(builder::header);
-        client.socket = builder.buildAsync(locking(base), client.new Listener()).orTimeout(10, TimeUnit.SECONDS).join();
+        client.socket = builder.buildAsync(uri, client.new Listener()).orTimeout(10, TimeUnit.SECONDS).join();
         return client;
     }
 
@@ -81,15 +89,25 @@ public final class WsClient implements AutoCloseable {
 
     /** Sends {event, data, ref} with a fresh ref and returns that ref. */
     public String send(String event, Map<String, ?> data) {
-        String ref = "r" + refs.incrementAndGet();
+        return send(event, data, "r" + refs.incrementAndGet());
+    }
+
+    /** Sends {event, data, ref} with this ref; {@code data} null leaves the field out. */
+    public String send(String event, Map<String, ?> data, String ref) {
         ObjectNode frame = JSON.createObjectNode().put("event", event).put("ref", ref);
-        frame.set("data", JSON.valueToTree(data));
+        if (data != null) {
+            frame.set("data", JSON.valueToTree(data));
+        }
         sendRaw(frame.toString());
         return ref;
     }
 
     public void sendRaw(String text) {
         socket.sendText(text, true).orTimeout(10, TimeUnit.SECONDS).join();
+    }
+
+    public void sendBinary(byte[] bytes) {
+        socket.sendBinary(ByteBuffer.wrap(bytes), true).orTimeout(10, TimeUnit.SECONDS).join();
     }
 
     /** Sends and waits for the direct reply (the frame carrying the same ref). */
@@ -106,7 +124,21 @@ public final class WsClient implements AutoCloseable {
     }
 
     public JsonNode awaitEvent(Predicate<JsonNode> match) {
-        return await().atMost(WAIT).until(() -> received.stream().filter(match).findFirst(), Optional::isPresent).get();
+        return awaitEvent(match, WAIT);
+    }
+
+    public JsonNode awaitEvent(Predicate<JsonNode> match, Duration atMost) {
+        return soon().atMost(atMost).until(() -> received.stream().filter(match).findFirst(), Optional::isPresent).get();
+    }
+
+    /** Every frame received so far that matches. */
+    public List<JsonNode> frames(Predicate<JsonNode> match) {
+        return received.stream().filter(match).toList();
+    }
+
+    /** The frames that carry this ref (direct replies; broadcasts carry none). */
+    public List<JsonNode> repliesTo(String ref) {
+        return frames(frame -> frame.has("ref") && ref.equals(frame.path("ref").asText()));
     }
 
     public List<JsonNode> events(String event) {
@@ -126,9 +158,22 @@ public final class WsClient implements AutoCloseable {
         return awaitEvent("welcome");
     }
 
+    public String socketId() {
+        return welcome().path("data").path("socketId").asText();
+    }
+
+    public String resumeToken() {
+        return welcome().path("data").path("resumeToken").asText();
+    }
+
     public void closeCleanly() {
-        socket.sendClose(WebSocket.NORMAL_CLOSURE, "bye").orTimeout(10, TimeUnit.SECONDS).join();
-        await().atMost(WAIT).until(closed::isDone);
+        closeWith(WebSocket.NORMAL_CLOSURE);
+    }
+
+    /** Sends a close frame with this code (the JDK allows 1000 and 3000-4999) and waits for the server's. */
+    public void closeWith(int code) {
+        socket.sendClose(code, "bye").orTimeout(10, TimeUnit.SECONDS).join();
+        soon().atMost(WAIT).until(closed::isDone);
     }
 
     /** Ends the TCP connection without a close frame: a network loss, as the server sees it. */
@@ -138,7 +183,7 @@ public final class WsClient implements AutoCloseable {
 
     /** The close code the server sent, once it closed the socket. */
     public int awaitClosedByServer() {
-        await().atMost(WAIT).until(closed::isDone);
+        soon().atMost(WAIT).until(closed::isDone);
         return closed.join();
     }
 
@@ -187,5 +232,10 @@ public final class WsClient implements AutoCloseable {
         public void onError(WebSocket webSocket, Throwable error) {
             closed.complete(-1);
         }
+    }
+
+    /** Checks at once and then often: a reply usually arrives within milliseconds (Awaitility's default first look is after 100 ms). */
+    static ConditionFactory soon() {
+        return await().pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(10));
     }
 }

@@ -47,6 +47,10 @@ public final class RedisProcess implements AutoCloseable {
         return port;
     }
 
+    public Path binary() {
+        return binary;
+    }
+
     public Path workDir() {
         return workDir;
     }
@@ -127,7 +131,9 @@ public final class RedisProcess implements AutoCloseable {
             InputStream in = socket.getInputStream();
             byte[] reply = new byte[7];
             int read = in.read(reply);
-            return read > 0 && new String(reply, 0, read, StandardCharsets.US_ASCII).startsWith("+PONG");
+            String answer = read > 0 ? new String(reply, 0, read, StandardCharsets.US_ASCII) : "";
+            // With an ACL that turns the default user off, a live server answers NOAUTH.
+            return answer.startsWith("+PONG") || answer.startsWith("-NOAUTH");
         } catch (IOException e) {
             return false;
         }
