@@ -76,7 +76,8 @@ final class Report {
         line("");
         line("Server, Redis and load generator share this machine. The per-user rate limit is raised for the benchmark"
                 + " (`-Deditlock.rate-limit.lock-requests-per-second=1000000`; the default, 50 a second, would refuse most"
-                + " of the lock loop's requests with RATE_LIMITED). Everything talks over 127.0.0.1.");
+                + " of the lock loop's requests with RATE_LIMITED). Everything talks over 127.0.0.1. The server runs as shipped,"
+                + " audit log included (one line per grant and release, to a file here).");
         line("");
 
         ceilings();
@@ -153,12 +154,12 @@ final class Report {
                 + " The seed design runs from the bench straight to Redis, with no WebSocket hop and no server in between,"
                 + " which favours it; editlock's figure is a whole WebSocket round trip (compare the echo p50 above).");
         line("");
-        line("| items | editlock p50 ms | editlock p99 ms | editlock commands/lock (of which scripts) | seed p50 ms | seed p99 ms"
+        line("| items | editlock p50 ms | editlock p99 ms | editlock commands/lock, of which scripts | seed p50 ms | seed p99 ms"
                 + " | seed commands/lock | seed ÷ editlock, p50 | seed ÷ editlock, commands |");
         line("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (String key : keys("sizes")) {
             line("| " + value(key) + " | " + cell("sizes", key, "editlock_p50_ms", 3) + " | " + cell("sizes", key, "editlock_p99_ms", 3)
-                    + " | " + cell("sizes", key, "editlock_cmds", 0) + " (" + cell("sizes", key, "editlock_scripts", 0) + ") | "
+                    + " | " + cell("sizes", key, "editlock_cmds", 0) + ", " + cell("sizes", key, "editlock_scripts", 0) + " scripts | "
                     + cell("sizes", key, "seed_p50_ms", 3) + " | " + cell("sizes", key, "seed_p99_ms", 3) + " | "
                     + cell("sizes", key, "seed_cmds", 0) + " | " + times("sizes", key, "seed_p50_ms", "editlock_p50_ms") + " | "
                     + times("sizes", key, "seed_cmds", "editlock_cmds") + " |");
@@ -342,7 +343,7 @@ final class Report {
         if (number(min, decimals).equals(number(max, decimals))) {
             return median;
         }
-        return median + " (" + number(min, decimals) + "–" + number(max, decimals) + ")";
+        return median + " (" + number(min, decimals) + (min < 0 ? " to " : "–") + number(max, decimals) + ")";
     }
 
     private String ratio(String scenario, String key, String baseScenario, String baseKey, String metric) {
