@@ -37,9 +37,11 @@ public class SessionRegistry {
         return Optional.ofNullable(bySocket.get(socketId));
     }
 
-    public void watch(SocketSession session, long configuratorId) {
-        session.watched().add(configuratorId);
+    /** @return true if the socket did not watch the configurator before */
+    public boolean watch(SocketSession session, long configuratorId) {
+        boolean added = session.watched().add(configuratorId);
         rooms.computeIfAbsent(configuratorId, id -> ConcurrentHashMap.newKeySet()).add(session);
+        return added;
     }
 
     public void unwatch(SocketSession session, long configuratorId) {

@@ -51,6 +51,9 @@ public class SocketSweeper {
         redis.execute(Command.SET, keys.nodeAlive(node.id()), "1", "PX", String.valueOf(heartbeatTtl.toMillis()))
                 .subscribe().with(ignored -> { }, failure -> { });
         for (SocketSession session : registry.all()) {
+            if (session.closedByServer()) {
+                continue; // closing already: its close handshake may take a while with a dead peer
+            }
             if (session.sincePongNanos() > pingTimeoutNanos) {
                 lifecycle.closeByServer(session, PING_TIMEOUT);
             } else if (session.mayKeepLocks() && session.idleNanos() > idleTimeoutNanos) {

@@ -73,22 +73,35 @@ public class RequestHandler {
 
     private Uni<String> lock(SocketSession session, ClientRequest.Lock request) {
         long started = System.nanoTime();
+        // Joined before the grant (when the configurator is known), so that no change right after the
+        // grant is missed; left again when nothing was granted and it did not watch before.
+        Long known = request.resource().configuratorId();
+        boolean joined = known != null && registry.watch(session, known);
         return rateLimiter.allowLockRequest(session.identity().userId())
                 .flatMap(allowed -> {
                     if (!allowed) {
                         audit.acquireTook("rate_limited", Duration.ofNanos(System.nanoTime() - started));
-                        return reply(LockReplies.rateLimited(request.resource(), lockRequestsPerSecond, request.ref()));
+                        return Uni.createFrom().<AcquireResult>nullItem();
                     }
-                    return lifecycle.beforeLockRequest(session)
-                            .chain(() -> locks.acquire(request.resource(), session.holder()))
-                            .invoke(result -> {
-                                watchIfGranted(session, result);
-                                audit.acquireTook(outcome(result), Duration.ofNanos(System.nanoTime() - started));
-                            })
-                            .map(result -> LockReplies.of(result, request.ref()));
+                    return lifecycle.beforeLockRequest(session).chain(() -> locks.acquire(request.resource(), session.holder()));
+                })
+                .map(result -> {
+                    if (result instanceof AcquireResult.Granted granted) {
+                        registry.watch(session, granted.lock().resource().configuratorId());
+                    } else if (joined) {
+                        registry.unwatch(session, known);
+                    }
+                    if (result == null) {
+                        return LockReplies.rateLimited(request.resource(), lockRequestsPerSecond, request.ref());
+                    }
+                    audit.acquireTook(outcome(result), Duration.ofNanos(System.nanoTime() - started));
+                    return LockReplies.of(result, request.ref());
                 })
                 .onFailure().recoverWithItem(failure -> {
                     LOG.debugf("lock request failed: %s", failure.getMessage());
+                    if (joined) {
+                        registry.unwatch(session, known);
+                    }
                     audit.acquireTook("unavailable", Duration.ofNanos(System.nanoTime() - started));
                     return LockReplies.unavailable(request.resource(), request.ref());
                 });
@@ -99,12 +112,6 @@ public class RequestHandler {
             return "granted";
         }
         return result instanceof AcquireResult.Refused ? "refused" : "not_found";
-    }
-
-    private void watchIfGranted(SocketSession session, AcquireResult result) {
-        if (result instanceof AcquireResult.Granted granted) {
-            registry.watch(session, granted.lock().resource().configuratorId());
-        }
     }
 
     private Uni<String> unlock(SocketSession session, ClientRequest.Unlock request) {
