@@ -15,6 +15,10 @@ import org.jboss.logging.Logger;
  * the Redis client reads its hosts before any bean of ours exists. Never for production.
  *
  * <p>The process is started once per JVM (dev-mode restarts reuse it) and stopped when the JVM exits.
+ *
+ * <p>Never while Quarkus builds the application: the build records the runtime values it sees as the
+ * packaged jar's defaults, so a Redis started then would be baked into {@code quarkus-run.jar} (and
+ * be gone when it runs). Dev mode and tests build and run in one JVM: the run starts it.
  */
 public class EmbeddedRedisConfigSourceFactory implements ConfigSourceFactory {
 
@@ -23,11 +27,12 @@ public class EmbeddedRedisConfigSourceFactory implements ConfigSourceFactory {
     /** Survives dev-mode restarts, which load this class again in a new class loader. */
     static final String STARTED_URL = "io.editlock.embedded-redis-url";
     private static final int ORDINAL = 50;
+    private static final String AUGMENTOR = "io.quarkus.deployment.QuarkusAugmentor";
 
     @Override
     public Iterable<ConfigSource> getConfigSources(ConfigSourceContext context) {
         ConfigValue hosts = context.getValue(HOSTS);
-        if (hosts != null && hosts.getValue() != null && !hosts.getValue().isBlank()) {
+        if (hosts != null && hosts.getValue() != null && !hosts.getValue().isBlank() || duringQuarkusBuild()) {
             return List.of();
         }
         return List.of(new PropertiesConfigSource(Map.of(HOSTS, startedUrl(context)), "editlock-embedded-redis", ORDINAL));
@@ -48,6 +53,11 @@ public class EmbeddedRedisConfigSourceFactory implements ConfigSourceFactory {
         LOG.infof("quarkus.redis.hosts is not set: started an embedded Redis at %s (for trying out and tests, never for production)", redis.url());
         System.setProperty(STARTED_URL, redis.url());
         return redis.url();
+    }
+
+    /** Whether this config is being read by the Quarkus build (augmentation), not by a running application. */
+    static boolean duringQuarkusBuild() {
+        return StackWalker.getInstance().walk(frames -> frames.anyMatch(frame -> frame.getClassName().equals(AUGMENTOR)));
     }
 
     private static String valueOr(ConfigSourceContext context, String name, String fallback) {

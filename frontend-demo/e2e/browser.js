@@ -1,0 +1,103 @@
+// Debian's Chromium, driven by playwright-core: one browser with a fresh profile per user.
+// Never downloads a browser.
+
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { REPO_ROOT } from './server.js';
+
+const CHROMIUM = process.env.EDITLOCK_E2E_CHROMIUM || '/usr/bin/chromium';
+const ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+export const SCREENSHOTS = path.join(REPO_ROOT, 'target', 'e2e-screenshots');
+let shotNumber = 0;
+
+/** Saves a screenshot of the page as target/e2e-screenshots/NN-name.png. */
+export async function screenshot(page, name) {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  shotNumber += 1;
+  const file = path.join(SCREENSHOTS, `${String(shotNumber).padStart(2, '0')}-${name}.png`);
+  await page.screenshot({ path: file });
+  return file;
+}
+
+/** Removes the screenshots of an earlier run. */
+export function clearScreenshots() {
+  fs.rmSync(SCREENSHOTS, { recursive: true, force: true });
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+}
+
+/**
+ * A person in their own browser (own profile, own cookies and storage).
+ */
+export class User {
+  constructor(name, baseUrl) {
+    this.name = name;
+    this.baseUrl = baseUrl;
+    /** every WebSocket frame of this user's pages: {at, dir: 'in'|'out', event, data} */
+    this.frames = [];
+  }
+
+  async launch() {
+    if (!fs.existsSync(CHROMIUM)) {
+      throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+    }
+    this.profile = fs.mkdtempSync(path.join(os.tmpdir(), `editlock-e2e-${this.name.toLowerCase()}-`));
+    this.context = await chromium.launchPersistentContext(this.profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ARGS,
+      viewport: { width: 1280, height: 800 },
+      deviceScaleFactor: 1,
+    });
+    this.page = this.context.pages()[0] || await this.context.newPage();
+    this.watchPage(this.page);
+    return this;
+  }
+
+  /** A new tab in the same browser, signed in again (the demo keeps its session per tab). */
+  async newTab() {
+    this.page = await this.context.newPage();
+    this.watchPage(this.page);
+    await this.signIn();
+    return this.page;
+  }
+
+  watchPage(page) {
+    page.on('pageerror', (error) => {
+      this.errors = this.errors || [];
+      this.errors.push(error.message);
+    });
+    page.on('websocket', (socket) => {
+      const record = (dir) => (frame) => {
+        try {
+          const { event, data } = JSON.parse(frame.payload);
+          this.frames.push({ at: Date.now(), dir, event, data });
+        } catch {
+          // not ours
+        }
+      };
+      socket.on('framereceived', record('in'));
+      socket.on('framesent', record('out'));
+    });
+  }
+
+  async signIn() {
+    await this.page.goto(`${this.baseUrl}/`);
+    await this.page.fill('#signin-name', this.name);
+    await this.page.click('button[type=submit]');
+    await this.page.locator('[data-testid=connection]', { hasText: 'Live' }).waitFor();
+  }
+
+  async close() {
+    if (this.context) {
+      await this.context.close().catch(() => {});
+    }
+    if (this.profile) {
+      fs.rmSync(this.profile, { recursive: true, force: true });
+    }
+  }
+}

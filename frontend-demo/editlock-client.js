@@ -1,0 +1,712 @@
+// editlock-client.js — the browser client of the editlock server (docs/protocol.md).
+// One ES module, no dependencies. It owns the WebSocket /locking: requests return promises for
+// their direct reply, broadcasts arrive as DOM events, drops are survived with `resume`.
+
+/** @typedef {'filters' | 'dependencies' | 'attributes'} Page */
+
+/**
+ * A lockable thing, as the server names it.
+ * @typedef {object} Resource
+ * @property {'configurator' | 'variables' | 'item-subresource'} type
+ * @property {number} [configuratorId] missing only for an item that does not exist
+ * @property {number} [itemId]         item pages only
+ * @property {Page} [page]             item pages only
+ */
+
+/**
+ * An edit lock. `token` (the fencing token, for the `Lock-Token` header of REST writes) is only
+ * present in your own locks.
+ * @typedef {object} Lock
+ * @property {Resource} resource
+ * @property {string} ownerUserId
+ * @property {string} ownerUserName
+ * @property {string} acquiredAt ISO-8601
+ * @property {string} expiresAt  ISO-8601, the lease's end as of that message
+ * @property {number} [token]
+ */
+
+/**
+ * `welcome`, the first frame of every socket.
+ * @typedef {object} Welcome
+ * @property {string} socketId
+ * @property {string} userId
+ * @property {string} userName
+ * @property {string} resumeToken
+ */
+
+/**
+ * @typedef {'idle' | 'connecting' | 'open' | 'reconnecting' | 'closed'} ConnectionState
+ */
+
+/**
+ * @typedef {object} EditlockClientOptions
+ * @property {string | (() => string | Promise<string>)} token the JWT, or a function that returns a fresh one
+ * @property {string} [url] the socket URL; default: `/locking` on the page's own host (ws: or wss:)
+ * @property {number} [requestTimeoutMs=10000] a request without a reply by then is rejected (code `TIMEOUT`)
+ *   and the socket is treated as dead (dropped and reconnected)
+ * @property {number} [touchIntervalMs=30000] at most one `touch` per this interval, on user activity
+ * @property {number} [backoffBaseMs=500] first reconnect delay; doubles per attempt, with jitter
+ * @property {number} [backoffMaxMs=15000] longest reconnect delay
+ * @property {number[]} [resumeRetryDelaysMs=[500, 1000, 2000, 3000, 4000]] waits before each retry of a
+ *   `resume` refused with `RESUME_FAILED` (the server may not have noticed the drop yet)
+ * @property {EventTarget | null} [activityTarget=window] where pointer and keyboard activity is listened to;
+ *   `null` disables automatic touches
+ * @property {boolean} [closeOnPageHide=true] close cleanly (1000) on `pagehide`, so that locks are freed at once
+ */
+
+/** The pages of an item. */
+export const PAGES = Object.freeze(['filters', 'dependencies', 'attributes']);
+
+/** Close code the client uses for a socket it gives up on (the server counts it as a drop). */
+const DROP_CODE = 4000;
+const ACTIVITY_EVENTS = ['pointerdown', 'keydown', 'wheel', 'touchstart'];
+
+/**
+ * A request refused by the server (`lock-failed`, `unlock-failed`, `error`), or one that got no
+ * reply (`TIMEOUT`, `DISCONNECTED`, `CLOSED`).
+ */
+export class EditlockError extends Error {
+  /**
+   * @param {string} code `LOCKED`, `NOT_FOUND`, `RATE_LIMITED`, `UNAVAILABLE`, `NOT_HELD`,
+   *   `BAD_REQUEST`, `RESUME_FAILED`, `TIMEOUT`, `DISCONNECTED`, `CLOSED`
+   * @param {string} message
+   * @param {object} [data] the reply's data
+   */
+  constructor(code, message, data = {}) {
+    super(message);
+    this.name = 'EditlockError';
+    /** @type {string} */
+    this.code = code;
+    /** @type {Resource | undefined} what was requested */
+    this.resource = data.resource;
+    /** @type {string | undefined} the name of the user whose lock refused it (`LOCKED`) */
+    this.lockedBy = data.lockedBy;
+    /** @type {string | undefined} */
+    this.lockedByUserId = data.lockedByUserId;
+    /** @type {Lock | undefined} the other user's lock that refused it (`LOCKED`) */
+    this.blocking = data.blocking;
+  }
+}
+
+/**
+ * The canonical string of a resource: `configurator:12`, `configurator:12:variables`, `item:5:filters`.
+ * @param {Resource} resource
+ * @returns {string}
+ */
+export function resourceKey(resource) {
+  switch (resource.type) {
+    case 'configurator': return `configurator:${resource.configuratorId}`;
+    case 'variables': return `configurator:${resource.configuratorId}:variables`;
+    default: return `item:${resource.itemId}:${resource.page}`;
+  }
+}
+
+/**
+ * Whether `held`, held by another user, refuses a request for `wanted` (the conflict table).
+ * `wanted` must carry its `configuratorId`.
+ * @param {Resource} wanted
+ * @param {Resource} held
+ * @returns {boolean}
+ */
+export function conflicts(wanted, held) {
+  if (wanted.configuratorId !== held.configuratorId) {
+    return false;
+  }
+  if (wanted.type === 'configurator' || held.type === 'configurator') {
+    return true;
+  }
+  if (wanted.type === 'variables' || held.type === 'variables') {
+    return wanted.type === held.type;
+  }
+  return wanted.itemId === held.itemId && wanted.page === held.page;
+}
+
+/**
+ * The connection to editlock. Events (each a `CustomEvent`, its `detail` is the event's data):
+ *
+ * - `lock-updated` `{configuratorId, locks}` — the whole lock state of a watched configurator
+ * - `lock-released` `{resource, reason, ownerUserId, ownerUserName}` — a lock in a watched configurator was released
+ * - `lock-lost` `{resource, reason}` — one of your locks was taken away (`expired`, `admin`, `idle`,
+ *   `replaced`, `disconnect`, `deleted`); also when a drop could not be resumed
+ * - `content-changed` `{configuratorId, entity, id, op}` — a REST write changed a watched configurator
+ * - `statechange` `{state, previous}` — see {@link ConnectionState}
+ * - `connected` `{welcome, reconnected}` — a socket is open and ready (after a reconnect: resumed and re-watched)
+ * - `disconnected` `{code, reason, willReconnect}` — the socket went away
+ * - `reconnecting` `{attempt, delayMs}` — the next attempt is scheduled
+ * - `resumed` `{locks}` — after a drop, these locks were recovered (same grants, same tokens)
+ *
+ * @example
+ * const client = new EditlockClient({ token });
+ * await client.connect();
+ * try {
+ *   const lock = await client.lockItemPage(5, 'filters');
+ *   fetch('/api/items/5/filters', { method: 'POST', headers: { 'Lock-Token': String(lock.token) }, ... });
+ * } catch (e) {
+ *   if (e.code === 'LOCKED') show(`Currently edited by ${e.lockedBy}.`);
+ * }
+ */
+export class EditlockClient extends EventTarget {
+  /** @param {EditlockClientOptions} options */
+  constructor(options) {
+    super();
+    if (!options || !options.token) {
+      throw new TypeError('EditlockClient needs a token');
+    }
+    this.options = {
+      requestTimeoutMs: 10000,
+      touchIntervalMs: 30000,
+      backoffBaseMs: 500,
+      backoffMaxMs: 15000,
+      resumeRetryDelaysMs: [500, 1000, 2000, 3000, 4000],
+      activityTarget: typeof window === 'undefined' ? null : window,
+      closeOnPageHide: true,
+      ...options,
+    };
+    /** @type {ConnectionState} */
+    this.state = 'idle';
+    /** @type {Welcome | null} the current socket's welcome */
+    this.welcome = null;
+    /** @type {Map<string, Lock>} the locks this client holds, by canonical string, with their tokens */
+    this.locks = new Map();
+    /** @type {Set<number>} configurators this client watches (re-watched after a reconnect) */
+    this.watched = new Set();
+
+    this._socket = null;
+    this._ready = false;
+    this._nextRef = 1;
+    /** @type {Map<string, {resolve: Function, reject: Function, timer: any, expect: string[]}>} */
+    this._pending = new Map();
+    /** @type {Array<() => void>} requests waiting for a ready socket */
+    this._queue = [];
+    this._attempt = 0;
+    this._reconnectTimer = null;
+    this._resumeToken = null;
+    this._lastTouch = 0;
+    this._closedByUser = false;
+    this._connectPromise = null;
+    this._onActivity = () => this._maybeTouch();
+    this._onPageHide = (event) => this._pageHidden(event);
+    this._onPageShow = (event) => { if (event.persisted) this._reopenAfterPageShow(); };
+    this._onOnline = () => this._reconnectNow();
+    this._onOffline = () => this._drop('browser offline');
+  }
+
+  // ---- connection ---------------------------------------------------------------------------
+
+  /**
+   * Opens the socket. Resolves with the `welcome` once it is ready; rejects if the first attempt
+   * fails (later drops are reconnected by themselves).
+   * @returns {Promise<Welcome>}
+   */
+  connect() {
+    if (this._connectPromise) {
+      return this._connectPromise;
+    }
+    this._closedByUser = false;
+    this._listen(true);
+    this._connectPromise = new Promise((resolve, reject) => {
+      this._open({ resolve, reject });
+    });
+    return this._connectPromise;
+  }
+
+  /**
+   * Closes the socket cleanly (1000): the server releases this socket's locks at once.
+   * Pending and queued requests are rejected with `CLOSED`.
+   * @param {string} [reason]
+   */
+  close(reason = 'client closed') {
+    this._closedByUser = true;
+    this._listen(false);
+    clearTimeout(this._reconnectTimer);
+    this._failAll('CLOSED', 'The connection was closed');
+    if (this._socket) {
+      const socket = this._socket;
+      this._socket = null;
+      this._detach(socket);
+      socket.close(1000, reason);
+    }
+    this._ready = false;
+    this._connectPromise = null;
+    this.locks.clear();
+    this.welcome = null;
+    this._resumeToken = null;
+    this._setState('closed');
+  }
+
+  // ---- requests -----------------------------------------------------------------------------
+
+  /** @param {number} configuratorId @returns {Promise<Lock>} */
+  lockConfigurator(configuratorId) {
+    return this._lock('lock-configurator', { configuratorId });
+  }
+
+  /** @param {number} configuratorId @returns {Promise<Lock>} */
+  lockVariables(configuratorId) {
+    return this._lock('lock-variables', { configuratorId });
+  }
+
+  /** @param {number} itemId @param {Page} page @returns {Promise<Lock>} */
+  lockItemPage(itemId, page) {
+    return this._lock('lock-item-subresource', { itemId, page });
+  }
+
+  /** @param {number} configuratorId @returns {Promise<object>} the `lock-released` data */
+  unlockConfigurator(configuratorId) {
+    return this._unlock('unlock-configurator', { configuratorId });
+  }
+
+  /** @param {number} configuratorId @returns {Promise<object>} */
+  unlockVariables(configuratorId) {
+    return this._unlock('unlock-variables', { configuratorId });
+  }
+
+  /** @param {number} itemId @param {Page} page @returns {Promise<object>} */
+  unlockItemPage(itemId, page) {
+    return this._unlock('unlock-item-subresource', { itemId, page });
+  }
+
+  /**
+   * Releases whatever lock `resource` names (convenience for apps that keep resources).
+   * @param {Resource} resource
+   */
+  unlock(resource) {
+    if (resource.type === 'configurator') return this.unlockConfigurator(resource.configuratorId);
+    if (resource.type === 'variables') return this.unlockVariables(resource.configuratorId);
+    return this.unlockItemPage(resource.itemId, resource.page);
+  }
+
+  /**
+   * Watches a configurator: resolves with its current lock state; `lock-updated`, `lock-released`
+   * and `content-changed` of it follow as events. Re-watched after every reconnect.
+   * @param {number} configuratorId
+   * @returns {Promise<{configuratorId: number, locks: Lock[]}>}
+   */
+  async watch(configuratorId) {
+    this.watched.add(configuratorId);
+    const reply = await this._request('watch', { configuratorId }, ['lock-updated']);
+    this._emit('lock-updated', reply.data);
+    return reply.data;
+  }
+
+  /** @param {number} configuratorId @returns {Promise<{configuratorId: number}>} */
+  async unwatch(configuratorId) {
+    this.watched.delete(configuratorId);
+    return (await this._request('unwatch', { configuratorId }, ['unwatched'])).data;
+  }
+
+  /** Tells the server the user is active (idle timeout). Sent by itself on user activity. */
+  async touch() {
+    this._lastTouch = Date.now();
+    return (await this._request('touch', {}, ['touched'])).data;
+  }
+
+  /**
+   * The lock this client holds on `resource`, if any (with its fencing token).
+   * @param {Resource} resource
+   * @returns {Lock | undefined}
+   */
+  heldLock(resource) {
+    return this.locks.get(resourceKey(resource));
+  }
+
+  async _lock(event, data) {
+    const reply = await this._request(event, data, ['lock-acquired']);
+    const { lock, released = [] } = reply.data;
+    for (const resource of released) {
+      this._forget(resource);
+    }
+    this.locks.set(resourceKey(lock.resource), lock);
+    return lock;
+  }
+
+  async _unlock(event, data) {
+    const reply = await this._request(event, data, ['lock-released']);
+    this._forget(reply.data.resource);
+    return reply.data;
+  }
+
+  /**
+   * Sends one request and resolves with its direct reply (the whole frame).
+   * @param {string} event
+   * @param {object} data
+   * @param {string[]} expect the reply events that mean success
+   * @param {{immediate?: boolean}} [how] immediate: send on the open socket even before it is ready
+   */
+  _request(event, data, expect, how = {}) {
+    if (this._closedByUser || this.state === 'idle') {
+      return Promise.reject(new EditlockError('CLOSED', 'Not connected: call connect() first'));
+    }
+    return new Promise((resolve, reject) => {
+      const ref = `r${this._nextRef++}`;
+      const timer = setTimeout(() => {
+        const pending = this._pending.get(ref);
+        if (pending) {
+          this._pending.delete(ref);
+          reject(new EditlockError('TIMEOUT', `No reply to ${event}`));
+          if (!pending.queued) {
+            this._drop('request timed out'); // sent and never answered: the socket is dead
+          }
+        }
+      }, this.options.requestTimeoutMs);
+      const send = () => {
+        if (!this._pending.has(ref)) {
+          return; // timed out while queued
+        }
+        if (!how.immediate) {
+          this._lastTouch = Date.now(); // the app's requests mark the user active on the server
+        }
+        this._socket.send(JSON.stringify({ event, data, ref }));
+      };
+      this._pending.set(ref, { resolve, reject, timer, expect, queued: true });
+      if (this._ready || (how.immediate && this._socket && this._socket.readyState === 1)) {
+        this._pending.get(ref).queued = false;
+        send();
+      } else {
+        this._queue.push(() => {
+          const pending = this._pending.get(ref);
+          if (pending) {
+            pending.queued = false;
+            send();
+          }
+        });
+      }
+    });
+  }
+
+  // ---- incoming frames ----------------------------------------------------------------------
+
+  _onFrame(text) {
+    let frame;
+    try {
+      frame = JSON.parse(text);
+    } catch {
+      return;
+    }
+    const { event, data = {}, ref } = frame;
+    if (event === 'welcome') {
+      this._welcomed(data);
+      return;
+    }
+    if (ref !== undefined && this._pending.has(ref)) {
+      this._settle(ref, frame);
+      return;
+    }
+    this._broadcast(event, data);
+  }
+
+  _settle(ref, frame) {
+    const pending = this._pending.get(ref);
+    this._pending.delete(ref);
+    clearTimeout(pending.timer);
+    if (pending.expect.includes(frame.event)) {
+      pending.resolve(frame);
+      return;
+    }
+    const data = frame.data || {};
+    pending.reject(new EditlockError(data.code || 'ERROR', data.message || frame.event, data));
+  }
+
+  _broadcast(event, data) {
+    switch (event) {
+      case 'lock-lost':
+        this._forget(data.resource);
+        break;
+      case 'lock-released':
+        if (this.welcome && data.ownerUserId === this.welcome.userId) {
+          this._forget(data.resource); // released by another socket of ours
+        }
+        break;
+      case 'lock-updated':
+      case 'content-changed':
+        break;
+      default:
+        return; // unknown or unsolicited: ignore
+    }
+    this._emit(event, data);
+  }
+
+  _forget(resource) {
+    if (resource) {
+      this.locks.delete(resourceKey(resource));
+    }
+  }
+
+  // ---- socket lifecycle ---------------------------------------------------------------------
+
+  async _open(first) {
+    this._setState(first ? 'connecting' : 'reconnecting');
+    let token;
+    try {
+      token = typeof this.options.token === 'function' ? await this.options.token() : this.options.token;
+    } catch (failure) {
+      this._openFailed(first, failure);
+      return;
+    }
+    if (this._closedByUser) {
+      return;
+    }
+    const socket = new WebSocket(`${this._url()}?access_token=${encodeURIComponent(token)}`);
+    this._socket = socket;
+    this._ready = false;
+    socket._first = first;
+    socket.onmessage = (message) => { if (this._socket === socket) this._onFrame(message.data); };
+    socket.onclose = (close) => { if (this._socket === socket) this._closed(socket, close.code, close.reason); };
+    socket.onerror = () => { /* a close follows */ };
+  }
+
+  _detach(socket) {
+    socket.onmessage = null;
+    socket.onclose = null;
+    socket.onerror = null;
+  }
+
+  _url() {
+    if (this.options.url) {
+      return this.options.url;
+    }
+    const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+    return `${scheme}//${location.host}/locking`;
+  }
+
+  async _welcomed(welcome) {
+    const socket = this._socket;
+    const reconnected = !socket._first;
+    const previousToken = this._resumeToken;
+    this.welcome = welcome;
+    this._resumeToken = welcome.resumeToken;
+    if (reconnected) {
+      await this._recover(previousToken);
+      if (this._socket !== socket) {
+        return; // dropped again while recovering
+      }
+    }
+    this._attempt = 0;
+    this._ready = true;
+    this._setState('open');
+    const queued = this._queue.splice(0);
+    queued.forEach((send) => send());
+    if (socket._first) {
+      socket._first.resolve(welcome);
+      socket._first = null;
+    }
+    this._emit('connected', { welcome, reconnected });
+  }
+
+  /**
+   * After a reconnect: take the locks back with `resume` (retrying `RESUME_FAILED` while the
+   * server may still think the old socket lives), re-take by re-entry what resume did not give
+   * back, then re-watch.
+   */
+  async _recover(previousToken) {
+    const socket = this._socket;
+    const expected = new Map(this.locks);
+    if (previousToken && expected.size > 0) {
+      const resumed = await this._resume(previousToken, socket);
+      if (this._socket !== socket) {
+        return;
+      }
+      if (resumed) {
+        for (const lock of resumed) {
+          this.locks.set(resourceKey(lock.resource), lock);
+          expected.delete(resourceKey(lock.resource));
+        }
+        this._emit('resumed', { locks: resumed });
+      }
+      await this._retake([...expected.values()], socket);
+    }
+    const watches = [...this.watched].map((configuratorId) => this._request('watch', { configuratorId }, ['lock-updated'], { immediate: true })
+      .then((reply) => this._emit('lock-updated', reply.data))
+      .catch((failure) => {
+        if (failure.code === 'NOT_FOUND') this.watched.delete(configuratorId);
+      }));
+    await Promise.all(watches);
+  }
+
+  /** @returns {Promise<Lock[] | null>} the resumed locks, or null when resume was refused for good */
+  async _resume(resumeToken, socket) {
+    const delays = [...this.options.resumeRetryDelaysMs];
+    for (;;) {
+      try {
+        const reply = await this._request('resume', { resumeToken }, ['resumed'], { immediate: true });
+        return reply.data.locks || [];
+      } catch (failure) {
+        if (failure.code !== 'RESUME_FAILED' || delays.length === 0 || this._socket !== socket) {
+          return null;
+        }
+        await new Promise((resolve) => setTimeout(resolve, delays.shift()));
+        if (this._socket !== socket) {
+          return null;
+        }
+      }
+    }
+  }
+
+  /** Locks that resume did not bring back: ask again (a re-entry keeps the same grant); lost if refused. */
+  async _retake(locks, socket) {
+    await Promise.all(locks.map(async (lock) => {
+      const { resource } = lock;
+      const data = resource.type === 'item-subresource'
+        ? { itemId: resource.itemId, page: resource.page }
+        : { configuratorId: resource.configuratorId };
+      const event = resource.type === 'item-subresource' ? 'lock-item-subresource' : `lock-${resource.type}`;
+      try {
+        const reply = await this._request(event, data, ['lock-acquired'], { immediate: true });
+        this.locks.set(resourceKey(reply.data.lock.resource), reply.data.lock);
+      } catch (failure) {
+        if (this._socket !== socket) {
+          return;
+        }
+        this.locks.delete(resourceKey(resource));
+        this._emit('lock-lost', { resource, reason: 'disconnect', refusal: failure });
+      }
+    }));
+  }
+
+  _closed(socket, code, reason) {
+    this._detach(socket);
+    this._socket = null;
+    this._ready = false;
+    this._failPending('DISCONNECTED', 'The connection was lost');
+    if (socket._first && !this.welcome) {
+      this._openFailed(socket._first, new EditlockError('DISCONNECTED', `Could not connect (${code})`));
+      return;
+    }
+    const willReconnect = !this._closedByUser && code !== 1008;
+    this._emit('disconnected', { code, reason, willReconnect });
+    if (willReconnect) {
+      this._scheduleReconnect();
+    } else {
+      this._setState('closed');
+    }
+  }
+
+  _openFailed(first, failure) {
+    if (first) {
+      this._connectPromise = null;
+      this._listen(false);
+      this._setState('closed');
+      first.reject(failure);
+      return;
+    }
+    this._scheduleReconnect();
+  }
+
+  /** Gives up on the current socket as a drop (not a clean close): the server keeps its locks for a resume. */
+  _drop(why) {
+    const socket = this._socket;
+    if (!socket || this._closedByUser) {
+      return;
+    }
+    this._closed(socket, DROP_CODE, why);
+    try {
+      socket.close(DROP_CODE, why);
+    } catch {
+      // already closing
+    }
+  }
+
+  _scheduleReconnect() {
+    clearTimeout(this._reconnectTimer);
+    this._attempt += 1;
+    const ceiling = Math.min(this.options.backoffMaxMs, this.options.backoffBaseMs * 2 ** (this._attempt - 1));
+    const delayMs = Math.round(ceiling / 2 + Math.random() * ceiling / 2); // jitter: 50–100 % of the ceiling
+    this._setState('reconnecting');
+    this._emit('reconnecting', { attempt: this._attempt, delayMs });
+    this._reconnectTimer = setTimeout(() => this._open(null), delayMs);
+  }
+
+  /** The browser says the network is back: try at once instead of waiting out the backoff. */
+  _reconnectNow() {
+    if (this.state !== 'reconnecting' || this._socket || this._closedByUser) {
+      return;
+    }
+    clearTimeout(this._reconnectTimer);
+    this._open(null);
+  }
+
+  _pageHidden(event) {
+    if (!this._socket) {
+      return;
+    }
+    // Leaving the page: close cleanly so that the server frees our locks at once.
+    const socket = this._socket;
+    this._socket = null;
+    this._ready = false;
+    this._detach(socket);
+    socket.close(1000, 'page hidden');
+    this._failPending('DISCONNECTED', 'The page was left');
+    this._pausedByPageHide = event.persisted;
+  }
+
+  _reopenAfterPageShow() {
+    if (!this._pausedByPageHide || this._closedByUser) {
+      return;
+    }
+    this._pausedByPageHide = false;
+    const lost = [...this.locks.values()];
+    this.locks.clear();
+    lost.forEach((lock) => this._emit('lock-lost', { resource: lock.resource, reason: 'disconnect' }));
+    this._resumeToken = null;
+    this._open(null);
+  }
+
+  _failPending(code, message) {
+    for (const [ref, pending] of this._pending) {
+      if (!pending.queued) {
+        clearTimeout(pending.timer);
+        this._pending.delete(ref);
+        pending.reject(new EditlockError(code, message));
+      }
+    }
+  }
+
+  _failAll(code, message) {
+    this._queue = [];
+    for (const pending of this._pending.values()) {
+      clearTimeout(pending.timer);
+      pending.reject(new EditlockError(code, message));
+    }
+    this._pending.clear();
+  }
+
+  // ---- activity -----------------------------------------------------------------------------
+
+  _listen(on) {
+    const target = this.options.activityTarget;
+    const method = on ? 'addEventListener' : 'removeEventListener';
+    if (target) {
+      ACTIVITY_EVENTS.forEach((name) => target[method](name, this._onActivity, { passive: true, capture: true }));
+    }
+    if (typeof window !== 'undefined') {
+      if (this.options.closeOnPageHide) {
+        window[method]('pagehide', this._onPageHide);
+        window[method]('pageshow', this._onPageShow);
+      }
+      window[method]('online', this._onOnline);
+      window[method]('offline', this._onOffline);
+    }
+  }
+
+  _maybeTouch() {
+    if (!this._ready || Date.now() - this._lastTouch < this.options.touchIntervalMs) {
+      return;
+    }
+    this.touch().catch(() => { /* a drop is handled by the reconnect */ });
+  }
+
+  // ---- events -------------------------------------------------------------------------------
+
+  _setState(state) {
+    if (state === this.state) {
+      return;
+    }
+    const previous = this.state;
+    this.state = state;
+    this._emit('statechange', { state, previous });
+  }
+
+  _emit(type, detail) {
+    this.dispatchEvent(new CustomEvent(type, { detail }));
+  }
+}

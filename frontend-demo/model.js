@@ -1,0 +1,113 @@
+// model.js — the configurator as the demo shows it, and the words it uses for locks.
+
+/** @typedef {{id: number, name: string, parentItemId: number | null, children: number[],
+ *   filters: object[], dependencies: object[], attributes: object[]}} ItemView */
+/** @typedef {{id: number, name: string, items: Map<number, ItemView>, roots: number[], variables: object[]}} ConfiguratorView */
+
+export const PAGE_TITLES = Object.freeze({
+  filters: 'Filters',
+  dependencies: 'Dependencies',
+  attributes: 'Attribute values',
+});
+
+/**
+ * Turns `GET /api/configurators/{id}` into a flat, indexed tree. Accepts items nested (with
+ * `children`) or flat (with `parentItemId`).
+ * @returns {ConfiguratorView}
+ */
+export function normalizeConfigurator(body) {
+  const items = new Map();
+  const visit = (node, parentId) => {
+    items.set(node.id, {
+      id: node.id,
+      name: node.name,
+      parentItemId: node.parentItemId ?? parentId ?? null,
+      children: [],
+      filters: sortById(node.filters),
+      dependencies: sortById(node.dependencies),
+      attributes: sortById(node.attributeValues ?? node.attributes),
+    });
+    (node.children || []).forEach((child) => visit(child, node.id));
+  };
+  (body.items || []).forEach((node) => visit(node, null));
+  const roots = [];
+  for (const item of [...items.values()].sort((a, b) => a.id - b.id)) {
+    const parent = item.parentItemId && items.get(item.parentItemId);
+    if (parent) {
+      parent.children.push(item.id);
+    } else {
+      roots.push(item.id);
+    }
+  }
+  return { id: body.id, name: body.name, items, roots, variables: sortById(body.variables) };
+}
+
+function sortById(list) {
+  return [...(list || [])].sort((a, b) => a.id - b.id);
+}
+
+/** The items in tree order, each with its depth. */
+export function itemsInOrder(view) {
+  const out = [];
+  const walk = (id, depth) => {
+    const item = view.items.get(id);
+    out.push({ item, depth });
+    item.children.forEach((child) => walk(child, depth + 1));
+  };
+  view.roots.forEach((id) => walk(id, 0));
+  return out;
+}
+
+/** The item and every item below it. */
+export function subtree(view, itemId) {
+  const ids = [];
+  const walk = (id) => {
+    ids.push(id);
+    (view.items.get(id)?.children || []).forEach(walk);
+  };
+  walk(itemId);
+  return ids;
+}
+
+/** The sentence a blocked user reads. Its first sentence is fixed: "Currently edited by <name>." */
+export function editedByMessage(name) {
+  return {
+    headline: `Currently edited by ${name}.`,
+    rest: 'You can view this page. It will become editable when they\u2019re done.',
+  };
+}
+
+/** Why a lock was taken away, in words (lock-lost reasons). */
+export function lostReasonText(reason) {
+  switch (reason) {
+    case 'expired': return 'Your editing session expired, so the page was released.';
+    case 'admin': return 'An administrator released your edit lock.';
+    case 'idle': return 'You were inactive for a long time, so the page was released for others.';
+    case 'replaced': return 'You started restructuring another configurator, so this one was released.';
+    case 'disconnect': return 'Your connection was lost for too long, so the page was released.';
+    case 'deleted': return 'This was deleted.';
+    case 'unlock': return 'You released this page in another tab.';
+    default: return 'Your edit lock was released.';
+  }
+}
+
+/** What a lock covers, in words, for the lock list ("Frame · Filters"). */
+export function describeResource(resource, view) {
+  if (resource.type === 'configurator') {
+    return 'Whole configurator (restructuring)';
+  }
+  if (resource.type === 'variables') {
+    return 'Variables';
+  }
+  const item = view && view.items.get(resource.itemId);
+  return `${item ? item.name : `Item ${resource.itemId}`} \u00b7 ${PAGE_TITLES[resource.page] || resource.page}`;
+}
+
+/** "just now", "3 min ago". */
+export function since(isoInstant) {
+  const seconds = Math.max(0, Math.round((Date.now() - Date.parse(isoInstant)) / 1000));
+  if (seconds < 45) return 'just now';
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  return `${Math.round(minutes / 60)} h ago`;
+}

@@ -1,0 +1,240 @@
+// editlock-client.js against a scripted fake socket: replies, refusals, broadcasts, and the
+// recovery after a drop (resume retried, re-entry, lock-lost) — paths a real network rarely shows.
+
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { EditlockClient, conflicts, resourceKey } from '../editlock-client.js';
+
+/** A WebSocket the test plays the server of. */
+class FakeSocket {
+  static all = [];
+
+  constructor(url) {
+    this.url = url;
+    this.readyState = 0;
+    this.sent = [];
+    this.closedWith = null;
+    FakeSocket.all.push(this);
+    queueMicrotask(() => { this.readyState = 1; });
+  }
+
+  send(text) {
+    this.sent.push(JSON.parse(text));
+  }
+
+  close(code) {
+    this.closedWith = code;
+    this.readyState = 3;
+  }
+
+  /** The server sends a frame. */
+  push(event, data, ref) {
+    this.onmessage?.({ data: JSON.stringify(ref === undefined ? { event, data } : { event, data, ref }) });
+  }
+
+  /** The connection drops (no close frame). */
+  drop() {
+    this.readyState = 3;
+    this.onclose?.({ code: 1006, reason: '' });
+  }
+
+  welcome(resumeToken) {
+    this.readyState = 1;
+    this.push('welcome', { socketId: `s${FakeSocket.all.length}`, userId: '7', userName: 'Sara', resumeToken });
+  }
+
+  /** Waits for the next frame sent with this event and answers it with `reply(frame)`. */
+  async answer(event, reply) {
+    const frame = await until(() => this.sent.find((f) => f.event === event && !f.answered));
+    frame.answered = true;
+    const [replyEvent, data] = reply(frame);
+    this.push(replyEvent, data, frame.ref);
+    return frame;
+  }
+}
+
+async function until(find, timeoutMs = 2000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = find();
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
+const FILTERS = { type: 'item-subresource', configuratorId: 12, itemId: 5, page: 'filters' };
+const lockOf = (token, owner = ['7', 'Sara']) => ({
+  resource: FILTERS, ownerUserId: owner[0], ownerUserName: owner[1],
+  acquiredAt: '2026-01-01T00:00:00Z', expiresAt: '2026-01-01T00:00:30Z', token,
+});
+
+function events(client, type) {
+  const seen = [];
+  client.addEventListener(type, (event) => seen.push(event.detail));
+  return seen;
+}
+
+async function connected(options = {}) {
+  const client = new EditlockClient({
+    token: 'jwt', url: 'ws://test/locking', activityTarget: null, closeOnPageHide: false,
+    backoffBaseMs: 5, backoffMaxMs: 20, resumeRetryDelaysMs: [10, 10, 10], requestTimeoutMs: 1000, ...options,
+  });
+  const ready = client.connect();
+  const socket = await until(() => FakeSocket.all[0]);
+  socket.welcome('resume-1');
+  await ready;
+  return { client, socket };
+}
+
+describe('EditlockClient', () => {
+  beforeEach(() => {
+    FakeSocket.all = [];
+    globalThis.WebSocket = FakeSocket;
+  });
+  afterEach(() => {
+    delete globalThis.WebSocket;
+  });
+
+  it('connects with the token in the query and resolves with the welcome', async () => {
+    const { client, socket } = await connected();
+    assert.equal(socket.url, 'ws://test/locking?access_token=jwt');
+    assert.equal(client.welcome.resumeToken, 'resume-1');
+    assert.equal(client.state, 'open');
+    client.close();
+  });
+
+  it('resolves a lock with its token and rejects a refusal with who holds it', async () => {
+    const { client, socket } = await connected();
+    const granted = client.lockItemPage(5, 'filters');
+    const request = await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
+    assert.deepEqual(request.data, { itemId: 5, page: 'filters' });
+    assert.equal((await granted).token, 17);
+    assert.equal(client.heldLock(FILTERS).token, 17);
+
+    const refused = client.lockVariables(12);
+    const blocking = { ...lockOf(0, ['8', 'Omar']), resource: { type: 'configurator', configuratorId: 12 } };
+    delete blocking.token; // another user's lock carries no token
+    await socket.answer('lock-variables', () => ['lock-failed', {
+      resource: { type: 'variables', configuratorId: 12 }, code: 'LOCKED', message: 'Currently edited by Omar',
+      lockedBy: 'Omar', lockedByUserId: '8', blocking,
+    }]);
+    const error = await refused.then(() => assert.fail('granted'), (failure) => failure);
+    assert.equal(error.code, 'LOCKED');
+    assert.equal(error.message, 'Currently edited by Omar');
+    assert.equal(error.lockedBy, 'Omar');
+    assert.equal(error.lockedByUserId, '8');
+    assert.deepEqual(error.blocking, blocking);
+    client.close();
+  });
+
+  it('emits broadcasts as events and forgets a lost lock', async () => {
+    const { client, socket } = await connected();
+    const granted = client.lockItemPage(5, 'filters');
+    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
+    await granted;
+    const updated = events(client, 'lock-updated');
+    const lost = events(client, 'lock-lost');
+    socket.push('lock-updated', { configuratorId: 12, locks: [] });
+    socket.push('lock-lost', { resource: FILTERS, reason: 'admin' });
+    assert.deepEqual(updated, [{ configuratorId: 12, locks: [] }]);
+    assert.deepEqual(lost, [{ resource: FILTERS, reason: 'admin' }]);
+    assert.equal(client.heldLock(FILTERS), undefined);
+    client.close();
+  });
+
+  it('after a drop reconnects, retries RESUME_FAILED, gets the same grant back and watches again', async () => {
+    const { client, socket } = await connected();
+    const watching = client.watch(12);
+    await socket.answer('watch', () => ['lock-updated', { configuratorId: 12, locks: [] }]);
+    await watching;
+    const granted = client.lockItemPage(5, 'filters');
+    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
+    await granted;
+    const resumed = events(client, 'resumed');
+    const reconnected = new Promise((resolve) => client.addEventListener('connected', (e) => resolve(e.detail)));
+
+    socket.drop();
+    assert.equal(client.state, 'reconnecting');
+    const second = await until(() => FakeSocket.all[1]);
+    second.welcome('resume-2');
+    const first = await second.answer('resume', () => ['error', { code: 'RESUME_FAILED', message: 'still alive' }]);
+    assert.equal(first.data.resumeToken, 'resume-1');
+    await second.answer('resume', () => ['resumed', { locks: [lockOf(17)] }]);
+    await second.answer('watch', () => ['lock-updated', { configuratorId: 12, locks: [] }]);
+    assert.equal((await reconnected).reconnected, true);
+    assert.deepEqual(resumed.map((r) => r.locks[0].token), [17]);
+    assert.equal(client.heldLock(FILTERS).token, 17);
+    assert.equal(client.state, 'open');
+    client.close();
+  });
+
+  it('when resume keeps failing, asks again (re-entry) and reports what it cannot get back as lost', async () => {
+    const { client, socket } = await connected();
+    const granted = client.lockItemPage(5, 'filters');
+    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
+    await granted;
+    const lost = events(client, 'lock-lost');
+
+    socket.drop();
+    const second = await until(() => FakeSocket.all[1]);
+    second.welcome('resume-2');
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      await second.answer('resume', () => ['error', { code: 'RESUME_FAILED', message: 'gone' }]);
+    }
+    await second.answer('lock-item-subresource', () => ['lock-failed', {
+      resource: FILTERS, code: 'LOCKED', message: 'Currently edited by Omar', lockedBy: 'Omar', lockedByUserId: '8',
+    }]);
+    await until(() => lost.length > 0);
+    assert.equal(lost[0].reason, 'disconnect');
+    assert.equal(lost[0].refusal.lockedBy, 'Omar');
+    assert.equal(client.heldLock(FILTERS), undefined);
+    client.close();
+  });
+
+  it('requests made while reconnecting wait for the new socket', async () => {
+    const { client, socket } = await connected();
+    socket.drop();
+    const touched = client.touch();
+    const second = await until(() => FakeSocket.all[1]);
+    second.welcome('resume-2');
+    await second.answer('touch', () => ['touched', {}]);
+    await touched;
+    client.close();
+  });
+
+  it('touches on activity at most once per interval', async () => {
+    const activity = new EventTarget();
+    const { client, socket } = await connected({ activityTarget: activity, touchIntervalMs: 60_000 });
+    for (let i = 0; i < 5; i += 1) {
+      activity.dispatchEvent(new Event('pointerdown'));
+      activity.dispatchEvent(new Event('keydown'));
+    }
+    await socket.answer('touch', () => ['touched', {}]);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(socket.sent.filter((f) => f.event === 'touch').length, 1);
+    client.close();
+  });
+
+  it('closes with 1000', async () => {
+    const { client, socket } = await connected();
+    client.close();
+    assert.equal(socket.closedWith, 1000);
+    assert.equal(client.state, 'closed');
+  });
+
+  it('knows the canonical names and the conflict table', () => {
+    assert.equal(resourceKey(FILTERS), 'item:5:filters');
+    assert.equal(resourceKey({ type: 'variables', configuratorId: 12 }), 'configurator:12:variables');
+    const configurator = { type: 'configurator', configuratorId: 12 };
+    const variables = { type: 'variables', configuratorId: 12 };
+    const otherPage = { ...FILTERS, page: 'dependencies' };
+    assert.equal(conflicts(FILTERS, configurator), true);
+    assert.equal(conflicts(FILTERS, variables), false);
+    assert.equal(conflicts(FILTERS, otherPage), false);
+    assert.equal(conflicts(FILTERS, { ...FILTERS }), true);
+    assert.equal(conflicts(variables, configurator), true);
+    assert.equal(conflicts(configurator, FILTERS), true);
+    assert.equal(conflicts(configurator, { type: 'configurator', configuratorId: 13 }), false);
+  });
+});

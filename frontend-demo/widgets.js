@@ -1,0 +1,33 @@
+// widgets.js — small pieces the views and pages share.
+
+import { h, avatar } from './dom.js';
+import { since } from './model.js';
+
+/** "🔒 Sara · Filters" — who holds a lock, shown wherever that page is listed. */
+export function lockChip(state, lock, what) {
+  const mine = lock.ownerUserId === state.auth.userId;
+  const who = mine ? 'You' : lock.ownerUserName;
+  return h('span', {
+    class: ['lock-chip', mine ? 'mine' : 'theirs'],
+    'data-testid': 'lock-chip',
+    title: `${mine ? 'You are' : `${lock.ownerUserName} is`} editing${what ? ` ${what}` : ''} since ${since(lock.acquiredAt)}`,
+  },
+  avatar(lock.ownerUserId, lock.ownerUserName, 'xs'),
+  h('span', null, what ? `${who} \u00b7 ${what}` : who));
+}
+
+export function emptyState(title, text, action) {
+  return h('div', { class: 'empty' }, h('div', { class: 'empty-title' }, title), h('p', { class: 'muted' }, text), action || null);
+}
+
+/** An input whose typed text survives re-renders (kept in state.drafts under `key`). */
+export function boundInput(state, actions, key, initial, attrs = {}, onChange = null) {
+  const value = state.drafts.has(key) ? state.drafts.get(key) : (initial ?? '');
+  return h('input', {
+    ...attrs,
+    value: String(value),
+    'data-field': key,
+    on: { input: (event) => { actions.draft(key, event.target.value); if (onChange) onChange(); } },
+  });
+}
+
