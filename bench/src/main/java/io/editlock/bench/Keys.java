@@ -25,10 +25,13 @@ final class Keys {
         KeyPair pair = generator.generateKeyPair();
         Base64.Encoder pem = Base64.getMimeEncoder(64, "\n".getBytes());
         Path privateKey = dir.resolve("jwt-private.pem");
-        Files.writeString(privateKey, "-----BEGIN PRIVATE KEY-----\n" + pem.encodeToString(pair.getPrivate().getEncoded())
-                + "\n-----END PRIVATE KEY-----\n");
+        Files.writeString(privateKey, armor("PRIVATE KEY", pem.encodeToString(pair.getPrivate().getEncoded())));
         Files.setPosixFilePermissions(privateKey, PosixFilePermissions.fromString("rw-------"));
-        Files.writeString(dir.resolve("jwt-public.pem"), "-----BEGIN PUBLIC KEY-----\n" + pem.encodeToString(pair.getPublic().getEncoded())
-                + "\n-----END PUBLIC KEY-----\n");
+        Files.writeString(dir.resolve("jwt-public.pem"), armor("PUBLIC KEY", pem.encodeToString(pair.getPublic().getEncoded())));
+    }
+
+    /** PEM armour around a key generated for this run (no key is ever in the repository). */
+    private static String armor(String label, String base64) {
+        return "-----BEGIN " + label + "-----\n" + base64 + "\n-----END " + label + "-----\n";
     }
 }
