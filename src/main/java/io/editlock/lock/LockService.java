@@ -15,6 +15,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.Optional;
 
 /**
@@ -32,6 +35,12 @@ public class LockService {
     private final LockKeys keys;
     private final Duration lease;
     private final LockAudit audit;
+    /**
+     * Which configurators each socket of this node is already listed under in its Redis index: the
+     * index only grows while the socket lives (renewals keep its TTL), so a repeated lock in the same
+     * configurator need not write it again — two of the six commands of a lock-and-unlock.
+     */
+    private final Map<String, Set<Long>> indexedBySocket = new ConcurrentHashMap<>();
 
     public LockService(LockScripts scripts, ConfiguratorStore catalog, ReactiveRedisDataSource redis, LockKeys keys,
             EditlockConfig config, LockAudit audit) {
@@ -69,13 +78,16 @@ public class LockService {
 
     /** The socket is gone (or idle): release what no other socket keeps, per configurator atomically. */
     public Uni<List<ReleasedLock>> releaseSocket(String socketId, ReleaseReason reason) {
+        if (reason != ReleaseReason.IDLE) {
+            indexedBySocket.remove(socketId); // also when the store is unreachable: the socket is gone
+        }
         String index = keys.socketConfigurators(socketId);
         return configuratorsOf(index)
                 .flatMap(ids -> Multi.createFrom().iterable(ids)
                         .onItem().transformToUniAndMerge(id -> scripts.releaseSocket(id, socketId, reason))
                         .invoke(audit::released)
                         .collect().asList())
-                .flatMap(lists -> (reason == ReleaseReason.IDLE ? Uni.createFrom().voidItem() : del(index))
+                .flatMap(lists -> (reason == ReleaseReason.IDLE ? Uni.createFrom().voidItem() : forgetIndex(socketId))
                         .replaceWith(flatten(lists)))
                 .onFailure().transform(LockService::unavailable);
     }
@@ -101,7 +113,7 @@ public class LockService {
                         : addToIndex(newSocketId, ids).chain(() -> Multi.createFrom().iterable(ids)
                                 .onItem().transformToUniAndMerge(id -> scripts.moveSocket(id, oldSocketId, newSocketId, newNodeId, lease))
                                 .collect().asList()))
-                .flatMap(lists -> del(oldIndex).replaceWith(flatten(lists)))
+                .flatMap(lists -> forgetIndex(oldSocketId).replaceWith(flatten(lists)))
                 .onFailure().transform(LockService::unavailable);
     }
 
@@ -118,8 +130,10 @@ public class LockService {
         long configuratorId = resource.configuratorId();
         // The socket index is written beside the grant, in the same moment: a socket may be listed
         // where it keeps nothing (harmless), and a grant it misses still ends with its lease.
-        return Uni.combine().all().unis(addToIndex(holder.socketId(), List.of(configuratorId)),
-                        scripts.acquire(resource, holder, lease)).with((ignored, reply) -> audited(reply))
+        Set<Long> indexed = indexedBySocket.computeIfAbsent(holder.socketId(), id -> ConcurrentHashMap.newKeySet());
+        Uni<Void> index = indexed.contains(configuratorId) ? Uni.createFrom().voidItem()
+                : addToIndex(holder.socketId(), List.of(configuratorId)).invoke(() -> indexed.add(configuratorId));
+        return Uni.combine().all().unis(index, scripts.acquire(resource, holder, lease)).with((ignored, reply) -> audited(reply))
                 .flatMap(reply -> switch (reply.path("s").asText()) {
                     case "GRANTED" -> granted(resource, holder, reply);
                     case "LOCKED" -> Uni.createFrom().item(refused(resource, holder, LockRecords.lock(reply.path("lock"))));
@@ -230,8 +244,9 @@ public class LockService {
                 redis.execute(Command.PEXPIRE, index, String.valueOf(indexTtl().toMillis()))).discardItems();
     }
 
-    private Uni<Void> del(String key) {
-        return redis.execute(Command.DEL, key).replaceWithVoid();
+    private Uni<Void> forgetIndex(String socketId) {
+        indexedBySocket.remove(socketId);
+        return redis.execute(Command.DEL, keys.socketConfigurators(socketId)).replaceWithVoid();
     }
 
     /** Indexes outlive the leases they point at; renewals keep both going. */
