@@ -6,7 +6,7 @@ import io.editlock.config.EditlockConfig;
 import io.editlock.lock.redis.LockRecords;
 import io.editlock.lock.redis.LockScripts;
 import io.editlock.redis.LockKeys;
-import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.editlock.redis.PipelinedRedis;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
@@ -31,7 +31,7 @@ public class LockService {
 
     private final LockScripts scripts;
     private final ConfiguratorStore catalog;
-    private final ReactiveRedisDataSource redis;
+    private final PipelinedRedis redis;
     private final LockKeys keys;
     private final Duration lease;
     private final LockAudit audit;
@@ -42,7 +42,7 @@ public class LockService {
      */
     private final Map<String, Set<Long>> indexedBySocket = new ConcurrentHashMap<>();
 
-    public LockService(LockScripts scripts, ConfiguratorStore catalog, ReactiveRedisDataSource redis, LockKeys keys,
+    public LockService(LockScripts scripts, ConfiguratorStore catalog, PipelinedRedis redis, LockKeys keys,
             EditlockConfig config, LockAudit audit) {
         this.audit = audit;
         this.scripts = scripts;

@@ -1,6 +1,5 @@
 package io.editlock.redis;
 
-import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Response;
@@ -15,9 +14,9 @@ import java.util.List;
 @ApplicationScoped
 public class ScriptExecutor {
 
-    private final ReactiveRedisDataSource redis;
+    private final PipelinedRedis redis;
 
-    public ScriptExecutor(ReactiveRedisDataSource redis) {
+    public ScriptExecutor(PipelinedRedis redis) {
         this.redis = redis;
     }
 
