@@ -14,10 +14,12 @@
 -- ARGV[8] socketId      ARGV[9] nodeId of the socket
 -- ARGV[10] leaseMs
 -- ARGV[11] channel      pub/sub channel for change events
--- Reply (JSON): {s='GRANTED', lock=<record>, reentry=<bool>, released=[...]}
+-- Reply (JSON): {s='GRANTED', lock=<record>, reentry=<bool>, schedule=<bool>, released=[...]}
 --             | {s='LOCKED', lock=<blocking record>, released=[...]}
 --             | {s='NOT_FOUND'}
 --   released: leases found expired on the way (released and announced, reason 'expired')
+--   schedule: true when the caller must run schedule_expiry with the lock's expiresAt (see
+--             needs_schedule in lib.lua); false for a re-entry and when a look is already due in time
 local locks_key, configurator_key, items_key = KEYS[1], KEYS[2], KEYS[3]
 local field, lock_type, configurator_id, item_id, page = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 local user_id, user_name, socket_id, node_id = ARGV[6], ARGV[7], ARGV[8], ARGV[9]
@@ -76,7 +78,8 @@ if item_id ~= '' then
   lock.page = page
 end
 redis.call('HSET', locks_key, field, cjson.encode(lock))
+local schedule = needs_schedule(locks_key, now, lock.e)
 extend_key(locks_key, lease_ms)
 live[field] = lock
 announce(channel, configurator_id, live, released)
-return cjson.encode({ s = 'GRANTED', lock = lock, reentry = false, released = released })
+return cjson.encode({ s = 'GRANTED', lock = lock, reentry = false, schedule = schedule, released = released })

@@ -8,7 +8,9 @@
 --   a, e                    acquiredAt and expiresAt, epoch milliseconds (Redis TIME)
 --   k                       keepers: socketId -> nodeId, the sockets that keep the lock alive
 -- Field names: 'cfg' (configurator), 'var' (variables), 'i:<itemId>:<page>' (item sub-page).
--- Fields starting with '#' are bookkeeping ('#seq': the last fencing token handed out).
+-- Fields starting with '#' are bookkeeping ('#seq': the last fencing token handed out; '#sched':
+-- a time (ms) by which the lease-expiries sorted set has this configurator looked at, so that a grant
+-- whose lease ends later need not schedule a look of its own).
 
 local function now_ms()
   local t = redis.call('TIME')
@@ -58,6 +60,16 @@ end
 
 local function has_keepers(lock)
   return next(lock.k) ~= nil
+end
+
+-- Whether a grant whose lease ends at 'ends' needs its own entry in the lease-expiries set: only
+-- when no look at the configurator is known to be scheduled before it ('#sched'). Records 'ends' as
+-- the new '#sched' when it does; the caller then runs schedule_expiry with it.
+local function needs_schedule(locks_key, now, ends)
+  local scheduled = tonumber(redis.call('HGET', locks_key, '#sched') or '0')
+  if scheduled > now and scheduled <= ends then return false end
+  redis.call('HSET', locks_key, '#sched', string.format('%d', ends))
+  return true
 end
 
 -- Keeps the hash alive at least as long as its longest lease, and '#seq' a while after.

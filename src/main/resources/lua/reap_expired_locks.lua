@@ -4,6 +4,8 @@
 -- KEYS[1] locks          hash of the configurator's locks (see lib.lua)
 -- ARGV[1] configuratorId ARGV[2] channel
 -- Reply (JSON): {next=<earliest expiresAt (ms) of the locks left, 0 when none>, released=[<released entry>...]}
+-- The caller moves the configurator's entry to 'next' (reschedule_expiry); '#sched' says so here
+-- already, and is dropped with the last lock, so that the next grant schedules a look again.
 local locks_key = KEYS[1]
 local configurator_id, channel = ARGV[1], ARGV[2]
 
@@ -15,5 +17,10 @@ if #released > 0 then announce(channel, configurator_id, live, released) end
 local earliest = 0
 for _, lock in pairs(live) do
   if earliest == 0 or lock.e < earliest then earliest = lock.e end
+end
+if earliest == 0 then
+  redis.call('HDEL', locks_key, '#sched')
+else
+  redis.call('HSET', locks_key, '#sched', string.format('%d', earliest))
 end
 return cjson.encode({ next = earliest, released = released })

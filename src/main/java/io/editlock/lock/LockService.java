@@ -156,7 +156,8 @@ public class LockService {
         Lock lock = LockRecords.lock(reply.path("lock"));
         boolean reentry = reply.path("reentry").asBoolean();
         audit.granted(lock, reentry);
-        Uni<Void> scheduled = reentry ? Uni.createFrom().voidItem()
+        // Only when no look at the configurator is due before this lease ends (acquire_lock decides).
+        Uni<Void> scheduled = !reply.path("schedule").asBoolean() ? Uni.createFrom().voidItem()
                 : scripts.scheduleExpiry(resource.configuratorId(), lock.expiresAt().toEpochMilli());
         Uni<List<Resource>> released = resource.type() != ResourceType.CONFIGURATOR ? Uni.createFrom().item(List.of())
                 : reentry ? rememberConfigurator(lock, holder).replaceWith(List.<Resource>of())

@@ -1,0 +1,97 @@
+package io.editlock.ws;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.editlock.config.EditlockConfig;
+import io.editlock.redis.LockKeys;
+import io.editlock.redis.ScriptExecutor;
+import io.editlock.session.RateLimiter;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The limit holds for all nodes together although each node spends blocks of the user's window
+ * locally: two rate limiters (two nodes' worth of local state) on the same Redis, hammered from
+ * several threads each, never allow more than 50 in a window — and exactly 50 when both keep asking.
+ */
+@QuarkusTest
+class RateLimitAcrossNodesTest {
+
+    private static final int LIMIT = 50;
+    private static final int PER_THREAD = 40;
+    private static final int THREADS_PER_NODE = 4;
+
+    @Inject
+    ScriptExecutor scripts;
+    @Inject
+    LockKeys keys;
+    @Inject
+    EditlockConfig config;
+
+    @Test
+    void twoNodesTogetherAllowTheLimitAndNoMore() throws Exception {
+        assertEquals(LIMIT, config.rateLimit().lockRequestsPerSecond(), "the test assumes the default limit");
+        for (int round = 0; round < 5; round++) {
+            String user = "rate-" + UUID.randomUUID();
+            RateLimiter nodeA = new RateLimiter(scripts, keys, config);
+            RateLimiter nodeB = new RateLimiter(scripts, keys, config);
+            await().atMost(Duration.ofSeconds(2)).pollInterval(Duration.ofMillis(5))
+                    .until(() -> System.currentTimeMillis() % 1000 < 100);
+
+            ExecutorService pool = Executors.newFixedThreadPool(2 * THREADS_PER_NODE);
+            try {
+                List<Future<List<long[]>>> results = new ArrayList<>();
+                for (int t = 0; t < 2 * THREADS_PER_NODE; t++) {
+                    RateLimiter node = t % 2 == 0 ? nodeA : nodeB;
+                    results.add(pool.submit(burst(node, user)));
+                }
+                Map<Long, long[]> perWindow = new TreeMap<>(); // window -> {requests, allowed}
+                for (Future<List<long[]>> result : results) {
+                    for (long[] answer : result.get()) {
+                        long[] counts = perWindow.computeIfAbsent(answer[0], w -> new long[2]);
+                        counts[0]++;
+                        counts[1] += answer[1];
+                    }
+                }
+                perWindow.forEach((window, counts) -> assertTrue(window < 0 || counts[1] <= LIMIT,
+                        "window " + window + " allowed " + counts[1] + " of " + counts[0] + " requests, over the limit"));
+                if (perWindow.size() == 1) {
+                    long allowed = perWindow.values().iterator().next()[1];
+                    assertEquals(LIMIT, allowed, "both nodes kept asking in one window: the whole limit is spent");
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+    }
+
+    /** @return per request: {window, 1 if allowed else 0} */
+    private static Callable<List<long[]>> burst(RateLimiter node, String user) {
+        return () -> {
+            List<long[]> answers = new ArrayList<>();
+            for (int i = 0; i < PER_THREAD; i++) {
+                long window = System.currentTimeMillis() / 1000;
+                boolean allowed = node.allowLockRequest(user).await().atMost(Duration.ofSeconds(5));
+                if (window == System.currentTimeMillis() / 1000) {
+                    answers.add(new long[] {window, allowed ? 1 : 0});
+                } else {
+                    answers.add(new long[] {-1, allowed ? 1 : 0}); // straddled a window boundary: which one is unknown
+                }
+            }
+            return answers;
+        };
+    }
+}
