@@ -110,6 +110,43 @@ class LeaseReaperTest {
                 "the lock must still be there to be released at the end");
     }
 
+    /**
+     * A grant into a configurator that already has a look scheduled before its lease ends does not
+     * schedule one of its own (one script less per lock). It must still be reaped: here Omar's grant
+     * comes after Sara's, Sara unlocks, nobody renews Omar's lease, and the look scheduled for
+     * Sara's lease moves on to Omar's. Once the last lock is gone, the next grant schedules again.
+     */
+    @Test
+    void aGrantThatRodeOnAnEarlierScheduleIsReapedToo() throws InterruptedException {
+        long configurator = Fixtures.configurator(store);
+        Resource first = Resource.itemPage(Fixtures.item(store, configurator), Page.ATTRIBUTES);
+        Resource second = Resource.itemPage(Fixtures.item(store, configurator), Page.ATTRIBUTES);
+        Holder sara = Fixtures.user("Sara");
+        Holder omar = Fixtures.user("Omar");
+        Lock saras = assertInstanceOf(AcquireResult.Granted.class, locks.acquire(first, sara).await().atMost(WAIT)).lock();
+        assertEquals(saras.expiresAt().toEpochMilli(), scheduledLook(configurator), "the first grant schedules a look at its lease end");
+        Thread.sleep(300);
+        Lock omars = assertInstanceOf(AcquireResult.Granted.class, locks.acquire(second, omar).await().atMost(WAIT)).lock();
+        assertEquals(saras.expiresAt().toEpochMilli(), scheduledLook(configurator),
+                "a grant whose lease ends after the scheduled look rides on it");
+        locks.release(first, sara.userId(), sara.socketId()).await().atMost(WAIT);
+
+        ReleasedLock expired = await("the reaper to announce the expiry of Omar's lock").atMost(WAIT)
+                .until(() -> expiredIn(configurator), released -> !released.isEmpty()).get(0);
+        assertEquals(omars.resource(), expired.lock().resource(), "Omar's unrenewed lock must be reaped");
+        assertEquals(List.of(), locks.locks(configurator).await().atMost(WAIT), "nothing is left");
+        await("the reaper to drop the configurator's entry").atMost(WAIT).until(() -> scheduledLook(configurator) == 0);
+
+        Lock next = assertInstanceOf(AcquireResult.Granted.class, locks.acquire(first, sara).await().atMost(WAIT)).lock();
+        assertEquals(next.expiresAt().toEpochMilli(), scheduledLook(configurator),
+                "after the last lock was reaped, the next grant schedules a look again");
+    }
+
+    private long scheduledLook(long configurator) {
+        var score = redis.execute(Command.ZSCORE, keys.leaseExpiries(), String.valueOf(configurator)).await().atMost(WAIT);
+        return score == null ? 0 : (long) Double.parseDouble(score.toString());
+    }
+
     private List<ReleasedLock> expiredIn(long configurator) {
         return changes.stream().filter(change -> change.configuratorId() == configurator)
                 .flatMap(change -> change.released().stream())
