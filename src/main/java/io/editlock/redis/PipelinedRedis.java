@@ -1,37 +1,54 @@
 package io.editlock.redis;
 
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Redis;
 import io.vertx.mutiny.redis.client.RedisConnection;
 import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
+import io.vertx.redis.client.RedisOptions;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
- * The lock path's commands share one Redis connection and are pipelined on it, instead of each
- * borrowing a pooled connection for its whole round trip. With a pool, every command is its own
- * write and read on both sides and at most pool-size commands are in flight; on one connection the
- * commands of many sockets leave in one write and their replies come back in one read, on the
- * server and in Redis alike. A connection that fails is dropped; the next command opens another
- * (commands in flight on it fail, and their requests are answered UNAVAILABLE).
+ * The lock path's commands are pipelined on one Redis connection per event loop instead of each
+ * borrowing a pooled connection for its whole round trip. A pooled client keeps all its connections
+ * on the one event loop it was created on, so every command and every reply crossed threads, every
+ * command was its own write on both sides, and at most pool-size commands were in flight. Here a
+ * socket's commands go out and come back on the socket's own event loop, and the commands that the
+ * replies of one read set off leave together in one write (Vert.x flushes once a read is done).
+ *
+ * <p>Callers that are not on an event loop (workers, tests) share the default client's pool. A
+ * connection that fails is dropped and the next command opens another; commands in flight on it
+ * fail, and their requests are answered UNAVAILABLE.
  */
 @ApplicationScoped
 public class PipelinedRedis {
 
     private static final Logger LOG = Logger.getLogger(PipelinedRedis.class);
 
-    private final Redis client;
+    private final Redis defaultClient;
+    private final RedisOptionsCapture options;
+    private final Vertx vertx;
     private final Duration timeout;
-    private final AtomicReference<Uni<RedisConnection>> connection = new AtomicReference<>();
+    private final Map<Thread, Lane> lanes = new ConcurrentHashMap<>();
+    private final Lane shared;
 
-    public PipelinedRedis(Redis client, @ConfigProperty(name = "quarkus.redis.timeout", defaultValue = "10s") Duration timeout) {
-        this.client = client;
+    public PipelinedRedis(Redis defaultClient, RedisOptionsCapture options, Vertx vertx,
+            @ConfigProperty(name = "quarkus.redis.timeout", defaultValue = "10s") Duration timeout) {
+        this.defaultClient = defaultClient;
+        this.options = options;
+        this.vertx = vertx;
         this.timeout = timeout;
+        this.shared = new Lane(defaultClient, false);
     }
 
     public Uni<Response> execute(Command command, String... args) {
@@ -39,37 +56,83 @@ public class PipelinedRedis {
         for (String arg : args) {
             request.arg(arg);
         }
-        Uni<RedisConnection> used = connection();
+        Lane lane = lane();
+        Uni<RedisConnection> used = lane.connection();
         return used.flatMap(open -> open.send(request))
                 .ifNoItem().after(timeout).failWith(() -> new RedisTimeoutException(command, timeout))
-                // A connection that stays silent may be half-open: the next command tries another.
-                .onFailure(RedisTimeoutException.class).invoke(() -> connection.compareAndSet(used, null));
+                // A connection that stays silent may be half-open: the next command opens another.
+                .onFailure(RedisTimeoutException.class).invoke(() -> lane.drop(used));
     }
 
-    private Uni<RedisConnection> connection() {
-        Uni<RedisConnection> current = connection.get();
-        if (current != null) {
-            return current;
+    @PreDestroy
+    void close() {
+        lanes.values().forEach(Lane::close);
+    }
+
+    private Lane lane() {
+        if (!Context.isOnEventLoopThread()) {
+            return shared;
         }
-        Uni<RedisConnection> opening = client.connect()
-                .invoke(opened -> opened.exceptionHandler(failure -> forget(opened, failure))
-                        .endHandler(() -> forget(opened, null)))
-                .onFailure().invoke(failure -> connection.set(null))
-                .memoize().indefinitely();
-        return connection.compareAndSet(null, opening) ? opening : connection();
+        Lane own = lanes.get(Thread.currentThread());
+        if (own != null) {
+            return own;
+        }
+        // The default client's options are known once it exists (its first command creates it).
+        return options.defaultClient()
+                .map(base -> lanes.computeIfAbsent(Thread.currentThread(), thread -> new Lane(clientOnThisEventLoop(base), true)))
+                .orElse(shared);
     }
 
-    private void forget(RedisConnection failed, Throwable failure) {
-        LOG.debugf("pipelined Redis connection ended (%s); the next command opens another",
-                failure == null ? "closed" : failure.getMessage());
-        Uni<RedisConnection> current = connection.get();
-        if (current != null) {
-            current.subscribe().with(open -> {
-                if (open == failed) {
-                    connection.compareAndSet(current, null);
-                }
-                failed.closeAndForget();
-            }, ignored -> connection.compareAndSet(current, null));
+    /** Created on the calling event loop, which its connections then belong to. */
+    private Redis clientOnThisEventLoop(RedisOptions base) {
+        base.setPoolName("editlock-pipeline-" + Thread.currentThread().getName());
+        base.setMaxPoolSize(2);
+        return Redis.createClient(vertx, base);
+    }
+
+    /** One client's long-lived connection, shared by every command sent through it. */
+    private static final class Lane {
+        private final Redis client;
+        private final boolean owned;
+        private final AtomicReference<Uni<RedisConnection>> connection = new AtomicReference<>();
+
+        Lane(Redis client, boolean owned) {
+            this.client = client;
+            this.owned = owned;
+        }
+
+        Uni<RedisConnection> connection() {
+            Uni<RedisConnection> current = connection.get();
+            if (current != null) {
+                return current;
+            }
+            AtomicReference<Uni<RedisConnection>> self = new AtomicReference<>();
+            Uni<RedisConnection> opening = client.connect()
+                    .invoke(opened -> opened.exceptionHandler(failure -> ended(self.get(), opened, failure))
+                            .endHandler(() -> ended(self.get(), opened, null)))
+                    .onFailure().invoke(failure -> connection.compareAndSet(self.get(), null))
+                    .memoize().indefinitely();
+            self.set(opening);
+            return connection.compareAndSet(null, opening) ? opening : connection();
+        }
+
+        void drop(Uni<RedisConnection> used) {
+            if (connection.compareAndSet(used, null)) {
+                used.subscribe().with(RedisConnection::closeAndForget, failure -> { });
+            }
+        }
+
+        private void ended(Uni<RedisConnection> which, RedisConnection opened, Throwable failure) {
+            LOG.debugf("pipelined Redis connection ended (%s); the next command opens another",
+                    failure == null ? "closed" : failure.getMessage());
+            connection.compareAndSet(which, null);
+            opened.closeAndForget();
+        }
+
+        void close() {
+            if (owned) {
+                client.close();
+            }
         }
     }
 
