@@ -11,6 +11,7 @@ import io.editlock.session.SessionRegistry;
 import io.editlock.session.SocketSession;
 import io.editlock.ws.ServerEvents;
 import io.editlock.ws.WireFormat;
+import io.netty.channel.EventLoop;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.redis.datasource.pubsub.ReactivePubSubCommands.ReactiveRedisSubscriber;
 import io.quarkus.runtime.ShutdownEvent;
@@ -18,7 +19,11 @@ import io.quarkus.runtime.StartupEvent;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.jboss.logging.Logger;
 
 /**
@@ -112,7 +117,7 @@ public class LockEventRelay {
         metrics.received(change);
         for (ReleasedLock released : change.released()) {
             String releasedFrame = WireFormat.frame(ServerEvents.LOCK_RELEASED, WireFormat.released(released), null);
-            registry.watchers(change.configuratorId()).forEach(session -> send(session, releasedFrame));
+            fanOut(registry.watchers(change.configuratorId()), releasedFrame);
             ObjectNode lost = WireFormat.object();
             lost.set("resource", WireFormat.resource(released.lock().resource()));
             lost.put("reason", released.reason().wireName());
@@ -128,7 +133,34 @@ public class LockEventRelay {
         ObjectNode updated = WireFormat.object().put("configuratorId", configuratorId);
         updated.set("locks", WireFormat.locks(current, false));
         String updatedFrame = WireFormat.frame(ServerEvents.LOCK_UPDATED, updated, null);
-        registry.watchers(configuratorId).forEach(session -> send(session, updatedFrame));
+        fanOut(registry.watchers(configuratorId), updatedFrame);
+    }
+
+    /**
+     * One frame to many sockets: each event loop sends to its own sockets, one task per loop, so a
+     * broadcast to thousands of watchers uses every core instead of writing socket after socket on
+     * the subscriber's loop. A socket still gets its frames in the order of the changes: a frame
+     * written from another thread is queued on the socket's loop too, behind the tasks before it.
+     */
+    private static void fanOut(Collection<SocketSession> sessions, String frame) {
+        if (sessions.size() <= 1) {
+            sessions.forEach(session -> send(session, frame));
+            return;
+        }
+        Map<EventLoop, List<SocketSession>> byLoop = new HashMap<>();
+        for (SocketSession session : sessions) {
+            // Every watcher has sent a message (watch or lock), so its loop is known.
+            session.eventLoop().ifPresentOrElse(
+                    loop -> byLoop.computeIfAbsent(loop.nettyEventLoop(), key -> new ArrayList<>()).add(session),
+                    () -> send(session, frame));
+        }
+        byLoop.forEach((loop, group) -> {
+            if (loop.inEventLoop()) {
+                group.forEach(session -> send(session, frame));
+            } else {
+                group.get(0).eventLoop().orElseThrow().runOnContext(ignored -> group.forEach(session -> send(session, frame)));
+            }
+        });
     }
 
     private static void send(SocketSession session, String frame) {

@@ -3,6 +3,9 @@ package io.editlock.session;
 import io.editlock.auth.Identity;
 import io.editlock.lock.Holder;
 import io.quarkus.websockets.next.WebSocketConnection;
+import io.vertx.core.Context;
+import io.vertx.core.impl.ContextInternal;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -22,6 +25,8 @@ public final class SocketSession {
     private volatile boolean mayKeepLocks;
     private volatile boolean resumable;
     private volatile boolean closedByServer;
+    /** The event loop the socket's I/O runs on; known from its first message on that loop. */
+    private volatile ContextInternal eventLoop;
 
     public SocketSession(WebSocketConnection connection, Identity identity, String nodeId, String resumeToken) {
         this.connection = connection;
@@ -36,6 +41,18 @@ public final class SocketSession {
 
     public WebSocketConnection connection() {
         return connection;
+    }
+
+    /** Notes the socket's event-loop context, when called on it (a message handler). */
+    public void bindEventLoop(Context current) {
+        if (eventLoop == null && current instanceof ContextInternal internal && internal.isEventLoopContext()) {
+            eventLoop = internal;
+        }
+    }
+
+    /** Empty until the socket has sent a message. */
+    public Optional<ContextInternal> eventLoop() {
+        return Optional.ofNullable(eventLoop);
     }
 
     public Identity identity() {

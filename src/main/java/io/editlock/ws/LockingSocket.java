@@ -16,6 +16,7 @@ import io.quarkus.websockets.next.OnTextMessage;
 import io.quarkus.websockets.next.WebSocket;
 import io.quarkus.websockets.next.WebSocketConnection;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import org.jboss.logging.Logger;
 
@@ -57,7 +58,10 @@ public class LockingSocket {
     @OnTextMessage
     public Uni<String> onMessage(WebSocketConnection connection, String frame) {
         return registry.find(connection.id())
-                .map(session -> handler.handle(session, decoder.decode(frame)))
+                .map(session -> {
+                    session.bindEventLoop(Vertx.currentContext());
+                    return handler.handle(session, decoder.decode(frame));
+                })
                 .orElseGet(() -> Uni.createFrom().nullItem());
     }
 
