@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.editlock.lock.Lock;
 import io.editlock.lock.LockChange;
 import io.editlock.lock.LockService;
+import io.editlock.lock.ReleaseReason;
 import io.editlock.lock.ReleasedLock;
 import io.editlock.lock.redis.LockRecords;
 import io.editlock.redis.LockKeys;
@@ -117,7 +118,10 @@ public class LockEventRelay {
         metrics.received(change);
         for (ReleasedLock released : change.released()) {
             String releasedFrame = WireFormat.frame(ServerEvents.LOCK_RELEASED, WireFormat.released(released), null);
-            fanOut(registry.watchers(change.configuratorId()), releasedFrame);
+            // PROTOCOL §4: lock-released goes to the requester of an unlock and to every watcher, once
+            // each: the requester already has it as its reply.
+            String requester = released.reason() == ReleaseReason.UNLOCK ? released.exceptSocketId() : null;
+            fanOut(registry.watchers(change.configuratorId()), releasedFrame, requester);
             ObjectNode lost = WireFormat.object();
             lost.set("resource", WireFormat.resource(released.lock().resource()));
             lost.put("reason", released.reason().wireName());
@@ -133,7 +137,7 @@ public class LockEventRelay {
         ObjectNode updated = WireFormat.object().put("configuratorId", configuratorId);
         updated.set("locks", WireFormat.locks(current, false));
         String updatedFrame = WireFormat.frame(ServerEvents.LOCK_UPDATED, updated, null);
-        fanOut(registry.watchers(configuratorId), updatedFrame);
+        fanOut(registry.watchers(configuratorId), updatedFrame, null);
     }
 
     /**
@@ -142,13 +146,16 @@ public class LockEventRelay {
      * the subscriber's loop. A socket still gets its frames in the order of the changes: a frame
      * written from another thread is queued on the socket's loop too, behind the tasks before it.
      */
-    private static void fanOut(Collection<SocketSession> sessions, String frame) {
+    private static void fanOut(Collection<SocketSession> sessions, String frame, String skipSocketId) {
         if (sessions.size() <= 1) {
-            sessions.forEach(session -> send(session, frame));
+            sessions.stream().filter(session -> !session.socketId().equals(skipSocketId)).forEach(session -> send(session, frame));
             return;
         }
         Map<EventLoop, List<SocketSession>> byLoop = new HashMap<>();
         for (SocketSession session : sessions) {
+            if (session.socketId().equals(skipSocketId)) {
+                continue;
+            }
             // Every watcher has sent a message (watch or lock), so its loop is known.
             session.eventLoop().ifPresentOrElse(
                     loop -> byLoop.computeIfAbsent(loop.nettyEventLoop(), key -> new ArrayList<>()).add(session),

@@ -309,6 +309,27 @@ class LockEventsTest {
         }
     }
 
+    /** PROTOCOL §4: lock-released goes to the requester of an unlock and to every watcher — once each. */
+    @Test
+    void theUnlockerGetsLockReleasedOnceAsItsReply() {
+        long c = Fixtures.configurator(store);
+        TestUser sara = DemoLogin.user("Sara");
+        try (WsClient s = WsClient.connect(base, sara.token()); WsClient w = WsClient.connect(base, DemoLogin.user("Wu").token())) {
+            w.request("watch", Map.of("configuratorId", c));
+            s.request("lock-configurator", Map.of("configuratorId", c));
+            JsonNode reply = s.request("unlock-configurator", Map.of("configuratorId", c));
+            assertEquals("lock-released", event(reply), "unlock: " + reply);
+
+            w.awaitEvent("lock-released");
+            // The relay sends a change's lock-released before its lock-updated: once Sara (who watches
+            // what she locked) has the empty lock-updated, a broadcast lock-released would be there too.
+            s.awaitEvent(frame -> "lock-updated".equals(event(frame)) && frame.path("data").path("locks").isEmpty());
+            List<JsonNode> released = s.events("lock-released");
+            assertEquals(1, released.size(), "the unlocker gets lock-released once, as its reply: " + s.received());
+            assertTrue(released.get(0).has("ref"), "and that one is the reply: " + released);
+        }
+    }
+
     @Test
     void otherSocketsOfTheHolderGetLockLostButNotTheUnlocker() {
         long c = Fixtures.configurator(store);
