@@ -87,6 +87,43 @@ class RedisOutageIT {
         }
     }
 
+    /**
+     * Redis stops answering without closing anything (frozen, a stuck failover, a half-open connection):
+     * requests are answered UNAVAILABLE once quarkus.redis.timeout (2 s here) has passed, sockets stay,
+     * and once Redis answers again the node has dropped the silent connections and works on new ones.
+     */
+    @Test
+    void aFrozenRedisTimesRequestsOutAndTheNodeRecovers() throws Exception {
+        long configurator = createConfigurator();
+        long other = createConfigurator();
+        try (WsClient sara = WsClient.connect(node.baseUri(), tokens.token("sara", "Sara"));
+                WsClient omar = WsClient.connect(node.baseUri(), tokens.token("omar", "Omar"))) {
+            assertEquals("lock-acquired", sara.request("lock-variables", Map.of("configuratorId", configurator))
+                    .path("event").asText());
+
+            signal("STOP");
+            try {
+                JsonNode refused = omar.request("lock-configurator", Map.of("configuratorId", configurator));
+                assertEquals("UNAVAILABLE", refused.path("data").path("code").asText(), "no answer from the store: " + refused);
+                assertFalse(omar.isClosed(), "a silent store must not close sockets");
+            } finally {
+                signal("CONT");
+            }
+
+            JsonNode stillRefused = await().atMost(Duration.ofSeconds(10)).until(
+                    () -> omar.request("lock-configurator", Map.of("configuratorId", configurator)),
+                    reply -> !reply.path("data").path("code").asText().equals("UNAVAILABLE"));
+            assertEquals("LOCKED", stillRefused.path("data").path("code").asText(), "Sara still holds variables: " + stillRefused);
+            assertEquals("lock-acquired", omar.request("lock-configurator", Map.of("configuratorId", other)).path("event").asText(),
+                    "a free configurator is granted again");
+        }
+    }
+
+    private void signal(String name) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + name, String.valueOf(redis.pid())).inheritIO().start();
+        assertEquals(0, kill.waitFor(), "kill -" + name + " of redis-server");
+    }
+
     private int readyStatus() throws Exception {
         return HTTP.send(HttpRequest.newBuilder(node.baseUri().resolve("q/health/ready")).build(),
                 HttpResponse.BodyHandlers.discarding()).statusCode();

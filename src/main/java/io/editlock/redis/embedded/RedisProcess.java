@@ -55,6 +55,14 @@ public final class RedisProcess implements AutoCloseable {
         return workDir;
     }
 
+    /** The redis-server's process id, e.g. to freeze it (SIGSTOP) in a fault test. */
+    public synchronized long pid() {
+        if (process == null || !process.isAlive()) {
+            throw new IllegalStateException("redis-server is not running");
+        }
+        return process.pid();
+    }
+
     public String url() {
         return "redis://127.0.0.1:" + port;
     }
