@@ -17,6 +17,7 @@ public final class Main {
             usage: java -jar editlock-bench.jar <command> [--name value ...]
               echo        --url U --sockets "10 100 1000" --warmup-ms --measure-ms --runs
               locks       --url U[,U2] --sockets "10 100 1000" --warmup-ms --measure-ms --runs [--label L]
+                          echo, locks, twonodes: [--server-pids PID[,PID2] --redis-pid PID] for CPU time per op
               warmup      --url U --sockets 10 --measure-ms M   (lock and echo loops, not recorded)
               twonodes    --url A --url-b B --sockets 100 --warmup-ms --measure-ms --runs
               evalsha     --redis-port P --requests N --clients C --runs
@@ -64,6 +65,7 @@ public final class Main {
         }
         int connectConcurrency = options.getInt("connect-concurrency", 64);
         int eventLoops = options.getInt("event-loops", Math.max(2, Runtime.getRuntime().availableProcessors()));
+        CpuMeter cpu = CpuMeter.of(options);
         try (Net net = new Net(eventLoops, options.getLong("timeout-ms", 30_000))) {
             Api api = new Api(net.vertx, targets.get(0));
             switch (command) {
@@ -79,7 +81,7 @@ public final class Main {
                         for (int sockets : counts) {
                             Map<String, String> notes = Results.notes();
                             Map<String, Object> metrics = RoundTrips.run(net, targets, mode, fixture, sockets,
-                                    options.getLong("warmup-ms", 2_000), options.getLong("measure-ms", 10_000), connectConcurrency, notes);
+                                    options.getLong("warmup-ms", 2_000), options.getLong("measure-ms", 10_000), connectConcurrency, cpu, notes);
                             String key = (label.isEmpty() ? "" : label + ",") + "sockets=" + sockets;
                             results.emit(command, key, run, metrics, notes);
                         }
@@ -90,10 +92,10 @@ public final class Main {
                     int sockets = options.getInt("sockets", 10);
                     long millis = options.getLong("measure-ms", 20_000);
                     RoundTrips.Fixture fixture = RoundTrips.Fixture.create(api, "warm", sockets);
-                    RoundTrips.run(net, targets, RoundTrips.Mode.LOCKS, fixture, sockets, 0, millis, connectConcurrency, Results.notes());
+                    RoundTrips.run(net, targets, RoundTrips.Mode.LOCKS, fixture, sockets, 0, millis, connectConcurrency, cpu, Results.notes());
                     if (!options.get("echo", "true").equals("false")) {
                         RoundTrips.run(net, targets, RoundTrips.Mode.ECHO, fixture, sockets, 0, millis / 2, connectConcurrency,
-                                Results.notes());
+                                cpu, Results.notes());
                     }
                 }
                 case "twonodes" -> {
@@ -105,7 +107,7 @@ public final class Main {
                         for (List<URI> nodes : List.of(targets.subList(0, 1), both)) {
                             Map<String, String> notes = Results.notes();
                             Map<String, Object> metrics = RoundTrips.run(net, nodes, RoundTrips.Mode.LOCKS, fixture, sockets,
-                                    options.getLong("warmup-ms", 2_000), options.getLong("measure-ms", 10_000), connectConcurrency, notes);
+                                    options.getLong("warmup-ms", 2_000), options.getLong("measure-ms", 10_000), connectConcurrency, cpu, notes);
                             results.emit("locks", "nodes=" + nodes.size() + ",sockets=" + sockets, run, metrics, notes);
                         }
                     }

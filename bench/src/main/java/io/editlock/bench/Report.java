@@ -138,6 +138,71 @@ final class Report {
         }
         errorNotes("locks");
         line("");
+        cpuPerOp();
+    }
+
+    /**
+     * CPU time per op of each process, echo beside locks: when the cores are the limit, the ratio of
+     * the totals is the most a lock loop can reach of the echo rate on this machine.
+     */
+    private void cpuPerOp() {
+        List<String[]> rows = new ArrayList<>();
+        for (String scenario : List.of("echo", "locks")) {
+            for (String key : keys(scenario)) {
+                if (!key.startsWith("nodes=") && median(scenario, key, "cpu_us_per_op") != null) {
+                    rows.add(new String[] {scenario, key});
+                }
+            }
+        }
+        if (rows.isEmpty()) {
+            return;
+        }
+        line("### CPU time per op");
+        line("");
+        line("User + system CPU time of each process during the measuring window (/proc), divided by the window's ops;"
+                + " *machine busy*: all cores, all processes. When the machine is busy near 100 %, the cores are the limit, and"
+                + " the lock loop can reach at most *echo CPU ÷ lock CPU* of the echo rate here, however the work is scheduled.");
+        line("");
+        line("| loop | sockets | server µs | generator µs | Redis µs | all µs | machine busy |");
+        line("|---|---:|---:|---:|---:|---:|---:|");
+        for (String[] row : rows) {
+            String s = row[0];
+            String k = row[1];
+            line("| " + s + " | " + value(k) + " | " + cell(s, k, "cpu_server_us_per_op", 1) + " | " + cell(s, k, "cpu_generator_us_per_op", 1)
+                    + " | " + cell(s, k, "cpu_redis_us_per_op", 1) + " | " + cell(s, k, "cpu_us_per_op", 1) + " | "
+                    + cell(s, k, "machine_busy_pct", 0) + " % |");
+        }
+        line("");
+        for (String key : keys("locks")) {
+            Double lock = median("locks", key, "cpu_us_per_op");
+            Double echo = median("echo", key, "cpu_us_per_op");
+            if (key.startsWith("nodes=") || lock == null || echo == null || lock == 0) {
+                continue;
+            }
+            line("- " + value(key) + " sockets: a lock op costs " + times(lock, echo) + " the CPU of an echo op (server "
+                    + times("locks", key, "echo", key, "cpu_server_us_per_op") + ", generator "
+                    + times("locks", key, "echo", key, "cpu_generator_us_per_op") + ", plus " + number(orZero("locks", key,
+                    "cpu_redis_us_per_op"), 1) + " µs in Redis): CPU-bound, the lock loop tops out near "
+                    + String.format(Locale.ROOT, "%.0f %%", 100 * echo / lock) + " of the echo rate on this machine (measured: "
+                    + ratio("locks", key, "echo", key, "ops_per_s") + ")." + withoutServer(key, echo));
+        }
+        line("");
+    }
+
+    /** The bound if the server cost nothing: what the generator and Redis alone spend on a lock op. */
+    private String withoutServer(String key, double echo) {
+        Double generator = median("locks", key, "cpu_generator_us_per_op");
+        Double redis = median("locks", key, "cpu_redis_us_per_op");
+        if (generator == null || redis == null || generator + redis == 0) {
+            return "";
+        }
+        return String.format(Locale.ROOT, " Even a server that cost no CPU at all would leave the generator and Redis %.1f µs per lock"
+                + " op: at most %.0f %% of the echo rate here.", generator + redis, 100 * echo / (generator + redis));
+    }
+
+    private double orZero(String scenario, String key, String metric) {
+        Double value = median(scenario, key, metric);
+        return value == null ? 0 : value;
     }
 
     private void sizes() {

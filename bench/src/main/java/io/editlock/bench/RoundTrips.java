@@ -31,7 +31,7 @@ final class RoundTrips {
     }
 
     static Map<String, Object> run(Net net, List<URI> targets, Mode mode, Fixture fixture, int sockets, long warmupMillis,
-            long measureMillis, int connectConcurrency, Map<String, String> notes) {
+            long measureMillis, int connectConcurrency, CpuMeter cpu, Map<String, String> notes) {
         Counters counters = new Counters();
         List<Sock> socks = net.connect(targets, mode == Mode.ECHO ? "/bench/echo" : "/locking",
                 fixture.users().subList(0, sockets), 0, connectConcurrency, counters);
@@ -50,6 +50,8 @@ final class RoundTrips {
         for (Sock sock : socks) {
             sock.onContext(() -> loop.next(sock));
         }
+        CpuMeter.Sample cpuAtStart = cpu.sampleAt(measureStart);
+        CpuMeter.Sample cpuAtEnd = cpu.sampleAt(measureEnd);
         try {
             stopped.await(warmupMillis + measureMillis + 60_000, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
@@ -73,6 +75,7 @@ final class RoundTrips {
         metrics.put("errors", counters.errors.sum());
         metrics.put("closed", counters.unexpectedCloses.sum());
         metrics.put("sockets", (long) socks.size());
+        CpuMeter.put(metrics, cpuAtStart, cpuAtEnd, ops.sum());
         notes.put("errors", counters.errorCodes());
         return metrics;
     }

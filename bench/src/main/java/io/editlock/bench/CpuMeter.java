@@ -1,0 +1,127 @@
+package io.editlock.bench;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * CPU time that the server, Redis and this generator spend inside one measuring window, read from
+ * Linux's /proc (user + system time of each process, and of the whole machine). Divided by the ops of
+ * the window it says what one op costs each process, which is what decides how many ops two shared
+ * cores can carry: a rate alone moves with whatever else the host is doing, the CPU per op much less.
+ * Without /proc (not Linux) it measures nothing and the report leaves the figures out.
+ */
+final class CpuMeter {
+
+    /** /proc counts in clock ticks of USER_HZ, which is 100 on every Linux architecture the JDK runs on. */
+    private static final double NANOS_PER_TICK = 1e9 / 100;
+
+    private final Map<String, Long> pids;
+
+    /** @param pids process name (server, redis) -> pid; the generator is always measured as "generator" */
+    CpuMeter(Map<String, Long> pids) {
+        this.pids = new LinkedHashMap<>(pids);
+        this.pids.put("generator", ProcessHandle.current().pid());
+    }
+
+    static CpuMeter of(Options options) {
+        Map<String, Long> pids = new LinkedHashMap<>();
+        String servers = options.get("server-pids", "");
+        int node = 0;
+        for (String pid : servers.split(",")) {
+            if (!pid.isBlank()) {
+                pids.put(node++ == 0 ? "server" : "server" + node, Long.parseLong(pid.trim()));
+            }
+        }
+        String redis = options.get("redis-pid", "");
+        if (!redis.isBlank()) {
+            pids.put("redis", Long.parseLong(redis.trim()));
+        }
+        return new CpuMeter(pids);
+    }
+
+    /** What every process and the machine have used so far; empty when /proc cannot be read. */
+    Sample sample() {
+        Map<String, Double> nanos = new LinkedHashMap<>();
+        try {
+            for (Map.Entry<String, Long> process : pids.entrySet()) {
+                nanos.put(process.getKey(), processTicks(process.getValue()) * NANOS_PER_TICK);
+            }
+            long[] machine = machineTicks();
+            return new Sample(nanos, machine[0] * NANOS_PER_TICK, machine[1] * NANOS_PER_TICK);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * Puts {@code cpu_<process>_us_per_op} for every process, {@code cpu_us_per_op} (their sum) and
+     * {@code machine_busy_pct} (all cores, all processes: near 100 % means the cores were the limit).
+     */
+    static void put(Map<String, Object> metrics, Sample start, Sample end, long ops) {
+        if (start == null || end == null || ops == 0) {
+            return;
+        }
+        double total = 0;
+        for (Map.Entry<String, Double> process : end.processNanos().entrySet()) {
+            Double before = start.processNanos().get(process.getKey());
+            if (before == null) {
+                continue;
+            }
+            double perOp = (process.getValue() - before) / ops / 1000;
+            metrics.put("cpu_" + process.getKey() + "_us_per_op", perOp);
+            total += perOp;
+        }
+        metrics.put("cpu_us_per_op", total);
+        double busy = end.machineBusyNanos() - start.machineBusyNanos();
+        double all = busy + end.machineIdleNanos() - start.machineIdleNanos();
+        if (all > 0) {
+            metrics.put("machine_busy_pct", 100 * busy / all);
+        }
+    }
+
+    /** utime + stime, fields 14 and 15 of /proc/PID/stat (the name in field 2 may hold spaces: count after it). */
+    private static long processTicks(long pid) throws IOException {
+        String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.US_ASCII);
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+    }
+
+    /** {busy, idle} ticks of all cores: the first line of /proc/stat (idle = idle + iowait). */
+    private static long[] machineTicks() throws IOException {
+        String first = Files.readAllLines(Path.of("/proc/stat"), StandardCharsets.US_ASCII).get(0);
+        String[] fields = first.trim().split("\\s+");
+        long busy = 0;
+        long idle = 0;
+        for (int i = 1; i < fields.length && i <= 8; i++) {
+            long ticks = Long.parseLong(fields[i]);
+            if (i == 4 || i == 5) {
+                idle += ticks;
+            } else {
+                busy += ticks;
+            }
+        }
+        return new long[] {busy, idle};
+    }
+
+    /** Sleeps until {@code nanoTime} reaches {@code at}, then samples. */
+    Sample sampleAt(long at) {
+        long wait = at - System.nanoTime();
+        if (wait > 0) {
+            try {
+                TimeUnit.NANOSECONDS.sleep(wait);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+        }
+        return sample();
+    }
+
+    record Sample(Map<String, Double> processNanos, double machineBusyNanos, double machineIdleNanos) {
+    }
+}
