@@ -17,6 +17,7 @@ public final class Main {
             usage: java -jar editlock-bench.jar <command> [--name value ...]
               echo        --url U --sockets "10 100 1000" --warmup-ms --measure-ms --runs
               locks       --url U[,U2] --sockets "10 100 1000" --warmup-ms --measure-ms --runs [--label L]
+                          [--paired-echo true]   (an echo window before every lock window)
                           echo, locks, twonodes: [--server-pids PID[,PID2] --redis-pid PID] for CPU time per op
               warmup      --url U --sockets 10 --measure-ms M   (lock and echo loops, not recorded)
               twonodes    --url A --url-b B --sockets 100 --warmup-ms --measure-ms --runs
@@ -77,13 +78,20 @@ public final class Main {
                             ? new RoundTrips.Fixture(Users.login(api, "echo", most), new long[most])
                             : RoundTrips.Fixture.create(api, "lock", most);
                     String label = options.get("label", "");
+                    // Paired: an echo window right before each lock window, with the same sockets and frames, so
+                    // that each "% of echo" compares two windows a few seconds apart (a VM's speed drifts).
+                    boolean pairedEcho = mode == RoundTrips.Mode.LOCKS && options.get("paired-echo", "false").equals("true");
                     for (int run = 1; run <= runs; run++) {
                         for (int sockets : counts) {
-                            Map<String, String> notes = Results.notes();
-                            Map<String, Object> metrics = RoundTrips.run(net, targets, mode, fixture, sockets,
-                                    options.getLong("warmup-ms", 2_000), options.getLong("measure-ms", 10_000), connectConcurrency, cpu, notes);
                             String key = (label.isEmpty() ? "" : label + ",") + "sockets=" + sockets;
-                            results.emit(command, key, run, metrics, notes);
+                            List<RoundTrips.Mode> modes = pairedEcho ? List.of(RoundTrips.Mode.ECHO, mode) : List.of(mode);
+                            for (RoundTrips.Mode each : modes) {
+                                Map<String, String> notes = Results.notes();
+                                Map<String, Object> metrics = RoundTrips.run(net, targets, each, fixture, sockets,
+                                        options.getLong("warmup-ms", 2_000), options.getLong("measure-ms", 10_000), connectConcurrency, cpu,
+                                        notes);
+                                results.emit(each == RoundTrips.Mode.ECHO ? "echo" : "locks", key, run, metrics, notes);
+                            }
                         }
                     }
                 }

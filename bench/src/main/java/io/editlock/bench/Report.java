@@ -120,7 +120,9 @@ final class Report {
         line("");
         line("Each socket is its own user and locks and unlocks a configurator of its own, one request in flight per socket."
                 + " One op = one request and its direct reply (a lock or an unlock). % of echo: ops/s against the echo ceiling"
-                + " with as many sockets (and p50 against its p50); % of EVALSHA: against the redis-benchmark ceiling.");
+                + " with as many sockets (and p50 against its p50), run by run: each lock window follows an echo window with the"
+                + " same sockets, and the figure is the median of the per-run ratios, so that a machine whose speed drifts"
+                + " between runs moves both sides; % of EVALSHA: against the redis-benchmark ceiling.");
         line("");
         line("| sockets | ops/s | % of echo | % of EVALSHA | p50 ms | p50 ÷ echo p50 | p99 ms | lock p50 ms | lock p99 ms | errors | closed sockets |");
         line("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
@@ -174,26 +176,26 @@ final class Report {
         }
         line("");
         for (String key : keys("locks")) {
-            Double lock = median("locks", key, "cpu_us_per_op");
-            Double echo = median("echo", key, "cpu_us_per_op");
-            if (key.startsWith("nodes=") || lock == null || echo == null || lock == 0) {
+            Double lockOverEcho = pairedRatio("locks", key, "echo", key, "cpu_us_per_op");
+            if (key.startsWith("nodes=") || lockOverEcho == null || lockOverEcho == 0) {
                 continue;
             }
-            line("- " + value(key) + " sockets: a lock op costs " + times(lock, echo) + " the CPU of an echo op (server "
+            line("- " + value(key) + " sockets: a lock op costs " + times(lockOverEcho, 1.0) + " the CPU of an echo op (server "
                     + times("locks", key, "echo", key, "cpu_server_us_per_op") + ", generator "
                     + times("locks", key, "echo", key, "cpu_generator_us_per_op") + ", plus " + number(orZero("locks", key,
                     "cpu_redis_us_per_op"), 1) + " µs in Redis): CPU-bound, the lock loop tops out near "
-                    + String.format(Locale.ROOT, "%.0f %%", 100 * echo / lock) + " of the echo rate on this machine (measured: "
-                    + ratio("locks", key, "echo", key, "ops_per_s") + ")." + withoutServer(key, echo));
+                    + String.format(Locale.ROOT, "%.0f %%", 100 / lockOverEcho) + " of the echo rate on this machine (measured: "
+                    + ratio("locks", key, "echo", key, "ops_per_s") + ")." + withoutServer(key));
         }
         line("");
     }
 
     /** The bound if the server cost nothing: what the generator and Redis alone spend on a lock op. */
-    private String withoutServer(String key, double echo) {
+    private String withoutServer(String key) {
         Double generator = median("locks", key, "cpu_generator_us_per_op");
         Double redis = median("locks", key, "cpu_redis_us_per_op");
-        if (generator == null || redis == null || generator + redis == 0) {
+        Double echo = median("echo", key, "cpu_us_per_op");
+        if (generator == null || redis == null || echo == null || generator + redis == 0) {
             return "";
         }
         return String.format(Locale.ROOT, " Even a server that cost no CPU at all would leave the generator and Redis %.1f µs per lock"
@@ -383,7 +385,11 @@ final class Report {
     }
 
     private Double median(String scenario, String key, String metric) {
-        List<Double> values = new ArrayList<>(values(scenario, key, metric));
+        return median(values(scenario, key, metric));
+    }
+
+    private static Double median(List<Double> figures) {
+        List<Double> values = new ArrayList<>(figures);
         if (values.isEmpty()) {
             return null;
         }
@@ -412,12 +418,28 @@ final class Report {
     }
 
     private String ratio(String scenario, String key, String baseScenario, String baseKey, String metric) {
+        Double ratio = pairedRatio(scenario, key, baseScenario, baseKey, metric);
+        return ratio == null ? "–" : String.format(Locale.ROOT, "%.0f %%", 100 * ratio);
+    }
+
+    /**
+     * value ÷ base, as the median of the per-run ratios when both have a figure for every run (run i of
+     * one beside run i of the other, measured close together, so a machine that drifts between runs
+     * moves both), else as the ratio of the medians.
+     */
+    private Double pairedRatio(String scenario, String key, String baseScenario, String baseKey, String metric) {
+        List<Double> values = values(scenario, key, metric);
+        List<Double> bases = values(baseScenario, baseKey, metric);
+        if (!values.isEmpty() && values.size() == bases.size() && bases.stream().noneMatch(base -> base == 0)) {
+            List<Double> ratios = new ArrayList<>();
+            for (int run = 0; run < values.size(); run++) {
+                ratios.add(values.get(run) / bases.get(run));
+            }
+            return median(ratios);
+        }
         Double value = median(scenario, key, metric);
         Double base = median(baseScenario, baseKey, metric);
-        if (value == null || base == null || base == 0) {
-            return "–";
-        }
-        return String.format(Locale.ROOT, "%.0f %%", 100 * value / base);
+        return value == null || base == null || base == 0 ? null : value / base;
     }
 
     private String times(String scenario, String key, String numerator, String denominator) {
@@ -425,7 +447,7 @@ final class Report {
     }
 
     private String times(String scenario, String key, String baseScenario, String baseKey, String metric) {
-        return times(median(scenario, key, metric), median(baseScenario, baseKey, metric));
+        return times(pairedRatio(scenario, key, baseScenario, baseKey, metric), 1.0);
     }
 
     private static String times(Double top, Double bottom) {
