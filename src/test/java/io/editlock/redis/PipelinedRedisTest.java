@@ -1,0 +1,80 @@
+package io.editlock.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.mutiny.core.Vertx;
+import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Response;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An event loop's commands share one pipelined connection: every command gets its own reply, in the
+ * order it was issued, also when thousands are in flight at once and behind a command that keeps
+ * the connection busy in Redis.
+ */
+@QuarkusTest
+class PipelinedRedisTest {
+
+    @Inject
+    PipelinedRedis redis;
+    @Inject
+    Vertx vertx;
+
+    @Test
+    void manyCommandsIssuedAtOnceOnOneEventLoopGetTheirOwnRepliesInOrder() throws Exception {
+        String key = "{test}:pipelined:" + UUID.randomUUID();
+        int commands = 2_000;
+        List<Long> replies = onEventLoop(() -> {
+            List<Uni<Response>> sent = new ArrayList<>();
+            for (int i = 0; i < commands; i++) {
+                sent.add(redis.execute(Command.INCR, key));
+            }
+            return Uni.join().all(sent).andFailFast().map(all -> all.stream().map(Response::toLong).toList());
+        });
+        assertEquals(commands, replies.size());
+        for (int i = 0; i < commands; i++) {
+            assertEquals(i + 1, replies.get(i), "reply " + i + " belongs to command " + i);
+        }
+    }
+
+    @Test
+    void commandsBehindABusyConnectionAllGetTheirReplies() throws Exception {
+        String list = "{test}:pipelined:list:" + UUID.randomUUID();
+        String counter = "{test}:pipelined:counter:" + UUID.randomUUID();
+        List<Long> replies = onEventLoop(() -> {
+            // BLPOP keeps the connection busy in Redis for 300 ms: the INCRs after it wait behind it.
+            Uni<Response> busy = redis.execute(Command.BLPOP, list, "0.3");
+            List<Uni<Response>> behind = new ArrayList<>();
+            for (int i = 0; i < 50; i++) {
+                behind.add(redis.execute(Command.INCR, counter));
+            }
+            return busy.flatMap(nothing -> {
+                assertNull(nothing, "nothing was pushed: BLPOP timed out");
+                return Uni.join().all(behind).andFailFast();
+            }).map(all -> all.stream().map(Response::toLong).toList());
+        });
+        assertEquals(50, replies.size());
+        assertEquals(50L, replies.get(49));
+        assertTrue(replies.stream().distinct().count() == 50, "every INCR ran once: " + replies);
+    }
+
+    private <T> T onEventLoop(java.util.function.Supplier<Uni<T>> work) throws Exception {
+        Context loop = vertx.getDelegate().getOrCreateContext();
+        assertTrue(loop.isEventLoopContext());
+        CompletableFuture<T> result = new CompletableFuture<>();
+        loop.runOnContext(ignored -> work.get().subscribe().with(result::complete, result::completeExceptionally));
+        return result.get(Duration.ofSeconds(20).toMillis(), TimeUnit.MILLISECONDS);
+    }
+}
