@@ -198,8 +198,18 @@ final class Report {
         if (generator == null || redis == null || echo == null || generator + redis == 0) {
             return "";
         }
+        Double server = median("locks", key, "cpu_server_us_per_op");
+        Double echoServer = median("echo", key, "cpu_server_us_per_op");
+        String budget = server == null || echoServer == null ? ""
+                : String.format(Locale.ROOT, " To reach 50 %% (40 %%) of the echo rate, the server could spend at most %s (%s) per lock"
+                        + " op, beside the generator and Redis as measured; it spends %.1f µs, and a bare echo costs it %.1f µs.",
+                        budget(2 * echo - generator - redis), budget(2.5 * echo - generator - redis), server, echoServer);
         return String.format(Locale.ROOT, " Even a server that cost no CPU at all would leave the generator and Redis %.1f µs per lock"
-                + " op: at most %.0f %% of the echo rate here.", generator + redis, 100 * echo / (generator + redis));
+                + " op: at most %.0f %% of the echo rate here.", generator + redis, 100 * echo / (generator + redis)) + budget;
+    }
+
+    private static String budget(double micros) {
+        return micros <= 0 ? "nothing (already spent by the generator and Redis)" : String.format(Locale.ROOT, "%.1f µs", micros);
     }
 
     private double orZero(String scenario, String key, String metric) {
