@@ -44,12 +44,19 @@ final class CpuMeter {
         return new CpuMeter(pids);
     }
 
-    /** What every process and the machine have used so far; empty when /proc cannot be read. */
+    /**
+     * What every process and the machine have used so far; null when /proc cannot be read. A process
+     * that cannot be read (a server on another host) is left out, the others are still measured.
+     */
     Sample sample() {
         Map<String, Double> nanos = new LinkedHashMap<>();
         try {
             for (Map.Entry<String, Long> process : pids.entrySet()) {
-                nanos.put(process.getKey(), processTicks(process.getValue()) * NANOS_PER_TICK);
+                try {
+                    nanos.put(process.getKey(), processTicks(process.getValue()) * NANOS_PER_TICK);
+                } catch (IOException | RuntimeException gone) {
+                    // not on this host, or exited: no figure for it
+                }
             }
             long[] machine = machineTicks();
             return new Sample(nanos, machine[0] * NANOS_PER_TICK, machine[1] * NANOS_PER_TICK);
