@@ -17,7 +17,7 @@ local function now_ms()
   return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 end
 
--- The table of PROTOCOL §2 as one rule: the configurator conflicts with everything in it,
+-- The table of docs/protocol.md §2 as one rule: the configurator conflicts with everything in it,
 -- variables only with variables, an item page only with the same page of the same item.
 local function conflicts(requested, held)
   if requested == 'cfg' or held == 'cfg' then return true end
@@ -86,7 +86,7 @@ local function announce(channel, configurator_id, live, released)
 end
 
 -- ---------------------------------------------------------------------------------------------
--- Guards of REST writes (PROTOCOL §7, §8). A write script runs its guard and its write in the same
+-- Guards of REST writes (docs/protocol.md §7, §8). A write script runs its guard and its write in the same
 -- run, so no grant can come between the check and the write. The guard comes as JSON (ARGV):
 --   kind   'configurator' | 'item' | 'item-full' | 'page' | 'variables' | 'none' (internal writes)
 --   item   the item id ('page', 'item', 'item-full'); page the page ('page')
@@ -151,7 +151,7 @@ local function run_guard(locks_key, guard, subtree, lock_channel, configurator_i
   return check_guard(live, guard, subtree or {}), live
 end
 
--- Announces one successful write to every node (content-changed, PROTOCOL §8).
+-- Announces one successful write to every node (content-changed, docs/protocol.md §8).
 local function content_changed(channel, configurator_id, entity, id, op)
   redis.call('PUBLISH', channel, cjson.encode({ c = configurator_id, entity = entity, id = id, op = op }))
 end

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
-/** {@code POST /api/auth/demo-login}: a token for any name, when demo login is on (PROTOCOL §3). */
+/** {@code POST /api/auth/demo-login}: a token for any name, when demo login is on (docs/protocol.md §3). */
 @Path("/api/auth/demo-login")
 public class DemoLoginResource {
 

@@ -3,7 +3,7 @@ package io.editlock.auth;
 import java.util.Set;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
-/** Who a socket or request belongs to, taken only from the verified token (PROTOCOL §3). */
+/** Who a socket or request belongs to, taken only from the verified token (docs/protocol.md §3). */
 public record Identity(String userId, String userName, Set<String> roles) {
 
     public static final String ADMIN = "admin";

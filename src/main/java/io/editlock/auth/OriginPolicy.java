@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Which browser pages may open the socket (cross-site WebSocket hijacking, PROTOCOL §3, §11): no
+ * Which browser pages may open the socket (cross-site WebSocket hijacking, docs/protocol.md §3, §11): no
  * Origin (not a browser) is fine; the server's own origin (its Host header) and the configured
  * allow-list are fine; {@code null} and everything else are refused.
  */

@@ -4,7 +4,7 @@ import io.editlock.lock.Page;
 import java.util.List;
 
 /**
- * What a configurator is made of, as {@code content-changed} names it (PROTOCOL §8). The last four
+ * What a configurator is made of, as {@code content-changed} names it (docs/protocol.md §8). The last four
  * are entries: small records on one page (an item's filters, dependencies, attribute values; the
  * configurator's variables), each with the fields listed here.
  */

@@ -118,7 +118,7 @@ public class LockEventRelay {
         metrics.received(change);
         for (ReleasedLock released : change.released()) {
             String releasedFrame = WireFormat.frame(ServerEvents.LOCK_RELEASED, WireFormat.released(released), null);
-            // PROTOCOL §4: lock-released goes to the requester of an unlock and to every watcher, once
+            // docs/protocol.md §4: lock-released goes to the requester of an unlock and to every watcher, once
             // each: the requester already has it as its reply.
             String requester = released.reason() == ReleaseReason.UNLOCK ? released.exceptSocketId() : null;
             fanOut(registry.watchers(change.configuratorId()), releasedFrame, requester);

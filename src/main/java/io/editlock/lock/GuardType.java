@@ -1,7 +1,7 @@
 package io.editlock.lock;
 
 /**
- * The guards of REST writes (PROTOCOL §8): which other users' locks refuse a write, and which of
+ * The guards of REST writes (docs/protocol.md §8): which other users' locks refuse a write, and which of
  * the writer's own locks a {@code Lock-Token} may name (§7).
  *
  * <table>

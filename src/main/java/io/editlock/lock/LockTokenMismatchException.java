@@ -2,7 +2,7 @@ package io.editlock.lock;
 
 /**
  * A write whose {@code Lock-Token} is not the token of a lock the writer holds now that covers the
- * write: the writer lost that lock, or names another one (HTTP 412, PROTOCOL §7).
+ * write: the writer lost that lock, or names another one (HTTP 412, docs/protocol.md §7).
  */
 public class LockTokenMismatchException extends RuntimeException {
 

@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
 
-/** Why a lock went away (PROTOCOL §4, {@code lock-released.reason}). */
+/** Why a lock went away (docs/protocol.md §4, {@code lock-released.reason}). */
 public enum ReleaseReason {
     UNLOCK, DISCONNECT, REPLACED, EXPIRED, IDLE, ADMIN, DELETED;
 

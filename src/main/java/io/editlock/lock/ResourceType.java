@@ -3,7 +3,7 @@ package io.editlock.lock;
 import java.util.Arrays;
 import java.util.Optional;
 
-/** The three kinds of lockable pages (PROTOCOL §1). */
+/** The three kinds of lockable pages (docs/protocol.md §1). */
 public enum ResourceType {
     CONFIGURATOR("configurator"),
     VARIABLES("variables"),

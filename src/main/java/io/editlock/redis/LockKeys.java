@@ -103,7 +103,7 @@ public class LockKeys {
         return prefix + ":lease-expiries";
     }
 
-    /** Hash {socketId, userId, nodeId, state}: what a resumeToken resumes (PROTOCOL §5). */
+    /** Hash {socketId, userId, nodeId, state}: what a resumeToken resumes (docs/protocol.md §5). */
     public String resume(String resumeToken) {
         return prefix + ":resume:" + resumeToken;
     }

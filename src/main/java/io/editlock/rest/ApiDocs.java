@@ -15,7 +15,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
  */
 @OpenAPIDefinition(
         info = @Info(title = "editlock", version = "1",
-                description = "Edit locks for product configurators: the configurator store, guarded by locks (PROTOCOL §8)."),
+                description = "Edit locks for product configurators: the configurator store, guarded by locks (docs/protocol.md §8)."),
         components = @Components(responses = {
                 @APIResponse(name = ApiDocs.BAD_REQUEST, description = "Invalid body (missing or mistyped field, blank name, "
                         + "unknown field, bad reference), or a Lock-Token that is not a positive integer",

@@ -23,7 +23,7 @@ import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-/** {@code /api/attribute-values/{id}}: an attribute value, guarded by the attributes page of its item (PROTOCOL §8). */
+/** {@code /api/attribute-values/{id}}: an attribute value, guarded by the attributes page of its item (docs/protocol.md §8). */
 @Path("/api/attribute-values")
 @Authenticated
 @Produces(MediaType.APPLICATION_JSON)

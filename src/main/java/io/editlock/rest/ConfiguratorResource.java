@@ -36,7 +36,7 @@ import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-/** {@code /api/configurators}: configurators, their items and variables, and lock discovery (PROTOCOL §8). */
+/** {@code /api/configurators}: configurators, their items and variables, and lock discovery (docs/protocol.md §8). */
 @Path("/api/configurators")
 @Authenticated
 @Produces(MediaType.APPLICATION_JSON)

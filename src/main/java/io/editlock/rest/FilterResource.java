@@ -23,7 +23,7 @@ import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-/** {@code /api/filters/{id}}: a filter, guarded by the filters page of its item (PROTOCOL §8). */
+/** {@code /api/filters/{id}}: a filter, guarded by the filters page of its item (docs/protocol.md §8). */
 @Path("/api/filters")
 @Authenticated
 @Produces(MediaType.APPLICATION_JSON)

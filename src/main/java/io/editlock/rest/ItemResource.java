@@ -29,7 +29,7 @@ import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-/** {@code /api/items/{id}}: an item, and new entries on its pages (PROTOCOL §8). */
+/** {@code /api/items/{id}}: an item, and new entries on its pages (docs/protocol.md §8). */
 @Path("/api/items")
 @Authenticated
 @Produces(MediaType.APPLICATION_JSON)

@@ -21,7 +21,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-/** {@code DELETE /api/locks/{canonical}}: an admin breaks a lock (reason admin, PROTOCOL §8). */
+/** {@code DELETE /api/locks/{canonical}}: an admin breaks a lock (reason admin, docs/protocol.md §8). */
 @Path("/api/locks")
 @Produces(MediaType.APPLICATION_JSON)
 @Tag(name = "locks")

@@ -9,7 +9,7 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Declares the guard of a REST write (PROTOCOL §8): which guard, and which path parameter names
+ * Declares the guard of a REST write (docs/protocol.md §8): which guard, and which path parameter names
  * what. {@link LockGuardFilter} reads it before the handler, resolves the id to its configurator
  * (and item) and hands the guard to the handler; the store runs the guard's check and the write in
  * one script run, so no grant can come between them.

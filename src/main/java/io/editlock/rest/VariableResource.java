@@ -23,7 +23,7 @@ import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
-/** {@code /api/variables/{id}}: a variable, guarded by the variables page of its configurator (PROTOCOL §8). */
+/** {@code /api/variables/{id}}: a variable, guarded by the variables page of its configurator (docs/protocol.md §8). */
 @Path("/api/variables")
 @Authenticated
 @Produces(MediaType.APPLICATION_JSON)

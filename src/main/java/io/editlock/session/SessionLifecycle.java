@@ -21,7 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.logging.Logger;
 
 /**
- * How a socket begins and ends (PROTOCOL §5): a clean close releases what it alone kept at once; a
+ * How a socket begins and ends (docs/protocol.md §5): a clean close releases what it alone kept at once; a
  * drop keeps it for the grace period, for a resume on any node; after that it is released.
  */
 @ApplicationScoped

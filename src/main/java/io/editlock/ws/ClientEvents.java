@@ -2,7 +2,7 @@ package io.editlock.ws;
 
 import java.util.Set;
 
-/** The names of the client events (PROTOCOL §4), declared once. */
+/** The names of the client events (docs/protocol.md §4), declared once. */
 public final class ClientEvents {
 
     public static final String LOCK_CONFIGURATOR = "lock-configurator";

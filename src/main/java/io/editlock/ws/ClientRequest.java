@@ -2,7 +2,7 @@ package io.editlock.ws;
 
 import io.editlock.lock.Resource;
 
-/** The client events of PROTOCOL §4, decoded and valid. {@code ref} is null when the client sent none. */
+/** The client events of docs/protocol.md §4, decoded and valid. {@code ref} is null when the client sent none. */
 public sealed interface ClientRequest {
 
     String ref();

@@ -66,7 +66,7 @@ public class LockingSocket {
     }
 
     /**
-     * Every frame must be a JSON text message (PROTOCOL §4). Without this method Vert.x drops binary
+     * Every frame must be a JSON text message (docs/protocol.md §4). Without this method Vert.x drops binary
      * frames silently, and such a request would get no reply at all; with it, binary messages are
      * also held to the size limit (see {@link #isOverSizeLimit}).
      */
@@ -97,7 +97,7 @@ public class LockingSocket {
             return null;
         }
         if (isOverSizeLimit(failure)) {
-            // PROTOCOL §4: a frame over the maximum closes the socket with 1009. Vert.x only reports
+            // docs/protocol.md §4: a frame over the maximum closes the socket with 1009. Vert.x only reports
             // it as a failure (and drops the message); closing is ours to do. A server-initiated
             // close counts as a drop (§5), so closeByServer lets the locks wait out the grace period.
             registry.find(connection.id()).ifPresentOrElse(session -> lifecycle.closeByServer(session, MESSAGE_TOO_BIG),

@@ -48,7 +48,7 @@ public class RequestHandler {
         if (request instanceof ClientRequest.Invalid invalid) {
             return reply(WireFormat.frame(ServerEvents.ERROR, WireFormat.error("BAD_REQUEST", invalid.message()), invalid.ref()));
         }
-        // Idleness is the user's, not the socket's (PROTOCOL §6: "a user who has sent nothing"):
+        // Idleness is the user's, not the socket's (docs/protocol.md §6: "a user who has sent nothing"):
         // a request in one tab keeps the locks of the user's quiet tabs on this node too.
         registry.socketsOf(session.identity().userId()).forEach(SocketSession::markActive);
         if (request instanceof ClientRequest.Lock lock) {

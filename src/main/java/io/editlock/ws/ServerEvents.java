@@ -1,6 +1,6 @@
 package io.editlock.ws;
 
-/** The names of the server events (PROTOCOL §4), declared once. */
+/** The names of the server events (docs/protocol.md §4), declared once. */
 public final class ServerEvents {
 
     public static final String WELCOME = "welcome";

@@ -10,7 +10,7 @@ import io.editlock.lock.ReleasedLock;
 import io.editlock.lock.Resource;
 import java.util.Collection;
 
-/** The JSON shapes a client sees (PROTOCOL §4): frames, {@code Resource} and {@code Lock}. */
+/** The JSON shapes a client sees (docs/protocol.md §4): frames, {@code Resource} and {@code Lock}. */
 public final class WireFormat {
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -23,7 +23,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * PROTOCOL §3 and §11 at the {@code /locking} upgrade: no or bad token → 401; a foreign Origin →
+ * docs/protocol.md §3 and §11 at the {@code /locking} upgrade: no or bad token → 401; a foreign Origin →
  * 403, checked before the token; the server's own origin and no Origin at all are fine. Also the
  * demo login's 400 for a request without a user.
  */

@@ -25,7 +25,7 @@ import java.util.function.LongFunction;
 import org.junit.jupiter.api.Test;
 
 /**
- * PROTOCOL §2: a decision costs the same whatever the number of items in the configurator. Counted
+ * docs/protocol.md §2: a decision costs the same whatever the number of items in the configurator. Counted
  * in Redis commands (INFO commandstats, which includes the commands run inside scripts) around one
  * acquire, in a configurator of 10 items and one of 10,000.
  */

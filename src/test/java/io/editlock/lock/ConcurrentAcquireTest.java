@@ -27,7 +27,7 @@ import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.RepetitionInfo;
 
 /**
- * PROTOCOL §2, last rule: every decision is atomic. Many users ask at the same moment (one thread
+ * docs/protocol.md §2, last rule: every decision is atomic. Many users ask at the same moment (one thread
  * each, released together by a start latch) against the real Redis; whatever the interleaving, the
  * grants never conflict.
  */
@@ -159,7 +159,7 @@ class ConcurrentAcquireTest {
         return outcomes;
     }
 
-    /** PROTOCOL §2 between locks of different users (every user in these tests has one request). */
+    /** docs/protocol.md §2 between locks of different users (every user in these tests has one request). */
     private static void assertNoConflicts(String context, List<Lock> held) {
         for (int i = 0; i < held.size(); i++) {
             for (int j = i + 1; j < held.size(); j++) {

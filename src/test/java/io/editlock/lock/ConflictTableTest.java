@@ -12,7 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * PROTOCOL §2, the whole table, against a real Redis: every requested type × every held type ×
+ * docs/protocol.md §2, the whole table, against a real Redis: every requested type × every held type ×
  * same/other user × where the held lock is (same or other configurator; for item pages: same item
  * and page, same item other page, other item same page).
  */

@@ -21,7 +21,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * PROTOCOL §7: the fencing token increases strictly with every grant of the same resource, whoever
+ * docs/protocol.md §7: the fencing token increases strictly with every grant of the same resource, whoever
  * gets it and however the previous grant ended (unlock, disconnect, lease run out), and even after
  * the store lost the configurator's locks.
  */

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * PROTOCOL §5 and §6: a lease nobody renews (its node died) is released by the reapers of the
+ * docs/protocol.md §5 and §6: a lease nobody renews (its node died) is released by the reapers of the
  * surviving nodes and announced with reason {@code expired}; a lease that is renewed lives on.
  * A short lease (2 s) keeps this quick. The reaper runs every second: Quarkus's scheduler runs an
  * {@code every} below 1 s only every second anyway (it warns), so a shorter interval would only pretend.

@@ -16,7 +16,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * PROTOCOL §2: re-locking what you hold, from any of your sockets, is the same grant (same token,
+ * docs/protocol.md §2: re-locking what you hold, from any of your sockets, is the same grant (same token,
  * same acquiredAt), its lease is renewed, and the asking socket joins the sockets that keep it.
  */
 @QuarkusTest

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A lease that expired and was granted again is never removed by the old holder's release (the
- * compare-and-delete of release_lock by token, PROTOCOL §7): neither when another user got it, nor
+ * compare-and-delete of release_lock by token, docs/protocol.md §7): neither when another user got it, nor
  * when the same user got it again from another socket.
  */
 @QuarkusTest

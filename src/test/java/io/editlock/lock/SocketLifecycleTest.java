@@ -18,7 +18,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * PROTOCOL §2 and §5: locks belong to the user, sockets keep them alive. A disconnect releases a
+ * docs/protocol.md §2 and §5: locks belong to the user, sockets keep them alive. A disconnect releases a
  * lock only when its last socket is gone; resume moves the same grants to the new socket; one
  * configurator per user; a living socket renews its leases.
  */

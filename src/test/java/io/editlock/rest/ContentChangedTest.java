@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** PROTOCOL §8: every successful write reaches the configurator's watchers as one content-changed. */
+/** docs/protocol.md §8: every successful write reaches the configurator's watchers as one content-changed. */
 @QuarkusTest
 class ContentChangedTest {
 

@@ -20,7 +20,7 @@ import java.util.Map;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
-/** PROTOCOL §8, §11: deleting a configurator or an item releases its deleter's own locks on it, reason deleted. */
+/** docs/protocol.md §8, §11: deleting a configurator or an item releases its deleter's own locks on it, reason deleted. */
 @QuarkusTest
 class DeleteReleasesLocksTest {
 

@@ -25,7 +25,7 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.RepeatedTest;
 
 /**
- * PROTOCOL §8: "no write lands after another user's conflicting lock-acquired was sent". Omar adds
+ * docs/protocol.md §8: "no write lands after another user's conflicting lock-acquired was sent". Omar adds
  * filters in a tight loop from several threads while Sara takes the configurator lock over the
  * WebSocket. The filters stored when her lock-acquired arrives are all there will ever be; every
  * write after it is refused, and every stored filter was acknowledged with 201.

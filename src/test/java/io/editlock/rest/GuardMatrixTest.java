@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * PROTOCOL §8, the guard table, for every write route × who holds what: nobody, the writer
+ * docs/protocol.md §8, the guard table, for every write route × who holds what: nobody, the writer
  * (own locks never block), another user holding each lock that conflicts, another user holding
  * locks that do not. A refused write answers 423 naming the blocking lock and changes nothing.
  *

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * PROTOCOL §7: a write with {@code Lock-Token} goes through only when the token is that of a lock
+ * docs/protocol.md §7: a write with {@code Lock-Token} goes through only when the token is that of a lock
  * the writer holds now and that covers the write; else 412, even for the same user.
  */
 @QuarkusTest

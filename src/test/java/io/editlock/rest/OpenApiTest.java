@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** PROTOCOL §9: /q/openapi documents every route of §8, the guarded ones with 423, 412 and 503. */
+/** docs/protocol.md §9: /q/openapi documents every route of §8, the guarded ones with 423, 412 and 503. */
 @QuarkusTest
 class OpenApiTest {
 

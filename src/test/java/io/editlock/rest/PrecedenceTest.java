@@ -17,7 +17,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * PROTOCOL §11: when several things are wrong with a request, the first of 401, 403, 400, 404,
+ * docs/protocol.md §11: when several things are wrong with a request, the first of 401, 403, 400, 404,
  * 423, 412 is the answer. And entry ids resolve to their own item's page.
  */
 @QuarkusTest

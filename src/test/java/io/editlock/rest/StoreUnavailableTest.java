@@ -14,7 +14,7 @@ import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
- * PROTOCOL §8: with the lock store unreachable, every route answers 503 — writes fail closed, never
+ * docs/protocol.md §8: with the lock store unreachable, every route answers 503 — writes fail closed, never
  * open, and reads cannot be served either. The profile points the Redis client at a closed port
  * (so no embedded Redis is started).
  */

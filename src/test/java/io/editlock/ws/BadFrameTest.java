@@ -31,7 +31,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * PROTOCOL §4: a frame that is not a valid request is answered with {@code error BAD_REQUEST}
+ * docs/protocol.md §4: a frame that is not a valid request is answered with {@code error BAD_REQUEST}
  * (carrying the ref only when the ref itself was valid), never closes the socket and never touches
  * the store. A frame over the maximum (16 KiB) closes the socket with 1009.
  *

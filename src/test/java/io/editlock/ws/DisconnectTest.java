@@ -32,7 +32,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * PROTOCOL §5 and §11: a clean close (1000, 1001) releases at once; any other end of a socket is a
+ * docs/protocol.md §5 and §11: a clean close (1000, 1001) releases at once; any other end of a socket is a
  * drop, whose locks wait out the grace period for a resume with the welcome's resumeToken, on a new
  * socket of the same user, once; then they are released with reason disconnect. A lock lives as
  * long as any socket of its user keeps it.

@@ -36,7 +36,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * PROTOCOL §5 and §6 with short settings: a user who sends nothing loses their locks (reason idle),
+ * docs/protocol.md §5 and §6 with short settings: a user who sends nothing loses their locks (reason idle),
  * touch keeps them; a live socket's leases are renewed past many TTLs; a lease nobody renews
  * expires and is announced; a socket that answers no ping is dropped by the server, and its locks
  * wait out the grace period.
@@ -155,7 +155,7 @@ class IdleAndExpiryTest {
         try (WsClient tab = WsClient.connect(base, sara.token()); WsClient w = WsClient.connect(base, DemoLogin.user("Wu").token())) {
             w.request("watch", Map.of("configuratorId", c));
             tab.welcome();
-            // Kept by a socket of a node that is gone: nobody renews it (PROTOCOL §5, a node killed with -9).
+            // Kept by a socket of a node that is gone: nobody renews it (docs/protocol.md §5, a node killed with -9).
             Holder ghost = new Holder(sara.id(), "Sara", "sock-" + UUID.randomUUID(), "node-gone");
             assertInstanceOf(AcquireResult.Granted.class, locks.acquire(Resource.configurator(c), ghost).await().atMost(Duration.ofSeconds(10)));
 

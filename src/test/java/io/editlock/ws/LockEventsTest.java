@@ -26,7 +26,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * PROTOCOL §4 over the wire: every client event gets exactly one direct reply carrying its ref, and
+ * docs/protocol.md §4 over the wire: every client event gets exactly one direct reply carrying its ref, and
  * every change reaches the other sockets as the contract says. Broadcasts are proven with a second
  * client. Where a test proves that something did NOT arrive, it first waits for a later frame that
  * the relay sends after it (the relay sends one change's frames in order, and changes in the order
@@ -40,7 +40,7 @@ class LockEventsTest {
     @Inject
     ConfiguratorStore store;
 
-    /** The three lockable kinds of PROTOCOL §1, with their events and what the server must echo. */
+    /** The three lockable kinds of docs/protocol.md §1, with their events and what the server must echo. */
     enum Kind {
         CONFIGURATOR("lock-configurator", "unlock-configurator", "configurator"),
         VARIABLES("lock-variables", "unlock-variables", "variables"),
@@ -309,7 +309,7 @@ class LockEventsTest {
         }
     }
 
-    /** PROTOCOL §4: lock-released goes to the requester of an unlock and to every watcher — once each. */
+    /** docs/protocol.md §4: lock-released goes to the requester of an unlock and to every watcher — once each. */
     @Test
     void theUnlockerGetsLockReleasedOnceAsItsReply() {
         long c = Fixtures.configurator(store);

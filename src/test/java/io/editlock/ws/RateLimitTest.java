@@ -20,7 +20,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * PROTOCOL §4 and §11: at most 50 lock requests ({@code lock-*}) per user and one-second window,
+ * docs/protocol.md §4 and §11: at most 50 lock requests ({@code lock-*}) per user and one-second window,
  * across all of the user's sockets; more are refused with {@code lock-failed RATE_LIMITED}; the
  * next window works again; other users are not affected; other requests are not counted.
  */

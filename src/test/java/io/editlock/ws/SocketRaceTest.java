@@ -26,7 +26,7 @@ import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * PROTOCOL §2, "every decision is atomic", over the wire: 100 users on 100 sockets ask for the same
+ * docs/protocol.md §2, "every decision is atomic", over the wire: 100 users on 100 sockets ask for the same
  * configurator at the same moment; exactly one gets it, and every other one is refused naming that
  * one. Repeated, each time for a new configurator.
  */

@@ -12,7 +12,7 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The REST calls the scenarios need for their set-up (PROTOCOL §3, §8), against one server. */
+/** The REST calls the scenarios need for their set-up (docs/protocol.md §3, §8), against one server. */
 final class Api {
 
     private final HttpClient http;
