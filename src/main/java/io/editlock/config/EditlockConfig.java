@@ -24,6 +24,9 @@ public interface EditlockConfig {
     /** Sockets that go away, and users who stop working. */
     Session session();
 
+    /** Socket.IO clients at {@code /socket.io/}, namespace {@code /locking}. */
+    SocketIo socketio();
+
     /** Limits on how fast one user may ask for locks. */
     RateLimit rateLimit();
 
@@ -47,6 +50,23 @@ public interface EditlockConfig {
 
         /** A socket that answered no ping for this long is dropped (its locks wait out the grace period). */
         @WithDefault("30s")
+        Duration pingTimeout();
+    }
+
+    interface SocketIo {
+        /** Whether the server also speaks Socket.IO (Engine.IO v4, Socket.IO v5) at {@code /socket.io/}. */
+        @WithDefault("true")
+        boolean enabled();
+
+        /**
+         * How often the server pings a Socket.IO client (Engine.IO {@code pingInterval}, announced in
+         * the handshake). Keep it below {@code editlock.websocket.ping-timeout}, which applies too.
+         */
+        @WithDefault("25s")
+        Duration pingInterval();
+
+        /** How long a ping may go unanswered before the client counts as dropped (Engine.IO {@code pingTimeout}). */
+        @WithDefault("20s")
         Duration pingTimeout();
     }
 

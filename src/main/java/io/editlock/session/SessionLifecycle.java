@@ -6,7 +6,6 @@ import io.editlock.lock.Lock;
 import io.editlock.lock.LockService;
 import io.editlock.lock.ReleaseReason;
 import io.quarkus.websockets.next.CloseReason;
-import io.quarkus.websockets.next.WebSocketConnection;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -49,7 +48,7 @@ public class SessionLifecycle {
         this.grace = config.session().gracePeriod();
     }
 
-    public SocketSession open(WebSocketConnection connection, Identity identity) {
+    public SocketSession open(ClientConnection connection, Identity identity) {
         byte[] secret = new byte[24];
         RANDOM.nextBytes(secret);
         SocketSession session = new SocketSession(connection, identity, node.id(),

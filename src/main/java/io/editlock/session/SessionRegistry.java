@@ -71,6 +71,11 @@ public class SessionRegistry {
         return rooms.keySet();
     }
 
+    /** Sockets of one transport ({@link ClientConnection#transport()}). */
+    public long count(String transport) {
+        return bySocket.values().stream().filter(session -> session.connection().transport().equals(transport)).count();
+    }
+
     public int size() {
         return bySocket.size();
     }

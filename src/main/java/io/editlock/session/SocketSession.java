@@ -2,7 +2,6 @@ package io.editlock.session;
 
 import io.editlock.auth.Identity;
 import io.editlock.lock.Holder;
-import io.quarkus.websockets.next.WebSocketConnection;
 import io.vertx.core.Context;
 import io.vertx.core.impl.ContextInternal;
 import java.util.Optional;
@@ -15,7 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class SocketSession {
 
-    private final WebSocketConnection connection;
+    private final ClientConnection connection;
     private final Identity identity;
     private final String nodeId;
     private final String resumeToken;
@@ -28,7 +27,7 @@ public final class SocketSession {
     /** The event loop the socket's I/O runs on; known from its first message on that loop. */
     private volatile ContextInternal eventLoop;
 
-    public SocketSession(WebSocketConnection connection, Identity identity, String nodeId, String resumeToken) {
+    public SocketSession(ClientConnection connection, Identity identity, String nodeId, String resumeToken) {
         this.connection = connection;
         this.identity = identity;
         this.nodeId = nodeId;
@@ -39,7 +38,7 @@ public final class SocketSession {
         return connection.id();
     }
 
-    public WebSocketConnection connection() {
+    public ClientConnection connection() {
         return connection;
     }
 

@@ -3,6 +3,7 @@ package io.editlock.ws;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.editlock.lock.Page;
 import io.editlock.lock.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -53,6 +54,21 @@ public class FrameDecoder {
             return decode(root, ref);
         } catch (BadField e) {
             return new ClientRequest.Invalid(ref, e.getMessage());
+        }
+    }
+
+    /**
+     * A request that arrived as an event name and its data rather than a frame (a Socket.IO event,
+     * docs/protocol.md §12): the same rules, without a ref.
+     */
+    public ClientRequest decode(String event, JsonNode data) {
+        ObjectNode root = json.createObjectNode();
+        root.put("event", event);
+        root.set("data", data);
+        try {
+            return decode(root, null);
+        } catch (BadField e) {
+            return new ClientRequest.Invalid(null, e.getMessage());
         }
     }
 

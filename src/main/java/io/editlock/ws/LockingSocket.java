@@ -1,6 +1,5 @@
 package io.editlock.ws;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.editlock.auth.Identity;
 import io.editlock.auth.LockingUpgradeCheck;
 import io.editlock.session.SessionLifecycle;
@@ -46,13 +45,8 @@ public class LockingSocket {
     @OnOpen
     public String onOpen(WebSocketConnection connection) {
         Identity identity = connection.userData().get(LockingUpgradeCheck.IDENTITY);
-        SocketSession session = lifecycle.open(connection, identity);
-        ObjectNode data = WireFormat.object()
-                .put("socketId", session.socketId())
-                .put("userId", identity.userId())
-                .put("userName", identity.userName())
-                .put("resumeToken", session.resumeToken());
-        return WireFormat.frame(ServerEvents.WELCOME, data, null);
+        SocketSession session = lifecycle.open(new WebSocketClientConnection(connection), identity);
+        return WireFormat.welcome(session);
     }
 
     @OnTextMessage

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.editlock.lock.Lock;
 import io.editlock.lock.ReleasedLock;
 import io.editlock.lock.Resource;
+import io.editlock.session.SocketSession;
 import java.util.Collection;
 
 /** The JSON shapes a client sees (docs/protocol.md §4): frames, {@code Resource} and {@code Lock}. */
@@ -36,6 +37,16 @@ public final class WireFormat {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** The first frame of every socket: {socketId, userId, userName, resumeToken}. */
+    public static String welcome(SocketSession session) {
+        ObjectNode data = object()
+                .put("socketId", session.socketId())
+                .put("userId", session.identity().userId())
+                .put("userName", session.identity().userName())
+                .put("resumeToken", session.resumeToken());
+        return frame(ServerEvents.WELCOME, data, null);
     }
 
     public static ObjectNode resource(Resource resource) {

@@ -1,0 +1,162 @@
+package io.editlock.socketio;
+
+import io.editlock.auth.OriginPolicy;
+import io.editlock.config.EditlockConfig;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * {@code /socket.io/}: the HTTP side of Engine.IO v4 (docs/protocol.md §12). A request without a
+ * sid is a handshake (long-polling, or a WebSocket from the start); one with a sid is a poll (GET),
+ * packets from the client (POST), or the WebSocket of an upgrade. Anything else is answered 400
+ * with Engine.IO's error body.
+ */
+@ApplicationScoped
+public class EngineIoRoute {
+
+    private static final String POLLING = "polling";
+    private static final String WEBSOCKET = "websocket";
+
+    private final EngineSessions sessions;
+    private final LockingNamespace namespace;
+    private final OriginPolicy origins;
+    private final boolean enabled;
+
+    public EngineIoRoute(EngineSessions sessions, LockingNamespace namespace, OriginPolicy origins, EditlockConfig config) {
+        this.sessions = sessions;
+        this.namespace = namespace;
+        this.origins = origins;
+        this.enabled = config.socketio().enabled();
+    }
+
+    void install(@Observes Router router) {
+        if (enabled) {
+            router.routeWithRegex("/socket\\.io/?").handler(this::handle);
+        }
+    }
+
+    private void handle(RoutingContext context) {
+        HttpServerRequest request = context.request();
+        allowCrossOrigin(request);
+        if (request.method() == HttpMethod.OPTIONS) {
+            request.response().setStatusCode(204).end();
+            return;
+        }
+        if (!"4".equals(request.getParam("EIO"))) {
+            fail(request, EngineError.UNSUPPORTED_PROTOCOL_VERSION);
+            return;
+        }
+        String transport = request.getParam("transport");
+        if (!POLLING.equals(transport) && !WEBSOCKET.equals(transport)) {
+            fail(request, EngineError.UNKNOWN_TRANSPORT);
+            return;
+        }
+        boolean upgrade = WEBSOCKET.equalsIgnoreCase(request.getHeader(HttpHeaders.UPGRADE));
+        if (WEBSOCKET.equals(transport) != upgrade) {
+            fail(request, EngineError.BAD_REQUEST);
+            return;
+        }
+        String sid = request.getParam("sid");
+        if (sid == null) {
+            handshake(request, upgrade);
+            return;
+        }
+        sessions.find(sid).ifPresentOrElse(session -> resume(request, session, upgrade),
+                () -> fail(request, EngineError.UNKNOWN_SID));
+    }
+
+    private void handshake(HttpServerRequest request, boolean upgrade) {
+        if (request.method() != HttpMethod.GET) {
+            fail(request, EngineError.BAD_HANDSHAKE_METHOD);
+            return;
+        }
+        EngineSession session = sessions.create(Handshake.of(request));
+        session.listener(namespace.client(session));
+        if (upgrade) {
+            request.toWebSocket().onSuccess(session::openWebSocket).onFailure(failure -> session.close("transport error"));
+        } else {
+            session.openPolling(request.response());
+        }
+    }
+
+    private void resume(HttpServerRequest request, EngineSession session, boolean upgrade) {
+        if (upgrade) {
+            if (!session.isPolling()) {
+                fail(request, EngineError.BAD_REQUEST);
+                return;
+            }
+            request.toWebSocket().onSuccess(session::probe);
+            return;
+        }
+        if (!session.isPolling()) {
+            fail(request, EngineError.BAD_REQUEST);
+        } else if (request.method() == HttpMethod.GET) {
+            session.poll(request.response());
+        } else if (request.method() == HttpMethod.POST) {
+            receive(request, session);
+        } else {
+            fail(request, EngineError.BAD_REQUEST);
+        }
+    }
+
+    /** A POST body over maxPayload is refused with 413 and ends the session, as over a WebSocket. */
+    private void receive(HttpServerRequest request, EngineSession session) {
+        int max = sessions.settings().maxPayload();
+        String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
+        if (length != null && length.length() < 12 && Long.parseLong(length.trim()) > max) {
+            tooLarge(request, session);
+            return;
+        }
+        Buffer body = Buffer.buffer();
+        request.handler(chunk -> {
+            if (body.length() <= max) {
+                body.appendBuffer(chunk);
+            }
+        });
+        request.endHandler(ignored -> {
+            if (body.length() > max) {
+                tooLarge(request, session);
+                return;
+            }
+            session.post(body.toString(StandardCharsets.UTF_8));
+            request.response().putHeader(HttpHeaders.CONTENT_TYPE, "text/html").end("ok");
+        });
+        request.resume();
+    }
+
+    private static void tooLarge(HttpServerRequest request, EngineSession session) {
+        request.response().setStatusCode(413).end();
+        session.close("transport error");
+    }
+
+    /** Polling from a page of another permitted origin (docs/protocol.md §3): the browser needs CORS headers to read it. */
+    private void allowCrossOrigin(HttpServerRequest request) {
+        String origin = request.getHeader(HttpHeaders.ORIGIN);
+        if (origin == null || !origins.permits(origin, request.getHeader(HttpHeaders.HOST))) {
+            return;
+        }
+        HttpServerResponse response = request.response();
+        response.putHeader("Access-Control-Allow-Origin", origin);
+        response.putHeader("Access-Control-Allow-Credentials", "true");
+        response.putHeader("Vary", "Origin");
+        if (request.method() == HttpMethod.OPTIONS) {
+            response.putHeader("Access-Control-Allow-Methods", "GET, POST");
+            String headers = request.getHeader("Access-Control-Request-Headers");
+            if (headers != null) {
+                response.putHeader("Access-Control-Allow-Headers", headers);
+            }
+        }
+    }
+
+    private static void fail(HttpServerRequest request, EngineError error) {
+        request.response().setStatusCode(400).putHeader(HttpHeaders.CONTENT_TYPE, "application/json").end(error.body());
+    }
+}

@@ -1,0 +1,342 @@
+package io.editlock.socketio;
+
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.ServerWebSocket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * One Engine.IO v4 connection: its transport (long-polling, or a WebSocket from the start or after
+ * the upgrade), the packets waiting for the next poll, and the server's pings. Requests of one
+ * session may come on different event loops, so its state is guarded by the session's lock; the
+ * {@link Listener} is never called while that lock is held.
+ */
+final class EngineSession {
+
+    /** The layer above: Socket.IO. */
+    interface Listener {
+        void onMessage(String text);
+
+        /** A binary message: Socket.IO attachments, which editlock refuses. */
+        void onBinary();
+
+        void onPong();
+
+        /** Called once, whatever ended the session. */
+        void onClose(String reason);
+    }
+
+    private static final String TEXT_PLAIN = "text/plain; charset=UTF-8";
+    private static final short MESSAGE_TOO_BIG = 1009;
+
+    private final String sid;
+    private final Handshake handshake;
+    private final EngineSettings settings;
+    private final Vertx vertx;
+    private final Consumer<EngineSession> onEnd;
+    private volatile Listener listener;
+    private final List<String> outbox = new ArrayList<>();
+    private HttpServerResponse poll;
+    private ServerWebSocket socket;
+    private ServerWebSocket probe;
+    private boolean upgrading;
+    private boolean closed;
+    private long pingTimer = -1;
+    private long pongTimer = -1;
+    private boolean awaitingPong;
+
+    EngineSession(String sid, Handshake handshake, EngineSettings settings, Vertx vertx, Consumer<EngineSession> onEnd) {
+        this.sid = sid;
+        this.handshake = handshake;
+        this.settings = settings;
+        this.vertx = vertx;
+        this.onEnd = onEnd;
+    }
+
+    String sid() {
+        return sid;
+    }
+
+    Handshake handshake() {
+        return handshake;
+    }
+
+    void listener(Listener listener) {
+        this.listener = listener;
+    }
+
+    synchronized boolean isOpen() {
+        return !closed;
+    }
+
+    /** Still on long-polling (also while an upgrade is being probed). */
+    synchronized boolean isPolling() {
+        return socket == null;
+    }
+
+    /** The handshake of a session that starts on long-polling: the open packet is the first poll's answer. */
+    synchronized void openPolling(HttpServerResponse response) {
+        response.putHeader(HttpHeaders.CONTENT_TYPE, TEXT_PLAIN).end(settings.openPacket(sid, true));
+        schedulePing();
+    }
+
+    /** The handshake of a session that is a WebSocket from the start. */
+    synchronized void openWebSocket(ServerWebSocket webSocket) {
+        socket = webSocket;
+        listen(webSocket);
+        webSocket.writeTextMessage(settings.openPacket(sid, false));
+        schedulePing();
+    }
+
+    /** A socket.io message packet (the engine's {@code 4}). */
+    void sendMessage(String text) {
+        send(EnginePackets.MESSAGE + text);
+    }
+
+    /** A long-poll: answered at once with what waits, or parked until there is something to send. */
+    void poll(HttpServerResponse response) {
+        boolean overlap;
+        synchronized (this) {
+            if (closed) {
+                response.putHeader(HttpHeaders.CONTENT_TYPE, TEXT_PLAIN).end(String.valueOf(EnginePackets.CLOSE));
+                return;
+            }
+            overlap = poll != null;
+            if (!overlap) {
+                poll = response;
+                response.putHeader(HttpHeaders.CONTENT_TYPE, TEXT_PLAIN);
+                response.closeHandler(ignored -> pollConnectionLost(response));
+                if (!outbox.isEmpty()) {
+                    flushPoll();
+                } else if (upgrading) {
+                    releasePoll();
+                }
+            }
+        }
+        if (overlap) {
+            // Two polls at once: not a client that follows the protocol (Engine.IO servers end it too).
+            response.setStatusCode(400).putHeader(HttpHeaders.CONTENT_TYPE, "application/json").end(EngineError.BAD_REQUEST.body());
+            close("transport error");
+        }
+    }
+
+    /** The packets of one polling POST, in order. */
+    void post(String payload) {
+        for (String packet : EnginePackets.split(payload)) {
+            receive(packet);
+        }
+    }
+
+    /** A WebSocket opened with this session's sid: the upgrade probe ({@code 2probe}, then {@code 5}). */
+    synchronized void probe(ServerWebSocket webSocket) {
+        if (closed || socket != null || probe != null) {
+            webSocket.close();
+            return;
+        }
+        probe = webSocket;
+        listen(webSocket);
+    }
+
+    /** Ends the session: the server's close, a ping timeout, the client's close packet, a lost transport. */
+    void close(String reason) {
+        close(reason, (short) 1000);
+    }
+
+    private void close(String reason, short webSocketCode) {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            vertx.cancelTimer(pingTimer);
+            vertx.cancelTimer(pongTimer);
+            outbox.clear();
+            if (poll != null) {
+                HttpServerResponse parked = poll;
+                poll = null;
+                parked.end(String.valueOf(EnginePackets.CLOSE));
+            }
+            closeQuietly(socket, webSocketCode, reason);
+            closeQuietly(probe, webSocketCode, reason);
+        }
+        onEnd.accept(this);
+        Listener current = listener;
+        if (current != null) {
+            current.onClose(reason);
+        }
+    }
+
+    private static void closeQuietly(ServerWebSocket webSocket, short code, String reason) {
+        if (webSocket != null && !webSocket.isClosed()) {
+            webSocket.close(code, reason);
+        }
+    }
+
+    private void send(String packet) {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            if (socket != null) {
+                socket.writeTextMessage(packet);
+                return;
+            }
+            outbox.add(packet);
+            flushPoll();
+        }
+    }
+
+    /** Under the lock. */
+    private void flushPoll() {
+        if (poll == null || outbox.isEmpty()) {
+            return;
+        }
+        HttpServerResponse parked = poll;
+        poll = null;
+        String body = EnginePackets.join(outbox);
+        outbox.clear();
+        parked.end(body);
+    }
+
+    /** Under the lock: a parked poll answered with a noop, so that the client can finish its upgrade. */
+    private void releasePoll() {
+        if (poll != null) {
+            HttpServerResponse parked = poll;
+            poll = null;
+            parked.end(String.valueOf(EnginePackets.NOOP));
+        }
+    }
+
+    private void pollConnectionLost(HttpServerResponse response) {
+        boolean lost;
+        synchronized (this) {
+            lost = poll == response;
+            if (lost) {
+                poll = null;
+            }
+        }
+        if (lost) {
+            close("transport error");
+        }
+    }
+
+    private void receive(String packet) {
+        if (packet.isEmpty()) {
+            close("parse error");
+            return;
+        }
+        Listener current = listener;
+        switch (packet.charAt(0)) {
+            case EnginePackets.MESSAGE -> current.onMessage(packet.substring(1));
+            case EnginePackets.BINARY -> current.onBinary();
+            case EnginePackets.PONG -> pong();
+            case EnginePackets.CLOSE -> close("transport close");
+            case EnginePackets.PING, EnginePackets.NOOP, EnginePackets.UPGRADE -> {
+                // v4 clients do not ping; noop and upgrade mean nothing outside the probe
+            }
+            default -> close("parse error");
+        }
+    }
+
+    private void listen(ServerWebSocket webSocket) {
+        webSocket.textMessageHandler(text -> onWebSocketText(webSocket, text));
+        webSocket.binaryMessageHandler(data -> {
+            if (isTransport(webSocket)) {
+                listener.onBinary();
+            }
+        });
+        webSocket.exceptionHandler(failure -> {
+            if (isOverSizeLimit(failure)) {
+                close("transport error", MESSAGE_TOO_BIG);
+            }
+        });
+        webSocket.closeHandler(ignored -> onWebSocketClosed(webSocket));
+    }
+
+    private synchronized boolean isTransport(ServerWebSocket webSocket) {
+        return socket == webSocket;
+    }
+
+    private void onWebSocketText(ServerWebSocket webSocket, String text) {
+        if (text.getBytes(StandardCharsets.UTF_8).length > settings.maxPayload()) {
+            close("transport error", MESSAGE_TOO_BIG);
+            return;
+        }
+        if (isTransport(webSocket)) {
+            receive(text);
+            return;
+        }
+        synchronized (this) {
+            if (probe != webSocket) {
+                return;
+            }
+            if (text.equals(EnginePackets.PING + EnginePackets.PROBE)) {
+                webSocket.writeTextMessage(EnginePackets.PONG + EnginePackets.PROBE);
+                upgrading = true;
+                releasePoll();
+            } else if (upgrading && text.equals(String.valueOf(EnginePackets.UPGRADE))) {
+                probe = null;
+                upgrading = false;
+                socket = webSocket;
+                releasePoll();
+                outbox.forEach(webSocket::writeTextMessage);
+                outbox.clear();
+            } else {
+                probe = null;
+                upgrading = false;
+                webSocket.close();
+            }
+        }
+    }
+
+    private void onWebSocketClosed(ServerWebSocket webSocket) {
+        synchronized (this) {
+            if (probe == webSocket) {
+                probe = null;
+                upgrading = false;
+                return;
+            }
+        }
+        if (isTransport(webSocket)) {
+            close("transport close");
+        }
+    }
+
+    private synchronized void schedulePing() {
+        if (!closed) {
+            pingTimer = vertx.setTimer(settings.pingIntervalMs(), ignored -> ping());
+        }
+    }
+
+    private void ping() {
+        send(String.valueOf(EnginePackets.PING));
+        synchronized (this) {
+            if (!closed) {
+                awaitingPong = true;
+                pongTimer = vertx.setTimer(settings.pingTimeoutMs(), ignored -> close("ping timeout"));
+            }
+        }
+    }
+
+    private void pong() {
+        synchronized (this) {
+            if (!awaitingPong) {
+                return;
+            }
+            awaitingPong = false;
+            vertx.cancelTimer(pongTimer);
+        }
+        schedulePing();
+        listener.onPong();
+    }
+
+    /** Vert.x reports a message over its own limit as "Cannot process ... max message size ...". */
+    private static boolean isOverSizeLimit(Throwable failure) {
+        return failure instanceof IllegalStateException && failure.getMessage() != null
+                && failure.getMessage().contains("max message size");
+    }
+}

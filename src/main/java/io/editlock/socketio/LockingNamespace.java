@@ -1,0 +1,95 @@
+package io.editlock.socketio;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.editlock.auth.Identity;
+import io.editlock.session.SessionLifecycle;
+import io.editlock.session.SocketSession;
+import io.editlock.ws.ClientRequest;
+import io.editlock.ws.FrameDecoder;
+import io.editlock.ws.RequestHandler;
+import io.editlock.ws.WireFormat;
+import io.vertx.core.Vertx;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.io.IOException;
+
+/**
+ * The {@code /locking} namespace (docs/protocol.md §12): connect with identity, then every event is
+ * decoded and answered by the same {@link RequestHandler} as {@code /locking} WebSocket frames.
+ */
+@ApplicationScoped
+public class LockingNamespace {
+
+    static final String NAME = "/locking";
+
+    private final SocketIoAuth auth;
+    private final SessionLifecycle lifecycle;
+    private final RequestHandler handler;
+    private final FrameDecoder decoder;
+    private final ObjectMapper json;
+
+    public LockingNamespace(SocketIoAuth auth, SessionLifecycle lifecycle, RequestHandler handler, FrameDecoder decoder,
+            ObjectMapper json) {
+        this.auth = auth;
+        this.lifecycle = lifecycle;
+        this.handler = handler;
+        this.decoder = decoder;
+        this.json = json;
+    }
+
+    EngineSession.Listener client(EngineSession engine) {
+        return new SocketIoClient(engine, this);
+    }
+
+    /** @return the connected socket, or null when the connect was refused (a connect_error went out) */
+    NamespaceSocket connect(EngineSession engine, String payload) {
+        Identity identity;
+        try {
+            identity = auth.identify(engine.handshake(), parse(payload));
+        } catch (SocketIoAuth.Refused refused) {
+            String error = "{\"message\":\"" + refused.code() + "\",\"data\":{\"code\":\"" + refused.code() + "\"}}";
+            engine.sendMessage(SocketIoPacket.encode(SocketIoPacket.CONNECT_ERROR, NAME, null, error));
+            return null;
+        }
+        NamespaceSocket socket = new NamespaceSocket(engine, lifecycle);
+        SocketSession session = lifecycle.open(socket, identity);
+        socket.session(session);
+        acknowledgeConnect(engine, socket);
+        socket.sendText(WireFormat.welcome(session));
+        return socket;
+    }
+
+    void acknowledgeConnect(EngineSession engine, NamespaceSocket socket) {
+        engine.sendMessage(SocketIoPacket.encode(SocketIoPacket.CONNECT, NAME, null, "{\"sid\":\"" + socket.id() + "\"}"));
+    }
+
+    void event(NamespaceSocket socket, SocketIoPacket packet) {
+        SocketSession session = socket.session();
+        session.bindEventLoop(Vertx.currentContext());
+        ClientRequest request = request(packet);
+        socket.enqueue(() -> handler.handle(session, request).invoke(frame -> socket.reply(packet.ackId(), frame)).replaceWithVoid());
+    }
+
+    /** A request's only argument is its data (docs/protocol.md §12). */
+    private ClientRequest request(SocketIoPacket packet) {
+        if (packet.type() == SocketIoPacket.BINARY_EVENT) {
+            return new ClientRequest.Invalid(null, "binary packets are not accepted: data must be JSON");
+        }
+        JsonNode arguments = parse(packet.payload());
+        if (arguments == null || !arguments.isArray() || arguments.isEmpty() || !arguments.get(0).isTextual()) {
+            return new ClientRequest.Invalid(null, "an event must have a name and its data");
+        }
+        return decoder.decode(arguments.get(0).textValue(), arguments.get(1));
+    }
+
+    private JsonNode parse(String payload) {
+        if (payload.isEmpty()) {
+            return null;
+        }
+        try {
+            return json.readTree(payload);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+}

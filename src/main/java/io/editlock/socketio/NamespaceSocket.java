@@ -1,0 +1,133 @@
+package io.editlock.socketio;
+
+import io.editlock.session.ClientConnection;
+import io.editlock.session.SessionLifecycle;
+import io.editlock.session.SocketSession;
+import io.quarkus.websockets.next.CloseReason;
+import io.smallrye.mutiny.Uni;
+import java.util.Queue;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+import org.jboss.logging.Logger;
+
+/**
+ * A Socket.IO socket on {@code /locking}: to the session model the same kind of client as a
+ * {@code /locking} WebSocket. Server events go out as Socket.IO events; its requests are handled one
+ * after another, so that its replies keep the order of its requests, as on {@code /locking}.
+ */
+final class NamespaceSocket implements ClientConnection {
+
+    static final String TRANSPORT = "socketio";
+
+    private static final Logger LOG = Logger.getLogger(NamespaceSocket.class);
+
+    private final String id = UUID.randomUUID().toString();
+    private final EngineSession engine;
+    private final SessionLifecycle lifecycle;
+    private final AtomicBoolean ended = new AtomicBoolean();
+    private final Queue<Supplier<Uni<Void>>> requests = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean busy = new AtomicBoolean();
+    private volatile SocketSession session;
+
+    NamespaceSocket(EngineSession engine, SessionLifecycle lifecycle) {
+        this.engine = engine;
+        this.lifecycle = lifecycle;
+    }
+
+    void session(SocketSession value) {
+        session = value;
+    }
+
+    SocketSession session() {
+        return session;
+    }
+
+    @Override
+    public String id() {
+        return id;
+    }
+
+    @Override
+    public String transport() {
+        return TRANSPORT;
+    }
+
+    @Override
+    public boolean isOpen() {
+        return !ended.get() && engine.isOpen();
+    }
+
+    @Override
+    public Uni<Void> sendText(String frame) {
+        emit(SocketIoFrames.eventArguments(frame));
+        return Uni.createFrom().voidItem();
+    }
+
+    /** The server ends it by ending its Engine.IO session: the client reconnects by itself, as after any lost transport. */
+    @Override
+    public Uni<Void> close(CloseReason reason) {
+        engine.close("forced close");
+        return Uni.createFrom().voidItem();
+    }
+
+    /** The direct reply to a request: as its acknowledgement if it asked for one, else as an event. */
+    void reply(Long ackId, String frame) {
+        if (ackId == null) {
+            emit(SocketIoFrames.eventArguments(frame));
+        } else if (isOpen()) {
+            engine.sendMessage(SocketIoPacket.encode(SocketIoPacket.ACK, LockingNamespace.NAME, ackId, SocketIoFrames.ackArguments(frame)));
+        }
+    }
+
+    private void emit(String arguments) {
+        if (isOpen()) {
+            engine.sendMessage(SocketIoPacket.encode(SocketIoPacket.EVENT, LockingNamespace.NAME, null, arguments));
+        }
+    }
+
+    /** Queues a request behind the ones before it. */
+    void enqueue(Supplier<Uni<Void>> request) {
+        requests.add(request);
+        drain();
+    }
+
+    private void drain() {
+        while (busy.compareAndSet(false, true)) {
+            Supplier<Uni<Void>> next = requests.poll();
+            if (next == null) {
+                busy.set(false);
+                if (requests.isEmpty()) {
+                    return;
+                }
+                continue;
+            }
+            Uni<Void> handled;
+            try {
+                handled = next.get();
+            } catch (RuntimeException e) {
+                LOG.errorf(e, "unexpected failure on Socket.IO socket %s", id);
+                handled = Uni.createFrom().voidItem();
+            }
+            handled.subscribe().with(ignored -> done(), failure -> done());
+            return;
+        }
+    }
+
+    private void done() {
+        busy.set(false);
+        drain();
+    }
+
+    /**
+     * The socket is over: {@code clean} after the client's disconnect (its locks are released at
+     * once), otherwise a drop that waits out the grace period for a resume (docs/protocol.md §5).
+     */
+    void end(boolean clean) {
+        if (ended.compareAndSet(false, true) && session != null) {
+            lifecycle.closed(session, clean ? CloseReason.NORMAL : CloseReason.ABNORMAL)
+                    .subscribe().with(ignored -> { }, failure -> LOG.debugf("closing %s failed: %s", id, failure.getMessage()));
+        }
+    }
+}
