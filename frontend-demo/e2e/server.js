@@ -45,9 +45,11 @@ async function waitUntilReady(baseUrl, child) {
 }
 
 /**
+ * @param {{redisUrl?: string}} [options] redisUrl: a Redis to share with other nodes instead of
+ *   the embedded one
  * @returns {Promise<{baseUrl: string, stop: () => Promise<void>}>}
  */
-export async function startServer() {
+export async function startServer({ redisUrl } = {}) {
   if (process.env.EDITLOCK_E2E_URL) {
     const baseUrl = process.env.EDITLOCK_E2E_URL.replace(/\/$/, '');
     await waitUntilReady(baseUrl, null);
@@ -59,11 +61,14 @@ export async function startServer() {
   const port = await freePort();
   const logDir = path.join(REPO_ROOT, 'target');
   fs.mkdirSync(logDir, { recursive: true });
-  const log = fs.openSync(path.join(logDir, 'e2e-server.log'), 'w');
+  // Several nodes at once write one log each.
+  const logName = redisUrl ? `e2e-server-${port}.log` : 'e2e-server.log';
+  const log = fs.openSync(path.join(logDir, logName), 'w');
   const child = spawn('java', [
     `-Dquarkus.http.port=${port}`,
     '-Dquarkus.http.host=127.0.0.1',
     '-Deditlock.demo-login.enabled=true',
+    ...(redisUrl ? [`-Dquarkus.redis.hosts=${redisUrl}`] : []),
     '-jar', JAR,
   ], { cwd: REPO_ROOT, stdio: ['ignore', log, log] });
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -71,7 +76,7 @@ export async function startServer() {
     await waitUntilReady(baseUrl, child);
   } catch (failure) {
     child.kill('SIGKILL');
-    throw new Error(`${failure.message} (see target/e2e-server.log)`);
+    throw new Error(`${failure.message} (see target/${logName})`);
   }
   const stop = async () => {
     if (child.exitCode !== null) {

@@ -1,0 +1,294 @@
+// Socket.IO clients (docs/protocol.md §12) against the built server, with the real socket.io-client:
+// each transport and the upgrade, acks and events, a Socket.IO user beside a /locking user, identity,
+// bad input, the frame limit, a clean disconnect, a lost transport and resume, two nodes.
+
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import net from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { startServer } from './server.js';
+import { LockingSocket, createConfigurator, eventually, login, socketIo } from './socketio-clients.js';
+
+const closers = [];
+function track(client) {
+  closers.push(() => (client.socket ? client.socket.disconnect() : client.close()));
+  return client;
+}
+function closeAll() {
+  while (closers.length) {
+    closers.pop()();
+  }
+}
+
+describe('Socket.IO clients on one node', { timeout: 300_000 }, () => {
+  let server;
+  let base;
+
+  before(async () => {
+    server = await startServer();
+    base = server.baseUrl;
+  });
+  after(async () => {
+    closeAll();
+    await server?.stop();
+  });
+
+  it('starts on long-polling, upgrades to WebSocket, and answers requests without an ack as events', async () => {
+    const token = await login(base, 'sara', 'Sara');
+    const configuratorId = await createConfigurator(base, token, 'upgrade');
+    const sara = track(socketIo(base, token));
+    const welcome = await sara.welcome;
+    assert.equal(welcome.userId, 'sara');
+    assert.ok(welcome.resumeToken, 'welcome carries a resumeToken');
+    await eventually(() => sara.socket.io.engine.transport.name === 'websocket');
+
+    sara.socket.emit('lock-configurator', { configuratorId });
+    const acquired = await sara.log.waitFor('lock-acquired');
+    assert.deepEqual(acquired.lock.resource, { type: 'configurator', configuratorId });
+    assert.deepEqual(acquired.released, []);
+    assert.ok(acquired.lock.token, 'the holder gets the fencing token');
+  });
+
+  for (const transports of [['websocket'], ['polling']]) {
+    it(`${transports[0]} only: a request with an ack gets its reply as the ack's one argument`, async () => {
+      const token = await login(base, `user-${transports[0]}`, 'Tess');
+      const configuratorId = await createConfigurator(base, token, `only ${transports[0]}`);
+      const tess = track(socketIo(base, token, { transports }));
+      await tess.welcome;
+      assert.equal(tess.socket.io.engine.transport.name, transports[0]);
+
+      const reply = await tess.socket.timeout(10_000).emitWithAck('lock-variables', { configuratorId });
+      assert.equal(reply.event, 'lock-acquired');
+      assert.deepEqual(reply.data.lock.resource, { type: 'variables', configuratorId });
+      const watched = await tess.socket.timeout(10_000).emitWithAck('watch', { configuratorId });
+      assert.equal(watched.event, 'lock-updated');
+      assert.equal(watched.data.locks.length, 1);
+      const touched = await tess.socket.timeout(10_000).emitWithAck('touch');
+      assert.equal(touched.event, 'touched');
+    });
+  }
+
+  it('a Socket.IO user and a /locking user block each other and see each other\'s broadcasts', async () => {
+    const saraToken = await login(base, 'sara2', 'Sara');
+    const omarToken = await login(base, 'omar2', 'Omar');
+    const configuratorId = await createConfigurator(base, saraToken, 'shared');
+    const sara = track(socketIo(base, saraToken));
+    const omar = track(new LockingSocket(base, omarToken));
+    await Promise.all([sara.welcome, omar.welcome]);
+    await omar.request('watch', { configuratorId });
+    await sara.socket.emitWithAck('watch', { configuratorId });
+
+    const granted = await sara.socket.emitWithAck('lock-configurator', { configuratorId });
+    assert.equal(granted.event, 'lock-acquired');
+    const refused = await omar.request('lock-configurator', { configuratorId });
+    assert.equal(refused.event, 'lock-failed');
+    assert.equal(refused.data.code, 'LOCKED');
+    assert.equal(refused.data.lockedBy, 'Sara');
+    await omar.log.waitFor('lock-updated', (data) => data.locks.some((lock) => lock.ownerUserId === 'sara2'));
+
+    await sara.socket.emitWithAck('unlock-configurator', { configuratorId });
+    const released = await omar.log.waitFor('lock-released', (data) => data.ownerUserId === 'sara2');
+    assert.equal(released.reason, 'unlock');
+
+    const omarGranted = await omar.request('lock-configurator', { configuratorId });
+    assert.equal(omarGranted.event, 'lock-acquired');
+    const saraRefused = await sara.socket.emitWithAck('lock-variables', { configuratorId });
+    assert.equal(saraRefused.event, 'lock-failed');
+    assert.equal(saraRefused.data.lockedBy, 'Omar');
+    await sara.log.waitFor('lock-updated', (data) => data.locks.some((lock) => lock.ownerUserId === 'omar2'));
+    omar.request('unlock-configurator', { configuratorId });
+    await sara.log.waitFor('lock-released', (data) => data.ownerUserId === 'omar2');
+  });
+
+  it('a bad or missing token makes connect_error fire with UNAUTHORIZED; a foreign Origin with FORBIDDEN', async () => {
+    for (const token of ['not-a-token', '']) {
+      const client = track(socketIo(base, token, { reconnection: false }));
+      const error = await client.log.waitFor('connect_error');
+      assert.equal(error.message, 'UNAUTHORIZED');
+      assert.deepEqual(error.data, { code: 'UNAUTHORIZED' });
+    }
+    const token = await login(base, 'mallory');
+    const foreign = track(socketIo(base, token, { reconnection: false, transports: ['websocket'],
+      extraHeaders: { Origin: 'https://evil.example' } }));
+    const error = await foreign.log.waitFor('connect_error');
+    assert.equal(error.message, 'FORBIDDEN');
+    assert.deepEqual(error.data, { code: 'FORBIDDEN' });
+  });
+
+  it('refuses other namespaces', async () => {
+    const token = await login(base, 'nina');
+    const socket = (await import('socket.io-client')).io(`${base}/admin`, { auth: { token }, forceNew: true, reconnection: false });
+    closers.push(() => socket.disconnect());
+    const error = await new Promise((resolve) => socket.on('connect_error', resolve));
+    assert.equal(error.message, 'Invalid namespace');
+  });
+
+  it('answers bad input with BAD_REQUEST and changes nothing', async () => {
+    const token = await login(base, 'bea', 'Bea');
+    const configuratorId = await createConfigurator(base, token, 'bad input');
+    const bea = track(socketIo(base, token));
+    await bea.welcome;
+    const cases = [
+      ['lock-configurator', { configuratorId: 'twelve' }],
+      ['lock-configurator', undefined],
+      ['no-such-event', { configuratorId }],
+      ['lock-item-subresource', { itemId: 1, page: 'nowhere' }],
+      ['lock-configurator', Buffer.from('binary')],
+    ];
+    for (const [event, data] of cases) {
+      const reply = await bea.socket.timeout(10_000).emitWithAck(event, data);
+      assert.equal(reply.event, 'error', `${event} ${JSON.stringify(data)}`);
+      assert.equal(reply.data.code, 'BAD_REQUEST', `${event} ${JSON.stringify(data)}`);
+    }
+    const from = bea.log.size;
+    bea.socket.emit('lock-configurator', { configuratorId: -1 });
+    const error = await bea.log.waitFor('error', () => true, { from });
+    assert.equal(error.code, 'BAD_REQUEST');
+    const state = await bea.socket.emitWithAck('watch', { configuratorId });
+    assert.deepEqual(state.data.locks, [], 'bad input granted nothing');
+    assert.ok(bea.socket.connected, 'bad input does not end the socket');
+  });
+
+  it('a clean disconnect releases at once', async () => {
+    const saraToken = await login(base, 'sara3', 'Sara');
+    const omarToken = await login(base, 'omar3', 'Omar');
+    const configuratorId = await createConfigurator(base, saraToken, 'clean close');
+    const sara = socketIo(base, saraToken);
+    const omar = track(new LockingSocket(base, omarToken));
+    await Promise.all([sara.welcome, omar.welcome]);
+    await omar.request('watch', { configuratorId });
+    await sara.socket.emitWithAck('lock-configurator', { configuratorId });
+
+    const started = Date.now();
+    sara.socket.disconnect();
+    const released = await omar.log.waitFor('lock-released', (data) => data.ownerUserId === 'sara3', { timeout: 5_000 });
+    assert.equal(released.reason, 'disconnect');
+    assert.ok(Date.now() - started < 5_000, 'released well before the grace period would end');
+    assert.equal((await omar.request('lock-configurator', { configuratorId })).event, 'lock-acquired');
+  });
+
+  it('a killed transport is a drop: the client reconnects by itself and resumes its locks', async () => {
+    const saraToken = await login(base, 'sara4', 'Sara');
+    const omarToken = await login(base, 'omar4', 'Omar');
+    const configuratorId = await createConfigurator(base, saraToken, 'drop');
+    const sara = track(socketIo(base, saraToken, { transports: ['websocket'], reconnectionDelay: 200 }));
+    const omar = track(new LockingSocket(base, omarToken));
+    const first = await sara.welcome;
+    await omar.welcome;
+    await sara.socket.emitWithAck('lock-configurator', { configuratorId });
+
+    const from = sara.log.size;
+    sara.socket.io.engine.transport.ws._socket.destroy(); // the TCP connection dies, no close frame
+    await sara.log.waitFor('disconnect', () => true, { from });
+    const refused = await omar.request('lock-configurator', { configuratorId });
+    assert.equal(refused.data.code, 'LOCKED', 'the dropped socket keeps its lock during the grace period');
+
+    const second = await sara.log.waitFor('welcome', () => true, { from });
+    assert.notEqual(second.socketId, first.socketId);
+    const resumed = await sara.socket.emitWithAck('resume', { resumeToken: first.resumeToken });
+    assert.equal(resumed.event, 'resumed');
+    assert.deepEqual(resumed.data.locks.map((lock) => lock.resource), [{ type: 'configurator', configuratorId }]);
+    const unlocked = await sara.socket.emitWithAck('unlock-configurator', { configuratorId });
+    assert.equal(unlocked.event, 'lock-released', 'the new socket holds the lock');
+  });
+
+  for (const transports of [['websocket'], ['polling']]) {
+    it(`${transports[0]}: a message over maxPayload ends the transport; the client reconnects`, async () => {
+      const token = await login(base, `big-${transports[0]}`);
+      const client = track(socketIo(base, token, { transports, reconnectionDelay: 200 }));
+      await client.welcome;
+      const from = client.log.size;
+      client.socket.emit('touch', { padding: 'x'.repeat(20_000) });
+      const reason = await client.log.waitFor('disconnect', () => true, { from });
+      assert.match(reason, /transport (close|error)/);
+      await client.log.waitFor('welcome', () => true, { from });
+      const touched = await client.socket.emitWithAck('touch', {});
+      assert.equal(touched.event, 'touched');
+    });
+  }
+
+  it('answers a bad Engine.IO handshake with 400 and the standard error body', async () => {
+    const cases = [
+      ['EIO=3&transport=polling', 5, 'Unsupported protocol version'],
+      ['EIO=4&transport=carrier-pigeon', 0, 'Transport unknown'],
+      ['EIO=4&transport=polling&sid=nobody', 1, 'Session ID unknown'],
+    ];
+    for (const [query, code, message] of cases) {
+      const response = await fetch(`${base}/socket.io/?${query}`);
+      assert.equal(response.status, 400, query);
+      assert.deepEqual(await response.json(), { code, message }, query);
+    }
+    const post = await fetch(`${base}/socket.io/?EIO=4&transport=polling`, { method: 'POST', body: '40' });
+    assert.equal(post.status, 400);
+    assert.deepEqual(await post.json(), { code: 2, message: 'Bad handshake method' });
+  });
+});
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+describe('Socket.IO clients across two nodes', { timeout: 300_000 }, () => {
+  let redis;
+  let nodes = [];
+
+  before(async () => {
+    const port = await freePort();
+    redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' });
+    const url = `redis://127.0.0.1:${port}`;
+    nodes = await Promise.all([startServer({ redisUrl: url }), startServer({ redisUrl: url })]);
+  });
+  after(async () => {
+    closeAll();
+    await Promise.all(nodes.map((node) => node.stop()));
+    redis?.kill('SIGTERM');
+  });
+
+  it('a Socket.IO user on one node and a /locking user on the other block each other and see the broadcasts', async () => {
+    const [one, two] = nodes.map((node) => node.baseUrl);
+    const saraToken = await login(one, 'sara5', 'Sara');
+    const omarToken = await login(two, 'omar5', 'Omar');
+    const configuratorId = await createConfigurator(one, saraToken, 'two nodes');
+    const sara = track(socketIo(one, saraToken));
+    const omar = track(new LockingSocket(two, omarToken));
+    await Promise.all([sara.welcome, omar.welcome]);
+    await omar.request('watch', { configuratorId });
+    await sara.socket.emitWithAck('watch', { configuratorId });
+
+    assert.equal((await sara.socket.emitWithAck('lock-configurator', { configuratorId })).event, 'lock-acquired');
+    assert.equal((await omar.request('lock-variables', { configuratorId })).data.code, 'LOCKED');
+    await omar.log.waitFor('lock-updated', (data) => data.locks.some((lock) => lock.ownerUserId === 'sara5'));
+    await sara.socket.emitWithAck('unlock-configurator', { configuratorId });
+    await omar.log.waitFor('lock-released', (data) => data.ownerUserId === 'sara5');
+    assert.equal((await omar.request('lock-variables', { configuratorId })).event, 'lock-acquired');
+    await sara.log.waitFor('lock-updated', (data) => data.locks.some((lock) => lock.ownerUserId === 'omar5'));
+  });
+
+  it('a Socket.IO socket dropped on one node resumes on the other', async () => {
+    const [one, two] = nodes.map((node) => node.baseUrl);
+    const token = await login(one, 'sara6', 'Sara');
+    const configuratorId = await createConfigurator(one, token, 'resume elsewhere');
+    const first = socketIo(one, token, { transports: ['websocket'], reconnection: false });
+    const welcome = await first.welcome;
+    await first.socket.emitWithAck('lock-configurator', { configuratorId });
+    first.socket.io.engine.transport.ws._socket.destroy();
+    await first.log.waitFor('disconnect');
+
+    // Each node of this test signs its own demo tokens: the same user signs in on the other node.
+    const second = track(socketIo(two, await login(two, 'sara6', 'Sara'), { transports: ['websocket'] }));
+    await second.welcome;
+    const resumed = await eventually(async () => {
+      const reply = await second.socket.emitWithAck('resume', { resumeToken: welcome.resumeToken });
+      return reply.event === 'resumed' ? reply : null;
+    });
+    assert.deepEqual(resumed.data.locks.map((lock) => lock.resource), [{ type: 'configurator', configuratorId }]);
+  });
+});
