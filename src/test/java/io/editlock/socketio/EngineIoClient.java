@@ -1,0 +1,88 @@
+package io.editlock.socketio;
+
+import static io.restassured.RestAssured.given;
+
+import io.editlock.support.DemoLogin;
+import io.restassured.response.Response;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * An Engine.IO long-polling session spoken by hand, for what the real client (the Node tests) cannot
+ * be made to do: stay silent on pings, send bad payloads.
+ */
+final class EngineIoClient {
+
+    private static final Duration WAIT = Duration.ofSeconds(20);
+    private static final Pattern SID = Pattern.compile("\"sid\":\"([^\"]+)\"");
+
+    final String sid;
+
+    private EngineIoClient(String sid) {
+        this.sid = sid;
+    }
+
+    static EngineIoClient handshake() {
+        String open = given().queryParam("EIO", "4").queryParam("transport", "polling")
+                .when().get("/socket.io/").then().statusCode(200).extract().asString();
+        Matcher sid = SID.matcher(open);
+        if (!open.startsWith("0") || !sid.find()) {
+            throw new AssertionError("not an open packet: " + open);
+        }
+        return new EngineIoClient(sid.group(1));
+    }
+
+    /** Handshake and connect to /locking as a new demo user; the connect reply and welcome are read. */
+    static EngineIoClient connected(String name) {
+        String token = DemoLogin.user(name).token(); // first: the session's pings start with the handshake
+        EngineIoClient client = handshake();
+        client.post("40/locking,{\"token\":\"" + token + "\"}");
+        List<String> packets = client.pollUntil(received -> received.stream().anyMatch(p -> p.startsWith("42/locking,[\"welcome\"")));
+        if (packets.stream().filter(packet -> !packet.equals("2")).findFirst().filter(packet -> packet.startsWith("40/locking,{\"sid\":"))
+                .isEmpty()) {
+            throw new AssertionError("not connected: " + packets);
+        }
+        return client;
+    }
+
+    Response postRaw(String payload) {
+        return given().queryParam("EIO", "4").queryParam("transport", "polling").queryParam("sid", sid)
+                .contentType("text/plain;charset=UTF-8").body(payload).when().post("/socket.io/");
+    }
+
+    void post(String payload) {
+        postRaw(payload).then().statusCode(200);
+    }
+
+    Response getRaw() {
+        return given().queryParam("EIO", "4").queryParam("transport", "polling").queryParam("sid", sid).when().get("/socket.io/");
+    }
+
+    /** One long-poll: the packets it brought. */
+    List<String> poll() {
+        String body = getRaw().then().statusCode(200).extract().asString();
+        return EnginePackets.split(body);
+    }
+
+    /** Polls until what came so far satisfies {@code done}; answers pings on the way. */
+    List<String> pollUntil(Predicate<List<String>> done) {
+        List<String> received = new ArrayList<>();
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!done.test(received)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("still waiting after " + WAIT + "; received " + received);
+            }
+            for (String packet : poll()) {
+                if (packet.equals("2")) {
+                    post("3");
+                }
+                received.add(packet);
+            }
+        }
+        return received;
+    }
+}
