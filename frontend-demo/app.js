@@ -102,10 +102,19 @@ function signOut() {
   render();
 }
 
+/** `?transport=socketio`: the same client, its frames carried over Socket.IO instead of /locking. */
+async function transportOptions() {
+  if (new URLSearchParams(location.search).get('transport') !== 'socketio') {
+    return {};
+  }
+  const { openSocketIo } = await import('./socketio-socket.js');
+  return { openSocket: openSocketIo };
+}
+
 async function startWorkspace(auth) {
   state.auth = auth;
   api = new Api(() => auth.token);
-  client = new EditlockClient({ token: auth.token });
+  client = new EditlockClient({ token: auth.token, ...await transportOptions() });
   client.addEventListener('statechange', (event) => {
     state.connection = event.detail.state;
     render();

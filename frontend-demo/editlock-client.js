@@ -52,6 +52,9 @@
  * @property {EventTarget | null} [activityTarget=window] where pointer and keyboard activity is listened to;
  *   `null` disables automatic touches
  * @property {boolean} [closeOnPageHide=true] close cleanly (1000) on `pagehide`, so that locks are freed at once
+ * @property {(url: string, token: string) => WebSocket} [openSocket] opens the socket; default: a WebSocket to
+ *   `url?access_token=…`. Anything with the WebSocket's send/close/readyState/onmessage/onclose will do
+ *   (socketio-socket.js: the same frames over Socket.IO)
  */
 
 /** The pages of an item. */
@@ -160,6 +163,7 @@ export class EditlockClient extends EventTarget {
       resumeRetryDelaysMs: [500, 1000, 2000, 3000, 4000],
       activityTarget: typeof window === 'undefined' ? null : window,
       closeOnPageHide: true,
+      openSocket: (url, token) => new WebSocket(`${url}?access_token=${encodeURIComponent(token)}`),
       ...options,
     };
     /** @type {ConnectionState} */
@@ -446,7 +450,7 @@ export class EditlockClient extends EventTarget {
     if (this._closedByUser) {
       return;
     }
-    const socket = new WebSocket(`${this._url()}?access_token=${encodeURIComponent(token)}`);
+    const socket = this.options.openSocket(this._url(), token);
     this._socket = socket;
     this._ready = false;
     socket._first = first;
