@@ -18,8 +18,9 @@ public final class Main {
               echo        --url U --sockets "10 100 1000" --warmup-ms --measure-ms --runs
               locks       --url U[,U2] --sockets "10 100 1000" --warmup-ms --measure-ms --runs [--label L]
                           [--paired-echo true]   (an echo window before every lock window)
+                          [--socketio true]      (the lock window again over Socket.IO, right after)
                           echo, locks, twonodes: [--server-pids PID[,PID2] --redis-pid PID] for CPU time per op
-              warmup      --url U --sockets 10 --measure-ms M   (lock and echo loops, not recorded)
+              warmup      --url U --sockets 10 --measure-ms M [--socketio true]   (lock and echo loops, not recorded)
               twonodes    --url A --url-b B --sockets 100 --warmup-ms --measure-ms --runs
               evalsha     --redis-port P --requests N --clients C --runs
               sizes       --url U --redis-port P --sizes "10 100 1000 10000" --locks N --budget-ms M --windows W --runs
@@ -80,17 +81,26 @@ public final class Main {
                     String label = options.get("label", "");
                     // Paired: an echo window right before each lock window, with the same sockets and frames, so
                     // that each "% of echo" compares two windows a few seconds apart (a VM's speed drifts).
-                    boolean pairedEcho = mode == RoundTrips.Mode.LOCKS && options.get("paired-echo", "false").equals("true");
+                    boolean pairedEcho = mode.locks() && options.get("paired-echo", "false").equals("true");
+                    // The same lock loop over Socket.IO right after each /locking window (docs/socketio.md).
+                    boolean socketIo = mode.locks() && options.get("socketio", "false").equals("true");
                     for (int run = 1; run <= runs; run++) {
                         for (int sockets : counts) {
                             String key = (label.isEmpty() ? "" : label + ",") + "sockets=" + sockets;
-                            List<RoundTrips.Mode> modes = pairedEcho ? List.of(RoundTrips.Mode.ECHO, mode) : List.of(mode);
+                            List<RoundTrips.Mode> modes = new ArrayList<>(pairedEcho ? List.of(RoundTrips.Mode.ECHO, mode) : List.of(mode));
+                            if (socketIo) {
+                                modes.add(RoundTrips.Mode.SOCKETIO_LOCKS); // right after /locking, with as many sockets
+                            }
                             for (RoundTrips.Mode each : modes) {
                                 Map<String, String> notes = Results.notes();
                                 Map<String, Object> metrics = RoundTrips.run(net, targets, each, fixture, sockets,
                                         options.getLong("warmup-ms", 2_000), options.getLong("measure-ms", 10_000), connectConcurrency, cpu,
                                         notes);
-                                results.emit(each == RoundTrips.Mode.ECHO ? "echo" : "locks", key, run, metrics, notes);
+                                results.emit(switch (each) {
+                                    case ECHO -> "echo";
+                                    case LOCKS -> "locks";
+                                    case SOCKETIO_LOCKS -> "locks-socketio";
+                                }, key, run, metrics, notes);
                             }
                         }
                     }
@@ -101,6 +111,10 @@ public final class Main {
                     long millis = options.getLong("measure-ms", 20_000);
                     RoundTrips.Fixture fixture = RoundTrips.Fixture.create(api, "warm", sockets);
                     RoundTrips.run(net, targets, RoundTrips.Mode.LOCKS, fixture, sockets, 0, millis, connectConcurrency, cpu, Results.notes());
+                    if (options.get("socketio", "false").equals("true")) {
+                        RoundTrips.run(net, targets, RoundTrips.Mode.SOCKETIO_LOCKS, fixture, sockets, 0, millis / 2, connectConcurrency,
+                                cpu, Results.notes());
+                    }
                     if (!options.get("echo", "true").equals("false")) {
                         RoundTrips.run(net, targets, RoundTrips.Mode.ECHO, fixture, sockets, 0, millis / 2, connectConcurrency,
                                 cpu, Results.notes());

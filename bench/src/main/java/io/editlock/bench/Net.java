@@ -62,11 +62,12 @@ final class Net implements AutoCloseable {
 
     /**
      * Opens one socket per user (user i on target i mod targets), at most {@code concurrency}
-     * upgrades at a time; for /locking waits for each socket's welcome. Failures are counted and
+     * upgrades at a time; for /locking and Socket.IO waits for each socket's welcome. Failures are counted and
      * left out of the list.
      */
     List<Sock> connect(List<URI> targets, String path, List<Users.User> users, int firstIndex, int concurrency, Counters counters) {
-        boolean expectWelcome = path.startsWith("/locking");
+        boolean overSocketIo = path.startsWith("/socket.io/");
+        boolean expectWelcome = path.startsWith("/locking") || overSocketIo;
         List<Sock> socks = Parallel.map(users.size(), concurrency, i -> {
             int index = firstIndex + i;
             URI target = targets.get(index % targets.size());
@@ -76,7 +77,7 @@ final class Net implements AutoCloseable {
                 WebSocketConnectOptions options = new WebSocketConnectOptions().setHost(target.getHost()).setPort(target.getPort())
                         .setURI(path).setAllowOriginHeader(false).setTimeout(30_000)
                         .putHeader("Authorization", "Bearer " + sock.user.token());
-                client.connect(options).onSuccess(ws -> sock.attach(ws, connected, expectWelcome)).onFailure(connected::tryFail);
+                client.connect(options).onSuccess(ws -> sock.attach(ws, connected, expectWelcome, overSocketIo)).onFailure(connected::tryFail);
             });
             return connected.future().recover(failure -> {
                 counters.connectFailures.increment();

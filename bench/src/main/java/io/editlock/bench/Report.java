@@ -140,7 +140,33 @@ final class Report {
         }
         errorNotes("locks");
         line("");
+        socketIo();
         cpuPerOp();
+    }
+
+    /** The lock loop over Socket.IO's WebSocket transport, each window right after its /locking window. */
+    private void socketIo() {
+        if (keys("locks-socketio").isEmpty()) {
+            return;
+        }
+        line("### Over Socket.IO");
+        line("");
+        line("The same loop over Socket.IO (WebSocket transport, namespace /locking, each reply as the request's ack), each"
+                + " window right after the /locking window with as many sockets; % of /locking and p99 ÷ /locking p99 are the"
+                + " medians of the per-run ratios. The aim: at least 85 % of /locking's rate, p99 within 1.2×.");
+        line("");
+        line("| sockets | ops/s | % of /locking | p50 ms | p99 ms | p99 ÷ /locking p99 | lock p99 ms | errors | closed sockets |");
+        line("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        for (String key : keys("locks-socketio")) {
+            Double p99 = pairedRatio("locks-socketio", key, "locks", key, "p99_ms");
+            line("| " + value(key) + " | " + cell("locks-socketio", key, "ops_per_s", 0) + " | "
+                    + ratio("locks-socketio", key, "locks", key, "ops_per_s") + " | " + cell("locks-socketio", key, "p50_ms", 3) + " | "
+                    + cell("locks-socketio", key, "p99_ms", 3) + " | " + (p99 == null ? "–" : String.format(Locale.ROOT, "%.2f×", p99))
+                    + " | " + cell("locks-socketio", key, "lock_p99_ms", 3) + " | " + cell("locks-socketio", key, "errors", 0) + " | "
+                    + cell("locks-socketio", key, "closed", 0) + " |");
+        }
+        errorNotes("locks-socketio");
+        line("");
     }
 
     /**

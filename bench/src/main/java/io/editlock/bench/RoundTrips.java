@@ -16,7 +16,20 @@ import org.HdrHistogram.Histogram;
  */
 final class RoundTrips {
 
-    enum Mode { ECHO, LOCKS }
+    /** LOCKS over /locking, SOCKETIO_LOCKS the same loop over Socket.IO's WebSocket transport. */
+    enum Mode {
+        ECHO("/bench/echo"), LOCKS("/locking"), SOCKETIO_LOCKS(SocketIoWire.PATH);
+
+        final String path;
+
+        Mode(String path) {
+            this.path = path;
+        }
+
+        boolean locks() {
+            return this != ECHO;
+        }
+    }
 
     private RoundTrips() {
     }
@@ -33,7 +46,7 @@ final class RoundTrips {
     static Map<String, Object> run(Net net, List<URI> targets, Mode mode, Fixture fixture, int sockets, long warmupMillis,
             long measureMillis, int connectConcurrency, CpuMeter cpu, Map<String, String> notes) {
         Counters counters = new Counters();
-        List<Sock> socks = net.connect(targets, mode == Mode.ECHO ? "/bench/echo" : "/locking",
+        List<Sock> socks = net.connect(targets, mode.path,
                 fixture.users().subList(0, sockets), 0, connectConcurrency, counters);
         for (Sock sock : socks) {
             sock.configuratorId = fixture.configurators()[sock.index];
@@ -57,7 +70,7 @@ final class RoundTrips {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        if (mode == Mode.LOCKS) {
+        if (mode.locks()) {
             releaseHeld(socks);
         }
         net.closeAll(socks);
@@ -66,7 +79,7 @@ final class RoundTrips {
         metrics.put("ops_per_s", ops.sum() / (measureMillis / 1000.0));
         metrics.put("p50_ms", Results.ms(all, 50));
         metrics.put("p99_ms", Results.ms(all, 99));
-        if (mode == Mode.LOCKS) {
+        if (mode.locks()) {
             metrics.put("lock_p50_ms", Results.ms(locks, 50));
             metrics.put("lock_p99_ms", Results.ms(locks, 99));
             metrics.put("unlock_p99_ms", Results.ms(unlocks, 99));
@@ -131,19 +144,19 @@ final class RoundTrips {
                     return;
                 }
                 if (expected.equals(frame.event())) {
-                    if (mode == Mode.LOCKS) {
+                    if (mode.locks()) {
                         sock.locked = isLock;
                     }
                 } else {
                     counters.error(frame.event() + (frame.code() == null ? "" : ":" + frame.code()));
-                    if (mode == Mode.LOCKS && "unlock-failed".equals(frame.event())) {
+                    if (mode.locks() && "unlock-failed".equals(frame.event())) {
                         sock.locked = false;
                     }
                 }
                 if (sent >= measureStart && sent < measureEnd) {
                     long took = received - sent;
                     Results.record(all, took);
-                    if (mode == Mode.LOCKS) {
+                    if (mode.locks()) {
                         Results.record(isLock ? locks : unlocks, took);
                     }
                     ops.increment();

@@ -38,6 +38,8 @@ final class Sock {
     private long sequence;
     private Promise<Sock> welcome;
     private volatile boolean closing;
+    /** Speaks Socket.IO ({@link SocketIoWire}) instead of /locking frames. */
+    private boolean socketIo;
 
     Sock(int index, Context ctx, Users.User user, Counters counters) {
         this.index = index;
@@ -56,11 +58,13 @@ final class Sock {
             handler.reply(Frame.CLOSED, System.nanoTime(), System.nanoTime());
             return;
         }
-        String ref = "r" + (++sequence);
+        long id = ++sequence;
+        String ref = socketIo ? SocketIoWire.ref(id) : "r" + id;
         pendingHandler = handler;
         sentAt = System.nanoTime();
         pendingRef = ref;
-        ws.writeTextMessage("{\"event\":\"" + event + "\",\"data\":" + data + ",\"ref\":\"" + ref + "\"}");
+        ws.writeTextMessage(socketIo ? SocketIoWire.request(event, data, id)
+                : "{\"event\":\"" + event + "\",\"data\":" + data + ",\"ref\":\"" + ref + "\"}");
     }
 
     boolean busy() {
@@ -79,9 +83,10 @@ final class Sock {
         }
     }
 
-    void attach(WebSocket socket, Promise<Sock> connected, boolean expectWelcome) {
+    void attach(WebSocket socket, Promise<Sock> connected, boolean expectWelcome, boolean overSocketIo) {
         this.ws = socket;
-        socket.textMessageHandler(this::onText);
+        this.socketIo = overSocketIo;
+        socket.textMessageHandler(overSocketIo ? this::onSocketIoText : this::onText);
         socket.exceptionHandler(failure -> {
         });
         socket.closeHandler(ignored -> {
@@ -102,9 +107,25 @@ final class Sock {
         }
     }
 
-    private void onText(String text) {
+    private void onSocketIoText(String packet) {
         long receivedAt = System.nanoTime();
-        Frame frame = Frame.parse(text);
+        if (packet.startsWith("0{")) {
+            ws.writeTextMessage(SocketIoWire.CONNECT);
+        } else if (packet.equals("2")) {
+            ws.writeTextMessage(SocketIoWire.PONG);
+        } else {
+            Frame frame = SocketIoWire.frame(packet);
+            if (frame != null) {
+                onFrame(frame, receivedAt);
+            }
+        }
+    }
+
+    private void onText(String text) {
+        onFrame(Frame.parse(text), System.nanoTime());
+    }
+
+    private void onFrame(Frame frame, long receivedAt) {
         if (frame.ref() != null) {
             if (frame.ref().equals(pendingRef)) {
                 complete(frame, receivedAt);
