@@ -22,6 +22,7 @@ final class NamespaceSocket implements ClientConnection {
     static final String TRANSPORT = "socketio";
 
     private static final Logger LOG = Logger.getLogger(NamespaceSocket.class);
+    private static volatile Translation lastTranslation;
 
     private final String id = UUID.randomUUID().toString();
     private final EngineSession engine;
@@ -61,8 +62,27 @@ final class NamespaceSocket implements ClientConnection {
 
     @Override
     public Uni<Void> sendText(String frame) {
-        emit(SocketIoFrames.eventArguments(frame));
+        if (isOpen()) {
+            engine.sendMessage(eventPacket(frame));
+        }
         return Uni.createFrom().voidItem();
+    }
+
+    /**
+     * A broadcast hands the same frame to every watcher: translated once for all of them, as the
+     * relays serialize it once (the last translation is kept; fan-outs of one frame come together).
+     */
+    private static String eventPacket(String frame) {
+        Translation last = lastTranslation;
+        if (last != null && last.frame() == frame) {
+            return last.packet();
+        }
+        String packet = SocketIoPacket.encode(SocketIoPacket.EVENT, LockingNamespace.NAME, null, SocketIoFrames.eventArguments(frame));
+        lastTranslation = new Translation(frame, packet);
+        return packet;
+    }
+
+    private record Translation(String frame, String packet) {
     }
 
     /** The server ends it by ending its Engine.IO session: the client reconnects by itself, as after any lost transport. */
@@ -75,15 +95,9 @@ final class NamespaceSocket implements ClientConnection {
     /** The direct reply to a request: as its acknowledgement if it asked for one, else as an event. */
     void reply(Long ackId, String frame) {
         if (ackId == null) {
-            emit(SocketIoFrames.eventArguments(frame));
+            sendText(frame);
         } else if (isOpen()) {
             engine.sendMessage(SocketIoPacket.encode(SocketIoPacket.ACK, LockingNamespace.NAME, ackId, SocketIoFrames.ackArguments(frame)));
-        }
-    }
-
-    private void emit(String arguments) {
-        if (isOpen()) {
-            engine.sendMessage(SocketIoPacket.encode(SocketIoPacket.EVENT, LockingNamespace.NAME, null, arguments));
         }
     }
 

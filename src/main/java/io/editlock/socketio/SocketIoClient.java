@@ -34,6 +34,9 @@ final class SocketIoClient implements EngineSession.Listener {
             return;
         }
         NamespaceSocket current = socket;
+        if (current != null && current.session() != null) {
+            current.session().markPong(); // any packet shows the peer is alive, as a pong does
+        }
         switch (packet.type()) {
             case SocketIoPacket.CONNECT -> {
                 if (current == null) {

@@ -1,7 +1,9 @@
 package io.editlock.socketio;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -77,6 +79,15 @@ class EngineIoProtocolTest {
         client.post("40/admin,\u001e40");
         assertEquals(List.of("44/admin,{\"message\":\"Invalid namespace\"}", "44{\"message\":\"Invalid namespace\"}"),
                 client.pollUntil(received -> received.size() >= 2));
+    }
+
+    @Test
+    void socketIoSocketsAreCountedWithTheirTransport() {
+        EngineIoClient.connected("Sara");
+        given().when().get("/q/metrics").then().statusCode(200)
+                .body(containsString("editlock_sockets_connected{transport=\"socketio\"}"))
+                .body(containsString("editlock_sockets_connected{transport=\"websocket\"}"))
+                .body(not(containsString("editlock_sockets_connected{transport=\"socketio\"} 0.0")));
     }
 
     private static void expect400(String query, int code, String message) {
