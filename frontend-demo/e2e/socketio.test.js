@@ -149,6 +149,18 @@ describe('Socket.IO clients on one node', { timeout: 300_000 }, () => {
     assert.ok(bea.socket.connected, 'bad input does not end the socket');
   });
 
+  it('the lock request rate limit holds for Socket.IO sockets too', async () => {
+    const token = await login(base, 'rita', 'Rita');
+    const configuratorId = await createConfigurator(base, token, 'rate');
+    const rita = track(socketIo(base, token, { transports: ['websocket'] }));
+    await rita.welcome;
+    const replies = await Promise.all(Array.from({ length: 120 },
+      () => rita.socket.timeout(20_000).emitWithAck('lock-configurator', { configuratorId })));
+    const limited = replies.filter((reply) => reply.event === 'lock-failed' && reply.data.code === 'RATE_LIMITED');
+    assert.ok(limited.length > 0, 'some of 120 lock requests at once are refused RATE_LIMITED');
+    assert.ok(replies.some((reply) => reply.event === 'lock-acquired'), 'the first ones are granted');
+  });
+
   it('a clean disconnect releases at once', async () => {
     const saraToken = await login(base, 'sara3', 'Sara');
     const omarToken = await login(base, 'omar3', 'Omar');

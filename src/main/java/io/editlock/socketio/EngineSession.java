@@ -262,7 +262,7 @@ final class EngineSession {
     }
 
     private void onWebSocketText(ServerWebSocket webSocket, String text) {
-        if (text.getBytes(StandardCharsets.UTF_8).length > settings.maxPayload()) {
+        if (text.length() * 3L > settings.maxPayload() && text.getBytes(StandardCharsets.UTF_8).length > settings.maxPayload()) {
             close("transport error", MESSAGE_TOO_BIG);
             return;
         }

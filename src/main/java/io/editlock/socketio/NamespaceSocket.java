@@ -9,6 +9,7 @@ import java.util.Queue;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
@@ -23,6 +24,11 @@ final class NamespaceSocket implements ClientConnection {
 
     private static final Logger LOG = Logger.getLogger(NamespaceSocket.class);
     private static volatile Translation lastTranslation;
+    /** Requests one socket may have waiting; a polling body of maxPayload holds at most a few hundred. */
+    private static final int MAX_QUEUED = 1024;
+    private static final int RUNNING = 0;
+    private static final int DONE_AT_ONCE = 1;
+    private static final int WAITING = 2;
 
     private final String id = UUID.randomUUID().toString();
     private final EngineSession engine;
@@ -30,6 +36,7 @@ final class NamespaceSocket implements ClientConnection {
     private final AtomicBoolean ended = new AtomicBoolean();
     private final Queue<Supplier<Uni<Void>>> requests = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean busy = new AtomicBoolean();
+    private final AtomicInteger queued = new AtomicInteger();
     private volatile SocketSession session;
 
     NamespaceSocket(EngineSession engine, SessionLifecycle lifecycle) {
@@ -101,15 +108,30 @@ final class NamespaceSocket implements ClientConnection {
         }
     }
 
-    /** Queues a request behind the ones before it. */
+    /**
+     * Queues a request behind the ones before it. A client that keeps sending faster than it is
+     * answered is cut off (a drop) before the queue grows without bound.
+     */
     void enqueue(Supplier<Uni<Void>> request) {
+        if (queued.incrementAndGet() > MAX_QUEUED) {
+            LOG.debugf("Socket.IO socket %s has %d requests waiting: dropped", id, MAX_QUEUED);
+            engine.close("transport error");
+            return;
+        }
         requests.add(request);
         drain();
     }
 
+    /**
+     * Runs the queued requests one at a time. A request answered at once (a bad one, a touch) is
+     * followed in this loop rather than from its callback, so that a long burst does not nest.
+     */
     private void drain() {
         while (busy.compareAndSet(false, true)) {
             Supplier<Uni<Void>> next = requests.poll();
+            if (next != null) {
+                queued.decrementAndGet();
+            }
             if (next == null) {
                 busy.set(false);
                 if (requests.isEmpty()) {
@@ -117,21 +139,29 @@ final class NamespaceSocket implements ClientConnection {
                 }
                 continue;
             }
-            Uni<Void> handled;
-            try {
-                handled = next.get();
-            } catch (RuntimeException e) {
-                LOG.errorf(e, "unexpected failure on Socket.IO socket %s", id);
-                handled = Uni.createFrom().voidItem();
+            AtomicInteger state = new AtomicInteger(RUNNING);
+            start(next).subscribe().with(ignored -> finished(state), failure -> finished(state));
+            if (state.compareAndSet(RUNNING, WAITING)) {
+                return; // finished() takes over when the reply comes
             }
-            handled.subscribe().with(ignored -> done(), failure -> done());
-            return;
+            busy.set(false);
         }
     }
 
-    private void done() {
-        busy.set(false);
-        drain();
+    private void finished(AtomicInteger state) {
+        if (!state.compareAndSet(RUNNING, DONE_AT_ONCE)) {
+            busy.set(false);
+            drain();
+        }
+    }
+
+    private Uni<Void> start(Supplier<Uni<Void>> request) {
+        try {
+            return request.get();
+        } catch (RuntimeException e) {
+            LOG.errorf(e, "unexpected failure on Socket.IO socket %s", id);
+            return Uni.createFrom().voidItem();
+        }
     }
 
     /**
