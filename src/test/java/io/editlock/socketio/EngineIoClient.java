@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
  */
 final class EngineIoClient {
 
-    private static final Duration WAIT = Duration.ofSeconds(20);
+    private static final Duration WAIT = Duration.ofSeconds(30);
     private static final Pattern SID = Pattern.compile("\"sid\":\"([^\"]+)\"");
 
     final String sid;

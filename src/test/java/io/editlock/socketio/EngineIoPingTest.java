@@ -28,8 +28,8 @@ class EngineIoPingTest {
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of(
-                    "editlock.socketio.ping-interval", "300ms",
-                    "editlock.socketio.ping-timeout", "700ms",
+                    "editlock.socketio.ping-interval", "500ms",
+                    "editlock.socketio.ping-timeout", "3s",
                     "editlock.session.grace-period", "3s");
         }
     }
@@ -56,10 +56,10 @@ class EngineIoPingTest {
         sara.pollUntil(received -> received.stream().anyMatch(packet -> packet.startsWith("43/locking,1")));
 
         long silentSince = System.nanoTime();
-        await().atMost(Duration.ofSeconds(10)).until(() -> sara.getRaw().statusCode() == 400);
+        await().atMost(Duration.ofSeconds(30)).until(() -> sara.getRaw().statusCode() == 400);
         assertEquals(1, locks.locks(configuratorId).await().atMost(Duration.ofSeconds(5)).size(),
                 "the dropped client's lock is kept for a resume");
-        await().atMost(Duration.ofSeconds(15)).until(() -> locks.locks(configuratorId).await().atMost(Duration.ofSeconds(5)).isEmpty());
+        await().atMost(Duration.ofSeconds(30)).until(() -> locks.locks(configuratorId).await().atMost(Duration.ofSeconds(5)).isEmpty());
         assertTrue(Duration.ofNanos(System.nanoTime() - silentSince).toMillis() >= 3000, "released only after the grace period");
     }
 }
