@@ -75,7 +75,7 @@ class EventLog {
  * @returns {{socket: import('socket.io-client').Socket, log: EventLog, welcome: Promise<object>}}
  */
 export function socketIo(baseUrl, token, options = {}) {
-  const socket = io(`${baseUrl}/locking`, { auth: { token }, forceNew: true, ...options });
+  const socket = io(`${baseUrl}/locking`, { auth: token === undefined ? {} : { token }, forceNew: true, ...options });
   const log = new EventLog();
   socket.onAny((event, data) => log.add(event, data));
   socket.on('connect', () => log.add('connect', null));

@@ -115,6 +115,14 @@ describe('Socket.IO clients on one node', { timeout: 300_000 }, () => {
     assert.deepEqual(error.data, { code: 'FORBIDDEN' });
   });
 
+  it('takes the token from the handshake request too: ?access_token= or Authorization: Bearer', async () => {
+    const token = await login(base, 'hana', 'Hana');
+    const byQuery = track(socketIo(base, undefined, { query: { access_token: token } }));
+    assert.equal((await byQuery.welcome).userId, 'hana');
+    const byHeader = track(socketIo(base, undefined, { transports: ['websocket'], extraHeaders: { Authorization: `Bearer ${token}` } }));
+    assert.equal((await byHeader.welcome).userId, 'hana');
+  });
+
   it('refuses other namespaces', async () => {
     const token = await login(base, 'nina');
     const socket = (await import('socket.io-client')).io(`${base}/admin`, { auth: { token }, forceNew: true, reconnection: false });

@@ -36,7 +36,6 @@ final class EngineSession {
     private final String sid;
     private final Handshake handshake;
     private final EngineSettings settings;
-    private final Vertx vertx;
     private final Consumer<EngineSession> onEnd;
     private volatile Listener listener;
     private final List<String> outbox = new ArrayList<>();
@@ -45,16 +44,14 @@ final class EngineSession {
     private ServerWebSocket probe;
     private boolean upgrading;
     private boolean closed;
-    private long pingTimer = -1;
-    private long pongTimer = -1;
-    private boolean awaitingPong;
+    private final EngineHeartbeat heartbeat;
 
     EngineSession(String sid, Handshake handshake, EngineSettings settings, Vertx vertx, Consumer<EngineSession> onEnd) {
         this.sid = sid;
         this.handshake = handshake;
         this.settings = settings;
-        this.vertx = vertx;
         this.onEnd = onEnd;
+        this.heartbeat = new EngineHeartbeat(vertx, settings, () -> send(String.valueOf(EnginePackets.PING)), () -> close("ping timeout"));
     }
 
     String sid() {
@@ -81,7 +78,7 @@ final class EngineSession {
     /** The handshake of a session that starts on long-polling: the open packet is the first poll's answer. */
     synchronized void openPolling(HttpServerResponse response) {
         response.putHeader(HttpHeaders.CONTENT_TYPE, TEXT_PLAIN).end(settings.openPacket(sid, true));
-        schedulePing();
+        heartbeat.start();
     }
 
     /** The handshake of a session that is a WebSocket from the start. */
@@ -89,7 +86,7 @@ final class EngineSession {
         socket = webSocket;
         listen(webSocket);
         webSocket.writeTextMessage(settings.openPacket(sid, false));
-        schedulePing();
+        heartbeat.start();
     }
 
     /** A socket.io message packet (the engine's {@code 4}). */
@@ -152,8 +149,7 @@ final class EngineSession {
                 return;
             }
             closed = true;
-            vertx.cancelTimer(pingTimer);
-            vertx.cancelTimer(pongTimer);
+            heartbeat.stop();
             outbox.clear();
             if (poll != null) {
                 HttpServerResponse parked = poll;
@@ -306,32 +302,10 @@ final class EngineSession {
         }
     }
 
-    private synchronized void schedulePing() {
-        if (!closed) {
-            pingTimer = vertx.setTimer(settings.pingIntervalMs(), ignored -> ping());
-        }
-    }
-
-    private void ping() {
-        send(String.valueOf(EnginePackets.PING));
-        synchronized (this) {
-            if (!closed) {
-                awaitingPong = true;
-                pongTimer = vertx.setTimer(settings.pingTimeoutMs(), ignored -> close("ping timeout"));
-            }
-        }
-    }
-
     private void pong() {
-        synchronized (this) {
-            if (!awaitingPong) {
-                return;
-            }
-            awaitingPong = false;
-            vertx.cancelTimer(pongTimer);
+        if (heartbeat.pong()) {
+            listener.onPong();
         }
-        schedulePing();
-        listener.onPong();
     }
 
     /** Vert.x reports a message over its own limit as "Cannot process ... max message size ...". */

@@ -5,18 +5,15 @@ import io.editlock.session.SessionLifecycle;
 import io.editlock.session.SocketSession;
 import io.quarkus.websockets.next.CloseReason;
 import io.smallrye.mutiny.Uni;
-import java.util.Queue;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
 /**
  * A Socket.IO socket on {@code /locking}: to the session model the same kind of client as a
  * {@code /locking} WebSocket. Server events go out as Socket.IO events; its requests are handled one
- * after another, so that its replies keep the order of its requests, as on {@code /locking}.
+ * after another ({@link SerialRequests}).
  */
 final class NamespaceSocket implements ClientConnection {
 
@@ -24,19 +21,14 @@ final class NamespaceSocket implements ClientConnection {
 
     private static final Logger LOG = Logger.getLogger(NamespaceSocket.class);
     private static volatile Translation lastTranslation;
-    /** Requests one socket may have waiting; a polling body of maxPayload holds at most a few hundred. */
+    /** Requests one socket may have waiting; one polling body of maxPayload holds under a thousand. */
     private static final int MAX_QUEUED = 1024;
-    private static final int RUNNING = 0;
-    private static final int DONE_AT_ONCE = 1;
-    private static final int WAITING = 2;
 
     private final String id = UUID.randomUUID().toString();
     private final EngineSession engine;
     private final SessionLifecycle lifecycle;
     private final AtomicBoolean ended = new AtomicBoolean();
-    private final Queue<Supplier<Uni<Void>>> requests = new ConcurrentLinkedQueue<>();
-    private final AtomicBoolean busy = new AtomicBoolean();
-    private final AtomicInteger queued = new AtomicInteger();
+    private final SerialRequests requests = new SerialRequests(MAX_QUEUED);
     private volatile SocketSession session;
 
     NamespaceSocket(EngineSession engine, SessionLifecycle lifecycle) {
@@ -113,54 +105,9 @@ final class NamespaceSocket implements ClientConnection {
      * answered is cut off (a drop) before the queue grows without bound.
      */
     void enqueue(Supplier<Uni<Void>> request) {
-        if (queued.incrementAndGet() > MAX_QUEUED) {
+        if (!requests.offer(request)) {
             LOG.debugf("Socket.IO socket %s has %d requests waiting: dropped", id, MAX_QUEUED);
             engine.close("transport error");
-            return;
-        }
-        requests.add(request);
-        drain();
-    }
-
-    /**
-     * Runs the queued requests one at a time. A request answered at once (a bad one, a touch) is
-     * followed in this loop rather than from its callback, so that a long burst does not nest.
-     */
-    private void drain() {
-        while (busy.compareAndSet(false, true)) {
-            Supplier<Uni<Void>> next = requests.poll();
-            if (next != null) {
-                queued.decrementAndGet();
-            }
-            if (next == null) {
-                busy.set(false);
-                if (requests.isEmpty()) {
-                    return;
-                }
-                continue;
-            }
-            AtomicInteger state = new AtomicInteger(RUNNING);
-            start(next).subscribe().with(ignored -> finished(state), failure -> finished(state));
-            if (state.compareAndSet(RUNNING, WAITING)) {
-                return; // finished() takes over when the reply comes
-            }
-            busy.set(false);
-        }
-    }
-
-    private void finished(AtomicInteger state) {
-        if (!state.compareAndSet(RUNNING, DONE_AT_ONCE)) {
-            busy.set(false);
-            drain();
-        }
-    }
-
-    private Uni<Void> start(Supplier<Uni<Void>> request) {
-        try {
-            return request.get();
-        } catch (RuntimeException e) {
-            LOG.errorf(e, "unexpected failure on Socket.IO socket %s", id);
-            return Uni.createFrom().voidItem();
         }
     }
 
