@@ -1,4 +1,4 @@
-// api.js — the REST API (docs/protocol.md, docs/protocol.md §8) as the demo uses it.
+// api.js — the REST API (docs/protocol.md §8) as the demo uses it.
 
 /** A REST call that did not succeed; `status` is the HTTP status, `body` its JSON body if any. */
 export class ApiError extends Error {
