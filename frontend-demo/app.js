@@ -60,7 +60,7 @@ function render() {
  * button (e.g. Undo) that also closes it.
  */
 function toast(text, kind = 'info', { action = null, ms = kind === 'error' ? 8000 : 3500 } = {}) {
-  const entry = { id: Math.random(), text, kind, action };
+  const entry = { id: Math.random(), text, kind, action, createdAt: Date.now() };
   const dismiss = () => {
     state.toasts = state.toasts.filter((t) => t !== entry);
     render();

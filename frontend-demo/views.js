@@ -265,7 +265,10 @@ function stat(value, label) {
 
 function toasts(state) {
   return h('div', { class: 'toasts', 'aria-live': 'polite' },
-    state.toasts.map((t) => h('div', { class: `toast ${t.kind}`, role: t.kind === 'error' ? 'alert' : 'status', 'data-testid': 'toast' },
+    // The newest three; every render draws them anew, so only a toast that is new slides in.
+    state.toasts.slice(-3).map((t) => h('div', {
+      class: ['toast', t.kind, Date.now() - t.createdAt < 200 && 'fresh'], role: t.kind === 'error' ? 'alert' : 'status', 'data-testid': 'toast',
+    },
       t.kind === 'success' ? icon('check') : null,
       h('span', { class: 'toast-text' }, t.text),
       t.action ? h('button', { class: 'toast-action', type: 'button', on: { click: t.action.run } }, t.action.label) : null)));

@@ -31,6 +31,7 @@ export async function screenshot(page, name) {
  * frontend-demo/screenshots/NAME.png when EDITLOCK_E2E_README_SHOTS=1.
  */
 export async function readmeShot(page, name) {
+  await page.waitForTimeout(250); // a toast that just appeared has finished sliding in
   const file = await screenshot(page, name);
   if (process.env.EDITLOCK_E2E_README_SHOTS === '1') {
     fs.mkdirSync(README_SHOTS, { recursive: true });

@@ -48,6 +48,19 @@ async function addEntry(page, text) {
   await editableEntry(page, text).waitFor();
 }
 
+/** Where the element is on screen, once it is there (every render replaces the DOM). */
+async function boxOf(locator) {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const box = await locator.boundingBox().catch(() => null);
+    if (box || Date.now() > deadline) {
+      assert.ok(box, 'the element is on screen');
+      return box;
+    }
+    await sleep(50);
+  }
+}
+
 /** Records every lock status the page shows from now on, also those shown only for a moment. */
 async function recordStatuses(page) {
   await page.evaluate(() => {
@@ -200,7 +213,7 @@ describe('every day in the demo', { timeout: 300_000 }, () => {
     const page = tom.page;
     await page.fill('[data-testid=add-entry] input', 'frame.weight < 2');
     const add = page.locator('[data-testid=add-entry] button[type=submit]');
-    const box = await add.boundingBox();
+    const box = await boxOf(add);
     const x = box.x + box.width / 2;
     const y = box.y + box.height / 2;
     await page.mouse.click(x, y);
@@ -236,8 +249,8 @@ describe('every day in the demo', { timeout: 300_000 }, () => {
     await empty.waitFor();
     await page.locator('[data-testid=sidebar]', { hasText: 'Not found' }).waitFor({ timeout: 3_000 });
     assert.equal(await page.locator('[data-testid=sidebar]', { hasText: 'Loading' }).count(), 0, 'the sidebar is not stuck on Loading');
-    const card = await empty.boundingBox();
-    const bar = await page.locator('.topbar').boundingBox();
+    const card = await boxOf(empty);
+    const bar = await boxOf(page.locator('.topbar'));
     const viewport = page.viewportSize();
     assert.ok(card.y >= bar.y + bar.height + 16, `space between the top bar and the card: ${card.y - bar.y - bar.height} px`);
     assert.ok(card.x + card.width <= viewport.width - 16, `space at the right edge: ${viewport.width - card.x - card.width} px`);
@@ -246,7 +259,7 @@ describe('every day in the demo', { timeout: 300_000 }, () => {
     await page.goto(`${configuratorUrl}/items/999999/filters`);
     const missingItem = page.locator('[data-testid=empty-state]', { hasText: 'This item does not exist' });
     await missingItem.waitFor();
-    const itemCard = await missingItem.boundingBox();
+    const itemCard = await boxOf(missingItem);
     assert.ok(itemCard.y >= bar.y + bar.height + 16, 'the missing item\u2019s card has space above it');
     assert.ok(itemCard.x + itemCard.width <= viewport.width - 16, 'and at the right edge');
     await screenshot(page, 'missing-item');
