@@ -51,7 +51,15 @@
  *   `resume` refused with `RESUME_FAILED` (the server may not have noticed the drop yet)
  * @property {EventTarget | null} [activityTarget=window] where pointer and keyboard activity is listened to;
  *   `null` disables automatic touches
- * @property {boolean} [closeOnPageHide=true] close cleanly (1000) on `pagehide`, so that locks are freed at once
+ * @property {boolean} [closeOnPageHide=true] on `pagehide`: when the page goes into the back/forward cache,
+ *   close cleanly (1000) so that its locks are freed at once; when it unloads (a reload, a link, a closed tab),
+ *   leave the socket to the browser, which closes it with 1001, and keep the resume token for the next page
+ * @property {Storage | null} [resumeStorage=sessionStorage] where the resume token outlives a reload of the tab;
+ *   `null` starts every page without the locks of the one before
+ * @property {string} [resumeStorageKey='editlock.resume'] its key there
+ * @property {number[]} [reloadResumeRetryDelaysMs=[250, 500, 1000]] waits before each retry of the `resume` a
+ *   reloaded page sends (the server may not have seen the old page's close yet); short, as the server keeps a
+ *   reloaded page's locks only for its reload grace (3 s by default)
  */
 
 /** The pages of an item. */
@@ -59,6 +67,8 @@ export const PAGES = Object.freeze(['filters', 'dependencies', 'attributes']);
 
 /** Close code the client uses for a socket it gives up on (the server counts it as a drop). */
 const DROP_CODE = 4000;
+/** A remembered resume token older than this is not tried: the locks it named are gone by then. */
+const RELOAD_RESUME_MAX_AGE_MS = 60_000;
 const ACTIVITY_EVENTS = ['pointerdown', 'keydown', 'wheel', 'touchstart'];
 
 /**
@@ -133,7 +143,8 @@ export function conflicts(wanted, held) {
  * - `connected` `{welcome, reconnected}` — a socket is open and ready (after a reconnect: resumed and re-watched)
  * - `disconnected` `{code, reason, willReconnect}` — the socket went away
  * - `reconnecting` `{attempt, delayMs}` — the next attempt is scheduled
- * - `resumed` `{locks}` — after a drop, these locks were recovered (same grants, same tokens)
+ * - `resumed` `{locks, reload}` — after a drop (or a reload of the page: `reload` true), these locks were
+ *   recovered (same grants, same tokens)
  *
  * @example
  * const client = new EditlockClient({ token });
@@ -160,6 +171,9 @@ export class EditlockClient extends EventTarget {
       resumeRetryDelaysMs: [500, 1000, 2000, 3000, 4000],
       activityTarget: typeof window === 'undefined' ? null : window,
       closeOnPageHide: true,
+      resumeStorage: typeof window !== 'undefined' && window.sessionStorage ? window.sessionStorage : null,
+      resumeStorageKey: 'editlock.resume',
+      reloadResumeRetryDelaysMs: [250, 500, 1000],
       ...options,
     };
     /** @type {ConnectionState} */
@@ -231,7 +245,30 @@ export class EditlockClient extends EventTarget {
     this.locks.clear();
     this.welcome = null;
     this._resumeToken = null;
+    this._forgetRemembered();
     this._setState('closed');
+  }
+
+  /**
+   * Keeps the resume token of this socket in `resumeStorage` while it holds locks, so that the next
+   * page this tab loads takes them back (`resume` on connect). Done by itself on `pagehide`.
+   */
+  rememberForReload() {
+    const storage = this.options.resumeStorage;
+    if (!storage) {
+      return;
+    }
+    try {
+      if (this._resumeToken && this.welcome && this.locks.size > 0) {
+        storage.setItem(this.options.resumeStorageKey, JSON.stringify({
+          resumeToken: this._resumeToken, userId: this.welcome.userId, at: Date.now(),
+        }));
+      } else {
+        storage.removeItem(this.options.resumeStorageKey);
+      }
+    } catch {
+      // Storage full or blocked: the next page starts without these locks, as without a reload grace.
+    }
   }
 
   // ---- requests -----------------------------------------------------------------------------
@@ -477,9 +514,15 @@ export class EditlockClient extends EventTarget {
     this._resumeToken = welcome.resumeToken;
     if (reconnected) {
       await this._recover(previousToken);
-      if (this._socket !== socket) {
-        return; // dropped again while recovering
+    } else {
+      await this._resumeAfterReload(welcome, socket);
+    }
+    if (this._socket !== socket) {
+      if (socket._first) {
+        socket._first.resolve(welcome); // requests wait for the next socket
+        socket._first = null;
       }
+      return; // dropped again while recovering
     }
     this._attempt = 0;
     this._ready = true;
@@ -523,9 +566,46 @@ export class EditlockClient extends EventTarget {
     await Promise.all(watches);
   }
 
+  /** The page before this one in the tab held locks: take them back before the app asks for any. */
+  async _resumeAfterReload(welcome, socket) {
+    const remembered = this._takeRemembered(welcome.userId);
+    if (!remembered) {
+      return;
+    }
+    const resumed = await this._resume(remembered, socket, this.options.reloadResumeRetryDelaysMs);
+    if (resumed && this._socket === socket) {
+      resumed.forEach((lock) => this.locks.set(resourceKey(lock.resource), lock));
+      this._emit('resumed', { locks: resumed, reload: true });
+    }
+  }
+
+  /** @returns {string | null} the resume token the page before kept for this user, taken out of storage */
+  _takeRemembered(userId) {
+    const storage = this.options.resumeStorage;
+    if (!storage) {
+      return null;
+    }
+    try {
+      const saved = JSON.parse(storage.getItem(this.options.resumeStorageKey) || 'null');
+      storage.removeItem(this.options.resumeStorageKey);
+      const fresh = saved && saved.userId === userId && Date.now() - saved.at < RELOAD_RESUME_MAX_AGE_MS;
+      return fresh && typeof saved.resumeToken === 'string' ? saved.resumeToken : null;
+    } catch {
+      return null;
+    }
+  }
+
+  _forgetRemembered() {
+    try {
+      this.options.resumeStorage?.removeItem(this.options.resumeStorageKey);
+    } catch {
+      // nothing to forget
+    }
+  }
+
   /** @returns {Promise<Lock[] | null>} the resumed locks, or null when resume was refused for good */
-  async _resume(resumeToken, socket) {
-    const delays = [...this.options.resumeRetryDelaysMs];
+  async _resume(resumeToken, socket, retryDelaysMs = this.options.resumeRetryDelaysMs) {
+    const delays = [...retryDelaysMs];
     for (;;) {
       try {
         const reply = await this._request('resume', { resumeToken }, ['resumed'], { immediate: true });
@@ -626,10 +706,16 @@ export class EditlockClient extends EventTarget {
   }
 
   _pageHidden(event) {
+    if (!event.persisted) {
+      // The page unloads: perhaps a reload. The browser closes the socket with 1001, for which the
+      // server keeps the locks a few seconds; the next page of this tab resumes them.
+      this.rememberForReload();
+      return;
+    }
     if (!this._socket) {
       return;
     }
-    // Leaving the page: close cleanly so that the server frees our locks at once.
+    // Parked in the back/forward cache: close cleanly so that the server frees our locks at once.
     const socket = this._socket;
     this._socket = null;
     this._ready = false;

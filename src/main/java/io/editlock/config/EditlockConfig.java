@@ -55,6 +55,14 @@ public interface EditlockConfig {
         @WithDefault("10s")
         Duration gracePeriod();
 
+        /**
+         * How long the locks of a socket closed with 1001 (the page went away: a tab closed, a link
+         * followed, a reload) wait for a resume, so that a reloaded page gets its locks back instead
+         * of handing the page to the next user.
+         */
+        @WithDefault("3s")
+        Duration reloadGrace();
+
         /** A user who sent nothing (no request, no touch) for this long loses their locks (reason idle). */
         @WithDefault("30m")
         Duration idleTimeout();

@@ -83,9 +83,14 @@ public class PipelinedRedis {
                 .orElse(shared);
     }
 
-    /** Created on the calling event loop, which its connections then belong to. */
+    /**
+     * Created on the calling event loop, which its connections then belong to. Its pool and its
+     * connections are metered under names of their own, not again under the default client's.
+     */
     private Redis clientOnThisEventLoop(RedisOptions base) {
-        base.setPoolName("editlock-pipeline-" + Thread.currentThread().getName());
+        String lane = "editlock-pipeline-" + Thread.currentThread().getName();
+        base.setPoolName(lane);
+        base.setMetricsName("redis|" + lane);
         base.setMaxPoolSize(2);
         return Redis.createClient(vertx, base);
     }
