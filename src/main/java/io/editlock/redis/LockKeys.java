@@ -39,6 +39,14 @@ public class LockKeys {
         return prefix + ":" + hashTag(configuratorId) + ":configurator";
     }
 
+    /**
+     * String, short-lived: the lock request {@code request} of the socket was given up by the server
+     * (it answered UNAVAILABLE); acquire_lock does nothing for it when it finds this.
+     */
+    public String voidRequest(long configuratorId, String socketId, long request) {
+        return prefix + ":" + hashTag(configuratorId) + ":void:" + socketId + ":" + request;
+    }
+
     /** Hash: itemId -> item record, every item of the configurator. */
     public String items(long configuratorId) {
         return prefix + ":" + hashTag(configuratorId) + ":items";
