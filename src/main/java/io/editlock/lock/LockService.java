@@ -166,7 +166,7 @@ public class LockService {
         Set<Long> indexed = indexedBySocket.computeIfAbsent(holder.socketId(), id -> ConcurrentHashMap.newKeySet());
         Uni<Void> index = indexed.contains(configuratorId) ? Uni.createFrom().voidItem()
                 : addToIndex(holder.socketId(), List.of(configuratorId)).invoke(() -> indexed.add(configuratorId));
-        return Uni.combine().all().unis(index, scripts.acquire(resource, holder, lease, request))
+        return Uni.combine().all().unis(index, scripts.acquire(resource, holder, lease, request)).collectFailures()
                 .with((ignored, reply) -> audited(reply))
                 .flatMap(reply -> switch (reply.path("s").asText()) {
                     case "GRANTED" -> granted(resource, holder, reply);
@@ -292,7 +292,7 @@ public class LockService {
         args.add(index);
         configuratorIds.forEach(id -> args.add(String.valueOf(id)));
         return Uni.combine().all().unis(redis.execute(Command.SADD, args.toArray(String[]::new)),
-                redis.execute(Command.PEXPIRE, index, String.valueOf(indexTtl().toMillis()))).discardItems();
+                redis.execute(Command.PEXPIRE, index, String.valueOf(indexTtl().toMillis()))).collectFailures().discardItems();
     }
 
     private Uni<Void> forgetIndex(String socketId) {
