@@ -121,6 +121,11 @@ public class LockKeys {
         return prefix + ":node:" + nodeId + ":alive";
     }
 
+    /** Pub/sub channel of one node: questions about its sockets, and the answers to its own questions. */
+    public String nodeInbox(String nodeId) {
+        return prefix + ":node:" + nodeId + ":inbox";
+    }
+
     /** Counter of one user's lock requests in one second. */
     public String lockRequestRate(String userId, long epochSecond) {
         return prefix + ":rate:" + userId + ":" + epochSecond;
