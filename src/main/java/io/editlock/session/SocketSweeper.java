@@ -3,7 +3,7 @@ package io.editlock.session;
 import io.editlock.config.EditlockConfig;
 import io.editlock.lock.LockService;
 import io.editlock.redis.LockKeys;
-import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.editlock.redis.PipelinedRedis;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.websockets.next.CloseReason;
 import io.vertx.mutiny.redis.client.Command;
@@ -24,14 +24,14 @@ public class SocketSweeper {
     private final SessionRegistry registry;
     private final SessionLifecycle lifecycle;
     private final LockService locks;
-    private final ReactiveRedisDataSource redis;
+    private final PipelinedRedis redis;
     private final LockKeys keys;
     private final NodeIdentity node;
     private final long idleTimeoutNanos;
     private final long pingTimeoutNanos;
     private final Duration heartbeatTtl;
 
-    public SocketSweeper(SessionRegistry registry, SessionLifecycle lifecycle, LockService locks, ReactiveRedisDataSource redis,
+    public SocketSweeper(SessionRegistry registry, SessionLifecycle lifecycle, LockService locks, PipelinedRedis redis,
             LockKeys keys, NodeIdentity node, EditlockConfig config) {
         this.registry = registry;
         this.lifecycle = lifecycle;
