@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.lock.Guard;
 import io.editlock.lock.LockStoreUnavailableException;
 import io.editlock.redis.LockKeys;
-import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.editlock.redis.PipelinedRedis;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
@@ -26,12 +26,12 @@ import java.util.Optional;
 @ApplicationScoped
 public class ConfiguratorStore {
 
-    private final ReactiveRedisDataSource redis;
+    private final PipelinedRedis redis;
     private final CatalogScripts scripts;
     private final CatalogIndex index;
     private final LockKeys keys;
 
-    public ConfiguratorStore(ReactiveRedisDataSource redis, CatalogScripts scripts, CatalogIndex index, LockKeys keys) {
+    public ConfiguratorStore(PipelinedRedis redis, CatalogScripts scripts, CatalogIndex index, LockKeys keys) {
         this.redis = redis;
         this.scripts = scripts;
         this.index = index;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.editlock.lock.Guard;
 import io.editlock.lock.LockStoreUnavailableException;
 import io.editlock.redis.LockKeys;
-import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.editlock.redis.PipelinedRedis;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -20,12 +20,12 @@ import java.util.Map;
 @ApplicationScoped
 public class EntryStore {
 
-    private final ReactiveRedisDataSource redis;
+    private final PipelinedRedis redis;
     private final CatalogScripts scripts;
     private final CatalogIndex index;
     private final LockKeys keys;
 
-    public EntryStore(ReactiveRedisDataSource redis, CatalogScripts scripts, CatalogIndex index, LockKeys keys) {
+    public EntryStore(PipelinedRedis redis, CatalogScripts scripts, CatalogIndex index, LockKeys keys) {
         this.redis = redis;
         this.scripts = scripts;
         this.index = index;

@@ -75,7 +75,8 @@ public class SessionLifecycle {
 
     public Uni<Void> closed(SocketSession session, CloseReason reason) {
         registry.remove(session);
-        if (!session.mayKeepLocks()) {
+        // A socket that ever asked for a lock has bookkeeping in the store, also when idleness took its locks.
+        if (!session.mayKeepLocks() && !session.resumable()) {
             return Uni.createFrom().voidItem();
         }
         return switch (SocketEnd.of(reason, session.closedByServer())) {

@@ -83,6 +83,9 @@ class ScriptKeysShareOneSlotTest {
             scripts.release(Resource.configurator(c), "7", 0, ReleaseReason.UNLOCK, "sock-1");
             scripts.release(Resource.itemPage(5, Page.ATTRIBUTES).inConfigurator(c), "7", 42, ReleaseReason.ADMIN, "");
             scripts.releaseSocket(c, "sock-1", ReleaseReason.DISCONNECT);
+            scripts.acquire(Resource.variables(c), holder, lease, 17);
+            scripts.cancelRequest(Resource.variables(c), "sock-1", 17, ReleaseReason.UNLOCK, lease);
+            scripts.releaseSocket(c, "sock-1", ReleaseReason.IDLE, 16);
             scripts.renewSocket(c, "sock-1", lease);
             scripts.moveSocket(c, "sock-1", "sock-2", "node-2", lease);
             scripts.reapExpired(c);
