@@ -2,6 +2,7 @@ package io.editlock.rest;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.editlock.catalog.ForbiddenException;
 import io.editlock.catalog.InvalidInputException;
 import io.editlock.catalog.UnknownIdException;
 import io.editlock.lock.Lock;
@@ -18,7 +19,7 @@ import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 /**
- * The one place where refusals become HTTP: 400 invalid input, 404 unknown id, 423 locked by
+ * The one place where refusals become HTTP: 400 invalid input, 403 not allowed, 404 unknown id, 423 locked by
  * another user, 412 stale Lock-Token, 503 lock store unreachable (writes fail closed). Every body is
  * JSON with a {@code message}.
  */
@@ -61,6 +62,12 @@ public class RestErrors {
             return notJson((JsonProcessingException) e.getCause());
         }
         return e.getResponse();
+    }
+
+    @ServerExceptionMapper
+    public Response forbidden(ForbiddenException e, ContainerRequestContext request) {
+        audit.writeRefused(Response.Status.FORBIDDEN.getStatusCode(), target(request), caller(request), "not-allowed");
+        return message(Response.Status.FORBIDDEN.getStatusCode(), e.getMessage());
     }
 
     @ServerExceptionMapper
