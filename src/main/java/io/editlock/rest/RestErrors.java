@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.editlock.catalog.ForbiddenException;
 import io.editlock.catalog.InvalidInputException;
 import io.editlock.catalog.UnknownIdException;
+import io.editlock.lock.AuditText;
 import io.editlock.lock.Lock;
 import io.editlock.lock.LockAudit;
 import io.editlock.lock.LockStoreUnavailableException;
@@ -42,7 +43,7 @@ public class RestErrors {
 
     private static String caller(ContainerRequestContext request) {
         var principal = request.getSecurityContext().getUserPrincipal();
-        return principal == null ? "-" : principal.getName();
+        return principal == null ? null : principal.getName();
     }
 
     @ServerExceptionMapper
@@ -80,7 +81,7 @@ public class RestErrors {
     public Response locked(LockedException e, ContainerRequestContext request) {
         Lock blocking = e.blocking();
         audit.writeRefused(LOCKED, target(request), caller(request), "blocked-by=" + blocking.resource() + " holder="
-                + blocking.ownerUserId());
+                + AuditText.quote(blocking.ownerUserId()));
         ObjectNode body = WireFormat.object()
                 .put("message", "Currently edited by " + blocking.ownerUserName())
                 .put("lockedBy", blocking.ownerUserName())
@@ -93,7 +94,7 @@ public class RestErrors {
     @ServerExceptionMapper
     public Response staleToken(LockTokenMismatchException e, ContainerRequestContext request) {
         audit.writeRefused(Response.Status.PRECONDITION_FAILED.getStatusCode(), target(request), caller(request),
-                "lock-token=" + request.getHeaderString("Lock-Token"));
+                "lock-token=" + AuditText.quote(request.getHeaderString("Lock-Token")));
         return message(Response.Status.PRECONDITION_FAILED.getStatusCode(), e.getMessage());
     }
 
