@@ -1,7 +1,7 @@
 // app.js — the demo: state, routing and the edit session of the open page.
 // Rendering lives in views.js and pages.js; the socket in editlock-client.js; REST in api.js.
 
-import { EditlockClient, conflicts, resourceKey } from './editlock-client.js';
+import { EditlockClient, conflicts, resourceKey, tokenExpiry } from './editlock-client.js';
 import { Api, ApiError, demoLogin } from './api.js';
 import { rememberFocus } from './dom.js';
 import { normalizeConfigurator, lostReasonText } from './model.js';
@@ -117,10 +117,25 @@ function signOut() {
   render();
 }
 
+/** A token with less than this left is replaced (the client renews the socket's a minute before its end). */
+const TOKEN_RENEW_MS = 2 * 60_000;
+
+/**
+ * The token provider: the signed-in token while it lasts, else a fresh one from demo login. A real
+ * application asks its identity provider here (a refresh token, a silent sign-in).
+ */
+async function freshToken(auth) {
+  if (!(tokenExpiry(auth.token) - Date.now() > TOKEN_RENEW_MS)) {
+    auth.token = await demoLogin(auth.userId, auth.name, auth.admin ? ['admin'] : []);
+    sessionStorage.setItem(SESSION_KEY, JSON.stringify(auth));
+  }
+  return auth.token;
+}
+
 async function startWorkspace(auth) {
   state.auth = auth;
   api = new Api(() => auth.token);
-  client = new EditlockClient({ token: auth.token });
+  client = new EditlockClient({ token: () => freshToken(auth) });
   client.addEventListener('statechange', (event) => {
     state.connection = event.detail.state;
     render();
@@ -139,7 +154,8 @@ async function startWorkspace(auth) {
   try {
     await client.connect();
   } catch {
-    // The token is no longer accepted (the server restarted with a new key, or it expired).
+    // The token is no longer accepted and no fresh one can be had (the server restarted with a new
+    // key, or demo login was switched off).
     signOut();
     toast('Your session has ended. Please sign in again.', 'error');
     return;

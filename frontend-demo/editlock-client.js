@@ -40,8 +40,14 @@
 
 /**
  * @typedef {object} EditlockClientOptions
- * @property {string | (() => string | Promise<string>)} token the JWT, or a function that returns a fresh one
+ * @property {string | (() => string | Promise<string>)} token the JWT, or a token provider: a function that
+ *   returns a valid one (called for every connection, and before the socket's token ends, to renew it
+ *   on the open socket with `reauth`). With a plain string the socket ends with its token (close 4401).
  * @property {string} [url] the socket URL; default: `/locking` on the page's own host (ws: or wss:)
+ * @property {'protocol' | 'query'} [tokenIn='protocol'] how the token travels at the upgrade: as the subprotocol
+ *   `bearer.<jwt>` next to `editlock` (kept out of proxies' access logs), or as `?access_token=`
+ * @property {number} [reauthLeadMs=60000] renew the token this long before it ends (at most half its remaining life)
+ * @property {number} [reauthRetryMs=5000] wait before trying again when a renewal failed
  * @property {number} [requestTimeoutMs=10000] a request without a reply by then is rejected (code `TIMEOUT`)
  *   and the socket is treated as dead (dropped and reconnected)
  * @property {number} [touchIntervalMs=30000] at most one `touch` per this interval, on user activity
@@ -69,6 +75,10 @@ export const PAGES = Object.freeze(['filters', 'dependencies', 'attributes']);
 const DROP_CODE = 4000;
 /** A remembered resume token older than this is not tried: the locks it named are gone by then. */
 const RELOAD_RESUME_MAX_AGE_MS = 60_000;
+/** Close code of the server for a socket whose token ended. */
+const TOKEN_EXPIRED_CODE = 4401;
+/** The longest delay setTimeout keeps (about 24 days); longer ones would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 const ACTIVITY_EVENTS = ['pointerdown', 'keydown', 'wheel', 'touchstart'];
 
 /**
@@ -95,6 +105,21 @@ export class EditlockError extends Error {
     this.lockedByUserId = data.lockedByUserId;
     /** @type {Lock | undefined} the other user's lock that refused it (`LOCKED`) */
     this.blocking = data.blocking;
+  }
+}
+
+/**
+ * When a JWT ends (its `exp`, in ms), read without verifying (the server verifies); NaN if unreadable.
+ * @param {string} token
+ * @returns {number}
+ */
+export function tokenExpiry(token) {
+  try {
+    const payload = String(token).split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
+    const exp = JSON.parse(atob(payload.padEnd(payload.length + ((4 - (payload.length % 4)) % 4), '='))).exp;
+    return typeof exp === 'number' ? exp * 1000 : NaN;
+  } catch {
+    return NaN;
   }
 }
 
@@ -145,6 +170,9 @@ export function conflicts(wanted, held) {
  * - `reconnecting` `{attempt, delayMs}` — the next attempt is scheduled
  * - `resumed` `{locks, reload}` — after a drop (or a reload of the page: `reload` true), these locks were
  *   recovered (same grants, same tokens)
+ * - `reauthed` `{expiresAt}` — the token provider's fresh token now identifies the open socket, until `expiresAt`
+ * - `reauth-failed` `{error}` — a renewal failed; it is tried again while the token lasts (after that the
+ *   socket is closed with 4401 and reconnected with a fresh token, its locks resumed)
  *
  * @example
  * const client = new EditlockClient({ token });
@@ -174,6 +202,9 @@ export class EditlockClient extends EventTarget {
       resumeStorage: typeof window !== 'undefined' && window.sessionStorage ? window.sessionStorage : null,
       resumeStorageKey: 'editlock.resume',
       reloadResumeRetryDelaysMs: [250, 500, 1000],
+      tokenIn: 'protocol',
+      reauthLeadMs: 60000,
+      reauthRetryMs: 5000,
       ...options,
     };
     /** @type {ConnectionState} */
@@ -194,6 +225,7 @@ export class EditlockClient extends EventTarget {
     this._queue = [];
     this._attempt = 0;
     this._reconnectTimer = null;
+    this._reauthTimer = null;
     this._resumeToken = null;
     this._lastTouch = 0;
     this._closedByUser = false;
@@ -233,6 +265,7 @@ export class EditlockClient extends EventTarget {
     this._closedByUser = true;
     this._listen(false);
     clearTimeout(this._reconnectTimer);
+    clearTimeout(this._reauthTimer);
     this._failAll('CLOSED', 'The connection was closed');
     if (this._socket) {
       const socket = this._socket;
@@ -483,10 +516,13 @@ export class EditlockClient extends EventTarget {
     if (this._closedByUser) {
       return;
     }
-    const socket = new WebSocket(`${this._url()}?access_token=${encodeURIComponent(token)}`);
+    const socket = this.options.tokenIn === 'query'
+      ? new WebSocket(`${this._url()}?access_token=${encodeURIComponent(token)}`)
+      : new WebSocket(this._url(), ['editlock', `bearer.${token}`]);
     this._socket = socket;
     this._ready = false;
     socket._first = first;
+    socket._tokenExpiresAt = tokenExpiry(token);
     socket.onmessage = (message) => { if (this._socket === socket) this._onFrame(message.data); };
     socket.onclose = (close) => { if (this._socket === socket) this._closed(socket, close.code, close.reason); };
     socket.onerror = () => { /* a close follows */ };
@@ -526,6 +562,7 @@ export class EditlockClient extends EventTarget {
     }
     this._attempt = 0;
     this._ready = true;
+    this._scheduleReauth(socket, socket._tokenExpiresAt);
     this._setState('open');
     const queued = this._queue.splice(0);
     queued.forEach((send) => send());
@@ -647,12 +684,15 @@ export class EditlockClient extends EventTarget {
     this._detach(socket);
     this._socket = null;
     this._ready = false;
+    clearTimeout(this._reauthTimer);
     this._failPending('DISCONNECTED', 'The connection was lost');
     if (socket._first && !this.welcome) {
       this._openFailed(socket._first, new EditlockError('DISCONNECTED', `Could not connect (${code})`));
       return;
     }
-    const willReconnect = !this._closedByUser && code !== 1008;
+    // A token that ended cannot open a new socket: only a token provider can give a fresh one.
+    const willReconnect = !this._closedByUser && code !== 1008
+      && !(code === TOKEN_EXPIRED_CODE && typeof this.options.token !== 'function');
     this._emit('disconnected', { code, reason, willReconnect });
     if (willReconnect) {
       this._scheduleReconnect();
@@ -719,6 +759,7 @@ export class EditlockClient extends EventTarget {
     const socket = this._socket;
     this._socket = null;
     this._ready = false;
+    clearTimeout(this._reauthTimer);
     this._detach(socket);
     socket.close(1000, 'page hidden');
     this._failPending('DISCONNECTED', 'The page was left');
@@ -754,6 +795,56 @@ export class EditlockClient extends EventTarget {
       pending.reject(new EditlockError(code, message));
     }
     this._pending.clear();
+  }
+
+  // ---- token renewal ------------------------------------------------------------------------
+
+  /** Plans the renewal of the socket's token, `reauthLeadMs` before it ends (only with a token provider). */
+  _scheduleReauth(socket, expiresAtMs) {
+    clearTimeout(this._reauthTimer);
+    this._reauthTimer = null;
+    if (typeof this.options.token !== 'function' || !Number.isFinite(expiresAtMs)) {
+      return;
+    }
+    const remaining = expiresAtMs - Date.now();
+    const dueAt = expiresAtMs - Math.min(this.options.reauthLeadMs, Math.max(0, remaining) / 2);
+    const wake = () => {
+      if (this._socket !== socket) {
+        return;
+      }
+      if (Date.now() < dueAt) {
+        this._reauthTimer = setTimeout(wake, Math.min(dueAt - Date.now(), MAX_TIMER_MS));
+        return;
+      }
+      this._reauth(socket, expiresAtMs);
+    };
+    this._reauthTimer = setTimeout(wake, Math.min(Math.max(0, dueAt - Date.now()), MAX_TIMER_MS));
+  }
+
+  async _reauth(socket, expiresAtMs) {
+    try {
+      const accessToken = await this.options.token();
+      if (this._socket !== socket || !this._ready) {
+        return;
+      }
+      const reply = await this._request('reauth', { accessToken }, ['reauthed'], { immediate: true });
+      if (this._socket !== socket) {
+        return;
+      }
+      this._emit('reauthed', reply.data);
+      this._scheduleReauth(socket, Date.parse(reply.data.expiresAt));
+    } catch (error) {
+      if (this._socket !== socket) {
+        return;
+      }
+      this._emit('reauth-failed', { error });
+      // Once the old token ends the server closes the socket (4401); the reconnect asks the provider again.
+      if (Date.now() + this.options.reauthRetryMs < expiresAtMs) {
+        this._reauthTimer = setTimeout(() => {
+          if (this._socket === socket) this._reauth(socket, expiresAtMs);
+        }, this.options.reauthRetryMs);
+      }
+    }
   }
 
   // ---- activity -----------------------------------------------------------------------------

@@ -9,8 +9,9 @@ import { EditlockClient, conflicts, resourceKey } from '../editlock-client.js';
 class FakeSocket {
   static all = [];
 
-  constructor(url) {
+  constructor(url, protocols) {
     this.url = url;
+    this.protocols = protocols;
     this.readyState = 0;
     this.sent = [];
     this.closedWith = null;
@@ -104,9 +105,10 @@ describe('EditlockClient', () => {
     delete globalThis.WebSocket;
   });
 
-  it('connects with the token in the query and resolves with the welcome', async () => {
+  it('connects with the token in the subprotocol and resolves with the welcome', async () => {
     const { client, socket } = await connected();
-    assert.equal(socket.url, 'ws://test/locking?access_token=jwt');
+    assert.equal(socket.url, 'ws://test/locking');
+    assert.deepEqual(socket.protocols, ['editlock', 'bearer.jwt']);
     assert.equal(client.welcome.resumeToken, 'resume-1');
     assert.equal(client.state, 'open');
     client.close();

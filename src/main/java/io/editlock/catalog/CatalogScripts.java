@@ -45,9 +45,11 @@ public class CatalogScripts {
         this.keys = keys;
     }
 
-    public Uni<JsonNode> createConfigurator(long c, String name, String createdAt) {
+    /** @param createdBy null when the server makes it itself */
+    public Uni<JsonNode> createConfigurator(long c, String name, String createdAt, String createdBy) {
         List<String> k = List.of(keys.configurator(c)); // configurator
-        return json(CREATE_CONFIGURATOR, k, List.of(id(c), name, createdAt, keys.contentEventsChannel()));
+        return json(CREATE_CONFIGURATOR, k, List.of(id(c), name, createdAt, keys.contentEventsChannel(),
+                createdBy == null ? "" : createdBy));
     }
 
     public Uni<JsonNode> renameConfigurator(Guard guard, String name) {
@@ -57,7 +59,8 @@ public class CatalogScripts {
                 keys.contentEventsChannel()));
     }
 
-    public Uni<JsonNode> deleteConfigurator(Guard guard) {
+    /** @param mayDeleteAny an admin's delete; anyone else may delete only what they created */
+    public Uni<JsonNode> deleteConfigurator(Guard guard, boolean mayDeleteAny) {
         long c = guard.configuratorId();
         List<String> k = List.of(
                 keys.configurator(c),                               // configurator
@@ -70,7 +73,7 @@ public class CatalogScripts {
                 keys.entries(c, Entity.ATTRIBUTE_VALUE.collection()), // attributeValues
                 keys.entries(c, Entity.VARIABLE.collection()));     // variables
         return json(DELETE_CONFIGURATOR, k, List.of(guard.toScriptJson(), id(c), keys.lockEventsChannel(),
-                keys.contentEventsChannel()));
+                keys.contentEventsChannel(), mayDeleteAny ? "1" : "0"));
     }
 
     /** @param parentItemId null for a top-level item */

@@ -38,11 +38,17 @@ public class ConfiguratorStore {
         this.keys = keys;
     }
 
+    /** A configurator without a creator: only an admin may delete it. */
     public Uni<Configurator> createConfigurator(String name) {
+        return createConfigurator(name, null);
+    }
+
+    /** @param createdBy the creator's user id, who may delete it (besides an admin) */
+    public Uni<Configurator> createConfigurator(String name, String createdBy) {
         return index.nextId(Entity.CONFIGURATOR).flatMap(id -> {
-            Configurator configurator = new Configurator(id, name, Instant.now().truncatedTo(ChronoUnit.MILLIS));
+            Configurator configurator = new Configurator(id, name, Instant.now().truncatedTo(ChronoUnit.MILLIS), createdBy);
             return index.put(Entity.CONFIGURATOR, id, new Location(id, null))
-                    .chain(() -> scripts.createConfigurator(id, name, configurator.createdAt().toString()))
+                    .chain(() -> scripts.createConfigurator(id, name, configurator.createdAt().toString(), createdBy))
                     .replaceWith(configurator);
         });
     }
@@ -68,7 +74,8 @@ public class ConfiguratorStore {
                 throw UnknownIdException.of(Entity.CONFIGURATOR, id);
             }
             Response head = reply.get(0);
-            Configurator configurator = new Configurator(id, head.get(1).toString(), Instant.parse(head.get(2).toString()));
+            Configurator configurator = new Configurator(id, head.get(1).toString(), Instant.parse(head.get(2).toString()),
+                    head.size() > 3 && head.get(3) != null ? head.get(3).toString() : null);
             List<Item> items = new ArrayList<>();
             reply.get(1).forEach(record -> items.add(CatalogRecords.item(id, CatalogRecords.parse(record.toString()))));
             List<Entry> entries = new ArrayList<>();
@@ -87,10 +94,14 @@ public class ConfiguratorStore {
                 .map(reply -> CatalogRecords.configurator(written(reply, guard, Entity.CONFIGURATOR, id).path("record")));
     }
 
-    /** Deletes the configurator with everything in it; the deleter's locks in it go with reason deleted. */
-    public Uni<Void> deleteConfigurator(Guard guard) {
+    /**
+     * Deletes the configurator with everything in it; the deleter's locks in it go with reason
+     * deleted. Only its creator may, or anyone when {@code mayDeleteAny} (an admin): else
+     * {@link ForbiddenException}.
+     */
+    public Uni<Void> deleteConfigurator(Guard guard, boolean mayDeleteAny) {
         long id = guard.configuratorId();
-        return scripts.deleteConfigurator(guard)
+        return scripts.deleteConfigurator(guard, mayDeleteAny)
                 .map(reply -> written(reply, guard, Entity.CONFIGURATOR, id))
                 .call(reply -> Uni.join().all(
                         index.remove(Entity.CONFIGURATOR, List.of(id)),
@@ -165,10 +176,11 @@ public class ConfiguratorStore {
     }
 
     private Uni<Optional<Configurator>> find(long id) {
-        return redis.execute(Command.HMGET, keys.configurator(id), "name", "createdAt")
+        return redis.execute(Command.HMGET, keys.configurator(id), "name", "createdAt", "createdBy")
                 .onFailure().transform(LockStoreUnavailableException::of)
                 .map(reply -> reply.get(0) == null ? Optional.empty()
-                        : Optional.of(new Configurator(id, reply.get(0).toString(), Instant.parse(reply.get(1).toString()))));
+                        : Optional.of(new Configurator(id, reply.get(0).toString(), Instant.parse(reply.get(1).toString()),
+                                reply.get(2) == null ? null : reply.get(2).toString())));
     }
 
     static JsonNode written(JsonNode reply, Guard guard, Entity entity, Object id) {

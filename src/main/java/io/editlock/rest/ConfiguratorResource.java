@@ -1,6 +1,7 @@
 package io.editlock.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.auth.Identity;
 import io.editlock.catalog.Configurator;
 import io.editlock.catalog.ConfiguratorStore;
 import io.editlock.catalog.ConfiguratorTree;
@@ -26,6 +27,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
 import java.util.List;
+import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
@@ -50,12 +52,15 @@ public class ConfiguratorResource {
     private final EntryStore entries;
     private final LockService locks;
     private final GuardContext guards;
+    private final JsonWebToken token;
 
-    public ConfiguratorResource(ConfiguratorStore store, EntryStore entries, LockService locks, GuardContext guards) {
+    public ConfiguratorResource(ConfiguratorStore store, EntryStore entries, LockService locks, GuardContext guards,
+            JsonWebToken token) {
         this.store = store;
         this.entries = entries;
         this.locks = locks;
         this.guards = guards;
+        this.token = token;
     }
 
     @GET
@@ -74,7 +79,7 @@ public class ConfiguratorResource {
     @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     public Uni<Response> create(JsonNode body) {
         String name = Bodies.name(body);
-        return store.createConfigurator(name).map(created -> Response
+        return store.createConfigurator(name, Identity.of(token).userId()).map(created -> Response
                 .created(URI.create("/api/configurators/" + created.id())).entity(created).build());
     }
 
@@ -107,16 +112,17 @@ public class ConfiguratorResource {
     @DELETE
     @Path("/{id}")
     @RequireLock(value = GuardType.CONFIGURATOR, idOf = Entity.CONFIGURATOR)
-    @Operation(summary = "Delete a configurator with everything in it (guard: configurator); "
+    @Operation(summary = "Delete a configurator with everything in it (guard: configurator; only its creator or an admin); "
             + "your locks in it are released with reason deleted")
     @Parameter(name = LockGuardFilter.LOCK_TOKEN, in = ParameterIn.HEADER, description = "Fencing token of your configurator lock")
     @APIResponse(responseCode = "204", description = "Deleted")
     @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @APIResponse(responseCode = "403", description = "Neither its creator (createdBy) nor an admin")
     @APIResponse(responseCode = "423", ref = ApiDocs.LOCKED)
     @APIResponse(responseCode = "412", ref = ApiDocs.PRECONDITION_FAILED)
     public Uni<Void> delete(@PathParam("id") String id) {
-        return store.deleteConfigurator(guards.require().guard());
+        return store.deleteConfigurator(guards.require().guard(), Identity.of(token).isAdmin());
     }
 
     @POST

@@ -6,6 +6,7 @@ import io.editlock.auth.LockingUpgradeCheck;
 import io.editlock.session.SessionLifecycle;
 import io.editlock.session.SessionRegistry;
 import io.editlock.session.SocketSession;
+import io.editlock.session.TokenLifetime;
 import io.quarkus.websockets.next.CloseReason;
 import io.quarkus.websockets.next.OnBinaryMessage;
 import io.quarkus.websockets.next.OnClose;
@@ -35,18 +36,22 @@ public class LockingSocket {
     private final RequestHandler handler;
     private final SessionLifecycle lifecycle;
     private final SessionRegistry registry;
+    private final TokenLifetime tokenLifetime;
 
-    public LockingSocket(FrameDecoder decoder, RequestHandler handler, SessionLifecycle lifecycle, SessionRegistry registry) {
+    public LockingSocket(FrameDecoder decoder, RequestHandler handler, SessionLifecycle lifecycle, SessionRegistry registry,
+            TokenLifetime tokenLifetime) {
         this.decoder = decoder;
         this.handler = handler;
         this.lifecycle = lifecycle;
         this.registry = registry;
+        this.tokenLifetime = tokenLifetime;
     }
 
     @OnOpen
     public String onOpen(WebSocketConnection connection) {
         Identity identity = connection.userData().get(LockingUpgradeCheck.IDENTITY);
         SocketSession session = lifecycle.open(connection, identity);
+        tokenLifetime.start(session, connection.userData().get(LockingUpgradeCheck.TOKEN_EXPIRES_AT));
         ObjectNode data = WireFormat.object()
                 .put("socketId", session.socketId())
                 .put("userId", identity.userId())
@@ -85,7 +90,10 @@ public class LockingSocket {
     public Uni<Void> onClose(WebSocketConnection connection) {
         CloseReason reason = connection.closeReason();
         return registry.find(connection.id())
-                .map(session -> lifecycle.closed(session, reason))
+                .map(session -> {
+                    tokenLifetime.stop(session);
+                    return lifecycle.closed(session, reason);
+                })
                 .orElseGet(() -> Uni.createFrom().voidItem());
     }
 

@@ -11,6 +11,7 @@ import io.editlock.session.RateLimiter;
 import io.editlock.session.SessionLifecycle;
 import io.editlock.session.SessionRegistry;
 import io.editlock.session.SocketSession;
+import io.editlock.session.TokenLifetime;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
@@ -32,10 +33,12 @@ public class RequestHandler {
     private final RateLimiter rateLimiter;
     private final int lockRequestsPerSecond;
     private final LockAudit audit;
+    private final TokenLifetime tokenLifetime;
 
     public RequestHandler(LockService locks, ConfiguratorStore catalog, SessionRegistry registry, SessionLifecycle lifecycle,
-            RateLimiter rateLimiter, EditlockConfig config, LockAudit audit) {
+            RateLimiter rateLimiter, EditlockConfig config, LockAudit audit, TokenLifetime tokenLifetime) {
         this.audit = audit;
+        this.tokenLifetime = tokenLifetime;
         this.locks = locks;
         this.catalog = catalog;
         this.registry = registry;
@@ -47,6 +50,10 @@ public class RequestHandler {
     public Uni<String> handle(SocketSession session, ClientRequest request) {
         if (request instanceof ClientRequest.Invalid invalid) {
             return reply(WireFormat.frame(ServerEvents.ERROR, WireFormat.error("BAD_REQUEST", invalid.message()), invalid.ref()));
+        }
+        if (request instanceof ClientRequest.Reauth reauth) {
+            // Not a sign of the user: a client renews its token by itself, also while its user is away (§6).
+            return reply(reauth(session, reauth));
         }
         // Idleness is the user's, not the socket's (docs/protocol.md §6: "a user who has sent nothing"):
         // a request in one tab keeps the locks of the user's quiet tabs on this node too.
@@ -150,6 +157,15 @@ public class RequestHandler {
             return WireFormat.frame(ServerEvents.RESUMED, data, request.ref());
         }).onFailure().recoverWithItem(failure -> WireFormat.frame(ServerEvents.ERROR,
                 WireFormat.error("UNAVAILABLE", "The lock store cannot be reached"), request.ref()));
+    }
+
+    private String reauth(SocketSession session, ClientRequest.Reauth request) {
+        return tokenLifetime.renew(session, request.accessToken())
+                .map(expiresAt -> WireFormat.frame(ServerEvents.REAUTHED,
+                        WireFormat.object().put("expiresAt", expiresAt.toString()), request.ref()))
+                .orElseGet(() -> WireFormat.frame(ServerEvents.ERROR, WireFormat.error("UNAUTHORIZED",
+                        "This token cannot renew the socket (invalid, expired, or another user's); the socket keeps its token"),
+                        request.ref()));
     }
 
     private static Uni<String> reply(String frame) {

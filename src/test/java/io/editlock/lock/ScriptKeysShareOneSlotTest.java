@@ -96,9 +96,9 @@ class ScriptKeysShareOneSlotTest {
             executor.about = c;
             CatalogScripts catalog = new CatalogScripts(executor, keys);
             Guard guard = new Guard(GuardType.PAGE, c, 5L, Page.FILTERS, "7", OptionalLong.empty());
-            catalog.createConfigurator(c, "name", "2026-01-01T00:00:00Z");
+            catalog.createConfigurator(c, "name", "2026-01-01T00:00:00Z", "7");
             catalog.renameConfigurator(guard, "name");
-            catalog.deleteConfigurator(guard);
+            catalog.deleteConfigurator(guard, false);
             catalog.addItem(guard, 6, "item", 5L);
             catalog.renameItem(guard, "item");
             catalog.deleteItem(guard);
