@@ -1,5 +1,6 @@
 package io.editlock.auth;
 
+import io.editlock.limits.SocketQuota;
 import io.quarkus.websockets.next.HttpUpgradeCheck;
 import io.quarkus.websockets.next.UserData;
 import io.smallrye.jwt.auth.principal.JWTParser;
@@ -9,7 +10,8 @@ import io.vertx.core.http.HttpServerRequest;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
- * Guards the {@code /locking} upgrade: first the Origin (403), then the token (401), from the
+ * Guards the {@code /locking} upgrade: first the Origin (403), then the token (401), then the user's
+ * sockets on this node (429, {@link SocketQuota}). The token comes from the
  * {@code Authorization: Bearer} header or, for browsers, {@code ?access_token=}. The verified
  * identity goes into the connection's user data; nothing a client sends later can change it.
  */
@@ -21,10 +23,12 @@ public class LockingUpgradeCheck implements HttpUpgradeCheck {
 
     private final JWTParser parser;
     private final OriginPolicy origins;
+    private final SocketQuota quota;
 
-    public LockingUpgradeCheck(JWTParser parser, OriginPolicy origins) {
+    public LockingUpgradeCheck(JWTParser parser, OriginPolicy origins, SocketQuota quota) {
         this.parser = parser;
         this.origins = origins;
+        this.quota = quota;
     }
 
     @Override
@@ -38,7 +42,11 @@ public class LockingUpgradeCheck implements HttpUpgradeCheck {
             return CheckResult.rejectUpgrade(401);
         }
         try {
-            context.userData().put(IDENTITY, Identity.of(parser.parse(token)));
+            Identity identity = Identity.of(parser.parse(token));
+            if (!quota.admitsAnother(identity.userId())) {
+                return CheckResult.rejectUpgrade(429);
+            }
+            context.userData().put(IDENTITY, identity);
             return CheckResult.permitUpgrade();
         } catch (ParseException e) {
             return CheckResult.rejectUpgrade(401);

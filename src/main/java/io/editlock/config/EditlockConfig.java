@@ -30,6 +30,55 @@ public interface EditlockConfig {
     /** {@code POST /api/auth/demo-login}, for the demo and tests. */
     DemoLogin demoLogin();
 
+    /** What one user or one socket may ask of a node and of the shared Redis (docs/protocol.md §4). */
+    Limits limits();
+
+    interface Limits {
+        /** Sockets one user may have open on one node; the next upgrade is refused with 429. */
+        @WithDefault("20")
+        int socketsPerUser();
+
+        /** Configurators one socket may watch; a {@code watch} beyond them is refused with LIMIT_EXCEEDED. */
+        @WithDefault("100")
+        int watchesPerSocket();
+
+        /**
+         * Frames other than lock requests (touch, watch, unlock, resume, …) one socket may send per
+         * second; more are refused with {@code error} RATE_LIMITED. Lock requests have their own
+         * per-user limit ({@code editlock.rate-limit.lock-requests-per-second}).
+         */
+        @WithDefault("200")
+        int framesPerSecond();
+
+        /**
+         * Bytes of frames a socket may have waiting to be sent (a client that does not read); beyond
+         * them it is closed with 1008 ("too slow"), which counts as a drop.
+         */
+        @WithDefault("1048576")
+        long maxUnsentBytes();
+
+        /** Sizes and rates of the REST API. */
+        Rest rest();
+    }
+
+    interface Rest {
+        /** REST writes (POST, PATCH, DELETE) one user may send per second, across nodes; more get 429 with Retry-After. */
+        @WithDefault("20")
+        int writesPerSecond();
+
+        /** Items one configurator may hold; adding one more is refused with 400. */
+        @WithDefault("1000")
+        int itemsPerConfigurator();
+
+        /** Entries one page may hold (filters, dependencies or attribute values of an item; variables of a configurator). */
+        @WithDefault("200")
+        int entriesPerPage();
+
+        /** Configurators one {@code GET /api/configurators} answers at most (its largest {@code limit}). */
+        @WithDefault("100")
+        int listPageSize();
+    }
+
     interface Websocket {
         /**
          * Origins (e.g. {@code https://app.example.com}) whose pages may open the socket, besides

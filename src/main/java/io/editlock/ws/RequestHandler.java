@@ -3,6 +3,7 @@ package io.editlock.ws;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.editlock.catalog.ConfiguratorStore;
 import io.editlock.config.EditlockConfig;
+import io.editlock.limits.FrameRate;
 import io.editlock.lock.AcquireResult;
 import io.editlock.lock.LockAudit;
 import io.editlock.lock.LockService;
@@ -32,10 +33,14 @@ public class RequestHandler {
     private final RateLimiter rateLimiter;
     private final int lockRequestsPerSecond;
     private final LockAudit audit;
+    private final FrameRate frameRate;
+    private final int maxWatches;
 
     public RequestHandler(LockService locks, ConfiguratorStore catalog, SessionRegistry registry, SessionLifecycle lifecycle,
-            RateLimiter rateLimiter, EditlockConfig config, LockAudit audit) {
+            RateLimiter rateLimiter, EditlockConfig config, LockAudit audit, FrameRate frameRate) {
         this.audit = audit;
+        this.frameRate = frameRate;
+        this.maxWatches = config.limits().watchesPerSocket();
         this.locks = locks;
         this.catalog = catalog;
         this.registry = registry;
@@ -45,6 +50,11 @@ public class RequestHandler {
     }
 
     public Uni<String> handle(SocketSession session, ClientRequest request) {
+        if (!(request instanceof ClientRequest.Lock) && !frameRate.allow(session)) {
+            return reply(WireFormat.frame(ServerEvents.ERROR, WireFormat.error("RATE_LIMITED",
+                    "More than " + frameRate.perSecond() + " requests a second on this socket; this one was not processed"),
+                    request.ref()));
+        }
         if (request instanceof ClientRequest.Invalid invalid) {
             return reply(WireFormat.frame(ServerEvents.ERROR, WireFormat.error("BAD_REQUEST", invalid.message()), invalid.ref()));
         }
@@ -122,6 +132,11 @@ public class RequestHandler {
 
     private Uni<String> watch(SocketSession session, ClientRequest.Watch request) {
         long configuratorId = request.configuratorId();
+        if (!session.watched().contains(configuratorId) && session.watched().size() >= maxWatches) {
+            return reply(WireFormat.frame(ServerEvents.ERROR, WireFormat.error("LIMIT_EXCEEDED",
+                    "This socket already watches " + maxWatches + " configurators, the most allowed; unwatch one first"),
+                    request.ref()));
+        }
         return catalog.configuratorExists(configuratorId).flatMap(exists -> {
             if (!exists) {
                 return reply(WireFormat.frame(ServerEvents.ERROR,
