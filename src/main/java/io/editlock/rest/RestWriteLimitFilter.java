@@ -1,16 +1,11 @@
 package io.editlock.rest;
 
 import io.editlock.auth.Identity;
-import io.editlock.config.EditlockConfig;
-import io.editlock.limits.SharedRateLimit;
+import io.editlock.limits.RestWriteLimit;
 import io.editlock.lock.LockStoreUnavailableException;
-import io.editlock.redis.LockKeys;
-import io.editlock.redis.ScriptExecutor;
-import io.quarkus.scheduler.Scheduled;
-import io.smallrye.mutiny.Uni;
 import io.quarkus.security.Authenticated;
+import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
-import jakarta.inject.Singleton;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ResourceInfo;
@@ -20,23 +15,20 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 /**
- * Per-user limit on REST writes (POST, PATCH, DELETE), shared by every node, so that one user cannot
- * keep the shared Redis busy: more than {@code editlock.limits.rest.writes-per-second} in one second
- * are refused with 429 and {@code Retry-After: 1}, before any other work. Runs after the security
- * checks (a write without a valid token is 401, not counted) and before the lock guard.
+ * REST writes (POST, PATCH, DELETE) beyond the user's {@link RestWriteLimit} are refused with 429 and
+ * {@code Retry-After: 1}, before any other work, so that one user cannot keep the shared Redis busy.
+ * Runs after the security checks (a write without a valid token is 401 and not counted) and before
+ * the lock guard.
  */
-@Singleton
 public class RestWriteLimitFilter {
 
     private static final Set<String> WRITES = Set.of("POST", "PATCH", "PUT", "DELETE");
 
-    private final SharedRateLimit limit;
-    private final int perSecond;
+    private final RestWriteLimit limit;
     private final JsonWebToken token;
 
-    public RestWriteLimitFilter(ScriptExecutor scripts, LockKeys keys, EditlockConfig config, JsonWebToken token) {
-        this.perSecond = config.limits().rest().writesPerSecond();
-        this.limit = new SharedRateLimit(scripts, keys::restWriteRate, perSecond);
+    public RestWriteLimitFilter(RestWriteLimit limit, JsonWebToken token) {
+        this.limit = limit;
         this.token = token;
     }
 
@@ -48,7 +40,7 @@ public class RestWriteLimitFilter {
         return limit.allow(Identity.of(token).userId())
                 .onFailure().transform(LockStoreUnavailableException::of)
                 .map(allowed -> allowed ? null : Response.fromResponse(RestErrors.message(RestErrors.TOO_MANY_REQUESTS,
-                        "More than " + perSecond + " writes a second; nothing was written. Try again in a second."))
+                        "More than " + limit.perSecond() + " writes a second; nothing was written. Try again in a second."))
                         .header("Retry-After", "1").build());
     }
 
@@ -56,10 +48,5 @@ public class RestWriteLimitFilter {
     private static boolean authenticated(ResourceInfo resource) {
         return resource.getResourceClass().isAnnotationPresent(Authenticated.class)
                 || resource.getResourceMethod().isAnnotationPresent(RolesAllowed.class);
-    }
-
-    @Scheduled(every = "1s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
-    void forgetPastWindows() {
-        limit.forgetPastWindows();
     }
 }
