@@ -1,5 +1,6 @@
 package io.editlock.auth;
 
+import io.editlock.limits.FrameSender;
 import io.editlock.limits.SocketQuota;
 import io.quarkus.websockets.next.HttpUpgradeCheck;
 import io.quarkus.websockets.next.UserData;
@@ -47,6 +48,7 @@ public class LockingUpgradeCheck implements HttpUpgradeCheck {
                 return CheckResult.rejectUpgrade(429);
             }
             context.userData().put(IDENTITY, identity);
+            context.userData().put(FrameSender.TRANSPORT, request.connection());
             return CheckResult.permitUpgrade();
         } catch (ParseException e) {
             return CheckResult.rejectUpgrade(401);

@@ -5,6 +5,8 @@ import io.editlock.session.SessionLifecycle;
 import io.editlock.session.SocketSession;
 import io.quarkus.websockets.next.CloseReason;
 import io.quarkus.websockets.next.UserData;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpConnection;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -19,13 +21,19 @@ import java.util.concurrent.atomic.AtomicLong;
 public class FrameSender {
 
     public static final CloseReason TOO_SLOW = new CloseReason(1008, "too slow");
+    /** The socket's HTTP connection, noted at the upgrade: the only way to end a socket whose close frame cannot get out. */
+    public static final UserData.TypedKey<HttpConnection> TRANSPORT = new UserData.TypedKey<>("editlock.transport");
     private static final UserData.TypedKey<AtomicLong> UNSENT = new UserData.TypedKey<>("editlock.unsent-bytes");
+    /** How long the close frame gets to reach a slow client before its TCP connection is ended. */
+    private static final long CLOSE_FRAME_WAIT_MS = 1000;
 
     private final SessionLifecycle lifecycle;
+    private final Vertx vertx;
     private final long maxUnsent;
 
-    public FrameSender(SessionLifecycle lifecycle, EditlockConfig config) {
+    public FrameSender(SessionLifecycle lifecycle, Vertx vertx, EditlockConfig config) {
         this.lifecycle = lifecycle;
+        this.vertx = vertx;
         this.maxUnsent = config.limits().maxUnsentBytes();
     }
 
@@ -38,13 +46,25 @@ public class FrameSender {
         if (unsent.addAndGet(size) > maxUnsent) {
             unsent.addAndGet(-size);
             if (!session.closedByServer()) {
-                lifecycle.closeByServer(session, TOO_SLOW);
+                tooSlow(session);
             }
             return;
         }
         session.connection().sendText(frame).subscribe().with(
                 ignored -> unsent.addAndGet(-size),
                 failure -> unsent.addAndGet(-size));
+    }
+
+    /**
+     * Closes with 1008; the close frame waits behind everything the client did not read, and the
+     * closing handshake would wait for the client, so the TCP connection is ended shortly after.
+     */
+    private void tooSlow(SocketSession session) {
+        lifecycle.closeByServer(session, TOO_SLOW);
+        HttpConnection transport = session.connection().userData().get(TRANSPORT);
+        if (transport != null) {
+            vertx.setTimer(CLOSE_FRAME_WAIT_MS, id -> transport.close());
+        }
     }
 
     /** Bytes written to the socket and not yet handed to the network. */
