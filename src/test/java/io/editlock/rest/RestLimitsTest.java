@@ -1,13 +1,11 @@
 package io.editlock.rest;
 
 import static io.editlock.support.Api.as;
-import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.hasSize;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.editlock.catalog.CatalogIndex;
 import io.editlock.catalog.ConfiguratorStore;
 import io.editlock.catalog.Entity;
 import io.editlock.catalog.EntryStore;
@@ -24,7 +22,6 @@ import io.restassured.response.Response;
 import jakarta.inject.Inject;
 import java.net.URI;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -32,9 +29,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Limits of the REST API that keep one user from saturating the shared Redis, each at its boundary
- * (docs/rest-api.md, docs/configuration.md): 20 writes a second per user (429 with Retry-After), 1,000
- * items per configurator, 200 entries per page, 200-character names, pages of at most 100
- * configurators. A refused request writes nothing.
+ * (docs/rest-api.md, docs/configuration.md): 1,000 items per configurator, 200 entries per page,
+ * 200-character names, pages of at most 100 configurators. A refused request writes nothing. The
+ * write rate is {@link RestWriteRateTest}'s.
  */
 @QuarkusTest
 class RestLimitsTest {
@@ -45,39 +42,6 @@ class RestLimitsTest {
     ConfiguratorStore store;
     @Inject
     EntryStore entries;
-    @Inject
-    CatalogIndex index;
-
-    @Test
-    void beyondTwentyWritesASecondAUserGets429WithRetryAfter() {
-        var sara = DemoLogin.user("Sara");
-        boolean refusedTheWriteBeyond = false;
-        // A burst that crosses into the next second gets a fresh window; a few tries make sure one
-        // burst falls into a single second.
-        for (int attempt = 0; attempt < 5 && !refusedTheWriteBeyond; attempt++) {
-            awaitStartOfASecond();
-            int before = configuratorCount();
-            List<Response> answers = new ArrayList<>();
-            for (int i = 0; i < 21; i++) {
-                answers.add(as(sara).body(Map.of("name", "burst-" + i)).post("/api/configurators"));
-            }
-            for (int i = 0; i < 20; i++) {
-                assertEquals(201, answers.get(i).statusCode(), "write " + (i + 1) + " of a second is served: " + answers.get(i).asString());
-            }
-            Response beyond = answers.get(20);
-            if (beyond.statusCode() == 429) {
-                assertEquals("1", beyond.header("Retry-After"), "a 429 says when to try again");
-                assertTrue(beyond.jsonPath().getString("message").contains("20 writes a second"), beyond.asString());
-                refusedTheWriteBeyond = true;
-                assertEquals(before + 20, configuratorCount(), "the refused write created nothing");
-            } else {
-                assertEquals(201, beyond.statusCode(), "the 21st write, in the next second: " + beyond.asString());
-            }
-        }
-        assertTrue(refusedTheWriteBeyond, "the 21st write of a second must be refused with 429");
-        var omar = DemoLogin.user("Omar");
-        Api.configurator(omar); // another user is not limited by Sara's writes
-    }
 
     @Test
     void aConfiguratorTakesAThousandItemsAndNoMore() {
@@ -146,12 +110,4 @@ class RestLimitsTest {
         assertEquals(null, last.header("Link"), "the last page names no next one");
     }
 
-    private int configuratorCount() {
-        return index.configuratorIds().await().atMost(Duration.ofSeconds(10)).size();
-    }
-
-    private static void awaitStartOfASecond() {
-        await().atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(5))
-                .until(() -> System.currentTimeMillis() % 1000 < 50);
-    }
 }
