@@ -15,7 +15,7 @@ public interface EditlockConfig {
     /** Redis layout. */
     Redis redis();
 
-    /** The Redis started when {@code quarkus.redis.hosts} is not set. */
+    /** The Redis started when {@code quarkus.redis.hosts} is not set (dev mode, tests, or when enabled). */
     EmbeddedRedis embeddedRedis();
 
     /** The {@code /locking} WebSocket. */
@@ -164,6 +164,14 @@ public interface EditlockConfig {
     }
 
     interface EmbeddedRedis {
+        /**
+         * Whether a node started without {@code quarkus.redis.hosts} runs on an embedded Redis of its
+         * own. On in dev mode and tests; off otherwise, where such a start stops with a message naming
+         * {@code quarkus.redis.hosts}. Read before the application starts, see EmbeddedRedisConfigSourceFactory.
+         */
+        @WithDefault("false")
+        boolean enabled();
+
         /**
          * Which redis-server to start when {@code quarkus.redis.hosts} is not set: {@code auto} (one
          * on the PATH, else the one bundled in the embedded-redis artifact), {@code bundled}, or a
