@@ -15,9 +15,11 @@ public class FrameRate {
 
     private static final UserData.TypedKey<Window> WINDOW = new UserData.TypedKey<>("editlock.frame-rate");
 
+    private final LimitMetrics metrics;
     private final int perSecond;
 
-    public FrameRate(EditlockConfig config) {
+    public FrameRate(LimitMetrics metrics, EditlockConfig config) {
+        this.metrics = metrics;
         this.perSecond = config.limits().framesPerSecond();
     }
 
@@ -29,7 +31,11 @@ public class FrameRate {
             window = new Window();
             data.put(WINDOW, window);
         }
-        return window.count(System.currentTimeMillis() / 1000) <= perSecond;
+        if (window.count(System.currentTimeMillis() / 1000) <= perSecond) {
+            return true;
+        }
+        metrics.refused(LimitMetrics.Limit.FRAMES);
+        return false;
     }
 
     public int perSecond() {

@@ -29,10 +29,12 @@ public class FrameSender {
 
     private final SessionLifecycle lifecycle;
     private final Vertx vertx;
+    private final LimitMetrics metrics;
     private final long maxUnsent;
 
-    public FrameSender(SessionLifecycle lifecycle, Vertx vertx, EditlockConfig config) {
+    public FrameSender(SessionLifecycle lifecycle, Vertx vertx, LimitMetrics metrics, EditlockConfig config) {
         this.lifecycle = lifecycle;
+        this.metrics = metrics;
         this.vertx = vertx;
         this.maxUnsent = config.limits().maxUnsentBytes();
     }
@@ -60,6 +62,7 @@ public class FrameSender {
      * closing handshake would wait for the client, so the TCP connection is ended shortly after.
      */
     private void tooSlow(SocketSession session) {
+        metrics.refused(LimitMetrics.Limit.UNSENT);
         lifecycle.closeByServer(session, TOO_SLOW);
         HttpConnection transport = session.connection().userData().get(TRANSPORT);
         if (transport != null) {

@@ -12,15 +12,21 @@ import jakarta.enterprise.context.ApplicationScoped;
 public class RestWriteLimit {
 
     private final SharedRateLimit limit;
+    private final LimitMetrics metrics;
     private final int perSecond;
 
-    public RestWriteLimit(ScriptExecutor scripts, LockKeys keys, EditlockConfig config) {
+    public RestWriteLimit(ScriptExecutor scripts, LockKeys keys, LimitMetrics metrics, EditlockConfig config) {
+        this.metrics = metrics;
         this.perSecond = config.limits().rest().writesPerSecond();
         this.limit = new SharedRateLimit(scripts, keys::restWriteRate, perSecond);
     }
 
     public Uni<Boolean> allow(String userId) {
-        return limit.allow(userId);
+        return limit.allow(userId).invoke(allowed -> {
+            if (!allowed) {
+                metrics.refused(LimitMetrics.Limit.REST_WRITES);
+            }
+        });
     }
 
     public int perSecond() {

@@ -73,13 +73,18 @@ public final class SharedRateLimit {
             return usedUp ? false : null;
         }
 
+        /**
+         * Requests that found the reserve empty at the same time each reserve a block; whatever they
+         * got goes into the reserve, and each takes one from it while any is left.
+         */
         synchronized boolean reserved(int granted) {
-            if (granted == 0) {
-                usedUp = true;
-                return false;
+            remaining += granted;
+            if (remaining > 0) {
+                remaining--;
+                return true;
             }
-            remaining += granted - 1;
-            return true;
+            usedUp = true;
+            return false;
         }
     }
 }

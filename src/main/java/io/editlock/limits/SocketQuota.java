@@ -13,20 +13,29 @@ import jakarta.enterprise.context.ApplicationScoped;
 public class SocketQuota {
 
     private final SessionRegistry registry;
+    private final LimitMetrics metrics;
     private final int perUser;
 
-    public SocketQuota(SessionRegistry registry, EditlockConfig config) {
+    public SocketQuota(SessionRegistry registry, LimitMetrics metrics, EditlockConfig config) {
         this.registry = registry;
+        this.metrics = metrics;
         this.perUser = config.limits().socketsPerUser();
     }
 
     /** Whether the user may open one more socket (before the upgrade). */
     public boolean admitsAnother(String userId) {
-        return registry.socketsOf(userId).size() < perUser;
+        return counted(registry.socketsOf(userId).size() < perUser);
     }
 
     /** Whether the user's open sockets, the new one counted, are within the limit (after the upgrade). */
     public boolean withinLimit(String userId) {
-        return registry.socketsOf(userId).size() <= perUser;
+        return counted(registry.socketsOf(userId).size() <= perUser);
+    }
+
+    private boolean counted(boolean admitted) {
+        if (!admitted) {
+            metrics.refused(LimitMetrics.Limit.SOCKETS);
+        }
+        return admitted;
     }
 }

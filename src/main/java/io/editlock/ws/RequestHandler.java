@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.editlock.catalog.ConfiguratorStore;
 import io.editlock.config.EditlockConfig;
 import io.editlock.limits.FrameRate;
+import io.editlock.limits.WatchQuota;
 import io.editlock.lock.AcquireResult;
 import io.editlock.lock.LockAudit;
 import io.editlock.lock.LockService;
@@ -34,13 +35,13 @@ public class RequestHandler {
     private final int lockRequestsPerSecond;
     private final LockAudit audit;
     private final FrameRate frameRate;
-    private final int maxWatches;
+    private final WatchQuota watchQuota;
 
     public RequestHandler(LockService locks, ConfiguratorStore catalog, SessionRegistry registry, SessionLifecycle lifecycle,
-            RateLimiter rateLimiter, EditlockConfig config, LockAudit audit, FrameRate frameRate) {
+            RateLimiter rateLimiter, EditlockConfig config, LockAudit audit, FrameRate frameRate, WatchQuota watchQuota) {
         this.audit = audit;
         this.frameRate = frameRate;
-        this.maxWatches = config.limits().watchesPerSocket();
+        this.watchQuota = watchQuota;
         this.locks = locks;
         this.catalog = catalog;
         this.registry = registry;
@@ -132,9 +133,9 @@ public class RequestHandler {
 
     private Uni<String> watch(SocketSession session, ClientRequest.Watch request) {
         long configuratorId = request.configuratorId();
-        if (!session.watched().contains(configuratorId) && session.watched().size() >= maxWatches) {
+        if (!watchQuota.admits(session, configuratorId)) {
             return reply(WireFormat.frame(ServerEvents.ERROR, WireFormat.error("LIMIT_EXCEEDED",
-                    "This socket already watches " + maxWatches + " configurators, the most allowed; unwatch one first"),
+                    "This socket already watches " + watchQuota.perSocket() + " configurators, the most allowed; unwatch one first"),
                     request.ref()));
         }
         return catalog.configuratorExists(configuratorId).flatMap(exists -> {

@@ -77,6 +77,8 @@ class SocketLimitsTest {
             JsonNode refused = sara.request("watch", Map.of("configuratorId", beyond));
             assertEquals("error", refused.path("event").asText(), "the 101st watch: " + refused);
             assertEquals("LIMIT_EXCEEDED", refused.path("data").path("code").asText(), "the 101st watch: " + refused);
+            io.restassured.RestAssured.get("/q/metrics").then().statusCode(200)
+                    .body(org.hamcrest.Matchers.containsString("editlock_limit_refusals_total{limit=\"watches\"}"));
 
             // The refused watch joined nothing: a change there does not reach the socket.
             omar.welcome();
