@@ -1,5 +1,7 @@
 package io.editlock.auth;
 
+import io.editlock.limits.FrameSender;
+import io.editlock.limits.SocketQuota;
 import io.quarkus.websockets.next.HttpUpgradeCheck;
 import io.quarkus.websockets.next.UserData;
 import io.smallrye.mutiny.Uni;
@@ -9,7 +11,8 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * Guards the {@code /locking} upgrade: first the Origin (403), then the token (401), from the
+ * Guards the {@code /locking} upgrade: first the Origin (403), then the token (401), then the user's
+ * sockets on this node (429, {@link SocketQuota}). The token comes from the
  * {@code Authorization: Bearer} header or, for browsers, the {@code bearer.<jwt>} entry of
  * {@code Sec-WebSocket-Protocol} or {@code ?access_token=}. The verified identity and the token's
  * end go into the connection's user data; nothing a client sends later can change who it is.
@@ -30,10 +33,12 @@ public class LockingUpgradeCheck implements HttpUpgradeCheck {
 
     private final AccessTokens tokens;
     private final OriginPolicy origins;
+    private final SocketQuota quota;
 
-    public LockingUpgradeCheck(AccessTokens tokens, OriginPolicy origins) {
+    public LockingUpgradeCheck(AccessTokens tokens, OriginPolicy origins, SocketQuota quota) {
         this.tokens = tokens;
         this.origins = origins;
+        this.quota = quota;
     }
 
     @Override
@@ -46,8 +51,13 @@ public class LockingUpgradeCheck implements HttpUpgradeCheck {
         if (verified.isEmpty()) {
             return CheckResult.rejectUpgrade(401);
         }
-        context.userData().put(IDENTITY, verified.get().identity());
+        Identity identity = verified.get().identity();
+        if (!quota.admitsAnother(identity.userId())) {
+            return CheckResult.rejectUpgrade(429);
+        }
+        context.userData().put(IDENTITY, identity);
         context.userData().put(TOKEN_EXPIRES_AT, verified.get().expiresAt());
+        context.userData().put(FrameSender.TRANSPORT, request.connection());
         return CheckResult.permitUpgrade();
     }
 

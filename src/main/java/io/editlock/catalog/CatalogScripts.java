@@ -76,12 +76,13 @@ public class CatalogScripts {
                 keys.contentEventsChannel(), mayDeleteAny ? "1" : "0"));
     }
 
-    /** @param parentItemId null for a top-level item */
-    public Uni<JsonNode> addItem(Guard guard, long itemId, String name, Long parentItemId) {
+    /** @param parentItemId null for a top-level item; @param maxItems the configurator's cap, 0 for none */
+    public Uni<JsonNode> addItem(Guard guard, long itemId, String name, Long parentItemId, int maxItems) {
         long c = guard.configuratorId();
         List<String> k = List.of(keys.configurator(c), keys.locks(c), keys.items(c), keys.children(c)); // configurator, locks, items, children
         return json(ADD_ITEM, k, List.of(guard.toScriptJson(), id(c), id(itemId), name,
-                parentItemId == null ? "" : id(parentItemId), keys.lockEventsChannel(), keys.contentEventsChannel()));
+                parentItemId == null ? "" : id(parentItemId), keys.lockEventsChannel(), keys.contentEventsChannel(),
+                String.valueOf(maxItems)));
     }
 
     public Uni<JsonNode> renameItem(Guard guard, String name) {
@@ -105,15 +106,18 @@ public class CatalogScripts {
                 keys.contentEventsChannel()));
     }
 
-    /** @param fields the entry's own fields as JSON; @param referencedItem null or an item the entry names */
-    public Uni<JsonNode> addEntry(Guard guard, Entity entity, long entryId, String fields, Long referencedItem) {
+    /**
+     * @param fields the entry's own fields as JSON; @param referencedItem null or an item the entry names;
+     * @param maxEntries the page's cap, 0 for none
+     */
+    public Uni<JsonNode> addEntry(Guard guard, Entity entity, long entryId, String fields, Long referencedItem, int maxEntries) {
         long c = guard.configuratorId();
         List<String> k = List.of(keys.configurator(c), keys.locks(c), keys.items(c), // configurator, locks, items
                 keys.entries(c, entity.collection()), keys.itemEntries(c));       // entries, itemEntries
         return json(ADD_ENTRY, k, List.of(guard.toScriptJson(), id(c), entity.wireName(), id(entryId),
                 entity.onItemPage() ? id(guard.itemId()) : "", entity.onItemPage() ? entity.page().wireName() : "",
                 fields, referencedItem == null ? "" : id(referencedItem), keys.lockEventsChannel(),
-                keys.contentEventsChannel()));
+                keys.contentEventsChannel(), String.valueOf(maxEntries)));
     }
 
     public Uni<JsonNode> updateEntry(Guard guard, Entity entity, long entryId, String changes, Long referencedItem) {

@@ -1,6 +1,7 @@
 package io.editlock.catalog;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.config.EditlockConfig;
 import io.editlock.lock.Guard;
 import io.editlock.lock.LockStoreUnavailableException;
 import io.editlock.redis.LockKeys;
@@ -26,16 +27,22 @@ import java.util.Optional;
 @ApplicationScoped
 public class ConfiguratorStore {
 
+    /** Record reads one list request keeps in flight, so that one request cannot take the whole pool. */
+    private static final int READS_IN_FLIGHT = 8;
+
     private final PipelinedRedis redis;
     private final CatalogScripts scripts;
     private final CatalogIndex index;
     private final LockKeys keys;
+    private final int maxItems;
 
-    public ConfiguratorStore(PipelinedRedis redis, CatalogScripts scripts, CatalogIndex index, LockKeys keys) {
+    public ConfiguratorStore(PipelinedRedis redis, CatalogScripts scripts, CatalogIndex index, LockKeys keys,
+            EditlockConfig config) {
         this.redis = redis;
         this.scripts = scripts;
         this.index = index;
         this.keys = keys;
+        this.maxItems = config.limits().rest().itemsPerConfigurator();
     }
 
     /** A configurator without a creator: only an admin may delete it. */
@@ -53,14 +60,23 @@ public class ConfiguratorStore {
         });
     }
 
-    /** Every configurator, by id. */
-    public Uni<List<Configurator>> configurators() {
-        return index.configuratorIds()
-                .flatMap(ids -> Multi.createFrom().iterable(ids)
-                        .onItem().transformToUniAndMerge(this::find)
-                        .collect().asList())
-                .map(found -> found.stream().flatMap(Optional::stream)
-                        .sorted(Comparator.comparingLong(Configurator::id)).toList());
+    /**
+     * One page of the configurators, by id: those with an id above {@code afterId}, at most
+     * {@code limit}. One read of the id index and at most {@code limit} record reads, however many
+     * configurators there are.
+     */
+    public Uni<ConfiguratorPage> configurators(long afterId, int limit) {
+        return index.configuratorIds().flatMap(ids -> {
+            List<Long> next = ids.stream().filter(id -> id > afterId).sorted().limit(limit + 1L).toList();
+            List<Long> page = next.subList(0, Math.min(limit, next.size()));
+            boolean more = next.size() > limit;
+            return Multi.createFrom().iterable(page)
+                    .onItem().transformToUni(this::find).merge(READS_IN_FLIGHT)
+                    .collect().asList()
+                    .map(found -> new ConfiguratorPage(found.stream().flatMap(Optional::stream)
+                            .sorted(Comparator.comparingLong(Configurator::id)).toList(),
+                            more ? Optional.of(page.get(page.size() - 1)) : Optional.empty()));
+        });
     }
 
     public Uni<Configurator> configurator(long id) {
@@ -119,16 +135,23 @@ public class ConfiguratorStore {
      * @return the item, or empty when the configurator (or the parent item in it) does not exist
      */
     public Uni<Optional<Item>> addItem(long configuratorId, String name, Long parentItemId) {
-        return addItem(Guard.none(configuratorId), name, parentItemId).map(Optional::of)
+        return addItem(Guard.none(configuratorId), name, parentItemId, 0).map(Optional::of)
                 .onFailure(failure -> failure instanceof UnknownIdException || failure instanceof InvalidInputException)
                 .recoverWithItem(Optional.empty());
     }
 
-    /** @param guard of the configurator the item goes into */
+    /**
+     * @param guard of the configurator the item goes into; a configurator that holds
+     *     {@code editlock.limits.rest.items-per-configurator} items takes no more (invalid input)
+     */
     public Uni<Item> addItem(Guard guard, String name, Long parentItemId) {
+        return addItem(guard, name, parentItemId, maxItems);
+    }
+
+    private Uni<Item> addItem(Guard guard, String name, Long parentItemId, int cap) {
         long c = guard.configuratorId();
         return index.nextId(Entity.ITEM).flatMap(id -> index.put(Entity.ITEM, id, new Location(c, id))
-                .chain(() -> scripts.addItem(guard, id, name, parentItemId))
+                .chain(() -> scripts.addItem(guard, id, name, parentItemId, cap))
                 .map(reply -> CatalogRecords.item(c, written(reply, guard, Entity.CONFIGURATOR, c).path("record")))
                 .onFailure(ConfiguratorStore::refused).call(() -> index.remove(Entity.ITEM, List.of(id))));
     }

@@ -131,6 +131,11 @@ public class LockKeys {
         return prefix + ":rate:" + userId + ":" + epochSecond;
     }
 
+    /** Counter of one user's REST writes in one second. */
+    public String restWriteRate(String userId, long epochSecond) {
+        return prefix + ":rest-rate:" + userId + ":" + epochSecond;
+    }
+
     /** Pub/sub channel of content changes (REST writes), published from inside the write scripts. */
     public String contentEventsChannel() {
         return prefix + ":content-events";

@@ -10,6 +10,7 @@ import io.editlock.catalog.Entry;
 import io.editlock.catalog.EntryStore;
 import io.editlock.catalog.Item;
 import io.editlock.catalog.UnknownIdException;
+import io.editlock.config.EditlockConfig;
 import io.editlock.lock.GuardType;
 import io.editlock.lock.LockService;
 import io.editlock.ws.WireFormat;
@@ -22,6 +23,7 @@ import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
@@ -53,22 +55,36 @@ public class ConfiguratorResource {
     private final LockService locks;
     private final GuardContext guards;
     private final JsonWebToken token;
+    private final int pageSize;
 
     public ConfiguratorResource(ConfiguratorStore store, EntryStore entries, LockService locks, GuardContext guards,
-            JsonWebToken token) {
+            JsonWebToken token, EditlockConfig config) {
         this.store = store;
         this.entries = entries;
         this.locks = locks;
         this.guards = guards;
         this.token = token;
+        this.pageSize = config.limits().rest().listPageSize();
     }
 
     @GET
-    @Operation(summary = "Every configurator (without content), by id")
-    @APIResponse(responseCode = "200", description = "The configurators",
+    @Operation(summary = "The configurators (without content), by id, one page at a time; "
+            + "a Link header (rel=next) names the next page when more follow")
+    @Parameter(name = "after", in = ParameterIn.QUERY, description = "Only configurators with a larger id (default 0)")
+    @Parameter(name = "limit", in = ParameterIn.QUERY,
+            description = "Configurators in the page, 1 to editlock.limits.rest.list-page-size (the default, 100)")
+    @APIResponse(responseCode = "200", description = "The configurators", headers = @Header(name = "Link"),
             content = @Content(schema = @Schema(implementation = Configurator.class, type = org.eclipse.microprofile.openapi.annotations.enums.SchemaType.ARRAY)))
-    public Uni<List<Configurator>> list() {
-        return store.configurators();
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    public Uni<Response> list(@QueryParam("after") String after, @QueryParam("limit") String limit) {
+        long afterId = ListParams.after(after);
+        int size = ListParams.limit(limit, pageSize);
+        return store.configurators(afterId, size).map(page -> {
+            Response.ResponseBuilder response = Response.ok(page.configurators());
+            page.nextAfter().ifPresent(next -> response.header("Link",
+                    "</api/configurators?after=" + next + "&limit=" + size + ">; rel=\"next\""));
+            return response.build();
+        });
     }
 
     @POST

@@ -28,6 +28,8 @@ public class RestErrors {
 
     /** Status 423 Locked (WebDAV), which {@link Response.Status} does not name. */
     public static final int LOCKED = 423;
+    /** Status 429: a user's writes beyond the rate limit (answered with Retry-After by RestWriteLimitFilter). */
+    public static final int TOO_MANY_REQUESTS = 429;
 
     private static final Logger LOG = Logger.getLogger(RestErrors.class);
 

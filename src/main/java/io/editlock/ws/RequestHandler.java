@@ -3,6 +3,8 @@ package io.editlock.ws;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.editlock.catalog.ConfiguratorStore;
 import io.editlock.config.EditlockConfig;
+import io.editlock.limits.FrameRate;
+import io.editlock.limits.WatchQuota;
 import io.editlock.lock.AcquireResult;
 import io.editlock.lock.LockAudit;
 import io.editlock.lock.LockService;
@@ -34,11 +36,16 @@ public class RequestHandler {
     private final int lockRequestsPerSecond;
     private final LockAudit audit;
     private final TokenLifetime tokenLifetime;
+    private final FrameRate frameRate;
+    private final WatchQuota watchQuota;
 
     public RequestHandler(LockService locks, ConfiguratorStore catalog, SessionRegistry registry, SessionLifecycle lifecycle,
-            RateLimiter rateLimiter, EditlockConfig config, LockAudit audit, TokenLifetime tokenLifetime) {
+            RateLimiter rateLimiter, EditlockConfig config, LockAudit audit, TokenLifetime tokenLifetime, FrameRate frameRate,
+            WatchQuota watchQuota) {
         this.audit = audit;
         this.tokenLifetime = tokenLifetime;
+        this.frameRate = frameRate;
+        this.watchQuota = watchQuota;
         this.locks = locks;
         this.catalog = catalog;
         this.registry = registry;
@@ -48,6 +55,11 @@ public class RequestHandler {
     }
 
     public Uni<String> handle(SocketSession session, ClientRequest request) {
+        if (!(request instanceof ClientRequest.Lock) && !frameRate.allow(session)) {
+            return reply(WireFormat.frame(ServerEvents.ERROR, WireFormat.error("RATE_LIMITED",
+                    "More than " + frameRate.perSecond() + " requests a second on this socket; this one was not processed"),
+                    request.ref()));
+        }
         if (request instanceof ClientRequest.Invalid invalid) {
             return reply(WireFormat.frame(ServerEvents.ERROR, WireFormat.error("BAD_REQUEST", invalid.message()), invalid.ref()));
         }
@@ -129,6 +141,11 @@ public class RequestHandler {
 
     private Uni<String> watch(SocketSession session, ClientRequest.Watch request) {
         long configuratorId = request.configuratorId();
+        if (!watchQuota.admits(session, configuratorId)) {
+            return reply(WireFormat.frame(ServerEvents.ERROR, WireFormat.error("LIMIT_EXCEEDED",
+                    "This socket already watches " + watchQuota.perSocket() + " configurators, the most allowed; unwatch one first"),
+                    request.ref()));
+        }
         return catalog.configuratorExists(configuratorId).flatMap(exists -> {
             if (!exists) {
                 return reply(WireFormat.frame(ServerEvents.ERROR,

@@ -99,10 +99,10 @@ class ScriptKeysShareOneSlotTest {
             catalog.createConfigurator(c, "name", "2026-01-01T00:00:00Z", "7");
             catalog.renameConfigurator(guard, "name");
             catalog.deleteConfigurator(guard, false);
-            catalog.addItem(guard, 6, "item", 5L);
+            catalog.addItem(guard, 6, "item", 5L, 0);
             catalog.renameItem(guard, "item");
             catalog.deleteItem(guard);
-            catalog.addEntry(guard, Entity.FILTER, 9, "{}", null);
+            catalog.addEntry(guard, Entity.FILTER, 9, "{}", null, 0);
             catalog.updateEntry(guard, Entity.DEPENDENCY, 9, "{}", 5L);
             catalog.deleteEntry(guard, Entity.VARIABLE, 9);
             catalog.read(c);
