@@ -68,6 +68,9 @@ function toast(text, kind = 'info', { action = null, ms = kind === 'error' ? 800
   if (action) {
     entry.action = { label: action.label, run: () => { dismiss(); action.run(); } };
   }
+  if (kind === 'success') {
+    state.toasts = state.toasts.filter((t) => t.kind !== 'success'); // one "Saved." says it for every save
+  }
   state.toasts.push(entry);
   render();
   setTimeout(dismiss, ms);
