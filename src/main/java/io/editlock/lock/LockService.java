@@ -47,7 +47,8 @@ public class LockService {
     /**
      * Which configurators each socket of this node is already listed under in its Redis index: the
      * index only grows while the socket lives (renewals keep its TTL), so a repeated lock in the same
-     * configurator need not write it again — two of the six commands of a lock-and-unlock.
+     * configurator need not write it again — two of the six commands of a lock-and-unlock. Only
+     * while renewals keep it: an idle socket is not renewed, so its entry goes with its idle release.
      */
     private final Map<String, Set<Long>> indexedBySocket = new ConcurrentHashMap<>();
     /** Numbers the lock requests of this node: a request that starts later has a larger one. */
