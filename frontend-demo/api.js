@@ -1,4 +1,4 @@
-// api.js — the REST API (docs/protocol.md, docs/protocol.md §8) as the demo uses it.
+// api.js — the REST API (docs/protocol.md §8) as the demo uses it.
 
 /** A REST call that did not succeed; `status` is the HTTP status, `body` its JSON body if any. */
 export class ApiError extends Error {
@@ -40,8 +40,17 @@ export class Api {
     this.token = token;
   }
 
-  listConfigurators() {
-    return this.call('GET', '/api/configurators');
+  /** Every configurator, page after page (the server answers a bounded page at a time). */
+  async listConfigurators() {
+    const all = [];
+    for (;;) {
+      const after = all.length ? all[all.length - 1].id : 0;
+      const page = await this.call('GET', `/api/configurators?after=${after}`);
+      if (page.length === 0) {
+        return all;
+      }
+      all.push(...page);
+    }
   }
 
   configurator(id) {

@@ -1,5 +1,5 @@
 // Starts the editlock server from the built jar for the end-to-end tests, and stops it.
-// The embedded Redis starts by itself (quarkus.redis.hosts is not set).
+// An embedded Redis (quarkus.redis.hosts is not set; editlock.embedded-redis.enabled asks for it).
 // EDITLOCK_E2E_URL=http://host:port uses a server that is already running instead.
 
 import { spawn } from 'node:child_process';
@@ -45,11 +45,10 @@ async function waitUntilReady(baseUrl, child) {
 }
 
 /**
- * @param {{redisUrl?: string}} [options] redisUrl: a Redis to share with other nodes instead of
- *   the embedded one
+ * @param {Record<string, string>} [settings] more server settings (system properties)
  * @returns {Promise<{baseUrl: string, stop: () => Promise<void>}>}
  */
-export async function startServer({ redisUrl } = {}) {
+export async function startServer(settings = {}) {
   if (process.env.EDITLOCK_E2E_URL) {
     const baseUrl = process.env.EDITLOCK_E2E_URL.replace(/\/$/, '');
     await waitUntilReady(baseUrl, null);
@@ -61,14 +60,15 @@ export async function startServer({ redisUrl } = {}) {
   const port = await freePort();
   const logDir = path.join(REPO_ROOT, 'target');
   fs.mkdirSync(logDir, { recursive: true });
-  // Several nodes at once write one log each.
-  const logName = redisUrl ? `e2e-server-${port}.log` : 'e2e-server.log';
+  // Several nodes at once (a shared Redis in the settings) write one log each.
+  const logName = settings['quarkus.redis.hosts'] ? `e2e-server-${port}.log` : 'e2e-server.log';
   const log = fs.openSync(path.join(logDir, logName), 'w');
   const child = spawn('java', [
     `-Dquarkus.http.port=${port}`,
     '-Dquarkus.http.host=127.0.0.1',
     '-Deditlock.demo-login.enabled=true',
-    ...(redisUrl ? [`-Dquarkus.redis.hosts=${redisUrl}`] : []),
+    '-Deditlock.embedded-redis.enabled=true',
+    ...Object.entries(settings).map(([key, value]) => `-D${key}=${value}`),
     '-jar', JAR,
   ], { cwd: REPO_ROOT, stdio: ['ignore', log, log] });
   const baseUrl = `http://127.0.0.1:${port}`;

@@ -72,11 +72,12 @@ describe('the demo over Socket.IO', { timeout: 300_000 }, () => {
     await screenshot(page, 'socketio-omar-sees-saras-save');
   });
 
-  it('Sara closes her tab: the Socket.IO socket closes cleanly and Omar can edit at once', async () => {
+  it('Sara closes her tab: a lost transport, so Omar can edit once the grace period is over', async () => {
     const closedAt = Date.now();
     await sara.page.close({ runBeforeUnload: true });
-    await pageWithStatus(omar.page, 'editing').waitFor({ timeout: 3_000 });
-    assert.ok(Date.now() - closedAt < 3_000, 'freed well before the grace period');
+    await pageWithStatus(omar.page, 'editing').waitFor({ timeout: 20_000 });
+    const elapsed = Date.now() - closedAt;
+    assert.ok(elapsed < 15_000, `editable ${elapsed} ms after the tab closed (grace period 10 s)`);
     await screenshot(omar.page, 'socketio-omar-edits-after-sara-left');
   });
 });

@@ -264,7 +264,7 @@ describe('Socket.IO clients across two nodes', { timeout: 300_000 }, () => {
     redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
       { stdio: 'ignore' });
     const url = `redis://127.0.0.1:${port}`;
-    nodes = await Promise.all([startServer({ redisUrl: url }), startServer({ redisUrl: url })]);
+    nodes = await Promise.all([startServer({ 'quarkus.redis.hosts': url }), startServer({ 'quarkus.redis.hosts': url })]);
   });
   after(async () => {
     closeAll();

@@ -4,10 +4,12 @@
 -- KEYS[1] configurator    hash: the configurator's record
 -- ARGV[1] configuratorId  ARGV[2] name  ARGV[3] createdAt (ISO-8601)
 -- ARGV[4] contentChannel  pub/sub channel of content-changed events
+-- ARGV[5] createdBy       user id of the creator ('' = made by the server itself: no creator)
 -- Reply (JSON): {s='OK'}
 local configurator_key = KEYS[1]
-local configurator_id, name, created_at, content_channel = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local configurator_id, name, created_at, content_channel, created_by = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 
 redis.call('HSET', configurator_key, 'id', configurator_id, 'name', name, 'createdAt', created_at)
+if created_by ~= '' then redis.call('HSET', configurator_key, 'createdBy', created_by) end
 content_changed(content_channel, configurator_id, 'configurator', configurator_id, 'created')
 return reply({ s = 'OK' })

@@ -5,17 +5,21 @@
 -- ARGV[1] socketId
 -- ARGV[2] reason         'disconnect' | 'idle' | 'expired'
 -- ARGV[3] configuratorId ARGV[4] channel
+-- ARGV[5] upTo           '' = every lock the socket keeps; else only those its lock requests up to
+--                        this number granted (an idle release: a grant after the decision stays)
 -- Reply (JSON): {released=[<released entry>...]} (expired leases found on the way included)
 local locks_key = KEYS[1]
 local socket_id, reason, configurator_id, channel = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local up_to = tonumber(ARGV[5])
 
 local now = now_ms()
 local released = {}
 local live = load_live(locks_key, now, released)
 
 for field, lock in pairs(live) do
-  if lock.k[socket_id] ~= nil then
-    lock.k[socket_id] = nil
+  local request = (lock.q and lock.q[socket_id]) or 0
+  if lock.k[socket_id] ~= nil and (up_to == nil or request <= up_to) then
+    unkeep(lock, socket_id)
     if has_keepers(lock) then
       redis.call('HSET', locks_key, field, cjson.encode(lock))
     else

@@ -45,9 +45,11 @@ public class CatalogScripts {
         this.keys = keys;
     }
 
-    public Uni<JsonNode> createConfigurator(long c, String name, String createdAt) {
+    /** @param createdBy null when the server makes it itself */
+    public Uni<JsonNode> createConfigurator(long c, String name, String createdAt, String createdBy) {
         List<String> k = List.of(keys.configurator(c)); // configurator
-        return json(CREATE_CONFIGURATOR, k, List.of(id(c), name, createdAt, keys.contentEventsChannel()));
+        return json(CREATE_CONFIGURATOR, k, List.of(id(c), name, createdAt, keys.contentEventsChannel(),
+                createdBy == null ? "" : createdBy));
     }
 
     public Uni<JsonNode> renameConfigurator(Guard guard, String name) {
@@ -57,7 +59,8 @@ public class CatalogScripts {
                 keys.contentEventsChannel()));
     }
 
-    public Uni<JsonNode> deleteConfigurator(Guard guard) {
+    /** @param mayDeleteAny an admin's delete; anyone else may delete only what they created */
+    public Uni<JsonNode> deleteConfigurator(Guard guard, boolean mayDeleteAny) {
         long c = guard.configuratorId();
         List<String> k = List.of(
                 keys.configurator(c),                               // configurator
@@ -70,15 +73,16 @@ public class CatalogScripts {
                 keys.entries(c, Entity.ATTRIBUTE_VALUE.collection()), // attributeValues
                 keys.entries(c, Entity.VARIABLE.collection()));     // variables
         return json(DELETE_CONFIGURATOR, k, List.of(guard.toScriptJson(), id(c), keys.lockEventsChannel(),
-                keys.contentEventsChannel()));
+                keys.contentEventsChannel(), mayDeleteAny ? "1" : "0"));
     }
 
-    /** @param parentItemId null for a top-level item */
-    public Uni<JsonNode> addItem(Guard guard, long itemId, String name, Long parentItemId) {
+    /** @param parentItemId null for a top-level item; @param maxItems the configurator's cap, 0 for none */
+    public Uni<JsonNode> addItem(Guard guard, long itemId, String name, Long parentItemId, int maxItems) {
         long c = guard.configuratorId();
         List<String> k = List.of(keys.configurator(c), keys.locks(c), keys.items(c), keys.children(c)); // configurator, locks, items, children
         return json(ADD_ITEM, k, List.of(guard.toScriptJson(), id(c), id(itemId), name,
-                parentItemId == null ? "" : id(parentItemId), keys.lockEventsChannel(), keys.contentEventsChannel()));
+                parentItemId == null ? "" : id(parentItemId), keys.lockEventsChannel(), keys.contentEventsChannel(),
+                String.valueOf(maxItems)));
     }
 
     public Uni<JsonNode> renameItem(Guard guard, String name) {
@@ -102,15 +106,18 @@ public class CatalogScripts {
                 keys.contentEventsChannel()));
     }
 
-    /** @param fields the entry's own fields as JSON; @param referencedItem null or an item the entry names */
-    public Uni<JsonNode> addEntry(Guard guard, Entity entity, long entryId, String fields, Long referencedItem) {
+    /**
+     * @param fields the entry's own fields as JSON; @param referencedItem null or an item the entry names;
+     * @param maxEntries the page's cap, 0 for none
+     */
+    public Uni<JsonNode> addEntry(Guard guard, Entity entity, long entryId, String fields, Long referencedItem, int maxEntries) {
         long c = guard.configuratorId();
         List<String> k = List.of(keys.configurator(c), keys.locks(c), keys.items(c), // configurator, locks, items
                 keys.entries(c, entity.collection()), keys.itemEntries(c));       // entries, itemEntries
         return json(ADD_ENTRY, k, List.of(guard.toScriptJson(), id(c), entity.wireName(), id(entryId),
                 entity.onItemPage() ? id(guard.itemId()) : "", entity.onItemPage() ? entity.page().wireName() : "",
                 fields, referencedItem == null ? "" : id(referencedItem), keys.lockEventsChannel(),
-                keys.contentEventsChannel()));
+                keys.contentEventsChannel(), String.valueOf(maxEntries)));
     }
 
     public Uni<JsonNode> updateEntry(Guard guard, Entity entity, long entryId, String changes, Long referencedItem) {

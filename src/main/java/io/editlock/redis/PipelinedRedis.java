@@ -9,6 +9,7 @@ import io.vertx.mutiny.redis.client.RedisConnection;
 import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
 import io.vertx.redis.client.RedisOptions;
+import io.vertx.redis.client.impl.PooledRedisConnection;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -83,9 +84,14 @@ public class PipelinedRedis {
                 .orElse(shared);
     }
 
-    /** Created on the calling event loop, which its connections then belong to. */
+    /**
+     * Created on the calling event loop, which its connections then belong to. Its pool and its
+     * connections are metered under names of their own, not again under the default client's.
+     */
     private Redis clientOnThisEventLoop(RedisOptions base) {
-        base.setPoolName("editlock-pipeline-" + Thread.currentThread().getName());
+        String lane = "editlock-pipeline-" + Thread.currentThread().getName();
+        base.setPoolName(lane);
+        base.setMetricsName("redis|" + lane);
         base.setMaxPoolSize(2);
         return Redis.createClient(vertx, base);
     }
@@ -118,8 +124,19 @@ public class PipelinedRedis {
 
         void drop(Uni<RedisConnection> used) {
             if (connection.compareAndSet(used, null)) {
-                used.subscribe().with(RedisConnection::closeAndForget, failure -> { });
+                used.subscribe().with(Lane::discard, failure -> { });
             }
+        }
+
+        /**
+         * Closing a pooled connection only hands it back to its pool, which would hand the same silent
+         * (half-open) connection out again: it has to be closed for good, so that the pool opens another.
+         */
+        private static void discard(RedisConnection silent) {
+            if (silent.getDelegate() instanceof PooledRedisConnection pooled) {
+                pooled.actual().forceClose();
+            }
+            silent.closeAndForget();
         }
 
         private void ended(Uni<RedisConnection> which, RedisConnection opened, Throwable failure) {

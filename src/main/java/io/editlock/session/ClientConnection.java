@@ -1,6 +1,7 @@
 package io.editlock.session;
 
 import io.quarkus.websockets.next.CloseReason;
+import io.quarkus.websockets.next.UserData;
 import io.smallrye.mutiny.Uni;
 
 /**
@@ -17,6 +18,9 @@ public interface ClientConnection {
     String transport();
 
     boolean isOpen();
+
+    /** Per-connection facts of other features (limits, counters), as on a websockets-next connection. */
+    UserData userData();
 
     /**
      * Sends a server event, given as the {@code /locking} frame {@code {"event", "data"}} (no ref):

@@ -2,9 +2,10 @@ package io.editlock.socketio;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.editlock.auth.Identity;
+import io.editlock.auth.AccessTokens;
 import io.editlock.session.SessionLifecycle;
 import io.editlock.session.SocketSession;
+import io.editlock.session.TokenLifetime;
 import io.editlock.ws.ClientRequest;
 import io.editlock.ws.FrameDecoder;
 import io.editlock.ws.RequestHandler;
@@ -27,9 +28,11 @@ public class LockingNamespace {
     private final RequestHandler handler;
     private final FrameDecoder decoder;
     private final ObjectMapper json;
+    private final TokenLifetime tokenLifetime;
 
     public LockingNamespace(SocketIoAuth auth, SessionLifecycle lifecycle, RequestHandler handler, FrameDecoder decoder,
-            ObjectMapper json) {
+            ObjectMapper json, TokenLifetime tokenLifetime) {
+        this.tokenLifetime = tokenLifetime;
         this.auth = auth;
         this.lifecycle = lifecycle;
         this.handler = handler;
@@ -43,17 +46,18 @@ public class LockingNamespace {
 
     /** @return the connected socket, or null when the connect was refused (a connect_error went out) */
     NamespaceSocket connect(EngineSession engine, String payload) {
-        Identity identity;
+        AccessTokens.Verified verified;
         try {
-            identity = auth.identify(engine.handshake(), parse(payload));
+            verified = auth.identify(engine.handshake(), parse(payload));
         } catch (SocketIoAuth.Refused refused) {
             String error = "{\"message\":\"" + refused.code() + "\",\"data\":{\"code\":\"" + refused.code() + "\"}}";
             engine.sendMessage(SocketIoPacket.encode(SocketIoPacket.CONNECT_ERROR, NAME, null, error));
             return null;
         }
-        NamespaceSocket socket = new NamespaceSocket(engine, lifecycle);
-        SocketSession session = lifecycle.open(socket, identity);
+        NamespaceSocket socket = new NamespaceSocket(engine, lifecycle, tokenLifetime);
+        SocketSession session = lifecycle.open(socket, verified.identity());
         socket.session(session);
+        tokenLifetime.start(session, verified.expiresAt());
         acknowledgeConnect(engine, socket);
         socket.sendText(WireFormat.welcome(session));
         return socket;

@@ -3,7 +3,9 @@ package io.editlock.socketio;
 import io.editlock.session.ClientConnection;
 import io.editlock.session.SessionLifecycle;
 import io.editlock.session.SocketSession;
+import io.editlock.session.TokenLifetime;
 import io.quarkus.websockets.next.CloseReason;
+import io.quarkus.websockets.next.UserData;
 import io.smallrye.mutiny.Uni;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -27,13 +29,16 @@ final class NamespaceSocket implements ClientConnection {
     private final String id = UUID.randomUUID().toString();
     private final EngineSession engine;
     private final SessionLifecycle lifecycle;
+    private final TokenLifetime tokenLifetime;
     private final AtomicBoolean ended = new AtomicBoolean();
     private final SerialRequests requests = new SerialRequests(MAX_QUEUED);
+    private final SocketUserData userData = new SocketUserData();
     private volatile SocketSession session;
 
-    NamespaceSocket(EngineSession engine, SessionLifecycle lifecycle) {
+    NamespaceSocket(EngineSession engine, SessionLifecycle lifecycle, TokenLifetime tokenLifetime) {
         this.engine = engine;
         this.lifecycle = lifecycle;
+        this.tokenLifetime = tokenLifetime;
     }
 
     void session(SocketSession value) {
@@ -57,6 +62,11 @@ final class NamespaceSocket implements ClientConnection {
     @Override
     public boolean isOpen() {
         return !ended.get() && engine.isOpen();
+    }
+
+    @Override
+    public UserData userData() {
+        return userData;
     }
 
     @Override
@@ -93,6 +103,9 @@ final class NamespaceSocket implements ClientConnection {
 
     /** The direct reply to a request: as its acknowledgement if it asked for one, else as an event. */
     void reply(Long ackId, String frame) {
+        if (frame == null) {
+            return;
+        }
         if (ackId == null) {
             sendText(frame);
         } else if (isOpen()) {
@@ -117,6 +130,7 @@ final class NamespaceSocket implements ClientConnection {
      */
     void end(boolean clean) {
         if (ended.compareAndSet(false, true) && session != null) {
+            tokenLifetime.stop(session);
             lifecycle.closed(session, clean ? CloseReason.NORMAL : CloseReason.ABNORMAL)
                     .subscribe().with(ignored -> { }, failure -> LOG.debugf("closing %s failed: %s", id, failure.getMessage()));
         }

@@ -1,31 +1,34 @@
 package io.editlock.socketio;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.editlock.auth.Identity;
+import io.editlock.auth.AccessTokens;
 import io.editlock.auth.OriginPolicy;
-import io.smallrye.jwt.auth.principal.JWTParser;
-import io.smallrye.jwt.auth.principal.ParseException;
+import io.editlock.limits.SocketQuota;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
  * Who connects to {@code /locking} over Socket.IO (docs/protocol.md §12, §3): first the Origin of the
  * request that opened the session, then the token — from the {@code auth} payload {@code {token}},
- * else from that request's {@code Authorization: Bearer} header or {@code ?access_token=}.
+ * else from that request's {@code Authorization: Bearer} header or {@code ?access_token=} — then the
+ * user's number of sockets on this node.
  */
 @ApplicationScoped
 class SocketIoAuth {
 
     static final String FORBIDDEN = "FORBIDDEN";
     static final String UNAUTHORIZED = "UNAUTHORIZED";
+    static final String LIMIT_EXCEEDED = "LIMIT_EXCEEDED";
 
     private static final String BEARER = "bearer ";
 
-    private final JWTParser parser;
+    private final AccessTokens tokens;
     private final OriginPolicy origins;
+    private final SocketQuota quota;
 
-    SocketIoAuth(JWTParser parser, OriginPolicy origins) {
-        this.parser = parser;
+    SocketIoAuth(AccessTokens tokens, OriginPolicy origins, SocketQuota quota) {
+        this.tokens = tokens;
         this.origins = origins;
+        this.quota = quota;
     }
 
     /** A refused connect: {@code code} is what the client's connect_error carries. */
@@ -42,19 +45,20 @@ class SocketIoAuth {
         }
     }
 
-    Identity identify(Handshake handshake, JsonNode auth) throws Refused {
+    /** In the order of the WebSocket upgrade's checks (docs/protocol.md §3): Origin, token, sockets of the user. */
+    AccessTokens.Verified identify(Handshake handshake, JsonNode auth) throws Refused {
         if (!origins.permits(handshake.origin(), handshake.host())) {
             throw new Refused(FORBIDDEN);
         }
         String token = tokenOf(handshake, auth);
-        if (token == null) {
+        AccessTokens.Verified verified = token == null ? null : tokens.verify(token).orElse(null);
+        if (verified == null) {
             throw new Refused(UNAUTHORIZED);
         }
-        try {
-            return Identity.of(parser.parse(token));
-        } catch (ParseException e) {
-            throw new Refused(UNAUTHORIZED);
+        if (!quota.admitsAnother(verified.identity().userId())) {
+            throw new Refused(LIMIT_EXCEEDED);
         }
+        return verified;
     }
 
     private static String tokenOf(Handshake handshake, JsonNode auth) {

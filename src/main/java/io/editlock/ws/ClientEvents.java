@@ -15,9 +15,10 @@ public final class ClientEvents {
     public static final String UNWATCH = "unwatch";
     public static final String TOUCH = "touch";
     public static final String RESUME = "resume";
+    public static final String REAUTH = "reauth";
 
     public static final Set<String> ALL = Set.of(LOCK_CONFIGURATOR, LOCK_VARIABLES, LOCK_ITEM_SUBRESOURCE, UNLOCK_CONFIGURATOR,
-            UNLOCK_VARIABLES, UNLOCK_ITEM_SUBRESOURCE, WATCH, UNWATCH, TOUCH, RESUME);
+            UNLOCK_VARIABLES, UNLOCK_ITEM_SUBRESOURCE, WATCH, UNWATCH, TOUCH, RESUME, REAUTH);
 
     private ClientEvents() {
     }

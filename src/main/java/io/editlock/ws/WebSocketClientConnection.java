@@ -2,6 +2,7 @@ package io.editlock.ws;
 
 import io.editlock.session.ClientConnection;
 import io.quarkus.websockets.next.CloseReason;
+import io.quarkus.websockets.next.UserData;
 import io.quarkus.websockets.next.WebSocketConnection;
 import io.smallrye.mutiny.Uni;
 
@@ -23,6 +24,11 @@ public record WebSocketClientConnection(WebSocketConnection connection) implemen
     @Override
     public boolean isOpen() {
         return connection.isOpen();
+    }
+
+    @Override
+    public UserData userData() {
+        return connection.userData();
     }
 
     @Override
