@@ -123,6 +123,36 @@ describe('Socket.IO clients on one node', { timeout: 300_000 }, () => {
     assert.equal((await byHeader.welcome).userId, 'hana');
   });
 
+  it('counts Socket.IO sockets towards the user\'s sockets on a node: one too many gets LIMIT_EXCEEDED', async () => {
+    const token = await login(base, 'many', 'Many');
+    const open = [];
+    let refused = null;
+    for (let i = 0; i < 40 && !refused; i++) {
+      const client = track(socketIo(base, token, { transports: ['websocket'], reconnection: false }));
+      const outcome = await Promise.race([client.welcome.then(() => 'welcome'), client.log.waitFor('connect_error')]);
+      if (outcome === 'welcome') {
+        open.push(client);
+      } else {
+        refused = outcome;
+      }
+    }
+    assert.ok(refused, `refused after ${open.length} sockets`);
+    assert.equal(refused.message, 'LIMIT_EXCEEDED');
+    assert.deepEqual(refused.data, { code: 'LIMIT_EXCEEDED' });
+    assert.ok(open.length >= 1, 'the first sockets are let in');
+  });
+
+  it('renews the socket\'s identity with reauth, as on /locking', async () => {
+    const token = await login(base, 'rene', 'René');
+    const rene = track(socketIo(base, token));
+    await rene.welcome;
+    const renewed = await rene.socket.emitWithAck('reauth', { accessToken: await login(base, 'rene', 'René') });
+    assert.equal(renewed.event, 'reauthed', JSON.stringify(renewed));
+    const someoneElse = await rene.socket.emitWithAck('reauth', { accessToken: await login(base, 'not-rene') });
+    assert.equal(someoneElse.event, 'error');
+    assert.equal(someoneElse.data.code, 'UNAUTHORIZED');
+  });
+
   it('refuses other namespaces', async () => {
     const token = await login(base, 'nina');
     const socket = (await import('socket.io-client')).io(`${base}/admin`, { auth: { token }, forceNew: true, reconnection: false });
