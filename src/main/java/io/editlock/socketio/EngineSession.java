@@ -1,5 +1,7 @@
 package io.editlock.socketio;
 
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerResponse;
@@ -39,6 +41,8 @@ final class EngineSession {
     private final Consumer<EngineSession> onEnd;
     private volatile Listener listener;
     private final List<String> outbox = new ArrayList<>();
+    /** Completed when the packets in the outbox are written out: what is unsent counts towards a socket's limit. */
+    private final List<Promise<Void>> outboxWritten = new ArrayList<>();
     private HttpServerResponse poll;
     private ServerWebSocket socket;
     private ServerWebSocket probe;
@@ -89,9 +93,9 @@ final class EngineSession {
         heartbeat.start();
     }
 
-    /** A socket.io message packet (the engine's {@code 4}). */
-    void sendMessage(String text) {
-        send(EnginePackets.MESSAGE + text);
+    /** A socket.io message packet (the engine's {@code 4}); the future completes when it is written out. */
+    Future<Void> sendMessage(String text) {
+        return send(EnginePackets.MESSAGE + text);
     }
 
     /** A long-poll: answered at once with what waits, or parked until there is something to send. */
@@ -151,6 +155,8 @@ final class EngineSession {
             closed = true;
             heartbeat.stop();
             outbox.clear();
+            outboxWritten.forEach(written -> written.tryFail("closed"));
+            outboxWritten.clear();
             if (poll != null) {
                 HttpServerResponse parked = poll;
                 poll = null;
@@ -172,18 +178,28 @@ final class EngineSession {
         }
     }
 
-    private void send(String packet) {
+    private Future<Void> send(String packet) {
         synchronized (this) {
             if (closed) {
-                return;
+                return Future.failedFuture("closed");
             }
             if (socket != null) {
-                socket.writeTextMessage(packet);
-                return;
+                return socket.writeTextMessage(packet);
             }
+            Promise<Void> written = Promise.promise();
             outbox.add(packet);
+            outboxWritten.add(written);
             flushPoll();
+            return written.future();
         }
+    }
+
+    /** Under the lock: the outbox is on its way; its packets count as written when their carrier is. */
+    private void outboxSent(Future<Void> carrier) {
+        List<Promise<Void>> written = List.copyOf(outboxWritten);
+        outboxWritten.clear();
+        outbox.clear();
+        carrier.onComplete(result -> written.forEach(Promise::tryComplete));
     }
 
     /** Under the lock. */
@@ -193,9 +209,7 @@ final class EngineSession {
         }
         HttpServerResponse parked = poll;
         poll = null;
-        String body = EnginePackets.join(outbox);
-        outbox.clear();
-        parked.end(body);
+        outboxSent(parked.end(EnginePackets.join(outbox)));
     }
 
     /** Under the lock: a parked poll answered with a noop, so that the client can finish its upgrade. */
@@ -279,8 +293,11 @@ final class EngineSession {
                 upgrading = false;
                 socket = webSocket;
                 releasePoll();
-                outbox.forEach(webSocket::writeTextMessage);
-                outbox.clear();
+                Future<Void> last = Future.succeededFuture();
+                for (String packet : outbox) {
+                    last = webSocket.writeTextMessage(packet);
+                }
+                outboxSent(last);
             } else {
                 probe = null;
                 upgrading = false;

@@ -7,6 +7,7 @@ import io.editlock.session.TokenLifetime;
 import io.quarkus.websockets.next.CloseReason;
 import io.quarkus.websockets.next.UserData;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Future;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
@@ -69,12 +70,20 @@ final class NamespaceSocket implements ClientConnection {
         return userData;
     }
 
+    /** Completes when the event is written out, so that what a client does not read counts towards its limit (§4). */
     @Override
     public Uni<Void> sendText(String frame) {
-        if (isOpen()) {
-            engine.sendMessage(eventPacket(frame));
+        if (!isOpen()) {
+            return Uni.createFrom().voidItem();
         }
-        return Uni.createFrom().voidItem();
+        Future<Void> written = engine.sendMessage(eventPacket(frame));
+        return Uni.createFrom().emitter(emitter -> written.onComplete(result -> {
+            if (result.succeeded()) {
+                emitter.complete(null);
+            } else {
+                emitter.fail(result.cause());
+            }
+        }));
     }
 
     /**

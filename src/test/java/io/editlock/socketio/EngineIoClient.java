@@ -21,6 +21,8 @@ final class EngineIoClient {
     private static final Pattern SID = Pattern.compile("\"sid\":\"([^\"]+)\"");
 
     final String sid;
+    /** The Socket.IO socket's id (its sid in the connect reply), once connected to /locking. */
+    String socketId;
 
     private EngineIoClient(String sid) {
         this.sid = sid;
@@ -42,10 +44,12 @@ final class EngineIoClient {
         EngineIoClient client = handshake();
         client.post("40/locking,{\"token\":\"" + token + "\"}");
         List<String> packets = client.pollUntil(received -> received.stream().anyMatch(p -> p.startsWith("42/locking,[\"welcome\"")));
-        if (packets.stream().filter(packet -> !packet.equals("2")).findFirst().filter(packet -> packet.startsWith("40/locking,{\"sid\":"))
-                .isEmpty()) {
-            throw new AssertionError("not connected: " + packets);
-        }
+        String connect = packets.stream().filter(packet -> !packet.equals("2")).findFirst()
+                .filter(packet -> packet.startsWith("40/locking,{\"sid\":"))
+                .orElseThrow(() -> new AssertionError("not connected: " + packets));
+        Matcher socketId = SID.matcher(connect);
+        socketId.find();
+        client.socketId = socketId.group(1);
         return client;
     }
 
