@@ -1,5 +1,6 @@
 package io.editlock.redis;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.mutiny.core.Vertx;
@@ -40,11 +41,13 @@ public class PipelinedRedis {
     private final RedisOptionsCapture options;
     private final Vertx vertx;
     private final Duration timeout;
+    private final MeterRegistry meters;
     private final Map<Thread, Lane> lanes = new ConcurrentHashMap<>();
     private final Lane shared;
 
-    public PipelinedRedis(Redis defaultClient, RedisOptionsCapture options, Vertx vertx,
+    public PipelinedRedis(Redis defaultClient, RedisOptionsCapture options, Vertx vertx, MeterRegistry meters,
             @ConfigProperty(name = "quarkus.redis.timeout", defaultValue = "10s") Duration timeout) {
+        this.meters = meters;
         this.defaultClient = defaultClient;
         this.options = options;
         this.vertx = vertx;
@@ -90,6 +93,10 @@ public class PipelinedRedis {
      */
     private Redis clientOnThisEventLoop(RedisOptions base) {
         String lane = "editlock-pipeline-" + Thread.currentThread().getName();
+        // A client of this name from an earlier start in the same JVM (a dev-mode reload, the test
+        // suite) may still be closing, its connection stuck: its meters would turn this client's
+        // into a refused registration, and the metrics would describe a client that is gone.
+        meters.getMeters().stream().filter(meter -> lane.equals(meter.getId().getTag("clientName"))).forEach(meters::remove);
         base.setPoolName(lane);
         base.setMetricsName("redis|" + lane);
         base.setMaxPoolSize(2);

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.catalog.ConfiguratorStore;
+import io.editlock.session.SessionRegistry;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.Fixtures;
 import io.editlock.support.WsClient;
@@ -18,6 +19,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,6 +38,8 @@ class SocketLimitsTest {
     URI base;
     @Inject
     ConfiguratorStore store;
+    @Inject
+    SessionRegistry registry;
 
     @Test
     void theTwentyFirstSocketOfAUserOnANodeIsRefusedWith429() {
@@ -54,6 +61,35 @@ class SocketLimitsTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> WsClient.refusal(WsClient.locking(base), bearer).isEmpty());
         } finally {
             tabs.forEach(WsClient::close);
+        }
+    }
+
+    @Test
+    void upgradesOfOneUserAtOnceNeverLeaveMoreThanTwentySocketsOpen() throws Exception {
+        var sara = DemoLogin.user("Sara");
+        List<WsClient> opened = java.util.Collections.synchronizedList(new ArrayList<>());
+        ExecutorService tabs = Executors.newFixedThreadPool(30);
+        try {
+            List<Future<?>> upgrades = new ArrayList<>();
+            for (int i = 0; i < 30; i++) {
+                upgrades.add(tabs.submit(() -> {
+                    try {
+                        opened.add(WsClient.connect(base, sara.token()));
+                    } catch (RuntimeException refused) {
+                        // 429: expected for some of them
+                    }
+                }));
+            }
+            for (Future<?> upgrade : upgrades) {
+                upgrade.get(60, TimeUnit.SECONDS);
+            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> registry.socketsOf(sara.id()).size() <= 20);
+            await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5))
+                    .until(() -> registry.socketsOf(sara.id()).size() <= 20);
+            assertTrue(!registry.socketsOf(sara.id()).isEmpty(), "the limit admits sockets, it does not shut the user out");
+        } finally {
+            tabs.shutdownNow();
+            opened.forEach(WsClient::close);
         }
     }
 
