@@ -121,10 +121,11 @@ function signOut() {
 }
 
 /** `?transport=socketio`: the same client, its frames carried over Socket.IO instead of /locking. */
-async function transportOptions() {
-  if (new URLSearchParams(location.search).get('transport') !== 'socketio') {
-    return {};
-  }
+function wantsSocketIo() {
+  return new URLSearchParams(location.search).get('transport') === 'socketio';
+}
+
+async function socketIoOptions() {
   const { openSocketIo } = await import('./socketio-socket.js');
   return { openSocket: openSocketIo };
 }
@@ -147,7 +148,8 @@ async function freshToken(auth) {
 async function startWorkspace(auth) {
   state.auth = auth;
   api = new Api(() => auth.token);
-  client = new EditlockClient({ token: () => freshToken(auth), ...await transportOptions() });
+  // Only the Socket.IO switch waits for a module: without it the client exists at once, as callers expect.
+  client = new EditlockClient({ token: () => freshToken(auth), ...(wantsSocketIo() ? await socketIoOptions() : {}) });
   client.addEventListener('statechange', (event) => {
     state.connection = event.detail.state;
     render();
