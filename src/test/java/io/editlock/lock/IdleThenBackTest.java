@@ -79,9 +79,9 @@ class IdleThenBackTest {
             Instant keepUntil = Instant.now().plus(LEASE.multipliedBy(2));
             while (Instant.now().isBefore(keepUntil)) {
                 assertEquals("touched", tab.request("touch", Map.of()).path("event").asText());
-                await().pollDelay(Duration.ofSeconds(1)).atMost(WAIT).until(() -> true);
-                assertTrue(tab.events("lock-lost").isEmpty(),
-                        "a lock taken again on a live, active socket must not be lost: " + tab.received());
+                // The user touches about once a second; between touches no lock-lost may come.
+                await().during(Duration.ofSeconds(1)).atMost(WAIT).untilAsserted(() -> assertTrue(tab.events("lock-lost").isEmpty(),
+                        "a lock taken again on a live, active socket must not be lost: " + tab.received()));
             }
             List<Lock> held = current(c);
             assertEquals(1, held.size(), "the lock taken again must still be held after two lease lengths");
@@ -155,7 +155,10 @@ class IdleThenBackTest {
             assertEquals("configurator", lost.path("data").path("resource").path("type").asText(),
                     "the idle release takes the lock it was decided for: " + lost);
             tab.request("touch", Map.of());
-            await().pollDelay(Duration.ofSeconds(1)).atMost(WAIT).until(() -> true);
+            // A release that wrongly took the new lock too would come right after the first: for a
+            // second, the variables lock must stay.
+            await("the variables lock to stay").during(Duration.ofSeconds(1)).atMost(WAIT)
+                    .until(() -> current(c).stream().anyMatch(lock -> lock.resource().type() == ResourceType.VARIABLES));
             List<Lock> held = current(c);
             assertEquals(1, held.size(), "the variables lock granted after the idle decision must survive it: " + held
                     + ", frames: " + tab.received());
@@ -174,7 +177,8 @@ class IdleThenBackTest {
     private void idleOutAndStayAway(WsClient tab) {
         JsonNode lost = tab.awaitEvent("lock-lost");
         assertEquals("idle", lost.path("data").path("reason").asText(), "the socket idles out first: " + lost);
-        await().atMost(LEASE.multipliedBy(3)).pollDelay(LEASE.multipliedBy(2).plusSeconds(1)).until(() -> true);
+        await("the idle socket to stay open while its user is away").during(LEASE.multipliedBy(2).plusSeconds(1))
+                .atMost(LEASE.multipliedBy(3)).until(() -> !tab.isClosed());
         assertFalse(tab.isClosed(), "idleness releases locks, it does not close the socket");
         tab.clear();
     }

@@ -16,6 +16,7 @@ import io.quarkus.test.junit.TestProfile;
 import io.vertx.mutiny.redis.client.Command;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
@@ -117,7 +118,7 @@ class LeaseReaperTest {
      * Sara's lease moves on to Omar's. Once the last lock is gone, the next grant schedules again.
      */
     @Test
-    void aGrantThatRodeOnAnEarlierScheduleIsReapedToo() throws InterruptedException {
+    void aGrantThatRodeOnAnEarlierScheduleIsReapedToo() {
         long configurator = Fixtures.configurator(store);
         Resource first = Resource.itemPage(Fixtures.item(store, configurator), Page.ATTRIBUTES);
         Resource second = Resource.itemPage(Fixtures.item(store, configurator), Page.ATTRIBUTES);
@@ -125,7 +126,9 @@ class LeaseReaperTest {
         Holder omar = Fixtures.user("Omar");
         Lock saras = assertInstanceOf(AcquireResult.Granted.class, locks.acquire(first, sara).await().atMost(WAIT)).lock();
         assertEquals(saras.expiresAt().toEpochMilli(), scheduledLook(configurator), "the first grant schedules a look at its lease end");
-        Thread.sleep(300);
+        // Omar's lease must end clearly after Sara's, so that his grant finds the look already scheduled before it.
+        await("the clock to move past Sara's grant").atMost(WAIT)
+                .until(() -> Instant.now().isAfter(saras.acquiredAt().plusMillis(300)));
         Lock omars = assertInstanceOf(AcquireResult.Granted.class, locks.acquire(second, omar).await().atMost(WAIT)).lock();
         assertEquals(saras.expiresAt().toEpochMilli(), scheduledLook(configurator),
                 "a grant whose lease ends after the scheduled look rides on it");

@@ -58,13 +58,16 @@ class StuckRedisConnectionIT {
         try (WsClient sara = WsClient.connect(node.baseUri(), tokens.token("sara", "Sara"))) {
             JsonNode granted = sara.request("lock-configurator", Map.of("configuratorId", configurator));
             assertEquals("lock-acquired", granted.path("event").asText(), "the lock to keep: " + granted);
-            await().pollDelay(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(10)).until(() -> true); // a few renewals
+            Instant grantedUntil = Instant.parse(granted.path("data").path("lock").path("expiresAt").asText());
+            await("a renewal of Sara's lease while the store still answers").atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(500)).until(() -> leaseEnd(sara, configurator).isAfter(grantedUntil));
 
             proxy.swallowOpenConnections();
 
             Instant keepUntil = Instant.now().plus(LEASE.multipliedBy(3));
             while (Instant.now().isBefore(keepUntil)) {
                 sara.send("touch", Map.of()); // the user works; replies may wait for the store
+                // The user's pace, not a wait for an outcome: the renewals must hold while time passes.
                 await().pollDelay(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5)).until(() -> true);
             }
             assertTrue(sara.events("lock-lost").isEmpty(), "a live socket's lock must survive stuck connections: " + sara.received());
@@ -76,6 +79,12 @@ class StuckRedisConnectionIT {
                         "Sara's lease was renewed all along, so Omar is refused: " + refused);
             }
         }
+    }
+
+    /** When the lease of the configurator's one lock ends, as a watcher sees it. */
+    private static Instant leaseEnd(WsClient client, long configurator) {
+        JsonNode state = client.request("watch", Map.of("configuratorId", configurator));
+        return Instant.parse(state.path("data").path("locks").path(0).path("expiresAt").asText());
     }
 
     private long createConfigurator() {
