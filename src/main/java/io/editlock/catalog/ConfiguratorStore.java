@@ -39,11 +39,23 @@ public class ConfiguratorStore {
     }
 
     public Uni<Configurator> createConfigurator(String name) {
-        return index.nextId(Entity.CONFIGURATOR).flatMap(id -> {
+        return createConfigurator(name, null);
+    }
+
+    /**
+     * @param idempotency null without an Idempotency-Key; else the configurator gets its reserved id,
+     *                    and a retry gets the configurator the first attempt created
+     */
+    public Uni<Configurator> createConfigurator(String name, Idempotency idempotency) {
+        Uni<Long> nextId = idempotency == null ? index.nextId(Entity.CONFIGURATOR) : Uni.createFrom().item(idempotency.id());
+        return nextId.flatMap(id -> {
             Configurator configurator = new Configurator(id, name, Instant.now().truncatedTo(ChronoUnit.MILLIS));
             return index.put(Entity.CONFIGURATOR, id, new Location(id, null))
-                    .chain(() -> scripts.createConfigurator(id, name, configurator.createdAt().toString()))
-                    .replaceWith(configurator);
+                    .chain(() -> scripts.createConfigurator(id, name, configurator.createdAt().toString(), idempotency))
+                    .map(reply -> {
+                        CatalogOutcomes.written(reply, Guard.none(id), () -> UnknownIdException.of(Entity.CONFIGURATOR, id));
+                        return reply.has("record") ? CatalogRecords.configurator(reply.path("record")) : configurator;
+                    });
         });
     }
 
@@ -115,9 +127,15 @@ public class ConfiguratorStore {
 
     /** @param guard of the configurator the item goes into */
     public Uni<Item> addItem(Guard guard, String name, Long parentItemId) {
+        return addItem(guard, name, parentItemId, null);
+    }
+
+    /** @param idempotency null without an Idempotency-Key; else a retry gets the item the first attempt created */
+    public Uni<Item> addItem(Guard guard, String name, Long parentItemId, Idempotency idempotency) {
         long c = guard.configuratorId();
-        return index.nextId(Entity.ITEM).flatMap(id -> index.put(Entity.ITEM, id, new Location(c, id))
-                .chain(() -> scripts.addItem(guard, id, name, parentItemId))
+        Uni<Long> nextId = idempotency == null ? index.nextId(Entity.ITEM) : Uni.createFrom().item(idempotency.id());
+        return nextId.flatMap(id -> index.put(Entity.ITEM, id, new Location(c, id))
+                .chain(() -> scripts.addItem(guard, id, name, parentItemId, idempotency))
                 .map(reply -> CatalogRecords.item(c, written(reply, guard, Entity.CONFIGURATOR, c).path("record")))
                 .onFailure(ConfiguratorStore::refused).call(() -> index.remove(Entity.ITEM, List.of(id))));
     }
@@ -177,6 +195,7 @@ public class ConfiguratorStore {
 
     /** A write that did not happen for a reason of its own (not a store failure): its index entry goes. */
     static boolean refused(Throwable failure) {
-        return !(failure instanceof LockStoreUnavailableException);
+        // A key reused for another request names an id the first request may have created.
+        return !(failure instanceof LockStoreUnavailableException) && !(failure instanceof IdempotencyKeyReusedException);
     }
 }

@@ -30,6 +30,15 @@ public interface EditlockConfig {
     /** {@code POST /api/auth/demo-login}, for the demo and tests. */
     DemoLogin demoLogin();
 
+    /** {@code Idempotency-Key} on REST creates. */
+    Idempotency idempotency();
+
+    interface Idempotency {
+        /** How long a create's answer is kept for retries under the same key (docs/protocol.md §8: 24 h). */
+        @WithDefault("24h")
+        Duration ttl();
+    }
+
     interface Websocket {
         /**
          * Origins (e.g. {@code https://app.example.com}) whose pages may open the socket, besides

@@ -118,6 +118,27 @@ public class LockKeys {
         return prefix + ":rate:" + userId + ":" + epochSecond;
     }
 
+    /**
+     * String: the record of an Idempotency-Key used on a create in this configurator (docs/protocol.md
+     * §8), written by the create's script in the same run as the entity. For a new configurator,
+     * the configurator's own id names the slot.
+     *
+     * @param keyId the user and key, hashed
+     */
+    public String idempotencyRecord(long configuratorId, String keyId) {
+        return prefix + ":" + hashTag(configuratorId) + ":idempotency:" + keyId;
+    }
+
+    /** String {@code <id>|<fingerprint>}: the id a create under this key reserved, so that its retries find it. */
+    public String idempotencyClaim(String keyId) {
+        return prefix + ":idempotency:" + keyId + ":claim";
+    }
+
+    /** String with a short TTL: a request under this key is in progress. */
+    public String idempotencyInFlight(String keyId) {
+        return prefix + ":idempotency:" + keyId + ":in-flight";
+    }
+
     /** Pub/sub channel of content changes (REST writes), published from inside the write scripts. */
     public String contentEventsChannel() {
         return prefix + ":content-events";
