@@ -26,4 +26,7 @@ for i = 1, #flat, 2 do
   end
 end
 if #moved > 0 then extend_key(locks_key, lease_ms) end
+-- KEYS[2..5], ARGV[5..7] (optional; leaseMs, waitChannel, configuratorId): what the old socket
+-- waited for, the new one waits for, in the same place (waitlines_lib.lua)
+move_waiting_socket(waiting_context(KEYS, 2, ARGV, 5, ARGV[7]), old_socket, new_socket, new_node)
 return cjson.encode({ moved = moved })

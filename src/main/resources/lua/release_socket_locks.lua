@@ -5,6 +5,8 @@
 -- ARGV[1] socketId
 -- ARGV[2] reason         'disconnect' | 'idle' | 'expired'
 -- ARGV[3] configuratorId ARGV[4] channel
+-- KEYS[2..5], ARGV[5..6] waiting lines (waitlines_lib.lua; optional): the socket stops waiting
+--                        (and asking for take-overs); freed locks go to whom comes first
 -- Reply (JSON): {released=[<released entry>...]} (expired leases found on the way included)
 local locks_key = KEYS[1]
 local socket_id, reason, configurator_id, channel = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
@@ -12,6 +14,8 @@ local socket_id, reason, configurator_id, channel = ARGV[1], ARGV[2], ARGV[3], A
 local now = now_ms()
 local released = {}
 local live = load_live(locks_key, now, released)
+local waiting = waiting_context(KEYS, 2, ARGV, 5, configurator_id)
+forget_socket(waiting, socket_id)
 
 for field, lock in pairs(live) do
   if lock.k[socket_id] ~= nil then
@@ -26,5 +30,6 @@ for field, lock in pairs(live) do
   end
 end
 
-if #released > 0 then announce(channel, configurator_id, live, released) end
+local served = serve(waiting, locks_key, live, now)
+if #released > 0 or served then announce(channel, configurator_id, live, released) end
 return cjson.encode({ released = released })

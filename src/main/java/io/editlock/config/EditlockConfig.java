@@ -33,6 +33,23 @@ public interface EditlockConfig {
     /** {@code Idempotency-Key} on REST creates. */
     Idempotency idempotency();
 
+    /** Take-over with consent (docs/protocol.md §13) and waiting lines (§14). */
+    Waiting waiting();
+
+    interface Waiting {
+        /** How long the holder has to answer a take-over request; no answer counts as yes. */
+        @WithDefault("30s")
+        Duration consentWindow();
+
+        /** How many waiting lines one user may be in at once; one more is refused with LIMIT_EXCEEDED. */
+        @WithDefault("20")
+        int maxLinesPerUser();
+
+        /** How often every node looks for take-over requests whose consent window ended. */
+        @WithDefault("1s")
+        Duration sweepInterval();
+    }
+
     interface Idempotency {
         /** How long a create's answer is kept for retries under the same key (docs/protocol.md §8: 24 h). */
         @WithDefault("24h")

@@ -139,6 +139,30 @@ public class LockKeys {
         return prefix + ":idempotency:" + keyId + ":in-flight";
     }
 
+    /**
+     * The waiting lines and pending take-overs of a configurator (docs/protocol.md §13, §14), as the
+     * scripts take them: lines, line, waiters, takeovers (layout in lua/waitlines_lib.lua).
+     */
+    public java.util.List<String> waiting(long configuratorId) {
+        String tag = prefix + ":" + hashTag(configuratorId);
+        return java.util.List.of(tag + ":wait-lines", tag + ":wait-line", tag + ":waiters", tag + ":takeovers");
+    }
+
+    /** Sorted set: {@code <configuratorId>|<field>} -> deadline (ms) of a pending take-over, for every node's sweep. */
+    public String takeoverDeadlines() {
+        return prefix + ":takeover-deadlines";
+    }
+
+    /** Set of {@code <configuratorId>|<field>}: the lines a user waits in (may hold a few stale entries). */
+    public String userWaiting(String userId) {
+        return prefix + ":user:" + userId + ":waiting";
+    }
+
+    /** Pub/sub channel of waiting lines and take-overs, published from inside the scripts. */
+    public String waitEventsChannel() {
+        return prefix + ":wait-events";
+    }
+
     /** Pub/sub channel of content changes (REST writes), published from inside the write scripts. */
     public String contentEventsChannel() {
         return prefix + ":content-events";

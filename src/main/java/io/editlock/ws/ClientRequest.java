@@ -25,6 +25,22 @@ public sealed interface ClientRequest {
     record Resume(String ref, String resumeToken) implements ClientRequest {
     }
 
+    /** {@code wait-for} (docs/protocol.md §14). */
+    record WaitFor(String ref, Resource resource) implements ClientRequest {
+    }
+
+    /** {@code stop-waiting} (docs/protocol.md §14). */
+    record StopWaiting(String ref, Resource resource) implements ClientRequest {
+    }
+
+    /** {@code request-takeover} (docs/protocol.md §13); {@code message} null when none was given. */
+    record RequestTakeover(String ref, Resource resource, String message) implements ClientRequest {
+    }
+
+    /** {@code answer-takeover} (docs/protocol.md §13). */
+    record AnswerTakeover(String ref, Resource resource, boolean accept) implements ClientRequest {
+    }
+
     /** Not a valid request: answered with {@code error BAD_REQUEST}; ref only when the ref itself was valid. */
     record Invalid(String ref, String message) implements ClientRequest {
     }

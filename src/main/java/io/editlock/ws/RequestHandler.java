@@ -32,6 +32,10 @@ public class RequestHandler {
     private final RateLimiter rateLimiter;
     private final int lockRequestsPerSecond;
     private final LockAudit audit;
+    @jakarta.inject.Inject
+    WaitingRequests waitingRequests;
+    @jakarta.inject.Inject
+    io.editlock.waiting.WaitingState waitingState;
 
     public RequestHandler(LockService locks, ConfiguratorStore catalog, SessionRegistry registry, SessionLifecycle lifecycle,
             RateLimiter rateLimiter, EditlockConfig config, LockAudit audit) {
@@ -67,6 +71,10 @@ public class RequestHandler {
         }
         if (request instanceof ClientRequest.Resume resume) {
             return resume(session, resume);
+        }
+        Uni<String> waiting = waitingRequests.handle(session, request);
+        if (waiting != null) {
+            return waiting;
         }
         return reply(WireFormat.frame(ServerEvents.TOUCHED, WireFormat.object(), request.ref()));
     }
@@ -129,9 +137,10 @@ public class RequestHandler {
             }
             // Joined before reading, so that no change between the read and the join is missed.
             registry.watch(session, configuratorId);
-            return locks.locks(configuratorId).map(current -> {
+            return waitingState.refresh(configuratorId).chain(() -> locks.locks(configuratorId)).map(current -> {
                 ObjectNode data = WireFormat.object().put("configuratorId", configuratorId);
                 data.set("locks", WireFormat.locks(current, false));
+                waitingState.decorate(data, configuratorId);
                 return WireFormat.frame(ServerEvents.LOCK_UPDATED, data, request.ref());
             });
         }).onFailure().recoverWithItem(failure -> WireFormat.frame(ServerEvents.ERROR,

@@ -1,0 +1,100 @@
+package io.editlock.waiting;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.config.EditlockConfig;
+import io.editlock.lock.Holder;
+import io.editlock.lock.Lock;
+import io.editlock.lock.LockAudit;
+import io.editlock.lock.LockStoreUnavailableException;
+import io.editlock.lock.Resource;
+import io.editlock.lock.redis.LockRecords;
+import io.editlock.redis.LockKeys;
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.redis.client.Command;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * Take-over with consent (docs/protocol.md §13): asking, answering. The request and its deadline
+ * live in Redis beside the lock; {@link TakeoverSweeper} on every node resolves deadlines, and the
+ * scripts make sure it happens once.
+ */
+@ApplicationScoped
+public class Takeovers {
+
+    public sealed interface Outcome {
+        Resource resource();
+    }
+
+    public record Pending(Resource resource, Instant deadline) implements Outcome {
+    }
+
+    /** @param code NOT_HELD, LOCKED (with the blocking lock), BUSY or NOT_FOUND */
+    public record Refused(Resource resource, String code, Lock blocking) implements Outcome {
+    }
+
+    private final WaitingScripts scripts;
+    private final WaitingLines lines;
+    private final ReactiveRedisDataSource redis;
+    private final LockKeys keys;
+    private final LockAudit lockAudit;
+    private final WaitingAudit audit;
+    private final Duration consent;
+
+    public Takeovers(WaitingScripts scripts, WaitingLines lines, ReactiveRedisDataSource redis, LockKeys keys, LockAudit lockAudit,
+            WaitingAudit audit, EditlockConfig config) {
+        this.scripts = scripts;
+        this.lines = lines;
+        this.redis = redis;
+        this.keys = keys;
+        this.lockAudit = lockAudit;
+        this.audit = audit;
+        this.consent = config.waiting().consentWindow();
+    }
+
+    public Uni<Outcome> request(Resource requested, Holder asker, String message) {
+        return lines.resolve(requested).flatMap(resolved -> {
+            if (resolved.isEmpty()) {
+                return Uni.createFrom().<Outcome>item(new Refused(requested, "NOT_FOUND", null));
+            }
+            Resource resource = resolved.get();
+            return scripts.requestTakeover(resource, asker, message, consent).flatMap(reply -> switch (reply.path("s").asText()) {
+                case "PENDING" -> pending(resource, asker, reply);
+                case "LOCKED" -> Uni.createFrom().<Outcome>item(new Refused(resource, "LOCKED", LockRecords.lock(reply.path("lock"))));
+                case "NOT_HELD", "BUSY", "NOT_FOUND" -> Uni.createFrom().<Outcome>item(new Refused(resource, reply.path("s").asText(), null));
+                default -> throw new IllegalStateException("request_takeover answered " + reply);
+            });
+        }).onFailure().transform(LockStoreUnavailableException::of);
+    }
+
+    /** @return the resource with its configurator when a request was pending for this holder, else empty */
+    public Uni<java.util.Optional<Resource>> answer(Resource requested, String holderUserId, boolean accept) {
+        return lines.resolve(requested).flatMap(resolved -> {
+            if (resolved.isEmpty()) {
+                return Uni.createFrom().item(resolved);
+            }
+            Resource resource = resolved.get();
+            return scripts.answerTakeover(resource, holderUserId, accept).map(reply -> {
+                lockAudit.released(LockRecords.released(reply.path("released")));
+                if (!"ANSWERED".equals(reply.path("s").asText())) {
+                    return java.util.Optional.<Resource>empty();
+                }
+                audit.answered(resource, holderUserId, accept ? "accepted" : "refused");
+                return resolved;
+            });
+        }).onFailure().transform(LockStoreUnavailableException::of);
+    }
+
+    private Uni<Outcome> pending(Resource resource, Holder asker, JsonNode reply) {
+        long deadline = reply.path("deadline").asLong();
+        Outcome pending = new Pending(resource, Instant.ofEpochMilli(deadline));
+        if (!reply.path("created").asBoolean()) {
+            return Uni.createFrom().item(pending);
+        }
+        audit.requested(resource, asker.userId(), "", deadline);
+        return redis.execute(Command.ZADD, keys.takeoverDeadlines(), String.valueOf(deadline),
+                TakeoverSweeper.member(resource.configuratorId(), resource.field(), deadline)).replaceWith(pending);
+    }
+}
