@@ -10,7 +10,7 @@
 -- ARGV[4] userId        ARGV[5] userName  ARGV[6] socketId  ARGV[7] nodeId
 -- ARGV[8] message       ('' for none)     ARGV[9] consentMs
 -- ARGV[10] lockChannel  ARGV[11] leaseMs  ARGV[12] waitChannel
--- Reply (JSON): {s='PENDING', deadline, created} | {s='NOT_HELD'} | {s='LOCKED', lock} | {s='BUSY'}
+-- Reply (JSON): {s='PENDING', deadline, created, holder?} | {s='NOT_HELD'} | {s='LOCKED', lock} | {s='BUSY'}
 --             | {s='NOT_FOUND'}
 local locks_key, configurator_key, items_key = KEYS[1], KEYS[2], KEYS[3]
 local field, configurator_id, item_id = ARGV[1], ARGV[2], ARGV[3]
@@ -52,4 +52,4 @@ socket_index_update(ctx, socket_id, 't|' .. field, true)
 ctx.requested[#ctx.requested + 1] = { f = field, u = user_id, n = user_name, h = lock.u, d = takeover.d, m = message }
 ctx.changed = true
 publish_waiting(ctx, live)
-return cjson.encode({ s = 'PENDING', deadline = takeover.d, created = true })
+return cjson.encode({ s = 'PENDING', deadline = takeover.d, created = true, holder = lock.u })

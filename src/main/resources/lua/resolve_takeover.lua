@@ -6,7 +6,7 @@
 -- KEYS[2..5]            lines, line, waiters, takeovers (see waitlines_lib.lua)
 -- ARGV[1] field         ARGV[2] configuratorId
 -- ARGV[3] lockChannel   ARGV[4] leaseMs   ARGV[5] waitChannel
--- Reply (JSON): {s='GONE'} | {s='NOT_DUE', deadline} | {s='RESOLVED', handed, released=[...]}
+-- Reply (JSON): {s='GONE'} | {s='NOT_DUE', deadline} | {s='RESOLVED', handed, holder, released=[...]}
 local locks_key = KEYS[1]
 local field, configurator_id, channel = ARGV[1], ARGV[2], ARGV[3]
 local ctx = waiting_context(KEYS, 2, ARGV, 4, configurator_id)
@@ -24,4 +24,4 @@ local served = false
 if #released > 0 then served = serve(ctx, locks_key, live, now) end
 if #released > 0 or served or handed then announce(channel, configurator_id, live, released) end
 publish_waiting(ctx, live)
-return cjson.encode({ s = 'RESOLVED', handed = handed, released = released })
+return cjson.encode({ s = 'RESOLVED', handed = handed, holder = takeover.h, released = released })

@@ -84,7 +84,7 @@ public class TakeoverSweeper {
 
     private void recordTimeout(long configuratorId, String field, JsonNode reply) {
         lockAudit.released(LockRecords.released(reply.path("released")));
-        audit.answered(Fields.resource(configuratorId, field), "-", "timeout");
+        audit.answered(Fields.resource(configuratorId, field), reply.path("holder").asText(), "timeout");
     }
 
     private static List<String> members(Response reply) {

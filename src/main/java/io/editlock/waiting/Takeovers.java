@@ -60,7 +60,8 @@ public class Takeovers {
                 return Uni.createFrom().<Outcome>item(new Refused(requested, "NOT_FOUND", null));
             }
             Resource resource = resolved.get();
-            return scripts.requestTakeover(resource, asker, message, consent).flatMap(reply -> switch (reply.path("s").asText()) {
+            return lines.indexSocket(asker.socketId(), resource.configuratorId())
+                    .chain(() -> scripts.requestTakeover(resource, asker, message, consent)).flatMap(reply -> switch (reply.path("s").asText()) {
                 case "PENDING" -> pending(resource, asker, reply);
                 case "LOCKED" -> Uni.createFrom().<Outcome>item(new Refused(resource, "LOCKED", LockRecords.lock(reply.path("lock"))));
                 case "NOT_HELD", "BUSY", "NOT_FOUND" -> Uni.createFrom().<Outcome>item(new Refused(resource, reply.path("s").asText(), null));
@@ -93,7 +94,7 @@ public class Takeovers {
         if (!reply.path("created").asBoolean()) {
             return Uni.createFrom().item(pending);
         }
-        audit.requested(resource, asker.userId(), "", deadline);
+        audit.requested(resource, asker.userId(), reply.path("holder").asText(), deadline);
         return redis.execute(Command.ZADD, keys.takeoverDeadlines(), String.valueOf(deadline),
                 TakeoverSweeper.member(resource.configuratorId(), resource.field(), deadline)).replaceWith(pending);
     }

@@ -153,7 +153,8 @@ public class WaitingLines {
         });
     }
 
-    private Uni<Void> indexSocket(String socketId, long configuratorId) {
+    /** Lists the configurator under the socket, so that the socket's going (or idling) reaches what it asked for there. */
+    Uni<Void> indexSocket(String socketId, long configuratorId) {
         String index = keys.socketConfigurators(socketId);
         return execute(Command.SADD, index, String.valueOf(configuratorId))
                 .chain(() -> execute(Command.PEXPIRE, index, String.valueOf(indexTtl.toMillis())))
