@@ -6,6 +6,7 @@ import { Api, ApiError, demoLogin } from './api.js';
 import { rememberFocus } from './dom.js';
 import { normalizeConfigurator, lostReasonText } from './model.js';
 import { renderApp } from './views.js';
+import { installHandover } from './handover.js';
 
 const SESSION_KEY = 'editlock.demo.session';
 const root = document.getElementById('app');
@@ -31,6 +32,8 @@ const state = {
 };
 
 let client = null;
+/** Asking for a locked page and waiting in line for it (handover.js). */
+let handover = null;
 let api = null;
 let renderQueued = false;
 let reloadTimer = null;
@@ -115,6 +118,7 @@ async function startWorkspace(auth) {
   client.addEventListener('lock-lost', (event) => onLockLost(event.detail));
   client.addEventListener('content-changed', (event) => onContentChanged(event.detail));
   client.addEventListener('connected', (event) => onConnected(event.detail));
+  handover = installHandover({ client, state, render, toast, granted: grantedByHandover, retry: (edit) => acquire(edit) });
   client.addEventListener('resumed', (event) => {
     if (event.detail.locks.length > 0) {
       toast('Reconnected. Your edit lock was kept.');
@@ -301,6 +305,7 @@ function refused(edit, failure) {
 
 function leavePage(edit) {
   clearTimeout(retryTimer);
+  handover?.left(edit);
   if (client && client.heldLock(edit.resource)) {
     client.unlock(edit.resource).catch(() => {});
   }
@@ -310,6 +315,14 @@ function leavePage(edit) {
 function blockingLock(edit, locks) {
   const me = state.auth.userId;
   return locks.find((lock) => lock.ownerUserId !== me && conflicts(edit.resource, lock.resource));
+}
+
+/** The open page was handed to us (a take-over, or our turn in the line): it is editable now. */
+function grantedByHandover(lock) {
+  const edit = state.edit;
+  if (edit && edit.key === resourceKey(lock.resource)) {
+    Object.assign(edit, { status: 'editing', token: lock.token, blockedBy: null, reason: null, message: null });
+  }
 }
 
 function waitingForOthers(edit) {
@@ -497,6 +510,10 @@ const actions = {
     }
   },
   refreshList: loadConfigurators,
+  askHolder: (edit, message) => handover.askHolder(edit, message),
+  waitForPage: (edit) => handover.waitForPage(edit),
+  stopWaiting: (edit) => handover.stopWaiting(edit),
+  answerTakeover: (accept) => handover.answer(accept),
   write: (action, done) => write((token) => action(api, token), done),
   async createConfigurator(name) {
     try {

@@ -5,6 +5,7 @@ import { h, replace, avatar } from './dom.js';
 import { PAGE_TITLES, itemsInOrder, describeResource, since } from './model.js';
 import { renderPage } from './pages.js';
 import { lockChip, emptyState, boundInput } from './widgets.js';
+import { takeoverDialog } from './handover.js';
 
 /** Draws the whole app from `state`. */
 export function renderApp(root, state, actions) {
@@ -19,6 +20,7 @@ export function renderApp(root, state, actions) {
       h('div', { class: 'workspace' },
         sidebar(state, actions),
         h('main', { class: 'main', id: 'main' }, mainContent(state, actions)))),
+    takeoverDialog(state, actions),
     toasts(state));
 }
 

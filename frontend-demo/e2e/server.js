@@ -45,9 +45,10 @@ async function waitUntilReady(baseUrl, child) {
 }
 
 /**
+ * @param {Record<string, string>} [settings] editlock settings for this server (e.g. a short consent window)
  * @returns {Promise<{baseUrl: string, stop: () => Promise<void>}>}
  */
-export async function startServer() {
+export async function startServer(settings = {}) {
   if (process.env.EDITLOCK_E2E_URL) {
     const baseUrl = process.env.EDITLOCK_E2E_URL.replace(/\/$/, '');
     await waitUntilReady(baseUrl, null);
@@ -64,6 +65,7 @@ export async function startServer() {
     `-Dquarkus.http.port=${port}`,
     '-Dquarkus.http.host=127.0.0.1',
     '-Deditlock.demo-login.enabled=true',
+    ...Object.entries(settings).map(([key, value]) => `-D${key}=${value}`),
     '-jar', JAR,
   ], { cwd: REPO_ROOT, stdio: ['ignore', log, log] });
   const baseUrl = `http://127.0.0.1:${port}`;
