@@ -44,6 +44,8 @@ public class WaitEventRelay {
     private final LockScripts lockScripts;
     private final WaitingAudit audit;
     private final NodeIdentity node;
+    @jakarta.inject.Inject
+    QueuedConfiguratorSwitch configuratorSwitch;
     private final Vertx vertx;
     private volatile ReactiveRedisSubscriber subscriber;
     private volatile boolean stopping;
@@ -136,6 +138,10 @@ public class WaitEventRelay {
         Map<String, String> keepers = lock.keepers();
         if (keepers.values().stream().findFirst().map(node.id()::equals).orElse(false)) {
             audit.handedOver(lock, kind);
+            if (lock.resource().type() == io.editlock.lock.ResourceType.CONFIGURATOR) {
+                configuratorSwitch.granted(lock).subscribe().with(ignored -> { }, failure ->
+                        LOG.debugf("the previous configurator of %s was not released: %s", lock.ownerUserId(), failure.getMessage()));
+            }
         }
         keepers.keySet().forEach(socketId -> registry.find(socketId).ifPresent(session -> registry.watch(session, c)));
         ObjectNode data = WireFormat.object();

@@ -181,6 +181,25 @@ class WaitingLineTest {
     }
 
     @Test
+    void aConfiguratorFromTheLineReplacesTheUsersOtherConfigurator() {
+        long first = Fixtures.configurator(store);
+        long second = Fixtures.configurator(store);
+        WsClient sara = connect(DemoLogin.user("Sara"));
+        WsClient tom = connect(DemoLogin.user("Tom"));
+        tom.request("lock-configurator", Map.of("configuratorId", first));
+        sara.request("lock-configurator", Map.of("configuratorId", second));
+        assertEquals("queued", tom.request("wait-for", Map.of("resource", Map.of("type", "configurator", "configuratorId", second)))
+                .path("event").asText());
+        sara.request("unlock-configurator", Map.of("configuratorId", second));
+        tom.awaitEvent(WaitingLineTest::queuedGrant);
+        JsonNode lost = tom.awaitEvent("lock-lost");
+        assertEquals("replaced", lost.path("data").path("reason").asText());
+        assertEquals(first, lost.path("data").path("resource").path("configuratorId").asLong());
+        // The first configurator is free for others.
+        assertEquals("lock-acquired", sara.request("lock-configurator", Map.of("configuratorId", first)).path("event").asText());
+    }
+
+    @Test
     void atMostTwentyLinesPerUser() {
         long c = Fixtures.configurator(store);
         List<Long> items = new ArrayList<>();
