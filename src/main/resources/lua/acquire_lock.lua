@@ -40,7 +40,7 @@ local released = {}
 local live = load_live(locks_key, now, released)
 local waiting = waiting_context(KEYS, 4, ARGV, 12, configurator_id)
 local served = false
-if #released > 0 or (live[field] == nil and someone_first(waiting, field)) then served = serve(waiting, locks_key, live, now) end
+if #released > 0 or (live[field] == nil and someone_first(waiting, field)) then served = serve(waiting, locks_key, live, now, released, field) end
 
 -- The configurator lock, then variables, then any page: a refusal names the widest blocker.
 local blocking = nil

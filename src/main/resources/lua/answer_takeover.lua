@@ -27,7 +27,7 @@ if takeover ~= nil and takeover.h == user_id then
   end
 end
 local served = false
-if #released > 0 then served = serve(ctx, locks_key, live, now) end
+if #released > 0 then served = serve(ctx, locks_key, live, now, released) end
 if #released > 0 or served or handed then announce(channel, configurator_id, live, released) end
 publish_waiting(ctx, live)
 if not answered then return cjson.encode({ s = 'NOT_FOUND', released = released }) end

@@ -14,7 +14,7 @@ local configurator_id, channel = ARGV[1], ARGV[2]
 local now = now_ms()
 local released = {}
 local live = load_live(locks_key, now, released)
-local served = serve(waiting_context(KEYS, 2, ARGV, 3, configurator_id), locks_key, live, now)
+local served = serve(waiting_context(KEYS, 2, ARGV, 3, configurator_id), locks_key, live, now, nil)
 if #released > 0 or served then announce(channel, configurator_id, live, released) end
 
 local earliest = 0

@@ -25,7 +25,7 @@ local lock = live[field]
 local waiting = waiting_context(KEYS, 2, ARGV, 8, configurator_id)
 
 if lock == nil or lock.u ~= user_id or (token ~= '' and lock.t ~= token) then
-  if #released > 0 then serve(waiting, locks_key, live, now) end
+  if #released > 0 then serve(waiting, locks_key, live, now, released) end
   if #released > 0 then announce(channel, configurator_id, live, released) end
   return cjson.encode({ s = 'NOT_HELD', released = released })
 end
@@ -33,6 +33,6 @@ end
 redis.call('HDEL', locks_key, field)
 live[field] = nil
 released[#released + 1] = released_entry(lock, reason, except_socket)
-serve(waiting, locks_key, live, now)
+serve(waiting, locks_key, live, now, released)
 announce(channel, configurator_id, live, released)
 return cjson.encode({ s = 'RELEASED', lock = lock, released = released })

@@ -30,6 +30,6 @@ for field, lock in pairs(live) do
   end
 end
 
-local served = serve(waiting, locks_key, live, now)
+local served = serve(waiting, locks_key, live, now, released)
 if #released > 0 or served then announce(channel, configurator_id, live, released) end
 return cjson.encode({ released = released })

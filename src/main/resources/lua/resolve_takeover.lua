@@ -21,7 +21,7 @@ local released = {}
 local live = load_live(locks_key, now, released)
 local handed = hand_over(ctx, locks_key, live, now, field, takeover, released)
 local served = false
-if #released > 0 then served = serve(ctx, locks_key, live, now) end
+if #released > 0 then served = serve(ctx, locks_key, live, now, released) end
 if #released > 0 or served or handed then announce(channel, configurator_id, live, released) end
 publish_waiting(ctx, live)
 return cjson.encode({ s = 'RESOLVED', handed = handed, holder = takeover.h, released = released })

@@ -15,7 +15,7 @@ local released = {}
 local live = load_live(locks_key, now, released)
 local left = leave_line(ctx, field, user_id)
 local served = false
-if left or #released > 0 then served = serve(ctx, locks_key, live, now) end
+if left or #released > 0 then served = serve(ctx, locks_key, live, now, released, field) end
 if #released > 0 or served then announce(channel, configurator_id, live, released) end
 publish_waiting(ctx, live)
 if left then return cjson.encode({ s = 'LEFT' }) end

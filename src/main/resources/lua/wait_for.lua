@@ -25,7 +25,7 @@ local now = now_ms()
 local released = {}
 local live = load_live(locks_key, now, released)
 local served = false
-if #released > 0 or (live[field] == nil and someone_first(ctx, field)) then served = serve(ctx, locks_key, live, now) end
+if #released > 0 or (live[field] == nil and someone_first(ctx, field)) then served = serve(ctx, locks_key, live, now, released, field) end
 if #released > 0 or served then announce(channel, configurator_id, live, released) end
 
 local own = live[field]

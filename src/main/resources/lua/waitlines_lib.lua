@@ -201,15 +201,29 @@ local function publish_waiting(ctx, live)
   ctx.grants, ctx.left, ctx.moved, ctx.failed, ctx.requested, ctx.refused = {}, {}, {}, {}, {}, {}
 end
 
--- After locks were freed (or may have been, unseen): serves every line and pending take-over of
--- the configurator whose resource is free for them. Returns true when it granted something (the
--- caller then announces the new state). O(lines × locks held + log n): never O(waiters).
-local function serve(ctx, locks_key, live, now)
+-- After locks were freed (or may have been, unseen): serves the lines and pending take-overs that
+-- the change may have unblocked — those of the released resources, of lines that changed, and
+-- 'field', and the configurator's own line — or, with 'released' nil (the reaper's catch-up), all of
+-- them. Only a released configurator lock can unblock every line. Returns true when it granted something (the caller then
+-- announces the new state). Cost: O(locks held + log n) per line looked at, never O(waiters).
+local function serve(ctx, locks_key, live, now, released, field)
   if ctx == nil then return false end
-  local fields = {}
-  for _, f in ipairs(redis.call('HKEYS', ctx.lines)) do fields[f] = true end
-  for _, f in ipairs(redis.call('HKEYS', ctx.takeovers)) do fields[f] = true end
-  for field, _ in pairs(fields) do serve_field(ctx, locks_key, live, now, field) end
+  local fields, all = {}, released == nil
+  if not all then
+    for _, entry in ipairs(released) do
+      local freed = field_of(entry.lock)
+      if freed == 'cfg' then all = true end
+      fields[freed] = true
+    end
+    for moved, _ in pairs(ctx.moved) do fields[moved] = true end
+    if field ~= nil then fields[field] = true end
+    fields['cfg'] = true -- the configurator conflicts with everything: any release may unblock its line
+  end
+  if all then
+    for _, f in ipairs(redis.call('HKEYS', ctx.lines)) do fields[f] = true end
+    for _, f in ipairs(redis.call('HKEYS', ctx.takeovers)) do fields[f] = true end
+  end
+  for candidate, _ in pairs(fields) do serve_field(ctx, locks_key, live, now, candidate) end
   local granted = #ctx.grants > 0
   publish_waiting(ctx, live)
   return granted
