@@ -33,7 +33,7 @@ import org.junit.jupiter.api.TestInstance;
  * docs/protocol.md §13 and §14 on two server processes sharing one Redis: 50 users ask for and wait on one
  * page while its holder releases and locks it again. Never two holders, every waiter served in the
  * order of the line, every take-over request ended by its deadline (+ the sweep interval), and a
- * request whose node died is still decided, once.
+ * request whose node died is still decided, once. Redis runs the production ACL.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class WaitingAcrossNodesIT {
@@ -50,7 +50,9 @@ class WaitingAcrossNodesIT {
 
     @BeforeAll
     void start() {
-        redis = TestRedis.start();
+        // With the production ACL (deploy/redis-users.acl): every command the lines and take-overs run must be allowed.
+        redis = new RedisProcess(TestRedis.binary(), RedisProcess.freePort(),
+                java.util.List.of("--aclfile", java.nio.file.Path.of("deploy", "redis-users.acl").toAbsolutePath().toString())).start();
         tokens = TestTokens.generate();
         nodeA = ServerNode.start("wait-a", settings());
         nodeB = ServerNode.start("wait-b", settings());
@@ -71,7 +73,7 @@ class WaitingAcrossNodesIT {
 
     Map<String, String> settings() {
         Map<String, String> settings = new HashMap<>();
-        settings.put("quarkus.redis.hosts", redis.url());
+        settings.put("quarkus.redis.hosts", "redis://editlock:change-me@127.0.0.1:" + redis.port());
         settings.put("mp.jwt.verify.publickey.location", tokens.publicKeyFile().toString());
         settings.put("editlock.lease.ttl", "3s");
         settings.put("editlock.lease.renew-interval", "1s");
