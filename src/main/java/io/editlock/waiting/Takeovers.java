@@ -15,6 +15,7 @@ import io.vertx.mutiny.redis.client.Command;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 
 /**
  * Take-over with consent (docs/protocol.md §13): asking, answering. The request and its deadline
@@ -71,7 +72,7 @@ public class Takeovers {
     }
 
     /** @return the resource with its configurator when a request was pending for this holder, else empty */
-    public Uni<java.util.Optional<Resource>> answer(Resource requested, String holderUserId, boolean accept) {
+    public Uni<Optional<Resource>> answer(Resource requested, String holderUserId, boolean accept) {
         return lines.resolve(requested).flatMap(resolved -> {
             if (resolved.isEmpty()) {
                 return Uni.createFrom().item(resolved);
@@ -80,7 +81,7 @@ public class Takeovers {
             return scripts.answerTakeover(resource, holderUserId, accept).map(reply -> {
                 lockAudit.released(LockRecords.released(reply.path("released")));
                 if (!"ANSWERED".equals(reply.path("s").asText())) {
-                    return java.util.Optional.<Resource>empty();
+                    return Optional.<Resource>empty();
                 }
                 audit.answered(resource, holderUserId, accept ? "accepted" : "refused");
                 return resolved;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.editlock.lock.Lock;
 import io.editlock.lock.Resource;
+import io.editlock.lock.ResourceType;
 import io.editlock.lock.redis.LockRecords;
 import io.editlock.lock.redis.LockScripts;
 import io.editlock.redis.LockKeys;
@@ -20,6 +21,8 @@ import io.vertx.core.Vertx;
 import io.vertx.mutiny.redis.client.Command;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.jboss.logging.Logger;
@@ -44,14 +47,13 @@ public class WaitEventRelay {
     private final LockScripts lockScripts;
     private final WaitingAudit audit;
     private final NodeIdentity node;
-    @jakarta.inject.Inject
-    QueuedConfiguratorSwitch configuratorSwitch;
+    private final QueuedConfiguratorSwitch configuratorSwitch;
     private final Vertx vertx;
     private volatile ReactiveRedisSubscriber subscriber;
     private volatile boolean stopping;
 
     public WaitEventRelay(ReactiveRedisDataSource redis, LockKeys keys, SessionRegistry registry, WaitingState state,
-            LockScripts lockScripts, WaitingAudit audit, NodeIdentity node, Vertx vertx) {
+            LockScripts lockScripts, WaitingAudit audit, NodeIdentity node, Vertx vertx, QueuedConfiguratorSwitch configuratorSwitch) {
         this.redis = redis;
         this.keys = keys;
         this.registry = registry;
@@ -60,6 +62,7 @@ public class WaitEventRelay {
         this.audit = audit;
         this.node = node;
         this.vertx = vertx;
+        this.configuratorSwitch = configuratorSwitch;
     }
 
     void start(@Observes StartupEvent event) {
@@ -138,7 +141,7 @@ public class WaitEventRelay {
         Map<String, String> keepers = lock.keepers();
         if (keepers.values().stream().findFirst().map(node.id()::equals).orElse(false)) {
             audit.handedOver(lock, kind);
-            if (lock.resource().type() == io.editlock.lock.ResourceType.CONFIGURATOR) {
+            if (lock.resource().type() == ResourceType.CONFIGURATOR) {
                 configuratorSwitch.granted(lock).subscribe().with(ignored -> { }, failure ->
                         LOG.debugf("the previous configurator of %s was not released: %s", lock.ownerUserId(), failure.getMessage()));
             }
@@ -166,7 +169,7 @@ public class WaitEventRelay {
         if (!message.isEmpty()) {
             data.put("message", message);
         }
-        data.put("deadline", java.time.Instant.ofEpochMilli(requested.path("d").asLong()).toString());
+        data.put("deadline", Instant.ofEpochMilli(requested.path("d").asLong()).toString());
         toUser(requested.path("h").asText(), WireFormat.frame(ServerEvents.TAKEOVER_REQUESTED, data, null));
     }
 
@@ -209,7 +212,7 @@ public class WaitEventRelay {
     }
 
     private static List<JsonNode> array(JsonNode node) {
-        List<JsonNode> items = new java.util.ArrayList<>();
+        List<JsonNode> items = new ArrayList<>();
         if (node != null && node.isArray()) {
             node.forEach(items::add);
         }

@@ -5,6 +5,7 @@ import io.editlock.lock.Resource;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.logging.Logger;
@@ -41,7 +42,7 @@ public class WaitingAudit {
     public void requested(Resource resource, String askerId, String holderId, long deadlineMillis) {
         takeover("requested").increment();
         AUDIT.info("takeover-request resource=" + resource + " user=" + askerId + " holder=" + holderId + " deadline="
-                + java.time.Instant.ofEpochMilli(deadlineMillis));
+                + Instant.ofEpochMilli(deadlineMillis));
     }
 
     /** @param outcome accepted, refused, timeout */

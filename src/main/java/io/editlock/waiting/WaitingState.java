@@ -1,7 +1,11 @@
 package io.editlock.waiting;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.editlock.redis.LockKeys;
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,18 +23,18 @@ public class WaitingState {
     }
 
     private final Map<Long, JsonNode> counts = new ConcurrentHashMap<>();
-    private final io.quarkus.redis.datasource.ReactiveRedisDataSource redis;
-    private final io.editlock.redis.LockKeys keys;
+    private final ReactiveRedisDataSource redis;
+    private final LockKeys keys;
 
-    public WaitingState(io.quarkus.redis.datasource.ReactiveRedisDataSource redis, io.editlock.redis.LockKeys keys) {
+    public WaitingState(ReactiveRedisDataSource redis, LockKeys keys) {
         this.redis = redis;
         this.keys = keys;
     }
 
     /** Reads the configurator's counts from the store (a new watcher must not wait for the next change to see them). */
-    public io.smallrye.mutiny.Uni<Void> refresh(long configuratorId) {
+    public Uni<Void> refresh(long configuratorId) {
         return redis.hash(String.class).hgetall(keys.waiting(configuratorId).get(0)).map(lines -> {
-            ObjectNode waiting = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode();
+            ObjectNode waiting = JsonNodeFactory.instance.objectNode();
             lines.forEach((field, n) -> put(waiting, configuratorId, field, Long.parseLong(n)));
             counts(configuratorId, waiting);
             return null;
