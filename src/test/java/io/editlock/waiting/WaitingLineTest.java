@@ -28,6 +28,10 @@ class WaitingLineTest {
     URI base;
     @Inject
     ConfiguratorStore store;
+    @Inject
+    io.editlock.session.SessionLifecycle lifecycle;
+    @Inject
+    io.editlock.lock.LockService lockService;
 
     private final List<WsClient> sockets = new ArrayList<>();
 
@@ -146,6 +150,38 @@ class WaitingLineTest {
         sara.request("unlock-item-subresource", page(item));
         ida.awaitEvent(WaitingLineTest::queuedGrant);
         assertTrue(tom.frames(WaitingLineTest::queuedGrant).isEmpty());
+    }
+
+    @Test
+    void aResumeKeepsThePlaceInLine() {
+        long c = Fixtures.configurator(store);
+        long item = Fixtures.item(store, c);
+        TestUser tomUser = DemoLogin.user("Tom");
+        WsClient sara = connect(DemoLogin.user("Sara"));
+        WsClient omar = connect(DemoLogin.user("Omar"));
+        WsClient tomBefore = connect(tomUser);
+        sara.request("lock-item-subresource", page(item));
+        assertEquals(1, tomBefore.request("wait-for", resource(item)).path("data").path("position").asInt());
+        assertEquals(2, omar.request("wait-for", resource(item)).path("data").path("position").asInt());
+        String resumeToken = tomBefore.resumeToken();
+        String oldSocket = tomBefore.socketId();
+        tomBefore.drop();
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+                .until(() -> lifecycle.droppedSessions().stream().anyMatch(session -> session.socketId().equals(oldSocket)));
+        WsClient tomAfter = connect(tomUser);
+        assertEquals("resumed", tomAfter.request("resume", Map.of("resumeToken", resumeToken)).path("event").asText());
+        // Past the old socket's grace period Tom is still first: his place moved to the new socket.
+        org.awaitility.Awaitility.await().pollDelay(java.time.Duration.ofSeconds(11)).atMost(java.time.Duration.ofSeconds(20))
+                .until(() -> true);
+        assertTrue(omar.events("queue-updated").isEmpty(), "nobody moved up");
+        sara.request("unlock-item-subresource", page(item));
+        JsonNode granted = tomAfter.awaitEvent(WaitingLineTest::queuedGrant);
+        assertEquals(tomUser.id(), granted.path("data").path("lock").path("ownerUserId").asText());
+        // The new socket keeps the lock (the old one is gone for good).
+        var held = lockService.locks(c).await().atMost(java.time.Duration.ofSeconds(5));
+        assertEquals(java.util.Set.of(tomAfter.socketId()), held.get(0).keepers().keySet());
+        assertEquals("lock-released", tomAfter.request("unlock-item-subresource", page(item)).path("event").asText());
+        omar.awaitEvent(WaitingLineTest::queuedGrant);
     }
 
     @Test
