@@ -40,8 +40,17 @@ export class Api {
     this.token = token;
   }
 
-  listConfigurators() {
-    return this.call('GET', '/api/configurators');
+  /** Every configurator, page after page (the server answers a bounded page at a time). */
+  async listConfigurators() {
+    const all = [];
+    for (;;) {
+      const after = all.length ? all[all.length - 1].id : 0;
+      const page = await this.call('GET', `/api/configurators?after=${after}`);
+      if (page.length === 0) {
+        return all;
+      }
+      all.push(...page);
+    }
   }
 
   configurator(id) {

@@ -1,14 +1,13 @@
 // app.js — the demo: state, routing and the edit session of the open page.
 // Rendering lives in views.js and pages.js; the socket in editlock-client.js; REST in api.js.
 
-import { EditlockClient, conflicts, resourceKey } from './editlock-client.js';
+import { EditlockClient, conflicts, resourceKey, tokenExpiry } from './editlock-client.js';
 import { Api, ApiError, demoLogin } from './api.js';
 import { rememberFocus } from './dom.js';
 import { normalizeConfigurator, lostReasonText } from './model.js';
 import { renderApp } from './views.js';
 import { installHandover } from './handover.js';
-
-const SESSION_KEY = 'editlock.demo.session';
+import { loadSession, saveSession, forgetSession, signedOutElsewhere } from './session.js';
 const root = document.getElementById('app');
 
 /**
@@ -29,7 +28,12 @@ const state = {
   drafts: new Map(),
   toasts: [],
   busy: false,
+  /** entries deleted but not yet sent, so that Undo can bring them back: `${kind}:${id}` → {timer, send} */
+  pendingDeletes: new Map(),
 };
+
+/** How long a deleted entry can be brought back with Undo before the delete is sent. */
+const UNDO_MS = 6000;
 
 let client = null;
 /** Asking for a locked page and waiting in line for it (handover.js). */
@@ -54,14 +58,26 @@ function render() {
   });
 }
 
-function toast(text, kind = 'info') {
-  const entry = { id: Math.random(), text, kind };
-  state.toasts.push(entry);
-  render();
-  setTimeout(() => {
+/**
+ * A short message in the corner. kind: 'info', 'success' or 'error'; action: {label, run} shows a
+ * button (e.g. Undo) that also closes it.
+ */
+function toast(text, kind = 'info', { action = null, ms = kind === 'error' ? 8000 : 3500 } = {}) {
+  const entry = { id: Math.random(), text, kind, action, createdAt: Date.now() };
+  const dismiss = () => {
     state.toasts = state.toasts.filter((t) => t !== entry);
     render();
-  }, kind === 'error' ? 6000 : 3500);
+  };
+  if (action) {
+    entry.action = { label: action.label, run: () => { dismiss(); action.run(); } };
+  }
+  if (kind === 'success') {
+    state.toasts = state.toasts.filter((t) => t.kind !== 'success'); // one "Saved." says it for every save
+  }
+  state.toasts.push(entry);
+  render();
+  setTimeout(dismiss, ms);
+  return dismiss;
 }
 
 // ---- signing in and out -------------------------------------------------------------------------
@@ -82,7 +98,7 @@ async function signIn(name, admin) {
     const userId = `demo-${slug(trimmed)}`;
     const token = await demoLogin(userId, trimmed, admin ? ['admin'] : []);
     const auth = { token, userId, name: trimmed, admin: Boolean(admin) };
-    sessionStorage.setItem(SESSION_KEY, JSON.stringify(auth));
+    saveSession(localStorage, auth);
     await startWorkspace(auth);
   } catch (failure) {
     toast(failure.message || 'Could not sign in.', 'error');
@@ -92,8 +108,10 @@ async function signIn(name, admin) {
   }
 }
 
+/** Signing out (here or in another tab) closes the socket with 1000: the server frees our pages at once. */
 function signOut() {
-  sessionStorage.removeItem(SESSION_KEY);
+  sendPendingDeletes();
+  forgetSession(localStorage);
   if (client) {
     client.close('signed out');
   }
@@ -105,10 +123,25 @@ function signOut() {
   render();
 }
 
+/** A token with less than this left is replaced (the client renews the socket's a minute before its end). */
+const TOKEN_RENEW_MS = 2 * 60_000;
+
+/**
+ * The token provider: the signed-in token while it lasts, else a fresh one from demo login. A real
+ * application asks its identity provider here (a refresh token, a silent sign-in).
+ */
+async function freshToken(auth) {
+  if (!(tokenExpiry(auth.token) - Date.now() > TOKEN_RENEW_MS)) {
+    auth.token = await demoLogin(auth.userId, auth.name, auth.admin ? ['admin'] : []);
+    saveSession(localStorage, auth);
+  }
+  return auth.token;
+}
+
 async function startWorkspace(auth) {
   state.auth = auth;
   api = new Api(() => auth.token);
-  client = new EditlockClient({ token: auth.token });
+  client = new EditlockClient({ token: () => freshToken(auth) });
   client.addEventListener('statechange', (event) => {
     state.connection = event.detail.state;
     render();
@@ -120,7 +153,7 @@ async function startWorkspace(auth) {
   client.addEventListener('connected', (event) => onConnected(event.detail));
   handover = installHandover({ client, state, render, toast, granted: grantedByHandover, retry: (edit) => acquire(edit) });
   client.addEventListener('resumed', (event) => {
-    if (event.detail.locks.length > 0) {
+    if (event.detail.locks.length > 0 && !event.detail.reload) {
       toast('Reconnected. Your edit lock was kept.');
     }
   });
@@ -128,7 +161,8 @@ async function startWorkspace(auth) {
   try {
     await client.connect();
   } catch {
-    // The token is no longer accepted (the server restarted with a new key, or it expired).
+    // The token is no longer accepted and no fresh one can be had (the server restarted with a new
+    // key, or demo login was switched off).
     signOut();
     toast('Your session has ended. Please sign in again.', 'error');
     return;
@@ -306,8 +340,11 @@ function refused(edit, failure) {
 function leavePage(edit) {
   clearTimeout(retryTimer);
   handover?.left(edit);
+  // Deletes waiting for their Undo go out now, while the page's lock still fences them.
+  const deletes = sendPendingDeletes();
   if (client && client.heldLock(edit.resource)) {
-    client.unlock(edit.resource).catch(() => {});
+    const heldBy = client;
+    Promise.allSettled(deletes).then(() => heldBy.unlock(edit.resource).catch(() => {}));
   }
 }
 
@@ -399,7 +436,7 @@ function onConnected({ reconnected }) {
  * waiting for them), a 412 says our lock is gone; neither is an error box.
  * @returns {Promise<boolean>} whether it was saved
  */
-async function write(action, done) {
+async function write(action, done, { saved = 'Saved.' } = {}) {
   const edit = state.edit;
   if (!edit || edit.status !== 'editing') {
     return false;
@@ -410,6 +447,9 @@ async function write(action, done) {
     const result = await action(token);
     if (done) {
       done(result);
+    }
+    if (saved) {
+      toast(saved, 'success');
     }
     await reloadConfigurator();
     return true;
@@ -432,12 +472,13 @@ function writeFailed(edit, failure) {
       const name = body.lockedBy || 'someone else';
       Object.assign(edit, { status: 'blocked', blockedBy: { name, userId: body.lockedByUserId } });
       showBlocker(edit, body);
-      toast(`Not saved: ${name} is editing this page now.`);
+      toast(`Not saved: ${name} is editing this page now. Your change stays in the form; save it again when the page is yours.`);
       resync();
       break;
     }
     case 412:
-      Object.assign(edit, { status: 'lost', reason: 'Your edit lock is no longer valid, so nothing was saved.' });
+      Object.assign(edit, { status: 'lost', reason: 'Your edit lock ran out (you were away, or the connection was lost), so this change was not saved.' });
+      toast('Not saved: your edit lock ran out. Click \u201cEdit again\u201d, then save once more \u2014 your change is still in the form.', 'error');
       resync();
       break;
     case 404:
@@ -448,7 +489,7 @@ function writeFailed(edit, failure) {
       toast(body.message || 'Please check the fields.', 'error');
       break;
     case 503:
-      toast('Nothing was saved: the lock service is unavailable. Try again in a moment.', 'error');
+      toast('Not saved: the lock service is unavailable right now. Your change is still in the form \u2014 try again in a moment.', 'error');
       break;
     default:
       toast(failure.message, 'error');
@@ -479,6 +520,46 @@ function resync() {
   if (client && id) {
     client.watch(id).catch(() => {});
   }
+}
+
+// ---- deletes that can be undone -----------------------------------------------------------------
+
+/**
+ * Hides the entry at once and sends the delete only when the Undo window is over, so that a slip
+ * (a double click, the wrong row) loses nothing.
+ */
+function deleteWithUndo(key, noun, send) {
+  if (state.pendingDeletes.has(key)) {
+    return;
+  }
+  const pending = { send: null, timer: null };
+  let dismiss = () => {};
+  pending.send = () => {
+    clearTimeout(pending.timer);
+    state.pendingDeletes.delete(key);
+    dismiss();
+    return write(send, null, { saved: null }).then((deleted) => {
+      if (!deleted) {
+        toast(`The ${noun} was not deleted.`, 'error');
+      }
+      render();
+      return deleted;
+    });
+  };
+  pending.timer = setTimeout(pending.send, UNDO_MS);
+  state.pendingDeletes.set(key, pending);
+  const undo = () => {
+    clearTimeout(pending.timer);
+    state.pendingDeletes.delete(key);
+    render();
+  };
+  const text = `${noun.charAt(0).toUpperCase()}${noun.slice(1)} deleted.`;
+  dismiss = toast(text, 'info', { action: { label: 'Undo', run: undo }, ms: UNDO_MS });
+}
+
+/** @returns {Promise<boolean>[]} the deletes sent now */
+function sendPendingDeletes() {
+  return [...state.pendingDeletes.values()].map((pending) => pending.send());
 }
 
 // ---- actions the views call ---------------------------------------------------------------------
@@ -515,6 +596,8 @@ const actions = {
   stopWaiting: (edit) => handover.stopWaiting(edit),
   answerTakeover: (accept) => handover.answer(accept),
   write: (action, done) => write((token) => action(api, token), done),
+  deleteWithUndo: (key, noun, action) => deleteWithUndo(key, noun, (token) => action(api, token)),
+  isPendingDelete: (key) => state.pendingDeletes.has(key),
   async createConfigurator(name) {
     try {
       const created = await api.createConfigurator(name.trim());
@@ -538,14 +621,14 @@ const actions = {
 // ---- start --------------------------------------------------------------------------------------
 
 window.addEventListener('hashchange', () => navigate());
-const saved = sessionStorage.getItem(SESSION_KEY);
-if (saved) {
-  try {
-    startWorkspace(JSON.parse(saved));
-  } catch {
-    sessionStorage.removeItem(SESSION_KEY);
-    render();
+window.addEventListener('storage', (event) => {
+  if (state.auth && signedOutElsewhere(event)) {
+    signOut();
   }
+});
+const saved = loadSession(localStorage);
+if (saved) {
+  startWorkspace(saved);
 } else {
   render();
 }

@@ -40,8 +40,14 @@
 
 /**
  * @typedef {object} EditlockClientOptions
- * @property {string | (() => string | Promise<string>)} token the JWT, or a function that returns a fresh one
+ * @property {string | (() => string | Promise<string>)} token the JWT, or a token provider: a function that
+ *   returns a valid one (called for every connection, and before the socket's token ends, to renew it
+ *   on the open socket with `reauth`). With a plain string the socket ends with its token (close 4401).
  * @property {string} [url] the socket URL; default: `/locking` on the page's own host (ws: or wss:)
+ * @property {'protocol' | 'query'} [tokenIn='protocol'] how the token travels at the upgrade: as the subprotocol
+ *   `bearer.<jwt>` next to `editlock` (kept out of proxies' access logs), or as `?access_token=`
+ * @property {number} [reauthLeadMs=60000] renew the token this long before it ends (at most half its remaining life)
+ * @property {number} [reauthRetryMs=5000] wait before trying again when a renewal failed
  * @property {number} [requestTimeoutMs=10000] a request without a reply by then is rejected (code `TIMEOUT`)
  *   and the socket is treated as dead (dropped and reconnected)
  * @property {number} [touchIntervalMs=30000] at most one `touch` per this interval, on user activity
@@ -51,7 +57,15 @@
  *   `resume` refused with `RESUME_FAILED` (the server may not have noticed the drop yet)
  * @property {EventTarget | null} [activityTarget=window] where pointer and keyboard activity is listened to;
  *   `null` disables automatic touches
- * @property {boolean} [closeOnPageHide=true] close cleanly (1000) on `pagehide`, so that locks are freed at once
+ * @property {boolean} [closeOnPageHide=true] on `pagehide`: when the page goes into the back/forward cache,
+ *   close cleanly (1000) so that its locks are freed at once; when it unloads (a reload, a link, a closed tab),
+ *   leave the socket to the browser, which closes it with 1001, and keep the resume token for the next page
+ * @property {Storage | null} [resumeStorage=sessionStorage] where the resume token outlives a reload of the tab;
+ *   `null` starts every page without the locks of the one before
+ * @property {string} [resumeStorageKey='editlock.resume'] its key there
+ * @property {number[]} [reloadResumeRetryDelaysMs=[250, 500, 1000]] waits before each retry of the `resume` a
+ *   reloaded page sends (the server may not have seen the old page's close yet); short, as the server keeps a
+ *   reloaded page's locks only for its reload grace (3 s by default)
  */
 
 /** The pages of an item. */
@@ -59,6 +73,12 @@ export const PAGES = Object.freeze(['filters', 'dependencies', 'attributes']);
 
 /** Close code the client uses for a socket it gives up on (the server counts it as a drop). */
 const DROP_CODE = 4000;
+/** A remembered resume token older than this is not tried: the locks it named are gone by then. */
+const RELOAD_RESUME_MAX_AGE_MS = 60_000;
+/** Close code of the server for a socket whose token ended. */
+const TOKEN_EXPIRED_CODE = 4401;
+/** The longest delay setTimeout keeps (about 24 days); longer ones would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 const ACTIVITY_EVENTS = ['pointerdown', 'keydown', 'wheel', 'touchstart'];
 
 /**
@@ -85,6 +105,21 @@ export class EditlockError extends Error {
     this.lockedByUserId = data.lockedByUserId;
     /** @type {Lock | undefined} the other user's lock that refused it (`LOCKED`) */
     this.blocking = data.blocking;
+  }
+}
+
+/**
+ * When a JWT ends (its `exp`, in ms), read without verifying (the server verifies); NaN if unreadable.
+ * @param {string} token
+ * @returns {number}
+ */
+export function tokenExpiry(token) {
+  try {
+    const payload = String(token).split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
+    const exp = JSON.parse(atob(payload.padEnd(payload.length + ((4 - (payload.length % 4)) % 4), '='))).exp;
+    return typeof exp === 'number' ? exp * 1000 : NaN;
+  } catch {
+    return NaN;
   }
 }
 
@@ -133,7 +168,11 @@ export function conflicts(wanted, held) {
  * - `connected` `{welcome, reconnected}` — a socket is open and ready (after a reconnect: resumed and re-watched)
  * - `disconnected` `{code, reason, willReconnect}` — the socket went away
  * - `reconnecting` `{attempt, delayMs}` — the next attempt is scheduled
- * - `resumed` `{locks}` — after a drop, these locks were recovered (same grants, same tokens)
+ * - `resumed` `{locks, reload}` — after a drop (or a reload of the page: `reload` true), these locks were
+ *   recovered (same grants, same tokens)
+ * - `reauthed` `{expiresAt}` — the token provider's fresh token now identifies the open socket, until `expiresAt`
+ * - `reauth-failed` `{error}` — a renewal failed; it is tried again while the token lasts (after that the
+ *   socket is closed with 4401 and reconnected with a fresh token, its locks resumed)
  *
  * @example
  * const client = new EditlockClient({ token });
@@ -160,6 +199,12 @@ export class EditlockClient extends EventTarget {
       resumeRetryDelaysMs: [500, 1000, 2000, 3000, 4000],
       activityTarget: typeof window === 'undefined' ? null : window,
       closeOnPageHide: true,
+      resumeStorage: typeof window !== 'undefined' && window.sessionStorage ? window.sessionStorage : null,
+      resumeStorageKey: 'editlock.resume',
+      reloadResumeRetryDelaysMs: [250, 500, 1000],
+      tokenIn: 'protocol',
+      reauthLeadMs: 60000,
+      reauthRetryMs: 5000,
       ...options,
     };
     /** @type {ConnectionState} */
@@ -182,6 +227,7 @@ export class EditlockClient extends EventTarget {
     this._queue = [];
     this._attempt = 0;
     this._reconnectTimer = null;
+    this._reauthTimer = null;
     this._resumeToken = null;
     this._lastTouch = 0;
     this._closedByUser = false;
@@ -221,6 +267,7 @@ export class EditlockClient extends EventTarget {
     this._closedByUser = true;
     this._listen(false);
     clearTimeout(this._reconnectTimer);
+    clearTimeout(this._reauthTimer);
     this._failAll('CLOSED', 'The connection was closed');
     if (this._socket) {
       const socket = this._socket;
@@ -233,7 +280,30 @@ export class EditlockClient extends EventTarget {
     this.locks.clear();
     this.welcome = null;
     this._resumeToken = null;
+    this._forgetRemembered();
     this._setState('closed');
+  }
+
+  /**
+   * Keeps the resume token of this socket in `resumeStorage` while it holds locks, so that the next
+   * page this tab loads takes them back (`resume` on connect). Done by itself on `pagehide`.
+   */
+  rememberForReload() {
+    const storage = this.options.resumeStorage;
+    if (!storage) {
+      return;
+    }
+    try {
+      if (this._resumeToken && this.welcome && this.locks.size > 0) {
+        storage.setItem(this.options.resumeStorageKey, JSON.stringify({
+          resumeToken: this._resumeToken, userId: this.welcome.userId, at: Date.now(),
+        }));
+      } else {
+        storage.removeItem(this.options.resumeStorageKey);
+      }
+    } catch {
+      // Storage full or blocked: the next page starts without these locks, as without a reload grace.
+    }
   }
 
   // ---- requests -----------------------------------------------------------------------------
@@ -519,10 +589,13 @@ export class EditlockClient extends EventTarget {
     if (this._closedByUser) {
       return;
     }
-    const socket = new WebSocket(`${this._url()}?access_token=${encodeURIComponent(token)}`);
+    const socket = this.options.tokenIn === 'query'
+      ? new WebSocket(`${this._url()}?access_token=${encodeURIComponent(token)}`)
+      : new WebSocket(this._url(), ['editlock', `bearer.${token}`]);
     this._socket = socket;
     this._ready = false;
     socket._first = first;
+    socket._tokenExpiresAt = tokenExpiry(token);
     socket.onmessage = (message) => { if (this._socket === socket) this._onFrame(message.data); };
     socket.onclose = (close) => { if (this._socket === socket) this._closed(socket, close.code, close.reason); };
     socket.onerror = () => { /* a close follows */ };
@@ -550,12 +623,19 @@ export class EditlockClient extends EventTarget {
     this._resumeToken = welcome.resumeToken;
     if (reconnected) {
       await this._recover(previousToken);
-      if (this._socket !== socket) {
-        return; // dropped again while recovering
+    } else {
+      await this._resumeAfterReload(welcome, socket);
+    }
+    if (this._socket !== socket) {
+      if (socket._first) {
+        socket._first.resolve(welcome); // requests wait for the next socket
+        socket._first = null;
       }
+      return; // dropped again while recovering
     }
     this._attempt = 0;
     this._ready = true;
+    this._scheduleReauth(socket, socket._tokenExpiresAt);
     this._setState('open');
     const queued = this._queue.splice(0);
     queued.forEach((send) => send());
@@ -596,9 +676,46 @@ export class EditlockClient extends EventTarget {
     await Promise.all(watches);
   }
 
+  /** The page before this one in the tab held locks: take them back before the app asks for any. */
+  async _resumeAfterReload(welcome, socket) {
+    const remembered = this._takeRemembered(welcome.userId);
+    if (!remembered) {
+      return;
+    }
+    const resumed = await this._resume(remembered, socket, this.options.reloadResumeRetryDelaysMs);
+    if (resumed && this._socket === socket) {
+      resumed.forEach((lock) => this.locks.set(resourceKey(lock.resource), lock));
+      this._emit('resumed', { locks: resumed, reload: true });
+    }
+  }
+
+  /** @returns {string | null} the resume token the page before kept for this user, taken out of storage */
+  _takeRemembered(userId) {
+    const storage = this.options.resumeStorage;
+    if (!storage) {
+      return null;
+    }
+    try {
+      const saved = JSON.parse(storage.getItem(this.options.resumeStorageKey) || 'null');
+      storage.removeItem(this.options.resumeStorageKey);
+      const fresh = saved && saved.userId === userId && Date.now() - saved.at < RELOAD_RESUME_MAX_AGE_MS;
+      return fresh && typeof saved.resumeToken === 'string' ? saved.resumeToken : null;
+    } catch {
+      return null;
+    }
+  }
+
+  _forgetRemembered() {
+    try {
+      this.options.resumeStorage?.removeItem(this.options.resumeStorageKey);
+    } catch {
+      // nothing to forget
+    }
+  }
+
   /** @returns {Promise<Lock[] | null>} the resumed locks, or null when resume was refused for good */
-  async _resume(resumeToken, socket) {
-    const delays = [...this.options.resumeRetryDelaysMs];
+  async _resume(resumeToken, socket, retryDelaysMs = this.options.resumeRetryDelaysMs) {
+    const delays = [...retryDelaysMs];
     for (;;) {
       try {
         const reply = await this._request('resume', { resumeToken }, ['resumed'], { immediate: true });
@@ -640,12 +757,15 @@ export class EditlockClient extends EventTarget {
     this._detach(socket);
     this._socket = null;
     this._ready = false;
+    clearTimeout(this._reauthTimer);
     this._failPending('DISCONNECTED', 'The connection was lost');
     if (socket._first && !this.welcome) {
       this._openFailed(socket._first, new EditlockError('DISCONNECTED', `Could not connect (${code})`));
       return;
     }
-    const willReconnect = !this._closedByUser && code !== 1008;
+    // A token that ended cannot open a new socket: only a token provider can give a fresh one.
+    const willReconnect = !this._closedByUser && code !== 1008
+      && !(code === TOKEN_EXPIRED_CODE && typeof this.options.token !== 'function');
     this._emit('disconnected', { code, reason, willReconnect });
     if (willReconnect) {
       this._scheduleReconnect();
@@ -699,13 +819,20 @@ export class EditlockClient extends EventTarget {
   }
 
   _pageHidden(event) {
+    if (!event.persisted) {
+      // The page unloads: perhaps a reload. The browser closes the socket with 1001, for which the
+      // server keeps the locks a few seconds; the next page of this tab resumes them.
+      this.rememberForReload();
+      return;
+    }
     if (!this._socket) {
       return;
     }
-    // Leaving the page: close cleanly so that the server frees our locks at once.
+    // Parked in the back/forward cache: close cleanly so that the server frees our locks at once.
     const socket = this._socket;
     this._socket = null;
     this._ready = false;
+    clearTimeout(this._reauthTimer);
     this._detach(socket);
     socket.close(1000, 'page hidden');
     this._failPending('DISCONNECTED', 'The page was left');
@@ -741,6 +868,56 @@ export class EditlockClient extends EventTarget {
       pending.reject(new EditlockError(code, message));
     }
     this._pending.clear();
+  }
+
+  // ---- token renewal ------------------------------------------------------------------------
+
+  /** Plans the renewal of the socket's token, `reauthLeadMs` before it ends (only with a token provider). */
+  _scheduleReauth(socket, expiresAtMs) {
+    clearTimeout(this._reauthTimer);
+    this._reauthTimer = null;
+    if (typeof this.options.token !== 'function' || !Number.isFinite(expiresAtMs)) {
+      return;
+    }
+    const remaining = expiresAtMs - Date.now();
+    const dueAt = expiresAtMs - Math.min(this.options.reauthLeadMs, Math.max(0, remaining) / 2);
+    const wake = () => {
+      if (this._socket !== socket) {
+        return;
+      }
+      if (Date.now() < dueAt) {
+        this._reauthTimer = setTimeout(wake, Math.min(dueAt - Date.now(), MAX_TIMER_MS));
+        return;
+      }
+      this._reauth(socket, expiresAtMs);
+    };
+    this._reauthTimer = setTimeout(wake, Math.min(Math.max(0, dueAt - Date.now()), MAX_TIMER_MS));
+  }
+
+  async _reauth(socket, expiresAtMs) {
+    try {
+      const accessToken = await this.options.token();
+      if (this._socket !== socket || !this._ready) {
+        return;
+      }
+      const reply = await this._request('reauth', { accessToken }, ['reauthed'], { immediate: true });
+      if (this._socket !== socket) {
+        return;
+      }
+      this._emit('reauthed', reply.data);
+      this._scheduleReauth(socket, Date.parse(reply.data.expiresAt));
+    } catch (error) {
+      if (this._socket !== socket) {
+        return;
+      }
+      this._emit('reauth-failed', { error });
+      // Once the old token ends the server closes the socket (4401); the reconnect asks the provider again.
+      if (Date.now() + this.options.reauthRetryMs < expiresAtMs) {
+        this._reauthTimer = setTimeout(() => {
+          if (this._socket === socket) this._reauth(socket, expiresAtMs);
+        }, this.options.reauthRetryMs);
+      }
+    }
   }
 
   // ---- activity -----------------------------------------------------------------------------

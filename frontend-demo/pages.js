@@ -5,6 +5,7 @@ import { h, avatar } from './dom.js';
 import { PAGE_TITLES, itemsInOrder, editedByMessage } from './model.js';
 import { lockChip, emptyState, boundInput } from './widgets.js';
 import { blockedExtras } from './handover.js';
+import { icon } from './icons.js';
 
 const SCHEMAS = {
   filters: {
@@ -45,8 +46,8 @@ export function renderPage(state, actions) {
   const edit = state.edit;
   const item = route.view === 'item' ? view.items.get(route.itemId) : null;
   if (route.view === 'item' && !item) {
-    return emptyState('This item does not exist', 'It may have been deleted by someone restructuring the configurator.',
-      h('a', { class: 'button', href: `#/c/${view.id}` }, 'Back to the overview'));
+    return h('div', { class: 'content' }, emptyState('This item does not exist', 'It may have been deleted by someone restructuring the configurator.',
+      h('a', { class: 'button primary', href: `#/c/${view.id}` }, 'Back to the overview'), 'search'));
   }
   const editable = Boolean(edit && edit.status === 'editing');
   const title = route.view === 'item' ? item.name : route.view === 'variables' ? 'Variables' : 'Structure';
@@ -104,34 +105,34 @@ function statusBanner(state, actions) {
   const reconnecting = state.connection === 'reconnecting' || state.connection === 'connecting';
   switch (edit.status) {
     case 'opening':
-      return banner('neutral', '\u23f3', h('span', null, 'Opening this page for editing\u2026'));
+      return banner('neutral', 'clock', h('span', null, 'Opening this page for editing\u2026'));
     case 'editing':
-      return banner('editing', '\u270e',
+      return banner('editing', 'pencil',
         h('span', null, h('strong', null, 'You are editing this page.'),
           reconnecting
             ? ' Connection lost \u2014 reconnecting. Your edit lock is kept for a few seconds.'
             : ' Others can view it until you leave.'));
     case 'blocked': {
       const words = editedByMessage(edit.blockedBy ? edit.blockedBy.name : 'someone else');
-      return banner('locked', '\ud83d\udd12',
+      return banner('locked', 'lock',
         h('span', { class: 'banner-text' }, h('strong', null, words.headline), ' ', words.rest),
         edit.blockedBy ? avatar(edit.blockedBy.userId || edit.blockedBy.name, edit.blockedBy.name, 'sm') : null,
         blockedExtras(state, actions));
     }
     case 'lost':
-      return banner('lost', '\u26a0\ufe0f',
+      return banner('lost', 'warning',
         h('span', { class: 'banner-text' }, h('strong', null, 'You can no longer edit this page. '), edit.reason || '', ' You can still view it.'),
         h('button', { class: 'button small', on: { click: actions.retryEdit } }, 'Edit again'));
     case 'missing':
-      return banner('lost', '\u26a0\ufe0f', h('span', null, 'This page no longer exists.'));
+      return banner('lost', 'warning', h('span', null, 'This page no longer exists.'));
     default:
-      return banner('neutral', '\u23f3', h('span', null, edit.message || 'Waiting for the lock server\u2026'));
+      return banner('neutral', 'clock', h('span', null, edit.message || 'Waiting for the lock server\u2026'));
   }
 }
 
-function banner(kind, icon, ...content) {
+function banner(kind, iconName, ...content) {
   return h('div', { class: `banner banner-${kind}`, role: 'status', 'data-testid': 'lock-banner' },
-    h('span', { class: 'banner-icon', 'aria-hidden': 'true' }, icon), ...content);
+    h('span', { class: 'banner-icon', 'aria-hidden': 'true' }, icon(iconName)), ...content);
 }
 
 // ---- fields bound to drafts ---------------------------------------------------------------------
@@ -162,6 +163,7 @@ function fieldValue(state, key, initial) {
 function entries(state, actions, kind, list, where) {
   const schema = SCHEMAS[kind];
   const editable = state.edit && state.edit.status === 'editing';
+  list = list.filter((entry) => !actions.isPendingDelete(`${kind}:${entry.id}`)); // deleted, Undo still possible
   const table = h('div', { class: 'entries', 'data-testid': 'entries' },
     h('div', { class: 'entries-head' }, schema.fields.map((f) => h('div', null, f.label)), h('div', null)),
     list.length === 0 ? h('div', { class: 'entries-empty muted' }, schema.empty) : null,
@@ -187,7 +189,7 @@ function readonlyRow(state, kind, entry) {
 function editableRow(state, actions, kind, entry, where) {
   const schema = SCHEMAS[kind];
   const prefix = `e:${kind}:${entry.id}:`;
-  const save = h('button', { class: 'button small', type: 'submit' }, 'Save');
+  const save = h('button', { class: 'button small save', type: 'submit' }, 'Save');
   const dirty = () => schema.fields.some((f) => fieldValue(state, prefix + f.key, entry[f.key]) !== String(entry[f.key] ?? ''));
   const refresh = () => { save.disabled = !dirty(); };
   const inputs = schema.fields.map((f) => (f.type === 'item'
@@ -201,13 +203,19 @@ function editableRow(state, actions, kind, entry, where) {
       ? api.updateVariable(entry.id, fields, token)
       : api.updateEntry(kind, entry.id, fields, token)), () => actions.clearDrafts(prefix));
   };
-  const remove = () => actions.write((api, token) => (kind === 'variables'
-    ? api.deleteVariable(entry.id, token)
-    : api.deleteEntry(kind, entry.id, token)), () => actions.clearDrafts(prefix));
+  const remove = () => {
+    actions.clearDrafts(prefix);
+    actions.deleteWithUndo(`${kind}:${entry.id}`, schema.noun, (api, token) => (kind === 'variables'
+      ? api.deleteVariable(entry.id, token)
+      : api.deleteEntry(kind, entry.id, token)));
+  };
+  // Delete sits at the left edge, away from where "Add" was: the row an add creates appears under
+  // the pointer, and a double click must not delete it.
   return h('form', { class: 'entry-row', 'data-testid': 'entry', on: { submit } },
     inputs.map((input) => h('div', { class: 'cell' }, input)),
-    h('div', { class: 'row-actions' }, save,
-      h('button', { class: 'button small ghost danger', type: 'button', title: `Delete this ${schema.noun}`, on: { click: remove } }, 'Delete')));
+    h('div', { class: 'row-actions' },
+      h('button', { class: 'button small ghost danger', type: 'button', title: `Delete this ${schema.noun}`, on: { click: remove } }, 'Delete'),
+      save));
 }
 
 function collect(state, schema, prefix, entry = {}) {
@@ -244,7 +252,7 @@ function addRow(state, actions, kind, where) {
   };
   return h('form', { class: 'entry-row add-row', 'data-testid': 'add-entry', on: { submit } },
     inputs.map((input) => h('div', { class: 'cell' }, input)),
-    h('div', { class: 'row-actions' }, h('button', { class: 'button small primary', type: 'submit' }, `Add ${schema.noun}`)),
+    h('div', { class: 'row-actions' }, h('button', { class: 'button small primary add', type: 'submit' }, `Add ${schema.noun}`)),
     suggestions);
 }
 

@@ -6,6 +6,7 @@ import { PAGE_TITLES, itemsInOrder, describeResource, since } from './model.js';
 import { renderPage } from './pages.js';
 import { lockChip, emptyState, boundInput } from './widgets.js';
 import { takeoverDialog } from './handover.js';
+import { icon } from './icons.js';
 
 /** Draws the whole app from `state`. */
 export function renderApp(root, state, actions) {
@@ -122,6 +123,12 @@ function sidebar(state, actions) {
   }
   const view = state.view;
   const cid = state.route.configuratorId;
+  if (!view && state.viewError) {
+    return h('aside', { class: 'sidebar', 'data-testid': 'sidebar' },
+      h('a', { class: 'back-link', href: '#/' }, '\u2190 All configurators'),
+      h('div', { class: 'sidebar-heading' }, 'Not found'),
+      h('p', { class: 'muted small pad' }, 'There is nothing to show here. Pick a configurator from the list.'));
+  }
   const me = state.auth.userId;
   const locks = state.locks;
   const wholeLock = locks.find((lock) => lock.resource.type === 'configurator');
@@ -130,7 +137,7 @@ function sidebar(state, actions) {
     h('a', { class: 'back-link', href: '#/' }, '\u2190 All configurators'),
     h('div', { class: 'sidebar-heading' }, view ? view.name : '\u2026'),
     wholeLock && wholeLock.ownerUserId !== me
-      ? h('div', { class: 'sidebar-notice' }, '\ud83d\udd12 ', h('strong', null, wholeLock.ownerUserName), ' is restructuring this configurator.')
+      ? h('div', { class: 'sidebar-notice' }, icon('lock'), ' ', h('strong', null, wholeLock.ownerUserName), ' is restructuring this configurator.')
       : null,
     h('nav', { class: 'sidebar-section' },
       navLink(state, `#/c/${cid}`, 'Overview', state.route.view === 'overview', null),
@@ -175,7 +182,8 @@ function mainContent(state, actions) {
     return home(state, actions);
   }
   if (state.viewError) {
-    return emptyState('Not found', state.viewError, h('a', { class: 'button', href: '#/' }, 'Back to all configurators'));
+    return h('div', { class: 'content' }, emptyState('Not found', state.viewError,
+      h('a', { class: 'button primary', href: '#/' }, 'Back to all configurators'), 'search'));
   }
   if (!state.view) {
     return h('div', { class: 'loading' }, 'Loading\u2026');
@@ -259,5 +267,11 @@ function stat(value, label) {
 
 function toasts(state) {
   return h('div', { class: 'toasts', 'aria-live': 'polite' },
-    state.toasts.map((t) => h('div', { class: `toast ${t.kind}`, role: t.kind === 'error' ? 'alert' : 'status' }, t.text)));
+    // The newest three; every render draws them anew, so only a toast that is new slides in.
+    state.toasts.slice(-3).map((t) => h('div', {
+      class: ['toast', t.kind, Date.now() - t.createdAt < 200 && 'fresh'], role: t.kind === 'error' ? 'alert' : 'status', 'data-testid': 'toast',
+    },
+      t.kind === 'success' ? icon('check') : null,
+      h('span', { class: 'toast-text' }, t.text),
+      t.action ? h('button', { class: 'toast-action', type: 'button', on: { click: t.action.run } }, t.action.label) : null)));
 }

@@ -2,6 +2,7 @@
 
 import { h, avatar } from './dom.js';
 import { since } from './model.js';
+import { icon } from './icons.js';
 
 /** "🔒 Sara · Filters" — who holds a lock, shown wherever that page is listed. */
 export function lockChip(state, lock, what) {
@@ -16,8 +17,11 @@ export function lockChip(state, lock, what) {
   h('span', null, what ? `${who} \u00b7 ${what}` : who));
 }
 
-export function emptyState(title, text, action) {
-  return h('div', { class: 'empty' }, h('div', { class: 'empty-title' }, title), h('p', { class: 'muted' }, text), action || null);
+/** A calm box for "nothing here": a title, a sentence, and what to do next. */
+export function emptyState(title, text, action, iconName = null) {
+  return h('div', { class: 'empty', 'data-testid': 'empty-state' },
+    iconName ? h('div', { class: 'empty-icon' }, icon(iconName)) : null,
+    h('div', { class: 'empty-title' }, title), h('p', { class: 'muted' }, text), action || null);
 }
 
 /** An input whose typed text survives re-renders (kept in state.drafts under `key`). */

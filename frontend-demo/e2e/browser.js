@@ -13,6 +13,8 @@ const ARGS = [
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
 export const SCREENSHOTS = path.join(REPO_ROOT, 'target', 'e2e-screenshots');
+/** The pictures frontend-demo/README.md shows; refreshed by a run with EDITLOCK_E2E_README_SHOTS=1. */
+export const README_SHOTS = path.join(REPO_ROOT, 'frontend-demo', 'screenshots');
 let shotNumber = 0;
 
 /** Saves a screenshot of the page as target/e2e-screenshots/NN-name.png. */
@@ -21,6 +23,20 @@ export async function screenshot(page, name) {
   shotNumber += 1;
   const file = path.join(SCREENSHOTS, `${String(shotNumber).padStart(2, '0')}-${name}.png`);
   await page.screenshot({ path: file });
+  return file;
+}
+
+/**
+ * A screenshot for the README: always kept with the others in target/e2e-screenshots, and written to
+ * frontend-demo/screenshots/NAME.png when EDITLOCK_E2E_README_SHOTS=1.
+ */
+export async function readmeShot(page, name) {
+  await page.waitForTimeout(250); // a toast that just appeared has finished sliding in
+  const file = await screenshot(page, name);
+  if (process.env.EDITLOCK_E2E_README_SHOTS === '1') {
+    fs.mkdirSync(README_SHOTS, { recursive: true });
+    fs.copyFileSync(file, path.join(README_SHOTS, `${name}.png`));
+  }
   return file;
 }
 
@@ -58,11 +74,12 @@ export class User {
     return this;
   }
 
-  /** A new tab in the same browser, signed in again (the demo keeps its session per tab). */
+  /** A new tab in the same browser: signed in already (the demo keeps its sign-in for the browser), with its own socket. */
   async newTab() {
     this.page = await this.context.newPage();
     this.watchPage(this.page);
-    await this.signIn();
+    await this.page.goto(`${this.baseUrl}/`);
+    await this.page.locator('[data-testid=connection]', { hasText: 'Live' }).waitFor();
     return this.page;
   }
 

@@ -115,7 +115,7 @@ describe('two people editing one configurator', { timeout: 300_000 }, () => {
     await treeRow(page, 'Frame').locator('a.tree-link').click();
     await waitForStatus(page, 'blocked');
     const text = await bannerText(page);
-    assert.ok(text.includes('\ud83d\udd12'), `the banner shows a lock: ${text}`);
+    assert.equal(await page.locator('[data-testid=lock-banner] svg[data-icon=lock]').count(), 1, 'the banner shows the app\u2019s lock icon');
     assert.ok(text.includes('Currently edited by Sara.'), `the banner names Sara: ${text}`);
     assert.ok(text.includes(FRIENDLY_REST), `the banner says it is temporary: ${text}`);
     assert.equal(await page.locator('[data-testid=add-entry]').count(), 0, 'a read-only page offers no add form');
@@ -130,13 +130,15 @@ describe('two people editing one configurator', { timeout: 300_000 }, () => {
     await screenshot(omar.page, 'omar-sees-saras-new-filter-live');
   });
 
-  it('Sara closes her tab: Omar\u2019s page becomes editable within 2 s, without a reload', async (t) => {
+  it('Sara closes her tab: Omar\u2019s page becomes editable once the reload grace is over, without a reload', async (t) => {
+    // A closed tab looks like a reload to the server (close code 1001): Sara's locks wait the reload
+    // grace (3 s) for a page that does not come back, then go.
     await omar.page.evaluate(() => { window.__sameDocument = true; });
     const closedAt = Date.now();
     await sara.page.close();
-    await waitForStatus(omar.page, 'editing', 2_000);
+    await waitForStatus(omar.page, 'editing', 6_000);
     const elapsed = Date.now() - closedAt;
-    assert.ok(elapsed < 2_000, `editable after ${elapsed} ms`);
+    assert.ok(elapsed < 5_000, `editable after ${elapsed} ms`);
     t.diagnostic(`Omar's page was editable ${elapsed} ms after Sara's tab closed`);
     assert.equal(await omar.page.evaluate(() => window.__sameDocument), true, 'Omar\u2019s page was not reloaded');
     assert.ok((await bannerText(omar.page)).includes('You are editing this page.'));

@@ -1,5 +1,5 @@
 // Starts the editlock server from the built jar for the end-to-end tests, and stops it.
-// The embedded Redis starts by itself (quarkus.redis.hosts is not set).
+// An embedded Redis (quarkus.redis.hosts is not set; editlock.embedded-redis.enabled asks for it).
 // EDITLOCK_E2E_URL=http://host:port uses a server that is already running instead.
 
 import { spawn } from 'node:child_process';
@@ -45,7 +45,7 @@ async function waitUntilReady(baseUrl, child) {
 }
 
 /**
- * @param {Record<string, string>} [settings] editlock settings for this server (e.g. a short consent window)
+ * @param {Record<string, string>} [settings] more server settings (system properties), e.g. a short consent window
  * @returns {Promise<{baseUrl: string, stop: () => Promise<void>}>}
  */
 export async function startServer(settings = {}) {
@@ -65,6 +65,7 @@ export async function startServer(settings = {}) {
     `-Dquarkus.http.port=${port}`,
     '-Dquarkus.http.host=127.0.0.1',
     '-Deditlock.demo-login.enabled=true',
+    '-Deditlock.embedded-redis.enabled=true',
     ...Object.entries(settings).map(([key, value]) => `-D${key}=${value}`),
     '-jar', JAR,
   ], { cwd: REPO_ROOT, stdio: ['ignore', log, log] });

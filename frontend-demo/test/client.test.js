@@ -9,8 +9,9 @@ import { EditlockClient, conflicts, resourceKey } from '../editlock-client.js';
 class FakeSocket {
   static all = [];
 
-  constructor(url) {
+  constructor(url, protocols) {
     this.url = url;
+    this.protocols = protocols;
     this.readyState = 0;
     this.sent = [];
     this.closedWith = null;
@@ -51,6 +52,14 @@ class FakeSocket {
     this.push(replyEvent, data, frame.ref);
     return frame;
   }
+}
+
+/** sessionStorage, as far as the client uses it. */
+class MemoryStorage {
+  constructor() { this.values = new Map(); }
+  getItem(key) { return this.values.has(key) ? this.values.get(key) : null; }
+  setItem(key, value) { this.values.set(key, String(value)); }
+  removeItem(key) { this.values.delete(key); }
 }
 
 async function until(find, timeoutMs = 2000) {
@@ -96,9 +105,10 @@ describe('EditlockClient', () => {
     delete globalThis.WebSocket;
   });
 
-  it('connects with the token in the query and resolves with the welcome', async () => {
+  it('connects with the token in the subprotocol and resolves with the welcome', async () => {
     const { client, socket } = await connected();
-    assert.equal(socket.url, 'ws://test/locking?access_token=jwt');
+    assert.equal(socket.url, 'ws://test/locking');
+    assert.deepEqual(socket.protocols, ['editlock', 'bearer.jwt']);
     assert.equal(client.welcome.resumeToken, 'resume-1');
     assert.equal(client.state, 'open');
     client.close();
@@ -221,6 +231,58 @@ describe('EditlockClient', () => {
     client.close();
     assert.equal(socket.closedWith, 1000);
     assert.equal(client.state, 'closed');
+  });
+
+  it('a reloaded page resumes the locks the page before it held, before any request of the app', async () => {
+    const storage = new MemoryStorage();
+    const { client: before, socket } = await connected({ resumeStorage: storage });
+    const granted = before.lockItemPage(5, 'filters');
+    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
+    await granted;
+    before.rememberForReload(); // pagehide of a page that unloads
+
+    const after = new EditlockClient({
+      token: 'jwt', url: 'ws://test/locking', activityTarget: null, closeOnPageHide: false, resumeStorage: storage,
+      reloadResumeRetryDelaysMs: [10], requestTimeoutMs: 1000,
+    });
+    const resumed = events(after, 'resumed');
+    const ready = after.connect();
+    const second = await until(() => FakeSocket.all[1]);
+    second.welcome('resume-2');
+    const relock = after.lockItemPage(5, 'filters'); // the app asks at once; it must wait for the resume
+    const first = await second.answer('resume', () => ['error', { code: 'RESUME_FAILED', message: 'not seen closed yet' }]);
+    assert.equal(first.data.resumeToken, 'resume-1');
+    await second.answer('resume', () => {
+      assert.equal(second.sent.some((f) => f.event === 'lock-item-subresource'), false, 'the app\u2019s request waits for the resume');
+      return ['resumed', { locks: [lockOf(17)] }];
+    });
+    await ready;
+    assert.deepEqual(resumed, [{ locks: [lockOf(17)], reload: true }]);
+    assert.equal(after.heldLock(FILTERS).token, 17);
+    await second.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
+    assert.equal((await relock).token, 17);
+    assert.equal(storage.getItem('editlock.resume'), null, 'a remembered token is used once');
+    after.close();
+    before.close();
+  });
+
+  it('remembers nothing without locks, nor another user\u2019s token, and forgets on close', async () => {
+    const storage = new MemoryStorage();
+    const { client } = await connected({ resumeStorage: storage });
+    client.rememberForReload();
+    assert.equal(storage.getItem('editlock.resume'), null, 'no locks, nothing to resume');
+    storage.setItem('editlock.resume', JSON.stringify({ resumeToken: 'theirs', userId: '8', at: Date.now() }));
+    client.close();
+    assert.equal(storage.getItem('editlock.resume'), null, 'signing out forgets the token');
+
+    storage.setItem('editlock.resume', JSON.stringify({ resumeToken: 'theirs', userId: '8', at: Date.now() }));
+    const other = new EditlockClient({ token: 'jwt', url: 'ws://test/locking', activityTarget: null, closeOnPageHide: false, resumeStorage: storage });
+    const ready = other.connect();
+    const socket = await until(() => FakeSocket.all[1]);
+    socket.welcome('resume-3'); // user 7: the remembered token is user 8's
+    await ready;
+    assert.equal(socket.sent.filter((f) => f.event === 'resume').length, 0, 'no resume with another user\u2019s token');
+    other.close();
   });
 
   it('knows the canonical names and the conflict table', () => {

@@ -5,6 +5,7 @@
 -- KEYS[1] locks         hash of the configurator's locks (see lib.lua)
 -- KEYS[2] configurator  hash: the configurator's catalog record; absent = no such configurator
 -- KEYS[3] items         hash: itemId -> item record of this configurator
+-- KEYS[4] void          string: present when the server gave this request up (cancel_lock_request)
 -- ARGV[1] field         'cfg' | 'var' | 'i:<itemId>:<page>'
 -- ARGV[2] type          'configurator' | 'variables' | 'item-subresource'
 -- ARGV[3] configuratorId
@@ -14,19 +15,26 @@
 -- ARGV[8] socketId      ARGV[9] nodeId of the socket
 -- ARGV[10] leaseMs
 -- ARGV[11] channel      pub/sub channel for change events
--- KEYS[4..7], ARGV[12..13] waiting lines (waitlines_lib.lua; optional): lines, line, waiters,
+-- ARGV[12] request      number of this lock request (increasing per node)
+-- KEYS[5..8], ARGV[13..14] waiting lines (waitlines_lib.lua; optional): lines, line, waiters,
 --                       takeovers; leaseMs of grants, waiting channel. A free resource with someone
 --                       to serve first (a take-over, a line) goes to them, not to this request.
 -- Reply (JSON): {s='GRANTED', lock=<record>, reentry=<bool>, schedule=<bool>, released=[...]}
 --             | {s='LOCKED', lock=<blocking record>, released=[...]}
 --             | {s='NOT_FOUND'}
+--             | {s='VOID'}   the request was given up before it got here: nothing done
 --   released: leases found expired on the way (released and announced, reason 'expired')
 --   schedule: true when the caller must run schedule_expiry with the lock's expiresAt (see
 --             needs_schedule in lib.lua); false for a re-entry and when a look is already due in time
-local locks_key, configurator_key, items_key = KEYS[1], KEYS[2], KEYS[3]
+local locks_key, configurator_key, items_key, void_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local field, lock_type, configurator_id, item_id, page = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 local user_id, user_name, socket_id, node_id = ARGV[6], ARGV[7], ARGV[8], ARGV[9]
-local lease_ms, channel = tonumber(ARGV[10]), ARGV[11]
+local lease_ms, channel, request = tonumber(ARGV[10]), ARGV[11], tonumber(ARGV[12])
+
+-- A command that waited in a frozen Redis may run after its requester was told UNAVAILABLE.
+if redis.call('EXISTS', void_key) == 1 then
+  return cjson.encode({ s = 'VOID' })
+end
 
 if redis.call('EXISTS', configurator_key) == 0 then
   return cjson.encode({ s = 'NOT_FOUND' })
@@ -38,7 +46,7 @@ end
 local now = now_ms()
 local released = {}
 local live = load_live(locks_key, now, released)
-local waiting = waiting_context(KEYS, 4, ARGV, 12, configurator_id)
+local waiting = waiting_context(KEYS, 5, ARGV, 13, configurator_id)
 local served = false
 if #released > 0 or (live[field] == nil and someone_first(waiting, field)) then served = serve(waiting, locks_key, live, now, released, field) end
 
@@ -58,7 +66,7 @@ end
 
 local own = live[field]
 if own ~= nil and own.u == user_id then
-  own.k[socket_id] = node_id
+  keep(own, socket_id, node_id, request)
   own.e = now + lease_ms
   own.n = user_name
   redis.call('HSET', locks_key, field, cjson.encode(own))
@@ -76,10 +84,9 @@ if token < now * 1000 then
   redis.call('HSET', locks_key, '#seq', string.format('%d', token))
 end
 
-local keepers = {}
-keepers[socket_id] = node_id
 local lock = { type = lock_type, cfg = configurator_id, u = user_id, n = user_name,
-               t = string.format('%d', token), a = now, e = now + lease_ms, k = keepers }
+               t = string.format('%d', token), a = now, e = now + lease_ms, k = {} }
+keep(lock, socket_id, node_id, request)
 if item_id ~= '' then
   lock.item = item_id
   lock.page = page

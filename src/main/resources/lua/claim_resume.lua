@@ -2,7 +2,7 @@
 --
 -- KEYS[1] resume     hash {socketId, userId, nodeId, state}; state 'live' or 'dropped'
 -- ARGV[1] userId     the user asking to resume
--- ARGV[2] nodeDead   '1' when the record's node no longer heartbeats (its sockets are all gone)
+-- ARGV[2] socketGone '1' when the socket is known gone: its node says so, or does not answer for it
 -- Reply: the old socketId, or false (unknown, expired, another user's, or its socket still lives)
 local record = redis.call('HMGET', KEYS[1], 'socketId', 'userId', 'state')
 local socket_id, user_id, state = record[1], record[2], record[3]

@@ -12,15 +12,20 @@
 -- ARGV[1] guard             JSON (see lib.lua)
 -- ARGV[2] configuratorId
 -- ARGV[3] lockChannel       ARGV[4] contentChannel
+-- ARGV[5] mayDeleteAny      '1' when the deleter is an admin; else only the creator (createdBy = guard.u) may
 -- Reply (JSON): {s='OK', items=[id...], filters=[...], dependencies=[...], attributeValues=[...],
 --               variables=[...]} (ids whose global index entries the caller removes)
---             | {s='NOT_FOUND'} | {s='LOCKED', lock} | {s='STALE_TOKEN'}
+--             | {s='NOT_FOUND'} | {s='FORBIDDEN'} | {s='LOCKED', lock} | {s='STALE_TOKEN'}
 local configurator_key, locks_key, items_key, children_key, item_entries_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local filters_key, dependencies_key, attribute_values_key, variables_key = KEYS[6], KEYS[7], KEYS[8], KEYS[9]
 local guard, configurator_id = cjson.decode(ARGV[1]), ARGV[2]
-local lock_channel, content_channel = ARGV[3], ARGV[4]
+local lock_channel, content_channel, may_delete_any = ARGV[3], ARGV[4], ARGV[5]
 
 if redis.call('EXISTS', configurator_key) == 0 then return reply({ s = 'NOT_FOUND' }) end
+-- After 404 (an unknown configurator is 404 for everybody), before the guard (403 before 423).
+if may_delete_any ~= '1' and redis.call('HGET', configurator_key, 'createdBy') ~= guard.u then
+  return reply({ s = 'FORBIDDEN' })
+end
 local refusal, live = run_guard(locks_key, guard, nil, lock_channel, configurator_id)
 if refusal ~= nil then return reply(refusal) end
 

@@ -7,6 +7,11 @@
 --   t                       fencing token (string: a double would lose digits in cjson)
 --   a, e                    acquiredAt and expiresAt, epoch milliseconds (Redis TIME)
 --   k                       keepers: socketId -> nodeId, the sockets that keep the lock alive
+--   q                       socketId -> number of the last lock request of that socket that granted
+--                           or re-entered it (numbers increase per node, so per socket): an idle
+--                           release spares a keeper whose request came after the idle decision
+--   r                       socketId -> number of the lock request that made the socket a keeper: a
+--                           request the server gave up on (timeout) is undone by that number
 -- Field names: 'cfg' (configurator), 'var' (variables), 'i:<itemId>:<page>' (item sub-page).
 -- Fields starting with '#' are bookkeeping ('#seq': the last fencing token handed out; '#sched':
 -- a time (ms) by which the lease-expiries sorted set has this configurator looked at, so that a grant
@@ -60,6 +65,21 @@ end
 
 local function has_keepers(lock)
   return next(lock.k) ~= nil
+end
+
+-- The socket keeps the lock from now on, by lock request 'request' (see q and r above).
+local function keep(lock, socket_id, node_id, request)
+  lock.q = lock.q or {}
+  lock.r = lock.r or {}
+  if lock.k[socket_id] == nil then lock.r[socket_id] = request end
+  lock.k[socket_id] = node_id
+  lock.q[socket_id] = request
+end
+
+local function unkeep(lock, socket_id)
+  lock.k[socket_id] = nil
+  if lock.q then lock.q[socket_id] = nil end
+  if lock.r then lock.r[socket_id] = nil end
 end
 
 -- Whether a grant whose lease ends at 'ends' needs its own entry in the lease-expiries set: only

@@ -17,8 +17,11 @@ for i = 1, #flat, 2 do
   if string.sub(field, 1, 1) ~= '#' then
     local lock = cjson.decode(flat[i + 1])
     if lock.e > now and lock.k[old_socket] ~= nil then
-      lock.k[old_socket] = nil
+      unkeep(lock, old_socket)
+      -- Before any request of the new socket: its idle release takes them, no request undoes them.
       lock.k[new_socket] = new_node
+      lock.q = lock.q or {}
+      lock.q[new_socket] = 0
       lock.e = now + lease_ms
       redis.call('HSET', locks_key, field, cjson.encode(lock))
       moved[#moved + 1] = lock

@@ -5,21 +5,25 @@
 -- ARGV[1] socketId
 -- ARGV[2] reason         'disconnect' | 'idle' | 'expired'
 -- ARGV[3] configuratorId ARGV[4] channel
--- KEYS[2..5], ARGV[5..6] waiting lines (waitlines_lib.lua; optional): the socket stops waiting
+-- ARGV[5] upTo           '' = every lock the socket keeps; else only those its lock requests up to
+--                        this number granted (an idle release: a grant after the decision stays)
+-- KEYS[2..5], ARGV[6..7] waiting lines (waitlines_lib.lua; optional): the socket stops waiting
 --                        (and asking for take-overs); freed locks go to whom comes first
 -- Reply (JSON): {released=[<released entry>...]} (expired leases found on the way included)
 local locks_key = KEYS[1]
 local socket_id, reason, configurator_id, channel = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local up_to = tonumber(ARGV[5])
 
 local now = now_ms()
 local released = {}
 local live = load_live(locks_key, now, released)
-local waiting = waiting_context(KEYS, 2, ARGV, 5, configurator_id)
+local waiting = waiting_context(KEYS, 2, ARGV, 6, configurator_id)
 forget_socket(waiting, socket_id)
 
 for field, lock in pairs(live) do
-  if lock.k[socket_id] ~= nil then
-    lock.k[socket_id] = nil
+  local request = (lock.q and lock.q[socket_id]) or 0
+  if lock.k[socket_id] ~= nil and (up_to == nil or request <= up_to) then
+    unkeep(lock, socket_id)
     if has_keepers(lock) then
       redis.call('HSET', locks_key, field, cjson.encode(lock))
     else

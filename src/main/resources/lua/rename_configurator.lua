@@ -6,7 +6,7 @@
 -- ARGV[1] guard           JSON (see lib.lua)
 -- ARGV[2] configuratorId  ARGV[3] name
 -- ARGV[4] lockChannel     ARGV[5] contentChannel
--- Reply (JSON): {s='OK', record={id,name,createdAt}} | {s='NOT_FOUND'} | {s='LOCKED', lock} | {s='STALE_TOKEN'}
+-- Reply (JSON): {s='OK', record={id,name,createdAt,createdBy}} | {s='NOT_FOUND'} | {s='LOCKED', lock} | {s='STALE_TOKEN'}
 local configurator_key, locks_key = KEYS[1], KEYS[2]
 local guard, configurator_id, name = cjson.decode(ARGV[1]), ARGV[2], ARGV[3]
 local lock_channel, content_channel = ARGV[4], ARGV[5]
@@ -17,5 +17,5 @@ if refusal ~= nil then return reply(refusal) end
 
 redis.call('HSET', configurator_key, 'name', name)
 content_changed(content_channel, configurator_id, 'configurator', configurator_id, 'updated')
-local record = redis.call('HMGET', configurator_key, 'id', 'name', 'createdAt')
-return reply({ s = 'OK', record = { id = record[1], name = record[2], createdAt = record[3] } })
+local record = redis.call('HMGET', configurator_key, 'id', 'name', 'createdAt', 'createdBy')
+return reply({ s = 'OK', record = { id = record[1], name = record[2], createdAt = record[3], createdBy = record[4] or nil } })

@@ -1,8 +1,9 @@
--- reserve_lock_requests: hands a node a block of one user's lock requests in one second window.
+-- reserve_lock_requests: hands a node a block of one user's requests (lock requests, REST writes) in one
+-- second window.
 -- The counter never goes past the limit, so all nodes together never allow more than the limit;
 -- the window's key expires by itself.
 --
--- KEYS[1] counter   string: lock requests of this user reserved in this second, over all nodes
+-- KEYS[1] counter   string: requests of this user reserved in this second, over all nodes
 -- ARGV[1] limit     requests allowed per second
 -- ARGV[2] wanted    how many the node would like to reserve (at least 1)
 -- Reply: how many were reserved, 0 .. wanted (0: the window is used up)

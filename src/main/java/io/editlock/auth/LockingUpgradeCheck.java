@@ -1,30 +1,44 @@
 package io.editlock.auth;
 
+import io.editlock.limits.FrameSender;
+import io.editlock.limits.SocketQuota;
 import io.quarkus.websockets.next.HttpUpgradeCheck;
 import io.quarkus.websockets.next.UserData;
-import io.smallrye.jwt.auth.principal.JWTParser;
-import io.smallrye.jwt.auth.principal.ParseException;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Instant;
+import java.util.Optional;
 
 /**
- * Guards the {@code /locking} upgrade: first the Origin (403), then the token (401), from the
- * {@code Authorization: Bearer} header or, for browsers, {@code ?access_token=}. The verified
- * identity goes into the connection's user data; nothing a client sends later can change it.
+ * Guards the {@code /locking} upgrade: first the Origin (403), then the token (401), then the user's
+ * sockets on this node (429, {@link SocketQuota}). The token comes from the
+ * {@code Authorization: Bearer} header or, for browsers, the {@code bearer.<jwt>} entry of
+ * {@code Sec-WebSocket-Protocol} or {@code ?access_token=}. The verified identity and the token's
+ * end go into the connection's user data; nothing a client sends later can change who it is.
  */
 @ApplicationScoped
 public class LockingUpgradeCheck implements HttpUpgradeCheck {
 
     public static final UserData.TypedKey<Identity> IDENTITY = new UserData.TypedKey<>("editlock.identity");
+    public static final UserData.TypedKey<Instant> TOKEN_EXPIRES_AT = new UserData.TypedKey<>("editlock.token-expires-at");
+    /**
+     * The subprotocol the server speaks and echoes. A browser cannot set headers on a WebSocket, but
+     * it can offer subprotocols: {@code new WebSocket(url, ["editlock", "bearer." + jwt])} keeps the
+     * token out of the URL and so out of proxies' access logs.
+     */
+    public static final String SUBPROTOCOL = "editlock";
+    public static final String BEARER_SUBPROTOCOL_PREFIX = "bearer.";
     private static final String BEARER = "bearer ";
 
-    private final JWTParser parser;
+    private final AccessTokens tokens;
     private final OriginPolicy origins;
+    private final SocketQuota quota;
 
-    public LockingUpgradeCheck(JWTParser parser, OriginPolicy origins) {
-        this.parser = parser;
+    public LockingUpgradeCheck(AccessTokens tokens, OriginPolicy origins, SocketQuota quota) {
+        this.tokens = tokens;
         this.origins = origins;
+        this.quota = quota;
     }
 
     @Override
@@ -33,25 +47,38 @@ public class LockingUpgradeCheck implements HttpUpgradeCheck {
         if (!origins.permits(request.getHeader("Origin"), request.getHeader("Host"))) {
             return CheckResult.rejectUpgrade(403);
         }
-        String token = tokenOf(request);
-        if (token == null) {
+        Optional<AccessTokens.Verified> verified = tokenOf(request).flatMap(tokens::verify);
+        if (verified.isEmpty()) {
             return CheckResult.rejectUpgrade(401);
         }
-        try {
-            context.userData().put(IDENTITY, Identity.of(parser.parse(token)));
-            return CheckResult.permitUpgrade();
-        } catch (ParseException e) {
-            return CheckResult.rejectUpgrade(401);
+        Identity identity = verified.get().identity();
+        if (!quota.admitsAnother(identity.userId())) {
+            return CheckResult.rejectUpgrade(429);
         }
+        context.userData().put(IDENTITY, identity);
+        context.userData().put(TOKEN_EXPIRES_AT, verified.get().expiresAt());
+        context.userData().put(FrameSender.TRANSPORT, request.connection());
+        return CheckResult.permitUpgrade();
     }
 
-    private static String tokenOf(HttpServerRequest request) {
+    private static Optional<String> tokenOf(HttpServerRequest request) {
         String header = request.getHeader("Authorization");
         if (header != null && header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
-            String token = header.substring(BEARER.length()).trim();
-            return token.isEmpty() ? null : token;
+            return nonBlank(header.substring(BEARER.length()).trim());
         }
-        String query = request.getParam("access_token");
-        return query == null || query.isBlank() ? null : query;
+        String protocols = request.getHeader("Sec-WebSocket-Protocol");
+        if (protocols != null) {
+            for (String protocol : protocols.split(",")) {
+                String offered = protocol.trim();
+                if (offered.startsWith(BEARER_SUBPROTOCOL_PREFIX)) {
+                    return nonBlank(offered.substring(BEARER_SUBPROTOCOL_PREFIX.length()));
+                }
+            }
+        }
+        return nonBlank(request.getParam("access_token"));
+    }
+
+    private static Optional<String> nonBlank(String token) {
+        return token == null || token.isBlank() ? Optional.empty() : Optional.of(token);
     }
 }

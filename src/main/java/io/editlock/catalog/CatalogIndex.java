@@ -2,7 +2,7 @@ package io.editlock.catalog;
 
 import io.editlock.lock.LockStoreUnavailableException;
 import io.editlock.redis.LockKeys;
-import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.editlock.redis.PipelinedRedis;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Response;
@@ -22,10 +22,10 @@ import java.util.Optional;
 @ApplicationScoped
 public class CatalogIndex {
 
-    private final ReactiveRedisDataSource redis;
+    private final PipelinedRedis redis;
     private final LockKeys keys;
 
-    public CatalogIndex(ReactiveRedisDataSource redis, LockKeys keys) {
+    public CatalogIndex(PipelinedRedis redis, LockKeys keys) {
         this.redis = redis;
         this.keys = keys;
     }

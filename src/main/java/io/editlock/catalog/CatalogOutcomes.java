@@ -17,6 +17,8 @@ final class CatalogOutcomes {
         return switch (reply.path("s").asText()) {
             case "OK" -> reply;
             case "NOT_FOUND" -> throw notFound.get();
+            case "FORBIDDEN" -> throw new ForbiddenException("Only its creator or an admin may delete configurator "
+                    + guard.configuratorId());
             case "INVALID" -> throw new InvalidInputException(reply.path("message").asText());
             case "LOCKED" -> throw new LockedException(LockRecords.lock(reply.path("lock")));
             case "KEY_REUSED" -> throw new IdempotencyKeyReusedException();

@@ -16,7 +16,9 @@ final class CatalogRecords {
     }
 
     static Configurator configurator(JsonNode record) {
-        return new Configurator(id(record, "id"), record.path("name").asText(), Instant.parse(record.path("createdAt").asText()));
+        JsonNode createdBy = record.path("createdBy");
+        return new Configurator(id(record, "id"), record.path("name").asText(), Instant.parse(record.path("createdAt").asText()),
+                createdBy.isTextual() ? createdBy.textValue() : null);
     }
 
     static Item item(long configuratorId, JsonNode record) {
@@ -53,7 +55,7 @@ final class CatalogRecords {
         items.forEach(item -> children.computeIfAbsent(item.parentItemId() == null ? 0L : item.parentItemId(),
                 id -> new ArrayList<>()).add(item));
         variables.sort(Comparator.comparingLong(Entry::id));
-        return new ConfiguratorTree(configurator.id(), configurator.name(), configurator.createdAt(),
+        return new ConfiguratorTree(configurator.id(), configurator.name(), configurator.createdAt(), configurator.createdBy(),
                 nodes(0L, children, byItem), variables);
     }
 

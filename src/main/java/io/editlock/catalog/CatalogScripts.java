@@ -47,15 +47,16 @@ public class CatalogScripts {
         this.keys = keys;
     }
 
-    public Uni<JsonNode> createConfigurator(long c, String name, String createdAt) {
-        return createConfigurator(c, name, createdAt, null);
+    /** @param createdBy null when the server makes it itself */
+    public Uni<JsonNode> createConfigurator(long c, String name, String createdAt, String createdBy) {
+        return createConfigurator(c, name, createdAt, createdBy, null);
     }
 
     /** @param idempotency null without an Idempotency-Key */
-    public Uni<JsonNode> createConfigurator(long c, String name, String createdAt, Idempotency idempotency) {
+    public Uni<JsonNode> createConfigurator(long c, String name, String createdAt, String createdBy, Idempotency idempotency) {
         List<String> k = List.of(keys.configurator(c)); // configurator
-        return json(CREATE_CONFIGURATOR, withRecord(k, c, idempotency),
-                withRecord(List.of(id(c), name, createdAt, keys.contentEventsChannel()), idempotency));
+        return json(CREATE_CONFIGURATOR, withRecord(k, c, idempotency), withRecord(List.of(id(c), name, createdAt,
+                keys.contentEventsChannel(), createdBy == null ? "" : createdBy), idempotency));
     }
 
     public Uni<JsonNode> renameConfigurator(Guard guard, String name) {
@@ -65,7 +66,8 @@ public class CatalogScripts {
                 keys.contentEventsChannel()));
     }
 
-    public Uni<JsonNode> deleteConfigurator(Guard guard) {
+    /** @param mayDeleteAny an admin's delete; anyone else may delete only what they created */
+    public Uni<JsonNode> deleteConfigurator(Guard guard, boolean mayDeleteAny) {
         long c = guard.configuratorId();
         List<String> k = List.of(
                 keys.configurator(c),                               // configurator
@@ -78,20 +80,19 @@ public class CatalogScripts {
                 keys.entries(c, Entity.ATTRIBUTE_VALUE.collection()), // attributeValues
                 keys.entries(c, Entity.VARIABLE.collection()));     // variables
         return json(DELETE_CONFIGURATOR, k, List.of(guard.toScriptJson(), id(c), keys.lockEventsChannel(),
-                keys.contentEventsChannel()));
+                keys.contentEventsChannel(), mayDeleteAny ? "1" : "0"));
     }
 
-    /** @param parentItemId null for a top-level item */
-    public Uni<JsonNode> addItem(Guard guard, long itemId, String name, Long parentItemId) {
-        return addItem(guard, itemId, name, parentItemId, null);
-    }
-
-    /** @param idempotency null without an Idempotency-Key */
-    public Uni<JsonNode> addItem(Guard guard, long itemId, String name, Long parentItemId, Idempotency idempotency) {
+    /**
+     * @param parentItemId null for a top-level item; @param maxItems the configurator's cap, 0 for none;
+     * @param idempotency null without an Idempotency-Key
+     */
+    public Uni<JsonNode> addItem(Guard guard, long itemId, String name, Long parentItemId, int maxItems, Idempotency idempotency) {
         long c = guard.configuratorId();
         List<String> k = List.of(keys.configurator(c), keys.locks(c), keys.items(c), keys.children(c)); // configurator, locks, items, children
         return json(ADD_ITEM, withRecord(k, c, idempotency), withRecord(List.of(guard.toScriptJson(), id(c), id(itemId), name,
-                parentItemId == null ? "" : id(parentItemId), keys.lockEventsChannel(), keys.contentEventsChannel()), idempotency));
+                parentItemId == null ? "" : id(parentItemId), keys.lockEventsChannel(), keys.contentEventsChannel(),
+                String.valueOf(maxItems)), idempotency));
     }
 
     public Uni<JsonNode> renameItem(Guard guard, String name) {
@@ -115,13 +116,11 @@ public class CatalogScripts {
                 keys.contentEventsChannel()));
     }
 
-    /** @param fields the entry's own fields as JSON; @param referencedItem null or an item the entry names */
-    public Uni<JsonNode> addEntry(Guard guard, Entity entity, long entryId, String fields, Long referencedItem) {
-        return addEntry(guard, entity, entryId, fields, referencedItem, null);
-    }
-
-    /** @param idempotency null without an Idempotency-Key */
-    public Uni<JsonNode> addEntry(Guard guard, Entity entity, long entryId, String fields, Long referencedItem,
+    /**
+     * @param fields the entry's own fields as JSON; @param referencedItem null or an item the entry names;
+     * @param maxEntries the page's cap, 0 for none; @param idempotency null without an Idempotency-Key
+     */
+    public Uni<JsonNode> addEntry(Guard guard, Entity entity, long entryId, String fields, Long referencedItem, int maxEntries,
             Idempotency idempotency) {
         long c = guard.configuratorId();
         List<String> k = List.of(keys.configurator(c), keys.locks(c), keys.items(c), // configurator, locks, items
@@ -129,7 +128,7 @@ public class CatalogScripts {
         return json(ADD_ENTRY, withRecord(k, c, idempotency), withRecord(List.of(guard.toScriptJson(), id(c), entity.wireName(),
                 id(entryId), entity.onItemPage() ? id(guard.itemId()) : "", entity.onItemPage() ? entity.page().wireName() : "",
                 fields, referencedItem == null ? "" : id(referencedItem), keys.lockEventsChannel(),
-                keys.contentEventsChannel()), idempotency));
+                keys.contentEventsChannel(), String.valueOf(maxEntries)), idempotency));
     }
 
     /** The key's record after a create script's keys (idempotency_lib.lua). */

@@ -2,5 +2,9 @@ package io.editlock.catalog;
 
 import java.time.Instant;
 
-public record Configurator(long id, String name, Instant createdAt) {
+/**
+ * A configurator without its content. {@code createdBy} is the user id of whoever created it
+ * (it may delete it, besides an admin); null for one the server made itself.
+ */
+public record Configurator(long id, String name, Instant createdAt, String createdBy) {
 }

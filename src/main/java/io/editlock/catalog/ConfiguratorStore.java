@@ -1,10 +1,11 @@
 package io.editlock.catalog;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.config.EditlockConfig;
 import io.editlock.lock.Guard;
 import io.editlock.lock.LockStoreUnavailableException;
 import io.editlock.redis.LockKeys;
-import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.editlock.redis.PipelinedRedis;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
@@ -26,32 +27,45 @@ import java.util.Optional;
 @ApplicationScoped
 public class ConfiguratorStore {
 
-    private final ReactiveRedisDataSource redis;
+    /** Record reads one list request keeps in flight, so that one request cannot take the whole pool. */
+    private static final int READS_IN_FLIGHT = 8;
+
+    private final PipelinedRedis redis;
     private final CatalogScripts scripts;
     private final CatalogIndex index;
     private final LockKeys keys;
+    private final int maxItems;
 
-    public ConfiguratorStore(ReactiveRedisDataSource redis, CatalogScripts scripts, CatalogIndex index, LockKeys keys) {
+    public ConfiguratorStore(PipelinedRedis redis, CatalogScripts scripts, CatalogIndex index, LockKeys keys,
+            EditlockConfig config) {
         this.redis = redis;
         this.scripts = scripts;
         this.index = index;
         this.keys = keys;
+        this.maxItems = config.limits().rest().itemsPerConfigurator();
     }
 
+    /** A configurator without a creator: only an admin may delete it. */
     public Uni<Configurator> createConfigurator(String name) {
-        return createConfigurator(name, null);
+        return createConfigurator(name, (String) null);
+    }
+
+    /** @param createdBy the creator's user id, who may delete it (besides an admin) */
+    public Uni<Configurator> createConfigurator(String name, String createdBy) {
+        return createConfigurator(name, createdBy, null);
     }
 
     /**
+     * @param createdBy the creator's user id, who may delete it (besides an admin)
      * @param idempotency null without an Idempotency-Key; else the configurator gets its reserved id,
      *                    and a retry gets the configurator the first attempt created
      */
-    public Uni<Configurator> createConfigurator(String name, Idempotency idempotency) {
+    public Uni<Configurator> createConfigurator(String name, String createdBy, Idempotency idempotency) {
         Uni<Long> nextId = idempotency == null ? index.nextId(Entity.CONFIGURATOR) : Uni.createFrom().item(idempotency.id());
         return nextId.flatMap(id -> {
-            Configurator configurator = new Configurator(id, name, Instant.now().truncatedTo(ChronoUnit.MILLIS));
+            Configurator configurator = new Configurator(id, name, Instant.now().truncatedTo(ChronoUnit.MILLIS), createdBy);
             return index.put(Entity.CONFIGURATOR, id, new Location(id, null))
-                    .chain(() -> scripts.createConfigurator(id, name, configurator.createdAt().toString(), idempotency))
+                    .chain(() -> scripts.createConfigurator(id, name, configurator.createdAt().toString(), createdBy, idempotency))
                     .map(reply -> {
                         CatalogOutcomes.written(reply, Guard.none(id), () -> UnknownIdException.of(Entity.CONFIGURATOR, id));
                         return reply.has("record") ? CatalogRecords.configurator(reply.path("record")) : configurator;
@@ -59,14 +73,23 @@ public class ConfiguratorStore {
         });
     }
 
-    /** Every configurator, by id. */
-    public Uni<List<Configurator>> configurators() {
-        return index.configuratorIds()
-                .flatMap(ids -> Multi.createFrom().iterable(ids)
-                        .onItem().transformToUniAndMerge(this::find)
-                        .collect().asList())
-                .map(found -> found.stream().flatMap(Optional::stream)
-                        .sorted(Comparator.comparingLong(Configurator::id)).toList());
+    /**
+     * One page of the configurators, by id: those with an id above {@code afterId}, at most
+     * {@code limit}. One read of the id index and at most {@code limit} record reads, however many
+     * configurators there are.
+     */
+    public Uni<ConfiguratorPage> configurators(long afterId, int limit) {
+        return index.configuratorIds().flatMap(ids -> {
+            List<Long> next = ids.stream().filter(id -> id > afterId).sorted().limit(limit + 1L).toList();
+            List<Long> page = next.subList(0, Math.min(limit, next.size()));
+            boolean more = next.size() > limit;
+            return Multi.createFrom().iterable(page)
+                    .onItem().transformToUni(this::find).merge(READS_IN_FLIGHT)
+                    .collect().asList()
+                    .map(found -> new ConfiguratorPage(found.stream().flatMap(Optional::stream)
+                            .sorted(Comparator.comparingLong(Configurator::id)).toList(),
+                            more ? Optional.of(page.get(page.size() - 1)) : Optional.empty()));
+        });
     }
 
     public Uni<Configurator> configurator(long id) {
@@ -80,7 +103,8 @@ public class ConfiguratorStore {
                 throw UnknownIdException.of(Entity.CONFIGURATOR, id);
             }
             Response head = reply.get(0);
-            Configurator configurator = new Configurator(id, head.get(1).toString(), Instant.parse(head.get(2).toString()));
+            Configurator configurator = new Configurator(id, head.get(1).toString(), Instant.parse(head.get(2).toString()),
+                    head.size() > 3 && head.get(3) != null ? head.get(3).toString() : null);
             List<Item> items = new ArrayList<>();
             reply.get(1).forEach(record -> items.add(CatalogRecords.item(id, CatalogRecords.parse(record.toString()))));
             List<Entry> entries = new ArrayList<>();
@@ -99,10 +123,14 @@ public class ConfiguratorStore {
                 .map(reply -> CatalogRecords.configurator(written(reply, guard, Entity.CONFIGURATOR, id).path("record")));
     }
 
-    /** Deletes the configurator with everything in it; the deleter's locks in it go with reason deleted. */
-    public Uni<Void> deleteConfigurator(Guard guard) {
+    /**
+     * Deletes the configurator with everything in it; the deleter's locks in it go with reason
+     * deleted. Only its creator may, or anyone when {@code mayDeleteAny} (an admin): else
+     * {@link ForbiddenException}.
+     */
+    public Uni<Void> deleteConfigurator(Guard guard, boolean mayDeleteAny) {
         long id = guard.configuratorId();
-        return scripts.deleteConfigurator(guard)
+        return scripts.deleteConfigurator(guard, mayDeleteAny)
                 .map(reply -> written(reply, guard, Entity.CONFIGURATOR, id))
                 .call(reply -> Uni.join().all(
                         index.remove(Entity.CONFIGURATOR, List.of(id)),
@@ -120,22 +148,29 @@ public class ConfiguratorStore {
      * @return the item, or empty when the configurator (or the parent item in it) does not exist
      */
     public Uni<Optional<Item>> addItem(long configuratorId, String name, Long parentItemId) {
-        return addItem(Guard.none(configuratorId), name, parentItemId).map(Optional::of)
+        return addItem(Guard.none(configuratorId), name, parentItemId, 0, null).map(Optional::of)
                 .onFailure(failure -> failure instanceof UnknownIdException || failure instanceof InvalidInputException)
                 .recoverWithItem(Optional.empty());
     }
 
-    /** @param guard of the configurator the item goes into */
+    /**
+     * @param guard of the configurator the item goes into; a configurator that holds
+     *     {@code editlock.limits.rest.items-per-configurator} items takes no more (invalid input)
+     */
     public Uni<Item> addItem(Guard guard, String name, Long parentItemId) {
         return addItem(guard, name, parentItemId, null);
     }
 
     /** @param idempotency null without an Idempotency-Key; else a retry gets the item the first attempt created */
     public Uni<Item> addItem(Guard guard, String name, Long parentItemId, Idempotency idempotency) {
+        return addItem(guard, name, parentItemId, maxItems, idempotency);
+    }
+
+    private Uni<Item> addItem(Guard guard, String name, Long parentItemId, int cap, Idempotency idempotency) {
         long c = guard.configuratorId();
         Uni<Long> nextId = idempotency == null ? index.nextId(Entity.ITEM) : Uni.createFrom().item(idempotency.id());
         return nextId.flatMap(id -> index.put(Entity.ITEM, id, new Location(c, id))
-                .chain(() -> scripts.addItem(guard, id, name, parentItemId, idempotency))
+                .chain(() -> scripts.addItem(guard, id, name, parentItemId, cap, idempotency))
                 .map(reply -> CatalogRecords.item(c, written(reply, guard, Entity.CONFIGURATOR, c).path("record")))
                 .onFailure(ConfiguratorStore::refused).call(() -> index.remove(Entity.ITEM, List.of(id))));
     }
@@ -183,10 +218,11 @@ public class ConfiguratorStore {
     }
 
     private Uni<Optional<Configurator>> find(long id) {
-        return redis.execute(Command.HMGET, keys.configurator(id), "name", "createdAt")
+        return redis.execute(Command.HMGET, keys.configurator(id), "name", "createdAt", "createdBy")
                 .onFailure().transform(LockStoreUnavailableException::of)
                 .map(reply -> reply.get(0) == null ? Optional.empty()
-                        : Optional.of(new Configurator(id, reply.get(0).toString(), Instant.parse(reply.get(1).toString()))));
+                        : Optional.of(new Configurator(id, reply.get(0).toString(), Instant.parse(reply.get(1).toString()),
+                                reply.get(2) == null ? null : reply.get(2).toString())));
     }
 
     static JsonNode written(JsonNode reply, Guard guard, Entity entity, Object id) {

@@ -2,10 +2,11 @@ package io.editlock.catalog;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.editlock.config.EditlockConfig;
 import io.editlock.lock.Guard;
 import io.editlock.lock.LockStoreUnavailableException;
 import io.editlock.redis.LockKeys;
-import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.editlock.redis.PipelinedRedis;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -20,19 +21,25 @@ import java.util.Map;
 @ApplicationScoped
 public class EntryStore {
 
-    private final ReactiveRedisDataSource redis;
+    private final PipelinedRedis redis;
     private final CatalogScripts scripts;
     private final CatalogIndex index;
     private final LockKeys keys;
+    private final int maxEntries;
 
-    public EntryStore(ReactiveRedisDataSource redis, CatalogScripts scripts, CatalogIndex index, LockKeys keys) {
+    public EntryStore(PipelinedRedis redis, CatalogScripts scripts, CatalogIndex index, LockKeys keys,
+            EditlockConfig config) {
         this.redis = redis;
         this.scripts = scripts;
         this.index = index;
         this.keys = keys;
+        this.maxEntries = config.limits().rest().entriesPerPage();
     }
 
-    /** @param guard of the page the entry goes on (its item's page, or the configurator's variables) */
+    /**
+     * @param guard of the page the entry goes on (its item's page, or the configurator's variables); a
+     *     page that holds {@code editlock.limits.rest.entries-per-page} entries takes no more (invalid input)
+     */
     public Uni<Entry> add(Guard guard, Entity entity, Map<String, String> fields) {
         return add(guard, entity, fields, null);
     }
@@ -44,7 +51,7 @@ public class EntryStore {
         Object ownerId = entity.onItemPage() ? guard.itemId() : c;
         Uni<Long> nextId = idempotency == null ? index.nextId(entity) : Uni.createFrom().item(idempotency.id());
         return nextId.flatMap(id -> index.put(entity, id, new Location(c, entity.onItemPage() ? guard.itemId() : null))
-                .chain(() -> scripts.addEntry(guard, entity, id, json(fields), referencedItem(entity, fields), idempotency))
+                .chain(() -> scripts.addEntry(guard, entity, id, json(fields), referencedItem(entity, fields), maxEntries, idempotency))
                 .map(reply -> CatalogRecords.entry(entity, c,
                         ConfiguratorStore.written(reply, guard, owner, ownerId).path("record")))
                 .onFailure(ConfiguratorStore::refused).call(() -> index.remove(entity, List.of(id))));

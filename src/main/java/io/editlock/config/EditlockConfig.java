@@ -15,7 +15,7 @@ public interface EditlockConfig {
     /** Redis layout. */
     Redis redis();
 
-    /** The Redis started when {@code quarkus.redis.hosts} is not set. */
+    /** The Redis started when {@code quarkus.redis.hosts} is not set (dev mode, tests, or when enabled). */
     EmbeddedRedis embeddedRedis();
 
     /** The {@code /locking} WebSocket. */
@@ -56,6 +56,55 @@ public interface EditlockConfig {
         Duration ttl();
     }
 
+    /** What one user or one socket may ask of a node and of the shared Redis (docs/protocol.md §4). */
+    Limits limits();
+
+    interface Limits {
+        /** Sockets one user may have open on one node; the next upgrade is refused with 429. */
+        @WithDefault("20")
+        int socketsPerUser();
+
+        /** Configurators one socket may watch; a {@code watch} beyond them is refused with LIMIT_EXCEEDED. */
+        @WithDefault("100")
+        int watchesPerSocket();
+
+        /**
+         * Frames other than lock requests (touch, watch, unlock, resume, …) one socket may send per
+         * second; more are refused with {@code error} RATE_LIMITED. Lock requests have their own
+         * per-user limit ({@code editlock.rate-limit.lock-requests-per-second}).
+         */
+        @WithDefault("200")
+        int framesPerSecond();
+
+        /**
+         * Bytes of frames a socket may have waiting to be sent (a client that does not read); beyond
+         * them it is closed with 1008 ("too slow"), which counts as a drop.
+         */
+        @WithDefault("1048576")
+        long maxUnsentBytes();
+
+        /** Sizes and rates of the REST API. */
+        Rest rest();
+    }
+
+    interface Rest {
+        /** REST writes (POST, PATCH, DELETE) one user may send per second, across nodes; more get 429 with Retry-After. */
+        @WithDefault("20")
+        int writesPerSecond();
+
+        /** Items one configurator may hold; adding one more is refused with 400. */
+        @WithDefault("1000")
+        int itemsPerConfigurator();
+
+        /** Entries one page may hold (filters, dependencies or attribute values of an item; variables of a configurator). */
+        @WithDefault("200")
+        int entriesPerPage();
+
+        /** Configurators one {@code GET /api/configurators} answers at most (its largest {@code limit}). */
+        @WithDefault("100")
+        int listPageSize();
+    }
+
     interface Websocket {
         /**
          * Origins (e.g. {@code https://app.example.com}) whose pages may open the socket, besides
@@ -80,6 +129,14 @@ public interface EditlockConfig {
         /** How long the locks of a socket that dropped without a close frame wait for a resume. */
         @WithDefault("10s")
         Duration gracePeriod();
+
+        /**
+         * How long the locks of a socket closed with 1001 (the page went away: a tab closed, a link
+         * followed, a reload) wait for a resume, so that a reloaded page gets its locks back instead
+         * of handing the page to the next user.
+         */
+        @WithDefault("3s")
+        Duration reloadGrace();
 
         /** A user who sent nothing (no request, no touch) for this long loses their locks (reason idle). */
         @WithDefault("30m")
@@ -141,6 +198,14 @@ public interface EditlockConfig {
     }
 
     interface EmbeddedRedis {
+        /**
+         * Whether a node started without {@code quarkus.redis.hosts} runs on an embedded Redis of its
+         * own. On in dev mode and tests; off otherwise, where such a start stops with a message naming
+         * {@code quarkus.redis.hosts}. Read before the application starts, see EmbeddedRedisConfigSourceFactory.
+         */
+        @WithDefault("false")
+        boolean enabled();
+
         /**
          * Which redis-server to start when {@code quarkus.redis.hosts} is not set: {@code auto} (one
          * on the PATH, else the one bundled in the embedded-redis artifact), {@code bundled}, or a

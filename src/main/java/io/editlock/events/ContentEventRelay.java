@@ -3,6 +3,7 @@ package io.editlock.events;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.editlock.lock.redis.LockRecords;
+import io.editlock.limits.FrameSender;
 import io.editlock.redis.LockKeys;
 import io.editlock.session.SessionRegistry;
 import io.editlock.session.SocketSession;
@@ -31,9 +32,11 @@ public class ContentEventRelay {
     private final ReactiveRedisDataSource redis;
     private final LockKeys keys;
     private final SessionRegistry registry;
+    private final FrameSender sender;
     private volatile Cancellable subscription;
 
-    public ContentEventRelay(ReactiveRedisDataSource redis, LockKeys keys, SessionRegistry registry) {
+    public ContentEventRelay(ReactiveRedisDataSource redis, LockKeys keys, SessionRegistry registry, FrameSender sender) {
+        this.sender = sender;
         this.redis = redis;
         this.keys = keys;
         this.registry = registry;
@@ -72,9 +75,7 @@ public class ContentEventRelay {
         registry.watchers(configuratorId).forEach(session -> send(session, frame));
     }
 
-    private static void send(SocketSession session, String frame) {
-        if (session.connection().isOpen()) {
-            session.connection().sendText(frame).subscribe().with(ignored -> { }, failure -> { });
-        }
+    private void send(SocketSession session, String frame) {
+        sender.send(session, frame);
     }
 }

@@ -3,6 +3,7 @@ package io.editlock.events;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.editlock.lock.Lock;
 import io.editlock.lock.LockChange;
+import io.editlock.limits.FrameSender;
 import io.editlock.lock.LockService;
 import io.editlock.lock.ReleaseReason;
 import io.editlock.lock.ReleasedLock;
@@ -51,12 +52,14 @@ public class LockEventRelay {
     private final RelayMetrics metrics;
     @jakarta.inject.Inject
     io.editlock.waiting.WaitingState waitingState;
+    private final FrameSender sender;
     private volatile ReactiveRedisSubscriber subscriber;
     private volatile boolean stopping;
     private volatile long backoffMs = 100;
 
     public LockEventRelay(ReactiveRedisDataSource redis, LockKeys keys, SessionRegistry registry, LockService locks, Vertx vertx,
-            RelayMetrics metrics) {
+            RelayMetrics metrics, FrameSender sender) {
+        this.sender = sender;
         this.redis = redis;
         this.keys = keys;
         this.registry = registry;
@@ -149,7 +152,7 @@ public class LockEventRelay {
      * the subscriber's loop. A socket still gets its frames in the order of the changes: a frame
      * written from another thread is queued on the socket's loop too, behind the tasks before it.
      */
-    private static void fanOut(Collection<SocketSession> sessions, String frame, String skipSocketId) {
+    private void fanOut(Collection<SocketSession> sessions, String frame, String skipSocketId) {
         if (sessions.size() <= 1) {
             sessions.stream().filter(session -> !session.socketId().equals(skipSocketId)).forEach(session -> send(session, frame));
             return;
@@ -173,9 +176,7 @@ public class LockEventRelay {
         });
     }
 
-    private static void send(SocketSession session, String frame) {
-        if (session.connection().isOpen()) {
-            session.connection().sendText(frame).subscribe().with(ignored -> { }, failure -> { });
-        }
+    private void send(SocketSession session, String frame) {
+        sender.send(session, frame);
     }
 }

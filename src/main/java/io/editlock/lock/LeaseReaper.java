@@ -3,7 +3,7 @@ package io.editlock.lock;
 import io.editlock.config.EditlockConfig;
 import io.editlock.lock.redis.LockScripts;
 import io.editlock.redis.LockKeys;
-import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.editlock.redis.PipelinedRedis;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -22,13 +22,13 @@ public class LeaseReaper {
 
     private static final Logger LOG = Logger.getLogger(LeaseReaper.class);
 
-    private final ReactiveRedisDataSource redis;
+    private final PipelinedRedis redis;
     private final LockScripts scripts;
     private final LockKeys keys;
     private final int batch;
     private final LockAudit audit;
 
-    public LeaseReaper(ReactiveRedisDataSource redis, LockScripts scripts, LockKeys keys, EditlockConfig config, LockAudit audit) {
+    public LeaseReaper(PipelinedRedis redis, LockScripts scripts, LockKeys keys, EditlockConfig config, LockAudit audit) {
         this.audit = audit;
         this.redis = redis;
         this.scripts = scripts;

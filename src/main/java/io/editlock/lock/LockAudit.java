@@ -15,7 +15,9 @@ import org.jboss.logging.Logger;
  * {@code editlock.audit}) and the matching Prometheus meters. Each event is recorded once, by the
  * node that caused it (the reaper's node for expiries). This runs for every lock request: meters are
  * looked up once per tag value, and lines are built by concatenation (String.format would cost more
- * than the rest of a grant's bookkeeping).
+ * than the rest of a grant's bookkeeping). Every value a user can choose (ids and names come from
+ * tokens, paths and headers from requests) goes through {@link AuditText#quote}: no user can write
+ * a line of the audit log, nor a field of one.
  */
 @ApplicationScoped
 public class LockAudit {
@@ -43,25 +45,33 @@ public class LockAudit {
 
     public void granted(Lock lock, boolean reentry) {
         if (!reentry && AUDIT.isInfoEnabled()) {
-            AUDIT.info("grant resource=" + lock.resource() + " user=" + lock.ownerUserId() + " name=\"" + lock.ownerUserName()
-                    + "\" token=" + lock.token());
+            AUDIT.info("grant resource=" + lock.resource() + " user=" + AuditText.quote(lock.ownerUserId()) + " name="
+                    + AuditText.quote(lock.ownerUserName()) + " token=" + lock.token());
         }
     }
 
     public void refused(Resource requested, String userId, Lock blocking) {
         conflicts.increment();
         if (AUDIT.isInfoEnabled()) {
-            AUDIT.info("refuse resource=" + requested + " user=" + userId + " blocked-by=" + blocking.resource() + " holder="
-                    + blocking.ownerUserId());
+            AUDIT.info("refuse resource=" + requested + " user=" + AuditText.quote(userId) + " blocked-by=" + blocking.resource()
+                    + " holder=" + AuditText.quote(blocking.ownerUserId()));
         }
     }
 
-    /** A guarded REST write refused: 423 (another user's lock) or 412 (stale fencing token). */
-    public void writeRefused(int status, String what, String userId, String detail) {
+    /**
+     * A REST write refused: 423 (another user's lock), 412 (stale fencing token), 403 (not allowed).
+     *
+     * @param target the method and path, as the client sent them
+     * @param detail {@code key=value} pairs whose user-supplied values went through {@link AuditText#quote}
+     */
+    public void writeRefused(int status, String target, String userId, String detail) {
         if (status == 423) {
             conflicts.increment();
         }
-        AUDIT.infof("refuse-write status=%d target=%s user=%s %s", status, what, userId, detail);
+        if (AUDIT.isInfoEnabled()) {
+            AUDIT.info("refuse-write status=" + status + " target=" + AuditText.quote(target) + " user=" + AuditText.quote(userId)
+                    + " " + detail);
+        }
     }
 
     public void released(Collection<ReleasedLock> releases) {
@@ -72,13 +82,14 @@ public class LockAudit {
         releaseCounters.computeIfAbsent(released.reason(), reason -> Counter.builder("editlock.lock.releases")
                 .description("Locks released, by reason").tag("reason", reason.wireName()).register(registry)).increment();
         if (AUDIT.isInfoEnabled()) {
-            AUDIT.info("release resource=" + released.lock().resource() + " user=" + released.lock().ownerUserId() + " reason="
+            AUDIT.info("release resource=" + released.lock().resource() + " user=" + AuditText.quote(released.lock().ownerUserId())
+                    + " reason="
                     + released.reason().wireName() + " token=" + released.lock().token());
         }
     }
 
     public void brokenByAdmin(ReleasedLock released, String adminUserId) {
-        AUDIT.infof("admin-break resource=%s holder=%s admin=%s", released.lock().resource(), released.lock().ownerUserId(),
-                adminUserId);
+        AUDIT.info("admin-break resource=" + released.lock().resource() + " holder=" + AuditText.quote(released.lock().ownerUserId())
+                + " admin=" + AuditText.quote(adminUserId));
     }
 }

@@ -18,7 +18,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.Optional;
+import org.jboss.logging.Logger;
 
 /**
  * The one API of edit locks that the WebSocket and REST layers call. Every decision is one script
@@ -29,6 +31,13 @@ import java.util.Optional;
 @ApplicationScoped
 public class LockService {
 
+    private static final Logger LOG = Logger.getLogger(LockService.class);
+    /**
+     * How long a lock request the server gave up stays void in the store: longer than any command
+     * can sit unread in a frozen Redis or a stuck failover before it runs.
+     */
+    private static final Duration VOID_REQUESTS_FOR = Duration.ofMinutes(10);
+
     private final LockScripts scripts;
     private final ConfiguratorStore catalog;
     private final PipelinedRedis redis;
@@ -38,9 +47,12 @@ public class LockService {
     /**
      * Which configurators each socket of this node is already listed under in its Redis index: the
      * index only grows while the socket lives (renewals keep its TTL), so a repeated lock in the same
-     * configurator need not write it again — two of the six commands of a lock-and-unlock.
+     * configurator need not write it again — two of the six commands of a lock-and-unlock. Only
+     * while renewals keep it: an idle socket is not renewed, so its entry goes with its idle release.
      */
     private final Map<String, Set<Long>> indexedBySocket = new ConcurrentHashMap<>();
+    /** Numbers the lock requests of this node: a request that starts later has a larger one. */
+    private final AtomicLong requests = new AtomicLong();
 
     public LockService(LockScripts scripts, ConfiguratorStore catalog, PipelinedRedis redis, LockKeys keys,
             EditlockConfig config, LockAudit audit) {
@@ -76,20 +88,36 @@ public class LockService {
                 .onFailure().transform(LockService::unavailable);
     }
 
-    /** The socket is gone (or idle): release what no other socket keeps, per configurator atomically. */
+    /** The socket is gone: release what no other socket keeps, per configurator atomically. */
     public Uni<List<ReleasedLock>> releaseSocket(String socketId, ReleaseReason reason) {
-        if (reason != ReleaseReason.IDLE) {
-            indexedBySocket.remove(socketId); // also when the store is unreachable: the socket is gone
-        }
-        String index = keys.socketConfigurators(socketId);
-        return configuratorsOf(index)
+        indexedBySocket.remove(socketId); // also when the store is unreachable: the socket is gone
+        return releaseKept(socketId, reason, -1)
+                .flatMap(released -> forgetIndex(socketId).replaceWith(released))
+                .onFailure().transform(LockService::unavailable);
+    }
+
+    /**
+     * The socket's user is idle: release what the socket's lock requests up to {@code decidedAt} (see
+     * {@link #lastRequest()}) gave it and no other socket keeps. A grant after the decision stays.
+     */
+    public Uni<List<ReleasedLock>> releaseIdle(String socketId, long decidedAt) {
+        // Nobody renews the index of an idle socket, so it runs out: the next grant must write it again.
+        indexedBySocket.remove(socketId);
+        return releaseKept(socketId, ReleaseReason.IDLE, decidedAt).onFailure().transform(LockService::unavailable);
+    }
+
+    /** The number of the latest lock request of this node: every later one has a larger number. */
+    public long lastRequest() {
+        return requests.get();
+    }
+
+    private Uni<List<ReleasedLock>> releaseKept(String socketId, ReleaseReason reason, long upTo) {
+        return configuratorsOf(keys.socketConfigurators(socketId))
                 .flatMap(ids -> Multi.createFrom().iterable(ids)
-                        .onItem().transformToUniAndMerge(id -> scripts.releaseSocket(id, socketId, reason))
+                        .onItem().transformToUniAndMerge(id -> scripts.releaseSocket(id, socketId, reason, upTo))
                         .invoke(audit::released)
                         .collect().asList())
-                .flatMap(lists -> (reason == ReleaseReason.IDLE ? Uni.createFrom().voidItem() : forgetIndex(socketId))
-                        .replaceWith(flatten(lists)))
-                .onFailure().transform(LockService::unavailable);
+                .map(LockService::flatten);
     }
 
     /** The socket lives: renew the leases it keeps. @return the number of locks renewed */
@@ -126,20 +154,43 @@ public class LockService {
         return lease;
     }
 
+    /** Whether this node still keeps bookkeeping of the socket (for tests of its end). */
+    boolean tracksSocket(String socketId) {
+        return indexedBySocket.containsKey(socketId);
+    }
+
     private Uni<AcquireResult> acquireResolved(Resource resource, Holder holder) {
+        long request = requests.incrementAndGet();
         long configuratorId = resource.configuratorId();
         // The socket index is written beside the grant, in the same moment: a socket may be listed
         // where it keeps nothing (harmless), and a grant it misses still ends with its lease.
         Set<Long> indexed = indexedBySocket.computeIfAbsent(holder.socketId(), id -> ConcurrentHashMap.newKeySet());
         Uni<Void> index = indexed.contains(configuratorId) ? Uni.createFrom().voidItem()
                 : addToIndex(holder.socketId(), List.of(configuratorId)).invoke(() -> indexed.add(configuratorId));
-        return Uni.combine().all().unis(index, scripts.acquire(resource, holder, lease)).with((ignored, reply) -> audited(reply))
+        return Uni.combine().all().unis(index, scripts.acquire(resource, holder, lease, request)).collectFailures()
+                .with((ignored, reply) -> audited(reply))
                 .flatMap(reply -> switch (reply.path("s").asText()) {
                     case "GRANTED" -> granted(resource, holder, reply);
                     case "LOCKED" -> Uni.createFrom().item(refused(resource, holder, LockRecords.lock(reply.path("lock"))));
                     case "NOT_FOUND" -> Uni.createFrom().item(new AcquireResult.NotFound(resource));
+                    case "VOID" -> throw new LockStoreUnavailableException("the request was given up before it ran", null);
                     default -> throw new IllegalStateException("acquire_lock answered " + reply);
-                });
+                })
+                // The requester hears UNAVAILABLE, so it must hold nothing for this request, also when
+                // the script ran after all (a timeout) or a step after the grant failed.
+                .onFailure().invoke(() -> giveBack(resource, holder.socketId(), request));
+    }
+
+    /**
+     * Undoes a lock request the requester was told failed, until the store confirms it: a late grant
+     * is released and announced, a request still waiting in Redis will do nothing when it runs.
+     */
+    private void giveBack(Resource resource, String socketId, long request) {
+        scripts.cancelRequest(resource, socketId, request, ReleaseReason.UNLOCK, VOID_REQUESTS_FOR)
+                .onFailure().retry().withBackOff(Duration.ofMillis(200), Duration.ofSeconds(5))
+                .expireIn(VOID_REQUESTS_FOR.toMillis())
+                .subscribe().with(audit::released, failure -> LOG.warnf(
+                        "lock request %d of socket %s could not be undone: %s", request, socketId, failure.getMessage()));
     }
 
     private AcquireResult refused(Resource resource, Holder holder, Lock blocking) {
@@ -242,7 +293,7 @@ public class LockService {
         args.add(index);
         configuratorIds.forEach(id -> args.add(String.valueOf(id)));
         return Uni.combine().all().unis(redis.execute(Command.SADD, args.toArray(String[]::new)),
-                redis.execute(Command.PEXPIRE, index, String.valueOf(indexTtl().toMillis()))).discardItems();
+                redis.execute(Command.PEXPIRE, index, String.valueOf(indexTtl().toMillis()))).collectFailures().discardItems();
     }
 
     private Uni<Void> forgetIndex(String socketId) {

@@ -39,6 +39,14 @@ public class LockKeys {
         return prefix + ":" + hashTag(configuratorId) + ":configurator";
     }
 
+    /**
+     * String, short-lived: the lock request {@code request} of the socket was given up by the server
+     * (it answered UNAVAILABLE); acquire_lock does nothing for it when it finds this.
+     */
+    public String voidRequest(long configuratorId, String socketId, long request) {
+        return prefix + ":" + hashTag(configuratorId) + ":void:" + socketId + ":" + request;
+    }
+
     /** Hash: itemId -> item record, every item of the configurator. */
     public String items(long configuratorId) {
         return prefix + ":" + hashTag(configuratorId) + ":items";
@@ -113,6 +121,11 @@ public class LockKeys {
         return prefix + ":node:" + nodeId + ":alive";
     }
 
+    /** Pub/sub channel of one node: questions about its sockets, and the answers to its own questions. */
+    public String nodeInbox(String nodeId) {
+        return prefix + ":node:" + nodeId + ":inbox";
+    }
+
     /** Counter of one user's lock requests in one second. */
     public String lockRequestRate(String userId, long epochSecond) {
         return prefix + ":rate:" + userId + ":" + epochSecond;
@@ -161,6 +174,11 @@ public class LockKeys {
     /** Pub/sub channel of waiting lines and take-overs, published from inside the scripts. */
     public String waitEventsChannel() {
         return prefix + ":wait-events";
+    }
+
+    /** Counter of one user's REST writes in one second. */
+    public String restWriteRate(String userId, long epochSecond) {
+        return prefix + ":rest-rate:" + userId + ":" + epochSecond;
     }
 
     /** Pub/sub channel of content changes (REST writes), published from inside the write scripts. */

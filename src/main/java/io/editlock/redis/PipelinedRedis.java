@@ -1,5 +1,6 @@
 package io.editlock.redis;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.mutiny.core.Vertx;
@@ -9,6 +10,7 @@ import io.vertx.mutiny.redis.client.RedisConnection;
 import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
 import io.vertx.redis.client.RedisOptions;
+import io.vertx.redis.client.impl.PooledRedisConnection;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -39,11 +41,13 @@ public class PipelinedRedis {
     private final RedisOptionsCapture options;
     private final Vertx vertx;
     private final Duration timeout;
+    private final MeterRegistry meters;
     private final Map<Thread, Lane> lanes = new ConcurrentHashMap<>();
     private final Lane shared;
 
-    public PipelinedRedis(Redis defaultClient, RedisOptionsCapture options, Vertx vertx,
+    public PipelinedRedis(Redis defaultClient, RedisOptionsCapture options, Vertx vertx, MeterRegistry meters,
             @ConfigProperty(name = "quarkus.redis.timeout", defaultValue = "10s") Duration timeout) {
+        this.meters = meters;
         this.defaultClient = defaultClient;
         this.options = options;
         this.vertx = vertx;
@@ -83,9 +87,18 @@ public class PipelinedRedis {
                 .orElse(shared);
     }
 
-    /** Created on the calling event loop, which its connections then belong to. */
+    /**
+     * Created on the calling event loop, which its connections then belong to. Its pool and its
+     * connections are metered under names of their own, not again under the default client's.
+     */
     private Redis clientOnThisEventLoop(RedisOptions base) {
-        base.setPoolName("editlock-pipeline-" + Thread.currentThread().getName());
+        String lane = "editlock-pipeline-" + Thread.currentThread().getName();
+        // A client of this name from an earlier start in the same JVM (a dev-mode reload, the test
+        // suite) may still be closing, its connection stuck: its meters would turn this client's
+        // into a refused registration, and the metrics would describe a client that is gone.
+        meters.getMeters().stream().filter(meter -> lane.equals(meter.getId().getTag("clientName"))).forEach(meters::remove);
+        base.setPoolName(lane);
+        base.setMetricsName("redis|" + lane);
         base.setMaxPoolSize(2);
         return Redis.createClient(vertx, base);
     }
@@ -118,8 +131,19 @@ public class PipelinedRedis {
 
         void drop(Uni<RedisConnection> used) {
             if (connection.compareAndSet(used, null)) {
-                used.subscribe().with(RedisConnection::closeAndForget, failure -> { });
+                used.subscribe().with(Lane::discard, failure -> { });
             }
+        }
+
+        /**
+         * Closing a pooled connection only hands it back to its pool, which would hand the same silent
+         * (half-open) connection out again: it has to be closed for good, so that the pool opens another.
+         */
+        private static void discard(RedisConnection silent) {
+            if (silent.getDelegate() instanceof PooledRedisConnection pooled) {
+                pooled.actual().forceClose();
+            }
+            silent.closeAndForget();
         }
 
         private void ended(Uni<RedisConnection> which, RedisConnection opened, Throwable failure) {

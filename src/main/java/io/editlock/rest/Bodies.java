@@ -19,7 +19,7 @@ import java.util.Set;
  */
 final class Bodies {
 
-    private static final Set<String> READ_ONLY = Set.of("id", "configuratorId", "itemId", "createdAt");
+    private static final Set<String> READ_ONLY = Set.of("id", "configuratorId", "itemId", "createdAt", "createdBy");
 
     private Bodies() {
     }

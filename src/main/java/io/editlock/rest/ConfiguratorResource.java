@@ -1,6 +1,7 @@
 package io.editlock.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.auth.Identity;
 import io.editlock.catalog.Configurator;
 import io.editlock.catalog.ConfiguratorStore;
 import io.editlock.catalog.ConfiguratorTree;
@@ -9,6 +10,7 @@ import io.editlock.catalog.Entry;
 import io.editlock.catalog.EntryStore;
 import io.editlock.catalog.Item;
 import io.editlock.catalog.UnknownIdException;
+import io.editlock.config.EditlockConfig;
 import io.editlock.lock.GuardType;
 import io.editlock.lock.LockService;
 import io.editlock.ws.WireFormat;
@@ -22,11 +24,13 @@ import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
 import java.util.List;
+import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
@@ -54,20 +58,37 @@ public class ConfiguratorResource {
     private final EntryStore entries;
     private final LockService locks;
     private final GuardContext guards;
+    private final JsonWebToken token;
+    private final int pageSize;
 
-    public ConfiguratorResource(ConfiguratorStore store, EntryStore entries, LockService locks, GuardContext guards) {
+    public ConfiguratorResource(ConfiguratorStore store, EntryStore entries, LockService locks, GuardContext guards,
+            JsonWebToken token, EditlockConfig config) {
         this.store = store;
         this.entries = entries;
         this.locks = locks;
         this.guards = guards;
+        this.token = token;
+        this.pageSize = config.limits().rest().listPageSize();
     }
 
     @GET
-    @Operation(summary = "Every configurator (without content), by id")
-    @APIResponse(responseCode = "200", description = "The configurators",
+    @Operation(summary = "The configurators (without content), by id, one page at a time; "
+            + "a Link header (rel=next) names the next page when more follow")
+    @Parameter(name = "after", in = ParameterIn.QUERY, description = "Only configurators with a larger id (default 0)")
+    @Parameter(name = "limit", in = ParameterIn.QUERY,
+            description = "Configurators in the page, 1 to editlock.limits.rest.list-page-size (the default, 100)")
+    @APIResponse(responseCode = "200", description = "The configurators", headers = @Header(name = "Link"),
             content = @Content(schema = @Schema(implementation = Configurator.class, type = org.eclipse.microprofile.openapi.annotations.enums.SchemaType.ARRAY)))
-    public Uni<List<Configurator>> list() {
-        return store.configurators();
+    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
+    public Uni<Response> list(@QueryParam("after") String after, @QueryParam("limit") String limit) {
+        long afterId = ListParams.after(after);
+        int size = ListParams.limit(limit, pageSize);
+        return store.configurators(afterId, size).map(page -> {
+            Response.ResponseBuilder response = Response.ok(page.configurators());
+            page.nextAfter().ifPresent(next -> response.header("Link",
+                    "</api/configurators?after=" + next + "&limit=" + size + ">; rel=\"next\""));
+            return response.build();
+        });
     }
 
     @POST
@@ -81,7 +102,8 @@ public class ConfiguratorResource {
     @APIResponse(responseCode = "422", ref = ApiDocs.IDEMPOTENCY_KEY_REUSED)
     public Uni<Response> create(@HeaderParam(IdempotentCreates.HEADER) String key, JsonNode body) {
         String name = Bodies.name(body);
-        return idempotent.create(key, Entity.CONFIGURATOR, body, idempotency -> store.createConfigurator(name, idempotency)
+        String createdBy = Identity.of(token).userId();
+        return idempotent.create(key, Entity.CONFIGURATOR, body, idempotency -> store.createConfigurator(name, createdBy, idempotency)
                 .map(created -> Response.created(URI.create("/api/configurators/" + created.id())).entity(created).build()));
     }
 
@@ -114,16 +136,17 @@ public class ConfiguratorResource {
     @DELETE
     @Path("/{id}")
     @RequireLock(value = GuardType.CONFIGURATOR, idOf = Entity.CONFIGURATOR)
-    @Operation(summary = "Delete a configurator with everything in it (guard: configurator); "
+    @Operation(summary = "Delete a configurator with everything in it (guard: configurator; only its creator or an admin); "
             + "your locks in it are released with reason deleted")
     @Parameter(name = LockGuardFilter.LOCK_TOKEN, in = ParameterIn.HEADER, description = "Fencing token of your configurator lock")
     @APIResponse(responseCode = "204", description = "Deleted")
     @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
+    @APIResponse(responseCode = "403", description = "Neither its creator (createdBy) nor an admin")
     @APIResponse(responseCode = "423", ref = ApiDocs.LOCKED)
     @APIResponse(responseCode = "412", ref = ApiDocs.PRECONDITION_FAILED)
     public Uni<Void> delete(@PathParam("id") String id) {
-        return store.deleteConfigurator(guards.require().guard());
+        return store.deleteConfigurator(guards.require().guard(), Identity.of(token).isAdmin());
     }
 
     @POST

@@ -2,8 +2,10 @@ package io.editlock.rest;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.editlock.catalog.ForbiddenException;
 import io.editlock.catalog.InvalidInputException;
 import io.editlock.catalog.UnknownIdException;
+import io.editlock.lock.AuditText;
 import io.editlock.lock.Lock;
 import io.editlock.lock.LockAudit;
 import io.editlock.lock.LockStoreUnavailableException;
@@ -18,7 +20,7 @@ import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 /**
- * The one place where refusals become HTTP: 400 invalid input, 404 unknown id, 423 locked by
+ * The one place where refusals become HTTP: 400 invalid input, 403 not allowed, 404 unknown id, 423 locked by
  * another user, 412 stale Lock-Token, 503 lock store unreachable (writes fail closed). Every body is
  * JSON with a {@code message}.
  */
@@ -26,6 +28,8 @@ public class RestErrors {
 
     /** Status 423 Locked (WebDAV), which {@link Response.Status} does not name. */
     public static final int LOCKED = 423;
+    /** Status 429: a user's writes beyond the rate limit (answered with Retry-After by RestWriteLimitFilter). */
+    public static final int TOO_MANY_REQUESTS = 429;
 
     private static final Logger LOG = Logger.getLogger(RestErrors.class);
 
@@ -41,7 +45,7 @@ public class RestErrors {
 
     private static String caller(ContainerRequestContext request) {
         var principal = request.getSecurityContext().getUserPrincipal();
-        return principal == null ? "-" : principal.getName();
+        return principal == null ? null : principal.getName();
     }
 
     @ServerExceptionMapper
@@ -64,6 +68,12 @@ public class RestErrors {
     }
 
     @ServerExceptionMapper
+    public Response forbidden(ForbiddenException e, ContainerRequestContext request) {
+        audit.writeRefused(Response.Status.FORBIDDEN.getStatusCode(), target(request), caller(request), "not-allowed");
+        return message(Response.Status.FORBIDDEN.getStatusCode(), e.getMessage());
+    }
+
+    @ServerExceptionMapper
     public Response unknown(UnknownIdException e) {
         return message(Response.Status.NOT_FOUND.getStatusCode(), e.getMessage());
     }
@@ -73,7 +83,7 @@ public class RestErrors {
     public Response locked(LockedException e, ContainerRequestContext request) {
         Lock blocking = e.blocking();
         audit.writeRefused(LOCKED, target(request), caller(request), "blocked-by=" + blocking.resource() + " holder="
-                + blocking.ownerUserId());
+                + AuditText.quote(blocking.ownerUserId()));
         ObjectNode body = WireFormat.object()
                 .put("message", "Currently edited by " + blocking.ownerUserName())
                 .put("lockedBy", blocking.ownerUserName())
@@ -86,7 +96,7 @@ public class RestErrors {
     @ServerExceptionMapper
     public Response staleToken(LockTokenMismatchException e, ContainerRequestContext request) {
         audit.writeRefused(Response.Status.PRECONDITION_FAILED.getStatusCode(), target(request), caller(request),
-                "lock-token=" + request.getHeaderString("Lock-Token"));
+                "lock-token=" + AuditText.quote(request.getHeaderString("Lock-Token")));
         return message(Response.Status.PRECONDITION_FAILED.getStatusCode(), e.getMessage());
     }
 

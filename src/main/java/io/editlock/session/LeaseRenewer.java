@@ -5,6 +5,8 @@ import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import io.editlock.config.EditlockConfig;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.jboss.logging.Logger;
@@ -12,6 +14,9 @@ import org.jboss.logging.Logger;
 /**
  * The owning node renews the leases its sockets keep, while they live (and while a dropped one waits
  * for its resume). A node that dies stops renewing, and the reapers of the others take over.
+ *
+ * <p>Every pass starts on time, whatever became of the one before, and every socket's renewal ends
+ * within one interval: a stuck Redis call costs that socket one renewal, never the node all of them.
  */
 @ApplicationScoped
 public class LeaseRenewer {
@@ -23,15 +28,18 @@ public class LeaseRenewer {
     private final SessionLifecycle lifecycle;
     private final LockService locks;
     private final ResumeStore resumes;
+    private final Duration bound;
 
-    public LeaseRenewer(SessionRegistry registry, SessionLifecycle lifecycle, LockService locks, ResumeStore resumes) {
+    public LeaseRenewer(SessionRegistry registry, SessionLifecycle lifecycle, LockService locks, ResumeStore resumes,
+            EditlockConfig config) {
+        this.bound = config.lease().renewInterval();
         this.registry = registry;
         this.lifecycle = lifecycle;
         this.locks = locks;
         this.resumes = resumes;
     }
 
-    @Scheduled(every = "${editlock.lease.renew-interval:10s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+    @Scheduled(every = "${editlock.lease.renew-interval:10s}", concurrentExecution = Scheduled.ConcurrentExecution.PROCEED,
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> renewAll() {
         List<SocketSession> keeping = new ArrayList<>();
@@ -47,7 +55,7 @@ public class LeaseRenewer {
         if (session.resumable() && session.connection().isOpen()) {
             renewed = renewed.chain(() -> resumes.refresh(session));
         }
-        return renewed.onFailure().invoke(failure -> LOG.debugf("renewal of socket %s failed: %s", session.socketId(),
+        return renewed.ifNoItem().after(bound).fail().onFailure().invoke(failure -> LOG.debugf("renewal of socket %s failed: %s", session.socketId(),
                 failure.getMessage())).onFailure().recoverWithNull().replaceWithVoid();
     }
 }

@@ -1,89 +1,29 @@
 package io.editlock.session;
 
 import io.editlock.config.EditlockConfig;
+import io.editlock.limits.SharedRateLimit;
 import io.editlock.redis.LockKeys;
-import io.editlock.redis.LuaScript;
 import io.editlock.redis.ScriptExecutor;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
-/**
- * Per-user limit on lock requests, shared by every node. Redis keeps one bounded counter per user
- * and second; a node does not ask it for every request but reserves a block of the user's window
- * (a fifth of the limit) and spends it locally. All nodes together never allow more than the limit;
- * a block one node reserved and did not spend is lost to the user's sockets on other nodes for the
- * rest of that second.
- */
+/** Per-user limit on lock requests, shared by every node (see {@link SharedRateLimit}). */
 @ApplicationScoped
 public class RateLimiter {
 
-    private static final LuaScript RESERVE = LuaScript.load("reserve_lock_requests");
-    private static final Uni<Boolean> ALLOWED = Uni.createFrom().item(true);
-    private static final Uni<Boolean> REFUSED = Uni.createFrom().item(false);
-
-    private final ScriptExecutor scripts;
-    private final LockKeys keys;
-    private final String limit;
-    private final String block;
-    /** This node's allowance of the current window, per user; past windows are dropped each second. */
-    private final Map<String, Allowance> allowances = new ConcurrentHashMap<>();
+    private final SharedRateLimit limit;
 
     public RateLimiter(ScriptExecutor scripts, LockKeys keys, EditlockConfig config) {
-        this.scripts = scripts;
-        this.keys = keys;
-        int perSecond = config.rateLimit().lockRequestsPerSecond();
-        this.limit = String.valueOf(perSecond);
-        this.block = String.valueOf(Math.max(1, perSecond / 5));
+        this.limit = new SharedRateLimit(scripts, keys::lockRequestRate, config.rateLimit().lockRequestsPerSecond());
     }
 
     public Uni<Boolean> allowLockRequest(String userId) {
-        long window = System.currentTimeMillis() / 1000;
-        Allowance allowance = allowances.compute(userId,
-                (id, current) -> current == null || current.window != window ? new Allowance(window) : current);
-        Boolean local = allowance.spend();
-        if (local != null) {
-            return local ? ALLOWED : REFUSED;
-        }
-        return scripts.run(RESERVE, List.of(keys.lockRequestRate(userId, window)), List.of(limit, block))
-                .map(reply -> allowance.reserved(reply.toInteger()));
+        return limit.allow(userId);
     }
 
     @Scheduled(every = "1s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void forgetPastWindows() {
-        long window = System.currentTimeMillis() / 1000;
-        allowances.values().removeIf(allowance -> allowance.window < window);
-    }
-
-    /** What this node may still allow one user in one window without asking Redis. */
-    private static final class Allowance {
-        private final long window;
-        private int remaining;
-        private boolean usedUp;
-
-        Allowance(long window) {
-            this.window = window;
-        }
-
-        /** @return true (allowed from the reserve), false (the window is used up), null (ask Redis) */
-        synchronized Boolean spend() {
-            if (remaining > 0) {
-                remaining--;
-                return true;
-            }
-            return usedUp ? false : null;
-        }
-
-        synchronized boolean reserved(int granted) {
-            if (granted == 0) {
-                usedUp = true;
-                return false;
-            }
-            remaining += granted - 1;
-            return true;
-        }
+        limit.forgetPastWindows();
     }
 }

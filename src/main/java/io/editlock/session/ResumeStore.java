@@ -4,9 +4,10 @@ import io.editlock.config.EditlockConfig;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.LuaScript;
 import io.editlock.redis.ScriptExecutor;
-import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.editlock.redis.PipelinedRedis;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.List;
@@ -22,13 +23,16 @@ public class ResumeStore {
 
     private static final LuaScript CLAIM = LuaScript.load("claim_resume");
 
-    private final ReactiveRedisDataSource redis;
+    private final PipelinedRedis redis;
+    private final SocketPresence presence;
     private final ScriptExecutor scripts;
     private final LockKeys keys;
     private final Duration liveTtl;
 
-    public ResumeStore(ReactiveRedisDataSource redis, ScriptExecutor scripts, LockKeys keys, EditlockConfig config) {
+    public ResumeStore(PipelinedRedis redis, SocketPresence presence, ScriptExecutor scripts, LockKeys keys,
+            EditlockConfig config) {
         this.redis = redis;
+        this.presence = presence;
         this.scripts = scripts;
         this.keys = keys;
         this.liveTtl = config.lease().ttl().multipliedBy(2);
@@ -62,13 +66,20 @@ public class ResumeStore {
     /** @return the socket the token belonged to, if this user may resume it now (once) */
     public Uni<Optional<String>> claim(String resumeToken, String userId) {
         String key = keys.resume(resumeToken);
-        return redis.execute(Command.HGET, key, "nodeId")
-                .flatMap(node -> node == null ? Uni.createFrom().item(Boolean.FALSE) : nodeIsDead(node.toString()))
-                .flatMap(nodeDead -> scripts.run(CLAIM, List.of(key), List.of(userId, nodeDead ? "1" : "0")))
+        return redis.execute(Command.HMGET, key, "socketId", "nodeId", "state")
+                .flatMap(this::socketGone)
+                .flatMap(gone -> scripts.run(CLAIM, List.of(key), List.of(userId, gone ? "1" : "0")))
                 .map(reply -> reply == null ? Optional.<String>empty() : Optional.of(reply.toString()));
     }
 
-    private Uni<Boolean> nodeIsDead(String nodeId) {
-        return redis.execute(Command.EXISTS, keys.nodeAlive(nodeId)).map(reply -> reply.toInteger() == 0);
+    /** Marked dropped, or its node does not confirm it open (docs/protocol.md §5). */
+    private Uni<Boolean> socketGone(Response record) {
+        if (record == null || record.get(0) == null || record.get(1) == null) {
+            return Uni.createFrom().item(false); // nothing to claim
+        }
+        if (record.get(2) != null && "dropped".equals(record.get(2).toString())) {
+            return Uni.createFrom().item(true);
+        }
+        return presence.isOpen(record.get(1).toString(), record.get(0).toString()).map(open -> !open);
     }
 }

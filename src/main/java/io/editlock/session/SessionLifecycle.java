@@ -21,8 +21,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.logging.Logger;
 
 /**
- * How a socket begins and ends (docs/protocol.md §5): a clean close releases what it alone kept at once; a
- * drop keeps it for the grace period, for a resume on any node; after that it is released.
+ * How a socket begins and ends (docs/protocol.md §5): a close with 1000 releases what it alone kept at once;
+ * a page that went away (1001, also a reload) keeps it for the short reload grace, and a drop for the
+ * grace period, for a resume on any node; after that it is released.
  */
 @ApplicationScoped
 public class SessionLifecycle {
@@ -36,6 +37,7 @@ public class SessionLifecycle {
     private final NodeIdentity node;
     private final Vertx vertx;
     private final Duration grace;
+    private final Duration reloadGrace;
     /** Dropped sockets waiting out their grace period; their leases are still renewed. */
     private final Map<String, SocketSession> dropped = new ConcurrentHashMap<>();
 
@@ -47,6 +49,7 @@ public class SessionLifecycle {
         this.node = node;
         this.vertx = vertx;
         this.grace = config.session().gracePeriod();
+        this.reloadGrace = config.session().reloadGrace();
     }
 
     public SocketSession open(WebSocketConnection connection, Identity identity) {
@@ -72,13 +75,15 @@ public class SessionLifecycle {
 
     public Uni<Void> closed(SocketSession session, CloseReason reason) {
         registry.remove(session);
-        if (!session.mayKeepLocks()) {
+        // A socket that ever asked for a lock has bookkeeping in the store, also when idleness took its locks.
+        if (!session.mayKeepLocks() && !session.resumable()) {
             return Uni.createFrom().voidItem();
         }
-        if (isClean(session, reason)) {
-            return releaseNow(session);
-        }
-        return keepForGrace(session);
+        return switch (SocketEnd.of(reason, session.closedByServer())) {
+            case DONE -> releaseNow(session);
+            case PAGE_GONE -> keepForGrace(session, reloadGrace);
+            case DROPPED -> keepForGrace(session, grace);
+        };
     }
 
     /** @return the locks moved to this socket, or empty when the token cannot be resumed */
@@ -105,11 +110,6 @@ public class SessionLifecycle {
         session.connection().close(reason).subscribe().with(ignored -> { }, failure -> { });
     }
 
-    private static boolean isClean(SocketSession session, CloseReason reason) {
-        int code = reason == null ? CloseReason.ABNORMAL.getCode() : reason.getCode();
-        return !session.closedByServer() && (code == 1000 || code == 1001);
-    }
-
     private Uni<Void> releaseNow(SocketSession session) {
         return locks.releaseSocket(session.socketId(), ReleaseReason.DISCONNECT)
                 .chain(() -> resumes.forget(session))
@@ -118,7 +118,7 @@ public class SessionLifecycle {
                 .onFailure().recoverWithNull().replaceWithVoid();
     }
 
-    private Uni<Void> keepForGrace(SocketSession session) {
+    private Uni<Void> keepForGrace(SocketSession session, Duration grace) {
         dropped.put(session.socketId(), session);
         vertx.setTimer(Math.max(1, grace.toMillis()), id -> endGrace(session));
         return resumes.markDropped(session, grace)

@@ -2,9 +2,8 @@ package io.editlock.session;
 
 import io.editlock.config.EditlockConfig;
 import io.editlock.lock.LockService;
-import io.editlock.lock.ReleaseReason;
 import io.editlock.redis.LockKeys;
-import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.editlock.redis.PipelinedRedis;
 import io.quarkus.scheduler.Scheduled;
 import io.quarkus.websockets.next.CloseReason;
 import io.vertx.mutiny.redis.client.Command;
@@ -25,14 +24,14 @@ public class SocketSweeper {
     private final SessionRegistry registry;
     private final SessionLifecycle lifecycle;
     private final LockService locks;
-    private final ReactiveRedisDataSource redis;
+    private final PipelinedRedis redis;
     private final LockKeys keys;
     private final NodeIdentity node;
     private final long idleTimeoutNanos;
     private final long pingTimeoutNanos;
     private final Duration heartbeatTtl;
 
-    public SocketSweeper(SessionRegistry registry, SessionLifecycle lifecycle, LockService locks, ReactiveRedisDataSource redis,
+    public SocketSweeper(SessionRegistry registry, SessionLifecycle lifecycle, LockService locks, PipelinedRedis redis,
             LockKeys keys, NodeIdentity node, EditlockConfig config) {
         this.registry = registry;
         this.lifecycle = lifecycle;
@@ -51,6 +50,8 @@ public class SocketSweeper {
         redis.execute(Command.SET, keys.nodeAlive(node.id()), "1", "PX", String.valueOf(heartbeatTtl.toMillis()))
                 .subscribe().with(ignored -> { }, failure -> { });
         for (SocketSession session : registry.all()) {
+            // Read before the idleness: a lock request after this has a larger number and survives.
+            long decidedAt = locks.lastRequest();
             if (session.closedByServer()) {
                 continue; // closing already: its close handshake may take a while with a dead peer
             }
@@ -58,7 +59,7 @@ public class SocketSweeper {
                 lifecycle.closeByServer(session, PING_TIMEOUT);
             } else if (session.mayKeepLocks() && session.idleNanos() > idleTimeoutNanos) {
                 session.mayKeepLocks(false);
-                locks.releaseSocket(session.socketId(), ReleaseReason.IDLE)
+                locks.releaseIdle(session.socketId(), decidedAt)
                         .subscribe().with(ignored -> { }, failure -> session.mayKeepLocks(true));
             }
         }

@@ -2,6 +2,7 @@ package io.editlock.waiting;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.editlock.limits.FrameSender;
 import io.editlock.lock.Lock;
 import io.editlock.lock.Resource;
 import io.editlock.lock.ResourceType;
@@ -49,11 +50,14 @@ public class WaitEventRelay {
     private final NodeIdentity node;
     private final QueuedConfiguratorSwitch configuratorSwitch;
     private final Vertx vertx;
+    private final FrameSender sender;
     private volatile ReactiveRedisSubscriber subscriber;
     private volatile boolean stopping;
 
     public WaitEventRelay(ReactiveRedisDataSource redis, LockKeys keys, SessionRegistry registry, WaitingState state,
-            LockScripts lockScripts, WaitingAudit audit, NodeIdentity node, Vertx vertx, QueuedConfiguratorSwitch configuratorSwitch) {
+            LockScripts lockScripts, WaitingAudit audit, NodeIdentity node, Vertx vertx, QueuedConfiguratorSwitch configuratorSwitch,
+            FrameSender sender) {
+        this.sender = sender;
         this.redis = redis;
         this.keys = keys;
         this.registry = registry;
@@ -219,9 +223,8 @@ public class WaitEventRelay {
         return items;
     }
 
-    private static void send(SocketSession session, String frame) {
-        if (session.connection().isOpen()) {
-            session.connection().sendText(frame).subscribe().with(ignored -> { }, failure -> { });
-        }
+    /** Through the sender, so that take-over and waiting events count toward the socket's unsent bytes (docs/protocol.md §4). */
+    private void send(SocketSession session, String frame) {
+        sender.send(session, frame);
     }
 }

@@ -41,6 +41,15 @@ public sealed interface ClientRequest {
     record AnswerTakeover(String ref, Resource resource, boolean accept) implements ClientRequest {
     }
 
+    /** A fresh token for the open socket (docs/protocol.md §3); never logged, never echoed. */
+    record Reauth(String ref, String accessToken) implements ClientRequest {
+
+        @Override
+        public String toString() {
+            return "Reauth[ref=" + ref + "]";
+        }
+    }
+
     /** Not a valid request: answered with {@code error BAD_REQUEST}; ref only when the ref itself was valid. */
     record Invalid(String ref, String message) implements ClientRequest {
     }

@@ -18,6 +18,8 @@ public class FrameDecoder {
 
     private static final int MAX_REF = 64;
     private static final int MAX_RESUME_TOKEN = 256;
+    /** Far above any real JWT; the frame limit bounds it anyway. */
+    private static final int MAX_ACCESS_TOKEN = 8192;
 
     private final ObjectMapper json;
 
@@ -81,6 +83,7 @@ public class FrameDecoder {
             case ClientEvents.RESUME -> new ClientRequest.Resume(ref, resumeToken(data));
             case ClientEvents.WAIT_FOR, ClientEvents.STOP_WAITING, ClientEvents.REQUEST_TAKEOVER, ClientEvents.ANSWER_TAKEOVER ->
                     WaitingFrames.decode(event, ref, data);
+            case ClientEvents.REAUTH -> new ClientRequest.Reauth(ref, accessToken(data));
             default -> LOCK_EVENTS.get(event).apply(ref, resource(event, data));
         };
     }
@@ -116,6 +119,14 @@ public class FrameDecoder {
         JsonNode node = present(data.get("resumeToken"));
         if (node == null || !node.isTextual() || node.textValue().isEmpty() || node.textValue().length() > MAX_RESUME_TOKEN) {
             throw new BadField("resumeToken must be the string from welcome");
+        }
+        return node.textValue();
+    }
+
+    private static String accessToken(JsonNode data) {
+        JsonNode node = present(data.get("accessToken"));
+        if (node == null || !node.isTextual() || node.textValue().isBlank() || node.textValue().length() > MAX_ACCESS_TOKEN) {
+            throw new BadField("accessToken must be a JWT (a non-empty string of at most " + MAX_ACCESS_TOKEN + " characters)");
         }
         return node.textValue();
     }

@@ -3,9 +3,12 @@ package io.editlock.ws;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.editlock.auth.Identity;
 import io.editlock.auth.LockingUpgradeCheck;
+import io.editlock.limits.FrameSender;
+import io.editlock.limits.SocketQuota;
 import io.editlock.session.SessionLifecycle;
 import io.editlock.session.SessionRegistry;
 import io.editlock.session.SocketSession;
+import io.editlock.session.TokenLifetime;
 import io.quarkus.websockets.next.CloseReason;
 import io.quarkus.websockets.next.OnBinaryMessage;
 import io.quarkus.websockets.next.OnClose;
@@ -30,23 +33,37 @@ public class LockingSocket {
 
     private static final Logger LOG = Logger.getLogger(LockingSocket.class);
     private static final CloseReason MESSAGE_TOO_BIG = new CloseReason(1009, "frame larger than the configured maximum");
+    private static final CloseReason TOO_MANY_SOCKETS = new CloseReason(1008, "too many sockets");
 
     private final FrameDecoder decoder;
     private final RequestHandler handler;
     private final SessionLifecycle lifecycle;
     private final SessionRegistry registry;
+    private final TokenLifetime tokenLifetime;
+    private final FrameSender sender;
+    private final SocketQuota quota;
 
-    public LockingSocket(FrameDecoder decoder, RequestHandler handler, SessionLifecycle lifecycle, SessionRegistry registry) {
+    public LockingSocket(FrameDecoder decoder, RequestHandler handler, SessionLifecycle lifecycle, SessionRegistry registry,
+            TokenLifetime tokenLifetime, FrameSender sender, SocketQuota quota) {
         this.decoder = decoder;
         this.handler = handler;
         this.lifecycle = lifecycle;
         this.registry = registry;
+        this.tokenLifetime = tokenLifetime;
+        this.sender = sender;
+        this.quota = quota;
     }
 
     @OnOpen
     public String onOpen(WebSocketConnection connection) {
         Identity identity = connection.userData().get(LockingUpgradeCheck.IDENTITY);
         SocketSession session = lifecycle.open(connection, identity);
+        if (!quota.withinLimit(identity.userId())) {
+            // Upgrades of one user that raced past the upgrade check: the one beyond the limit goes.
+            lifecycle.closeByServer(session, TOO_MANY_SOCKETS);
+            return null;
+        }
+        tokenLifetime.start(session, connection.userData().get(LockingUpgradeCheck.TOKEN_EXPIRES_AT));
         ObjectNode data = WireFormat.object()
                 .put("socketId", session.socketId())
                 .put("userId", identity.userId())
@@ -55,14 +72,21 @@ public class LockingSocket {
         return WireFormat.frame(ServerEvents.WELCOME, data, null);
     }
 
+    /** The reply goes out through the {@link FrameSender}, so that it counts towards the socket's unsent bytes. */
     @OnTextMessage
-    public Uni<String> onMessage(WebSocketConnection connection, String frame) {
+    public Uni<Void> onMessage(WebSocketConnection connection, String frame) {
         return registry.find(connection.id())
                 .map(session -> {
                     session.bindEventLoop(Vertx.currentContext());
-                    return handler.handle(session, decoder.decode(frame));
+                    return handler.handle(session, decoder.decode(frame))
+                            .invoke(reply -> {
+                                if (reply != null) {
+                                    sender.send(session, reply);
+                                }
+                            })
+                            .replaceWithVoid();
                 })
-                .orElseGet(() -> Uni.createFrom().nullItem());
+                .orElseGet(() -> Uni.createFrom().voidItem());
     }
 
     /**
@@ -85,7 +109,10 @@ public class LockingSocket {
     public Uni<Void> onClose(WebSocketConnection connection) {
         CloseReason reason = connection.closeReason();
         return registry.find(connection.id())
-                .map(session -> lifecycle.closed(session, reason))
+                .map(session -> {
+                    tokenLifetime.stop(session);
+                    return lifecycle.closed(session, reason);
+                })
                 .orElseGet(() -> Uni.createFrom().voidItem());
     }
 

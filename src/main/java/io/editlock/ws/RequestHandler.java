@@ -3,6 +3,8 @@ package io.editlock.ws;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.editlock.catalog.ConfiguratorStore;
 import io.editlock.config.EditlockConfig;
+import io.editlock.limits.FrameRate;
+import io.editlock.limits.WatchQuota;
 import io.editlock.lock.AcquireResult;
 import io.editlock.lock.LockAudit;
 import io.editlock.lock.LockService;
@@ -11,6 +13,7 @@ import io.editlock.session.RateLimiter;
 import io.editlock.session.SessionLifecycle;
 import io.editlock.session.SessionRegistry;
 import io.editlock.session.SocketSession;
+import io.editlock.session.TokenLifetime;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
@@ -36,10 +39,17 @@ public class RequestHandler {
     WaitingRequests waitingRequests;
     @jakarta.inject.Inject
     io.editlock.waiting.WaitingState waitingState;
+    private final TokenLifetime tokenLifetime;
+    private final FrameRate frameRate;
+    private final WatchQuota watchQuota;
 
     public RequestHandler(LockService locks, ConfiguratorStore catalog, SessionRegistry registry, SessionLifecycle lifecycle,
-            RateLimiter rateLimiter, EditlockConfig config, LockAudit audit) {
+            RateLimiter rateLimiter, EditlockConfig config, LockAudit audit, TokenLifetime tokenLifetime, FrameRate frameRate,
+            WatchQuota watchQuota) {
         this.audit = audit;
+        this.tokenLifetime = tokenLifetime;
+        this.frameRate = frameRate;
+        this.watchQuota = watchQuota;
         this.locks = locks;
         this.catalog = catalog;
         this.registry = registry;
@@ -49,8 +59,17 @@ public class RequestHandler {
     }
 
     public Uni<String> handle(SocketSession session, ClientRequest request) {
+        if (!countsAsLockRequest(request) && !frameRate.allow(session)) {
+            return reply(WireFormat.frame(ServerEvents.ERROR, WireFormat.error("RATE_LIMITED",
+                    "More than " + frameRate.perSecond() + " requests a second on this socket; this one was not processed"),
+                    request.ref()));
+        }
         if (request instanceof ClientRequest.Invalid invalid) {
             return reply(WireFormat.frame(ServerEvents.ERROR, WireFormat.error("BAD_REQUEST", invalid.message()), invalid.ref()));
+        }
+        if (request instanceof ClientRequest.Reauth reauth) {
+            // Not a sign of the user: a client renews its token by itself, also while its user is away (§6).
+            return reply(reauth(session, reauth));
         }
         // Idleness is the user's, not the socket's (docs/protocol.md §6: "a user who has sent nothing"):
         // a request in one tab keeps the locks of the user's quiet tabs on this node too.
@@ -77,6 +96,12 @@ public class RequestHandler {
             return waiting;
         }
         return reply(WireFormat.frame(ServerEvents.TOUCHED, WireFormat.object(), request.ref()));
+    }
+
+    /** Requests that may end in a grant share the user's lock-request rate instead of the frame rate (docs/protocol.md §4). */
+    private static boolean countsAsLockRequest(ClientRequest request) {
+        return request instanceof ClientRequest.Lock || request instanceof ClientRequest.WaitFor
+                || request instanceof ClientRequest.RequestTakeover;
     }
 
     private Uni<String> lock(SocketSession session, ClientRequest.Lock request) {
@@ -130,6 +155,11 @@ public class RequestHandler {
 
     private Uni<String> watch(SocketSession session, ClientRequest.Watch request) {
         long configuratorId = request.configuratorId();
+        if (!watchQuota.admits(session, configuratorId)) {
+            return reply(WireFormat.frame(ServerEvents.ERROR, WireFormat.error("LIMIT_EXCEEDED",
+                    "This socket already watches " + watchQuota.perSocket() + " configurators, the most allowed; unwatch one first"),
+                    request.ref()));
+        }
         return catalog.configuratorExists(configuratorId).flatMap(exists -> {
             if (!exists) {
                 return reply(WireFormat.frame(ServerEvents.ERROR,
@@ -159,6 +189,15 @@ public class RequestHandler {
             return WireFormat.frame(ServerEvents.RESUMED, data, request.ref());
         }).onFailure().recoverWithItem(failure -> WireFormat.frame(ServerEvents.ERROR,
                 WireFormat.error("UNAVAILABLE", "The lock store cannot be reached"), request.ref()));
+    }
+
+    private String reauth(SocketSession session, ClientRequest.Reauth request) {
+        return tokenLifetime.renew(session, request.accessToken())
+                .map(expiresAt -> WireFormat.frame(ServerEvents.REAUTHED,
+                        WireFormat.object().put("expiresAt", expiresAt.toString()), request.ref()))
+                .orElseGet(() -> WireFormat.frame(ServerEvents.ERROR, WireFormat.error("UNAUTHORIZED",
+                        "This token cannot renew the socket (invalid, expired, or another user's); the socket keeps its token"),
+                        request.ref()));
     }
 
     private static Uni<String> reply(String frame) {

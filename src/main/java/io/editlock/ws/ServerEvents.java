@@ -13,6 +13,7 @@ public final class ServerEvents {
     public static final String UNWATCHED = "unwatched";
     public static final String TOUCHED = "touched";
     public static final String RESUMED = "resumed";
+    public static final String REAUTHED = "reauthed";
     public static final String ERROR = "error";
     public static final String CONTENT_CHANGED = "content-changed";
     public static final String TAKEOVER_PENDING = "takeover-pending";

@@ -48,16 +48,16 @@ class UpgradeAuthTest {
     @Test
     void tokenSignedByAnotherKeyIsRefusedWith401() throws NoSuchAlgorithmException {
         PrivateKey foreign = KeyPairGenerator.getInstance("RSA").generateKeyPair().getPrivate();
-        String token = Jwt.issuer("editlock").subject("mallory").claim("name", "Mallory").expiresIn(3600).sign(foreign);
+        String token = Jwt.issuer("editlock").audience(ServerSigned.AUDIENCE).subject("mallory").claim("name", "Mallory").expiresIn(3600).sign(foreign);
         assertEquals(Optional.of(401), refusal(bearer(token)), "a token signed by a key the server does not trust: 401");
     }
 
     @Test
     void expiredTokenIsRefusedWith401() {
         Instant now = Instant.now();
-        String expired = Jwt.issuer("editlock").subject("sara").claim("name", "Sara")
+        String expired = Jwt.issuer("editlock").audience(ServerSigned.AUDIENCE).subject("sara").claim("name", "Sara")
                 .issuedAt(now.minusSeconds(7200)).expiresAt(now.minusSeconds(3600)).sign(serverKey());
-        String fresh = Jwt.issuer("editlock").subject("sara").claim("name", "Sara")
+        String fresh = Jwt.issuer("editlock").audience(ServerSigned.AUDIENCE).subject("sara").claim("name", "Sara")
                 .issuedAt(now).expiresAt(now.plusSeconds(3600)).sign(serverKey());
 
         assertEquals(Optional.empty(), refusal(bearer(fresh)), "control: the same token, not expired, must be accepted");
@@ -66,7 +66,7 @@ class UpgradeAuthTest {
 
     @Test
     void tokenOfAnotherIssuerIsRefusedWith401() {
-        String token = Jwt.issuer("someone-else").subject("sara").claim("name", "Sara").expiresIn(3600).sign(serverKey());
+        String token = Jwt.issuer("someone-else").audience(ServerSigned.AUDIENCE).subject("sara").claim("name", "Sara").expiresIn(3600).sign(serverKey());
         assertEquals(Optional.of(401), refusal(bearer(token)), "a token of another issuer: 401");
     }
 

@@ -85,6 +85,9 @@ class ScriptKeysShareOneSlotTest {
             scripts.release(Resource.configurator(c), "7", 0, ReleaseReason.UNLOCK, "sock-1");
             scripts.release(Resource.itemPage(5, Page.ATTRIBUTES).inConfigurator(c), "7", 42, ReleaseReason.ADMIN, "");
             scripts.releaseSocket(c, "sock-1", ReleaseReason.DISCONNECT);
+            scripts.acquire(Resource.variables(c), holder, lease, 17);
+            scripts.cancelRequest(Resource.variables(c), "sock-1", 17, ReleaseReason.UNLOCK, lease);
+            scripts.releaseSocket(c, "sock-1", ReleaseReason.IDLE, 16);
             scripts.renewSocket(c, "sock-1", lease);
             scripts.moveSocket(c, "sock-1", "sock-2", "node-2", lease);
             scripts.reapExpired(c);
@@ -95,13 +98,13 @@ class ScriptKeysShareOneSlotTest {
             executor.about = c;
             CatalogScripts catalog = new CatalogScripts(executor, keys);
             Guard guard = new Guard(GuardType.PAGE, c, 5L, Page.FILTERS, "7", OptionalLong.empty());
-            catalog.createConfigurator(c, "name", "2026-01-01T00:00:00Z");
+            catalog.createConfigurator(c, "name", "2026-01-01T00:00:00Z", "7");
             catalog.renameConfigurator(guard, "name");
-            catalog.deleteConfigurator(guard);
-            catalog.addItem(guard, 6, "item", 5L);
+            catalog.deleteConfigurator(guard, false);
+            catalog.addItem(guard, 6, "item", 5L, 0);
             catalog.renameItem(guard, "item");
             catalog.deleteItem(guard);
-            catalog.addEntry(guard, Entity.FILTER, 9, "{}", null);
+            catalog.addEntry(guard, Entity.FILTER, 9, "{}", null, 0);
             catalog.updateEntry(guard, Entity.DEPENDENCY, 9, "{}", 5L);
             catalog.deleteEntry(guard, Entity.VARIABLE, 9);
             catalog.read(c);

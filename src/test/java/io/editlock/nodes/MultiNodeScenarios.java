@@ -148,6 +148,55 @@ abstract class MultiNodeScenarios {
         }
     }
 
+    /**
+     * docs/protocol.md §5: right after a crash the store still lists the dead node's socket as open (its
+     * heartbeat has not run out yet); the resume must not fail for that: the dead node does not answer
+     * for its socket within 1 s, and the locks move.
+     */
+    @Test
+    void aResumeRightAfterANodeCrashSucceedsAtOnce() {
+        Map<String, String> slowHeartbeat = new java.util.HashMap<>(settings());
+        slowHeartbeat.put("editlock.session.sweep-interval", "1s"); // its heartbeat outlives it by seconds
+        ServerNode doomed = ServerNode.start("node-doomed-3", slowHeartbeat);
+        long configurator = createConfigurator(nodeB);
+        String token = tokens.token("sara-4", "Sara");
+        try (WsClient before = WsClient.connect(doomed.baseUri(), token)) {
+            String resumeToken = before.welcome().path("data").path("resumeToken").asText();
+            long fencingToken = before.request("lock-variables", Map.of("configuratorId", configurator))
+                    .path("data").path("lock").path("token").asLong();
+
+            doomed.kill9();
+
+            try (WsClient after = WsClient.connect(nodeB.baseUri(), token)) {
+                JsonNode resumed = after.request("resume", Map.of("resumeToken", resumeToken));
+                assertEquals("resumed", resumed.path("event").asText(), "the first resume right after the crash: " + resumed);
+                assertEquals(fencingToken, resumed.path("data").path("locks").get(0).path("token").asLong(),
+                        "a resume gives back the same grant");
+            }
+        } finally {
+            doomed.close();
+        }
+    }
+
+    /** docs/protocol.md §5: a socket that a live node confirms open cannot be resumed elsewhere. */
+    @Test
+    void aSocketStillOpenOnALiveNodeIsNotResumedElsewhere() {
+        long configurator = createConfigurator(nodeB);
+        String token = tokens.token("sara-5", "Sara");
+        try (WsClient open = WsClient.connect(nodeA.baseUri(), token); WsClient other = WsClient.connect(nodeB.baseUri(), token)) {
+            String resumeToken = open.welcome().path("data").path("resumeToken").asText();
+            assertEquals("lock-acquired", open.request("lock-variables", Map.of("configuratorId", configurator)).path("event").asText());
+
+            JsonNode refused = other.request("resume", Map.of("resumeToken", resumeToken));
+
+            assertEquals("RESUME_FAILED", refused.path("data").path("code").asText(), "node A says its socket is open: " + refused);
+            JsonNode relock = open.request("lock-variables", Map.of("configuratorId", configurator));
+            assertEquals(true, relock.path("event").asText().equals("lock-acquired")
+                    && relock.path("data").path("lock").path("resource").path("type").asText().equals("variables"),
+                    "the open socket still holds its lock: " + relock);
+        }
+    }
+
     private long createConfigurator(ServerNode node) {
         return given().baseUri(node.baseUri().toString())
                 .header("Authorization", "Bearer " + tokens.token("setup", "Setup"))

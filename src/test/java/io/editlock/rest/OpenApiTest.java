@@ -1,6 +1,7 @@
 package io.editlock.rest;
 
 import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quarkus.test.junit.QuarkusTest;
@@ -37,5 +38,12 @@ class OpenApiTest {
         assertTrue(doc.getMap("paths.'/api/configurators'.post.responses").containsKey("201"));
         assertTrue(doc.getMap("paths.'/api/configurators/{id}/locks'.get.responses").containsKey("404"));
         assertTrue(doc.getMap("components.responses").containsKey("Locked"));
+    }
+
+    @Test
+    void theDescriptionCitesTheProjectsOwnContract() {
+        String doc = given().queryParam("format", "json").get("/q/openapi").then().statusCode(200).extract().asString();
+        assertTrue(doc.contains("docs/protocol.md"), "the Swagger page points readers at docs/protocol.md");
+        assertFalse(doc.contains("PROTOCOL"), "no reference to a PROTOCOL document readers cannot find");
     }
 }

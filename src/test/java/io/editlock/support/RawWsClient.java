@@ -73,6 +73,32 @@ public final class RawWsClient implements AutoCloseable {
         }
     }
 
+    /**
+     * Opens {@code /locking} like {@link #connect}, but reads nothing after the handshake until
+     * {@link #startReading()}, on a socket with a small receive buffer: a client that does not read,
+     * whose TCP window is soon full, so that what the server sends piles up on the server.
+     */
+    public static RawWsClient connectWithoutReading(URI base, String token) {
+        try {
+            Socket socket = new Socket();
+            socket.setReceiveBufferSize(4096);
+            socket.connect(new java.net.InetSocketAddress(base.getHost(), base.getPort()));
+            RawWsClient client = new RawWsClient(socket);
+            client.handshake(base.getHost() + ":" + base.getPort(), token);
+            return client;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Starts reading what the server sent (after {@link #connectWithoutReading}). */
+    public RawWsClient startReading() {
+        Thread reader = new Thread(this::readLoop, "raw-ws-reader");
+        reader.setDaemon(true);
+        reader.start();
+        return this;
+    }
+
     private void handshake(String host, String token) throws IOException {
         byte[] nonce = new byte[16];
         RANDOM.nextBytes(nonce);

@@ -36,6 +36,13 @@ public final class ServerNode implements AutoCloseable {
 
     /** Starts a node on a free port with these settings (as -D system properties) and waits until it is ready. */
     public static ServerNode start(String name, Map<String, String> settings) {
+        ServerNode node = launch(name, settings);
+        node.awaitReady();
+        return node;
+    }
+
+    /** Starts a node like {@link #start}, but does not wait for it to be ready (for a start that must fail). */
+    public static ServerNode launch(String name, Map<String, String> settings) {
         if (!Files.exists(JAR)) {
             throw new IllegalStateException(JAR + " is missing: multi-node tests run after `package` (./mvnw verify)");
         }
@@ -47,9 +54,7 @@ public final class ServerNode implements AutoCloseable {
         try {
             Path log = Files.createTempFile("editlock-" + name + "-", ".log");
             Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-            ServerNode node = new ServerNode(process, port, log);
-            node.awaitReady();
-            return node;
+            return new ServerNode(process, port, log);
         } catch (IOException e) {
             throw new IllegalStateException("cannot start a server node", e);
         }
@@ -65,6 +70,12 @@ public final class ServerNode implements AutoCloseable {
 
     public Path log() {
         return log;
+    }
+
+    /** The exit code, once the process ended by itself within {@code atMost}. */
+    public int awaitExit(Duration atMost) {
+        await().atMost(atMost).pollInterval(Duration.ofMillis(200)).until(() -> !process.isAlive());
+        return process.exitValue();
     }
 
     /** SIGKILL: no shutdown hook, no close frame, no release. */

@@ -16,6 +16,9 @@ import java.util.Set;
  */
 public final class TestTokens {
 
+    /** The audience the server expects by default ({@code mp.jwt.verify.audiences}). */
+    public static final String AUDIENCE = "editlock";
+
     private final KeyPair keys;
     private final Path publicKeyFile;
 
@@ -45,7 +48,7 @@ public final class TestTokens {
     }
 
     public String token(String userId, String name, String... roles) {
-        return Jwt.issuer("editlock").subject(userId).claim("name", name).groups(Set.of(roles))
+        return Jwt.issuer("editlock").audience(AUDIENCE).subject(userId).claim("name", name).groups(Set.of(roles))
                 .expiresIn(3600).sign(keys.getPrivate());
     }
 }

@@ -40,6 +40,7 @@ public final class WsClient implements AutoCloseable {
     private final AtomicInteger refs = new AtomicInteger();
     private final CompletableFuture<Integer> closed = new CompletableFuture<>();
     private WebSocket socket;
+    private volatile String closeReason;
 
     private WsClient() {
     }
@@ -59,17 +60,32 @@ public final class WsClient implements AutoCloseable {
 
     /** Connects to exactly this URI (e.g. with {@code ?access_token=}) with exactly these headers. */
     public static WsClient connectTo(URI uri, Map<String, String> headers) {
+        return connectTo(uri, headers, List.of());
+    }
+
+    /** Connects offering these subprotocols (the first is the one most wanted). */
+    public static WsClient connectTo(URI uri, Map<String, String> headers, List<String> subprotocols) {
         WsClient client = new WsClient();
         WebSocket.Builder builder = HTTP.newWebSocketBuilder().connectTimeout(WAIT);
         headers.forEach(builder::header);
+        if (!subprotocols.isEmpty()) {
+            builder.subprotocols(subprotocols.get(0), subprotocols.subList(1, subprotocols.size()).toArray(String[]::new));
+        }
         client.socket = builder.buildAsync(uri, client.new Listener()).orTimeout(10, TimeUnit.SECONDS).join();
         return client;
     }
 
     /** The HTTP status that refused the upgrade, if it was refused. */
     public static Optional<Integer> refusal(URI uri, Map<String, String> headers) {
+        return refusal(uri, headers, List.of());
+    }
+
+    public static Optional<Integer> refusal(URI uri, Map<String, String> headers, List<String> subprotocols) {
         WebSocket.Builder builder = HTTP.newWebSocketBuilder().connectTimeout(WAIT);
         headers.forEach(builder::header);
+        if (!subprotocols.isEmpty()) {
+            builder.subprotocols(subprotocols.get(0), subprotocols.subList(1, subprotocols.size()).toArray(String[]::new));
+        }
         try {
             WebSocket ws = builder.buildAsync(uri, new WebSocket.Listener() { }).join();
             ws.abort();
@@ -183,8 +199,27 @@ public final class WsClient implements AutoCloseable {
 
     /** The close code the server sent, once it closed the socket. */
     public int awaitClosedByServer() {
-        soon().atMost(WAIT).until(closed::isDone);
+        return awaitClosedByServer(WAIT);
+    }
+
+    public int awaitClosedByServer(Duration atMost) {
+        soon().atMost(atMost).until(closed::isDone);
         return closed.join();
+    }
+
+    /** Asserts that {@code condition} holds all the time for {@code period}. */
+    public static void stays(java.util.concurrent.Callable<Boolean> condition, Duration period, String message) {
+        await(message).during(period).atMost(period.plusSeconds(5)).pollInterval(Duration.ofMillis(100)).until(condition);
+    }
+
+    /** The reason of the server's close frame, once it closed the socket. */
+    public String closeReason() {
+        return closeReason;
+    }
+
+    /** The subprotocol the server accepted ("" for none). */
+    public String subprotocol() {
+        return socket.getSubprotocol();
     }
 
     public boolean isClosed() {
@@ -224,6 +259,7 @@ public final class WsClient implements AutoCloseable {
 
         @Override
         public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
+            closeReason = reason;
             closed.complete(statusCode);
             return null;
         }

@@ -78,7 +78,7 @@ public final class LockRecords {
 
     private static Map<String, String> keepers(JsonNode node) {
         Map<String, String> keepers = new LinkedHashMap<>();
-        node.fields().forEachRemaining(entry -> keepers.put(entry.getKey(), entry.getValue().asText()));
+        node.properties().forEach(entry -> keepers.put(entry.getKey(), entry.getValue().asText()));
         return keepers;
     }
 }

@@ -33,10 +33,11 @@ public class LockScripts {
     static final LuaScript LIST = LuaScript.load("list_locks");
     static final LuaScript SCHEDULE_EXPIRY = LuaScript.load("schedule_expiry");
     static final LuaScript RESCHEDULE_EXPIRY = LuaScript.load("reschedule_expiry");
+    static final LuaScript CANCEL_REQUEST = LuaScript.load("cancel_lock_request", WAITING);
 
     /** Every script, for loading at start-up and for the one-slot test. */
     public static final List<LuaScript> ALL = List.of(ACQUIRE, RELEASE, RELEASE_SOCKET, RENEW_SOCKET, MOVE_SOCKET,
-            REAP_EXPIRED, LIST, SCHEDULE_EXPIRY, RESCHEDULE_EXPIRY);
+            REAP_EXPIRED, LIST, SCHEDULE_EXPIRY, RESCHEDULE_EXPIRY, CANCEL_REQUEST);
 
     private final ScriptExecutor executor;
     private final LockKeys keys;
@@ -60,17 +61,39 @@ public class LockScripts {
 
     /** @param resource with its configuratorId resolved */
     public Uni<JsonNode> acquire(Resource resource, Holder holder, Duration lease) {
+        return acquire(resource, holder, lease, 0);
+    }
+
+    /** @param request the number of this lock request on its node, by which it can be cancelled */
+    public Uni<JsonNode> acquire(Resource resource, Holder holder, Duration lease, long request) {
         long c = resource.configuratorId();
         List<String> k = List.of(
                 keys.locks(c),          // locks
                 keys.configurator(c),   // configurator
-                keys.items(c));         // items
+                keys.items(c),          // items
+                keys.voidRequest(c, holder.socketId(), request)); // void
         List<String> a = List.of(resource.field(), resource.type().wireName(), String.valueOf(c),
                 resource.itemId() == null ? "" : String.valueOf(resource.itemId()),
                 resource.page() == null ? "" : resource.page().wireName(),
                 holder.userId(), holder.userName(), holder.socketId(), holder.nodeId(),
-                String.valueOf(lease.toMillis()), keys.lockEventsChannel());
+                String.valueOf(lease.toMillis()), keys.lockEventsChannel(), String.valueOf(request));
         return executor.run(ACQUIRE, withWaiting(k, c), withWaiting(a, lease)).map(reply -> LockRecords.parse(reply.toString()));
+    }
+
+    /**
+     * Undoes the lock request {@code request} of the socket, whether it ran or not yet (see
+     * cancel_lock_request.lua). @return what it released
+     */
+    public Uni<List<ReleasedLock>> cancelRequest(Resource resource, String socketId, long request, ReleaseReason reason,
+            Duration keepVoid) {
+        long c = resource.configuratorId();
+        List<String> k = List.of(
+                keys.locks(c),                                 // locks
+                keys.voidRequest(c, socketId, request));       // void
+        List<String> a = List.of(resource.field(), socketId, String.valueOf(request), reason.wireName(), String.valueOf(c),
+                keys.lockEventsChannel(), String.valueOf(keepVoid.toMillis()));
+        return executor.run(CANCEL_REQUEST, withWaiting(k, c), withWaiting(a, (Duration) null))
+                .map(reply -> LockRecords.released(LockRecords.parse(reply.toString()).path("released")));
     }
 
     /** @param token 0 = the user's current grant, else exactly that grant */
@@ -83,8 +106,14 @@ public class LockScripts {
     }
 
     public Uni<List<ReleasedLock>> releaseSocket(long configuratorId, String socketId, ReleaseReason reason) {
+        return releaseSocket(configuratorId, socketId, reason, -1);
+    }
+
+    /** @param upTo -1: every lock the socket keeps; else only those its lock requests up to this number granted */
+    public Uni<List<ReleasedLock>> releaseSocket(long configuratorId, String socketId, ReleaseReason reason, long upTo) {
         List<String> k = List.of(keys.locks(configuratorId)); // locks
-        List<String> a = List.of(socketId, reason.wireName(), String.valueOf(configuratorId), keys.lockEventsChannel());
+        List<String> a = List.of(socketId, reason.wireName(), String.valueOf(configuratorId), keys.lockEventsChannel(),
+                upTo < 0 ? "" : String.valueOf(upTo));
         return executor.run(RELEASE_SOCKET, withWaiting(k, configuratorId), withWaiting(a, lease))
                 .map(reply -> LockRecords.released(LockRecords.parse(reply.toString()).path("released")));
     }

@@ -14,6 +14,10 @@ import org.jboss.logging.Logger;
  * free loopback port and point the Redis client at it. A config source (rather than a bean) because
  * the Redis client reads its hosts before any bean of ours exists. Never for production.
  *
+ * <p>Only where it is asked for: {@code editlock.embedded-redis.enabled}, on in dev mode and tests. A
+ * production build without {@code quarkus.redis.hosts} stops at once instead: two nodes, each on a
+ * private Redis, would grant the same page twice.
+ *
  * <p>The process is started once per JVM (dev-mode restarts reuse it) and stopped when the JVM exits.
  *
  * <p>Never while Quarkus builds the application: the build records the runtime values it sees as the
@@ -24,6 +28,7 @@ public class EmbeddedRedisConfigSourceFactory implements ConfigSourceFactory {
 
     private static final Logger LOG = Logger.getLogger(EmbeddedRedisConfigSourceFactory.class);
     static final String HOSTS = "quarkus.redis.hosts";
+    static final String ENABLED = "editlock.embedded-redis.enabled";
     /** Survives dev-mode restarts, which load this class again in a new class loader. */
     static final String STARTED_URL = "io.editlock.embedded-redis-url";
     private static final int ORDINAL = 50;
@@ -34,6 +39,11 @@ public class EmbeddedRedisConfigSourceFactory implements ConfigSourceFactory {
         ConfigValue hosts = context.getValue(HOSTS);
         if (hosts != null && hosts.getValue() != null && !hosts.getValue().isBlank() || duringQuarkusBuild()) {
             return List.of();
+        }
+        if (!"true".equalsIgnoreCase(valueOr(context, ENABLED, "false"))) {
+            throw new IllegalStateException(HOSTS + " is not set. Set it (QUARKUS_REDIS_HOSTS=redis://host:6379) to the Redis "
+                    + "that every node shares; or set " + ENABLED + "=true to run this one node on an embedded Redis of its "
+                    + "own (trying out only: nodes on separate Redis servers would grant the same page twice).");
         }
         return List.of(new PropertiesConfigSource(Map.of(HOSTS, startedUrl(context)), "editlock-embedded-redis", ORDINAL));
     }

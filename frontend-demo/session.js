@@ -1,0 +1,59 @@
+// session.js — the demo's sign-in, kept for the browser: a link opened in a new tab is signed in
+// too (each tab still opens its own socket). It ends when the token does, or on sign-out.
+
+const KEY = 'editlock.demo.session';
+/** Signed in this long at most when the token's own expiry cannot be read. */
+const FALLBACK_LIFETIME_MS = 12 * 60 * 60 * 1000;
+
+/** When the JWT expires (its `exp`), in ms since the epoch; null if it cannot be read. */
+export function tokenExpiry(token) {
+  try {
+    const payload = token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
+    const { exp } = JSON.parse(atob(payload));
+    return typeof exp === 'number' ? exp * 1000 : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The signed-in user of this browser, or null (never signed in, signed out, or expired).
+ * @param {Storage} storage localStorage
+ * @param {number} [now]
+ */
+export function loadSession(storage, now = Date.now()) {
+  let saved = null;
+  try {
+    saved = JSON.parse(storage.getItem(KEY) || 'null');
+  } catch {
+    saved = null;
+  }
+  if (!saved || !saved.auth || typeof saved.expiresAt !== 'number' || saved.expiresAt <= now) {
+    forgetSession(storage);
+    return null;
+  }
+  return saved.auth;
+}
+
+/** @param {Storage} storage @param {{token: string}} auth */
+export function saveSession(storage, auth, now = Date.now()) {
+  const expiresAt = tokenExpiry(auth.token) ?? now + FALLBACK_LIFETIME_MS;
+  try {
+    storage.setItem(KEY, JSON.stringify({ auth, expiresAt }));
+  } catch {
+    // Storage blocked: this tab stays signed in, others ask again.
+  }
+}
+
+export function forgetSession(storage) {
+  try {
+    storage.removeItem(KEY);
+  } catch {
+    // nothing kept
+  }
+}
+
+/** Whether a `storage` event says the sign-in of this browser ended (signed out in another tab). */
+export function signedOutElsewhere(event) {
+  return event.key === KEY && !event.newValue;
+}

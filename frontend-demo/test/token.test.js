@@ -1,0 +1,193 @@
+// editlock-client.js and the token's life: how it travels at the upgrade, renewal with `reauth`
+// before it ends (token provider), and the server's close 4401 when it ended anyway.
+
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { EditlockClient, tokenExpiry } from '../editlock-client.js';
+
+/** A WebSocket the test plays the server of. */
+class FakeSocket {
+  static all = [];
+
+  constructor(url, protocols) {
+    Object.assign(this, { url, protocols, readyState: 1, sent: [], closedWith: null });
+    FakeSocket.all.push(this);
+  }
+
+  send(text) {
+    this.sent.push(JSON.parse(text));
+  }
+
+  close(code) {
+    this.closedWith = code;
+    this.readyState = 3;
+  }
+
+  push(event, data, ref) {
+    this.onmessage?.({ data: JSON.stringify(ref === undefined ? { event, data } : { event, data, ref }) });
+  }
+
+  /** The server closes the socket with this code. */
+  closeByServer(code, reason) {
+    this.readyState = 3;
+    this.onclose?.({ code, reason });
+  }
+
+  welcome(resumeToken) {
+    this.push('welcome', { socketId: `s${FakeSocket.all.length}`, userId: '7', userName: 'Sara', resumeToken });
+  }
+
+  async answer(event, reply) {
+    const frame = await until(() => this.sent.find((f) => f.event === event && !f.answered));
+    frame.answered = true;
+    const [replyEvent, data] = reply(frame);
+    this.push(replyEvent, data, frame.ref);
+    return frame;
+  }
+}
+
+async function until(find, timeoutMs = 3000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = find();
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
+/** An unsigned JWT-shaped token (the client reads `exp`; only the server verifies). */
+function jwt(name, endsInMs) {
+  const part = (object) => Buffer.from(JSON.stringify(object)).toString('base64url');
+  return `${part({ alg: 'RS256' })}.${part({ sub: '7', name, exp: Math.floor((Date.now() + endsInMs) / 1000) })}.sig`;
+}
+
+/** A token provider that hands out token-1, token-2, … each ending in `lifeMs`. */
+function provider(lifeMs) {
+  const handed = [];
+  const next = async () => {
+    const token = jwt(`token-${handed.length + 1}`, lifeMs);
+    handed.push(token);
+    return token;
+  };
+  return { next, handed };
+}
+
+function events(client, type) {
+  const seen = [];
+  client.addEventListener(type, (event) => seen.push(event.detail));
+  return seen;
+}
+
+async function connected(options) {
+  const client = new EditlockClient({
+    url: 'ws://test/locking', activityTarget: null, closeOnPageHide: false,
+    backoffBaseMs: 5, backoffMaxMs: 20, resumeRetryDelaysMs: [10], requestTimeoutMs: 2000, ...options,
+  });
+  const ready = client.connect();
+  const socket = await until(() => FakeSocket.all[0]);
+  socket.welcome('resume-1');
+  await ready;
+  return { client, socket };
+}
+
+const FILTERS = { type: 'item-subresource', configuratorId: 12, itemId: 5, page: 'filters' };
+const lockOf = (token) => ({
+  resource: FILTERS, ownerUserId: '7', ownerUserName: 'Sara',
+  acquiredAt: '2026-01-01T00:00:00Z', expiresAt: '2026-01-01T00:00:30Z', token,
+});
+
+describe('EditlockClient and its token', () => {
+  beforeEach(() => {
+    FakeSocket.all = [];
+    globalThis.WebSocket = FakeSocket;
+  });
+  afterEach(() => {
+    delete globalThis.WebSocket;
+  });
+
+  it('reads when a token ends', () => {
+    const token = jwt('a', 60_000);
+    assert.ok(Math.abs(tokenExpiry(token) - (Date.now() + 60_000)) < 1500);
+    assert.ok(Number.isNaN(tokenExpiry('not-a-jwt')));
+  });
+
+  it('sends the token as the subprotocol bearer.<jwt> next to editlock, never in the URL', async () => {
+    const token = jwt('a', 60_000);
+    const { client, socket } = await connected({ token });
+    assert.equal(socket.url, 'ws://test/locking');
+    assert.deepEqual(socket.protocols, ['editlock', `bearer.${token}`]);
+    client.close();
+  });
+
+  it('can send it as ?access_token= instead', async () => {
+    const { client, socket } = await connected({ token: 'a.b.c', tokenIn: 'query' });
+    assert.equal(socket.url, 'ws://test/locking?access_token=a.b.c');
+    assert.equal(socket.protocols, undefined);
+    client.close();
+  });
+
+  it('renews the token with reauth before it ends, and again before the renewed one ends', async () => {
+    const tokens = provider(1200);
+    const { client, socket } = await connected({ token: tokens.next, reauthLeadMs: 1000 });
+    const reauthed = events(client, 'reauthed');
+    assert.equal(tokens.handed.length, 1, 'the first token opened the socket');
+
+    const first = await socket.answer('reauth', (frame) => ['reauthed', { expiresAt: new Date(tokenExpiry(frame.data.accessToken)).toISOString() }]);
+    assert.equal(first.data.accessToken, tokens.handed[1], 'a fresh token from the provider');
+    const second = await socket.answer('reauth', (frame) => ['reauthed', { expiresAt: new Date(tokenExpiry(frame.data.accessToken)).toISOString() }]);
+    assert.equal(second.data.accessToken, tokens.handed[2]);
+    assert.equal(reauthed.length, 2);
+    assert.equal(socket.closedWith, null, 'renewed on the open socket');
+    assert.equal(client.state, 'open');
+    client.close();
+  });
+
+  it('tries a refused renewal again while the token lasts', async () => {
+    const tokens = provider(3000);
+    const { client, socket } = await connected({ token: tokens.next, reauthLeadMs: 1200, reauthRetryMs: 100 });
+    const failed = events(client, 'reauth-failed');
+    await socket.answer('reauth', () => ['error', { code: 'UNAUTHORIZED', message: 'bad token' }]);
+    await until(() => failed.length === 1);
+    assert.equal(failed[0].error.code, 'UNAUTHORIZED');
+    const retry = await socket.answer('reauth', (frame) => ['reauthed', { expiresAt: new Date(Date.now() + 3_600_000).toISOString() }]);
+    assert.equal(retry.data.accessToken, tokens.handed[2], 'the retry asks the provider again');
+    assert.equal(client.state, 'open');
+    client.close();
+  });
+
+  it('does not renew a plain string token', async () => {
+    const { client, socket } = await connected({ token: jwt('a', 600), reauthLeadMs: 500 });
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    assert.equal(socket.sent.filter((f) => f.event === 'reauth').length, 0);
+    client.close();
+  });
+
+  it('after close 4401 reconnects with a fresh token from the provider and resumes its locks', async () => {
+    const tokens = provider(3_600_000);
+    const { client, socket } = await connected({ token: tokens.next });
+    const granted = client.lockItemPage(5, 'filters');
+    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
+    await granted;
+
+    socket.closeByServer(4401, 'token expired');
+    const second = await until(() => FakeSocket.all[1]);
+    assert.deepEqual(second.protocols, ['editlock', `bearer.${tokens.handed[1]}`], 'a fresh token for the new socket');
+    second.welcome('resume-2');
+    const resume = await second.answer('resume', () => ['resumed', { locks: [lockOf(17)] }]);
+    assert.equal(resume.data.resumeToken, 'resume-1');
+    await until(() => client.state === 'open');
+    assert.equal(client.heldLock(FILTERS).token, 17);
+    client.close();
+  });
+
+  it('after close 4401 with a plain string token gives up: that token cannot open a socket again', async () => {
+    const { client, socket } = await connected({ token: jwt('a', 1000) });
+    const disconnected = events(client, 'disconnected');
+    socket.closeByServer(4401, 'token expired');
+    assert.deepEqual(disconnected, [{ code: 4401, reason: 'token expired', willReconnect: false }]);
+    assert.equal(client.state, 'closed');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(FakeSocket.all.length, 1, 'no reconnect');
+  });
+});

@@ -1,0 +1,38 @@
+package io.editlock.limits;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * {@code editlock_limit_refusals_total{limit}} for {@code /q/metrics}: how often each limit refused
+ * something on this node. A steady count names a client that misbehaves or a limit set too low.
+ */
+@ApplicationScoped
+public class LimitMetrics {
+
+    /** The {@code limit} tag values. */
+    public enum Limit {
+        SOCKETS("sockets"), WATCHES("watches"), FRAMES("frames"), UNSENT("unsent"), REST_WRITES("rest-writes");
+
+        private final String tag;
+
+        Limit(String tag) {
+            this.tag = tag;
+        }
+    }
+
+    private final MeterRegistry meters;
+    private final Map<Limit, Counter> counters = new ConcurrentHashMap<>();
+
+    public LimitMetrics(MeterRegistry meters) {
+        this.meters = meters;
+    }
+
+    public void refused(Limit limit) {
+        counters.computeIfAbsent(limit, key -> Counter.builder("editlock.limit.refusals").tag("limit", key.tag)
+                .description("Requests, upgrades and sockets refused or closed by a limit").register(meters)).increment();
+    }
+}

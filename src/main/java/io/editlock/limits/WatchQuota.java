@@ -1,0 +1,34 @@
+package io.editlock.limits;
+
+import io.editlock.config.EditlockConfig;
+import io.editlock.session.SocketSession;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/**
+ * At most {@code editlock.limits.watches-per-socket} configurators watched by one socket
+ * (docs/protocol.md §4). Watching one it already watches is no new watch. Watches that come with a lock do
+ * not count against it: a grant is never refused for a limit.
+ */
+@ApplicationScoped
+public class WatchQuota {
+
+    private final LimitMetrics metrics;
+    private final int perSocket;
+
+    public WatchQuota(LimitMetrics metrics, EditlockConfig config) {
+        this.metrics = metrics;
+        this.perSocket = config.limits().watchesPerSocket();
+    }
+
+    public boolean admits(SocketSession session, long configuratorId) {
+        if (session.watched().contains(configuratorId) || session.watched().size() < perSocket) {
+            return true;
+        }
+        metrics.refused(LimitMetrics.Limit.WATCHES);
+        return false;
+    }
+
+    public int perSocket() {
+        return perSocket;
+    }
+}

@@ -1,0 +1,52 @@
+package io.editlock.rest;
+
+import io.editlock.auth.Identity;
+import io.editlock.limits.RestWriteLimit;
+import io.editlock.lock.LockStoreUnavailableException;
+import io.quarkus.security.Authenticated;
+import io.smallrye.mutiny.Uni;
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.Priorities;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ResourceInfo;
+import jakarta.ws.rs.core.Response;
+import java.util.Set;
+import org.eclipse.microprofile.jwt.JsonWebToken;
+import org.jboss.resteasy.reactive.server.ServerRequestFilter;
+
+/**
+ * REST writes (POST, PATCH, DELETE) beyond the user's {@link RestWriteLimit} are refused with 429 and
+ * {@code Retry-After: 1}, before any other work, so that one user cannot keep the shared Redis busy.
+ * Runs after the security checks (a write without a valid token is 401 and not counted) and before
+ * the lock guard.
+ */
+public class RestWriteLimitFilter {
+
+    private static final Set<String> WRITES = Set.of("POST", "PATCH", "PUT", "DELETE");
+
+    private final RestWriteLimit limit;
+    private final JsonWebToken token;
+
+    public RestWriteLimitFilter(RestWriteLimit limit, JsonWebToken token) {
+        this.limit = limit;
+        this.token = token;
+    }
+
+    @ServerRequestFilter(priority = Priorities.USER - 100)
+    public Uni<Response> limitWrites(ContainerRequestContext request, ResourceInfo resource) {
+        if (!WRITES.contains(request.getMethod()) || !authenticated(resource)) {
+            return Uni.createFrom().nullItem();
+        }
+        return limit.allow(Identity.of(token).userId())
+                .onFailure().transform(LockStoreUnavailableException::of)
+                .map(allowed -> allowed ? null : Response.fromResponse(RestErrors.message(RestErrors.TOO_MANY_REQUESTS,
+                        "More than " + limit.perSecond() + " writes a second; nothing was written. Try again in a second."))
+                        .header("Retry-After", "1").build());
+    }
+
+    /** Only writes that need a token count (the demo login has none to count by). */
+    private static boolean authenticated(ResourceInfo resource) {
+        return resource.getResourceClass().isAnnotationPresent(Authenticated.class)
+                || resource.getResourceMethod().isAnnotationPresent(RolesAllowed.class);
+    }
+}

@@ -1,0 +1,40 @@
+-- cancel_lock_request: the server gave up waiting for an acquire_lock (the store did not answer in
+-- time) and told its requester UNAVAILABLE. The request must leave nothing behind: if it has not run
+-- yet it never will (the void marker), and if it ran, the keeper it added goes again; a lock nobody
+-- else keeps is released and announced. A socket that kept the lock before that request keeps it.
+--
+-- KEYS[1] locks          hash of the configurator's locks (see lib.lua)
+-- KEYS[2] void           string: the marker acquire_lock looks for
+-- ARGV[1] field          'cfg' | 'var' | 'i:<itemId>:<page>'
+-- ARGV[2] socketId       ARGV[3] request   the number the request ran under
+-- ARGV[4] reason         how a release is announced
+-- ARGV[5] configuratorId ARGV[6] channel
+-- ARGV[7] voidMs         how long the marker stays (longer than a command can wait in Redis)
+-- KEYS[3..6], ARGV[8..9] waiting lines (waitlines_lib.lua; optional): a lock it frees goes to whom
+--                        waits for it, as after any release
+-- Reply (JSON): {released=[<released entry>...]} (expired leases found on the way included)
+local locks_key, void_key = KEYS[1], KEYS[2]
+local field, socket_id, request, reason = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
+local configurator_id, channel, void_ms = ARGV[5], ARGV[6], tonumber(ARGV[7])
+
+redis.call('SET', void_key, '1', 'PX', void_ms)
+
+local now = now_ms()
+local released = {}
+local live = load_live(locks_key, now, released)
+local lock = live[field]
+
+if lock ~= nil and lock.k[socket_id] ~= nil and lock.r ~= nil and lock.r[socket_id] == request then
+  unkeep(lock, socket_id)
+  if has_keepers(lock) then
+    redis.call('HSET', locks_key, field, cjson.encode(lock))
+  else
+    redis.call('HDEL', locks_key, field)
+    live[field] = nil
+    released[#released + 1] = released_entry(lock, reason, socket_id)
+  end
+end
+
+local served = serve(waiting_context(KEYS, 3, ARGV, 8, configurator_id), locks_key, live, now, released)
+if #released > 0 or served then announce(channel, configurator_id, live, released) end
+return cjson.encode({ released = released })

@@ -1,0 +1,89 @@
+package io.editlock.nodes;
+
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.redis.embedded.RedisProcess;
+import io.editlock.support.BlackHoleProxy;
+import io.editlock.support.ServerNode;
+import io.editlock.support.TestRedis;
+import io.editlock.support.TestTokens;
+import io.editlock.support.WsClient;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every connection a node has to Redis goes silent at once and stays open (half-open connections):
+ * calls on them never get an answer. Each call is bounded, and a renewal pass never waits on another,
+ * so the node moves to new connections and a live socket's lock is renewed throughout.
+ */
+class StuckRedisConnectionIT {
+
+    static final Duration LEASE = Duration.ofSeconds(9);
+
+    RedisProcess redis;
+    BlackHoleProxy proxy;
+    TestTokens tokens;
+    ServerNode node;
+
+    @BeforeEach
+    void start() {
+        redis = TestRedis.start();
+        proxy = BlackHoleProxy.to(redis.port());
+        tokens = TestTokens.generate();
+        node = ServerNode.start("node-stuck", Map.of("quarkus.redis.hosts", proxy.url(),
+                "mp.jwt.verify.publickey.location", tokens.publicKeyFile().toString(),
+                "quarkus.redis.timeout", "1s",
+                "editlock.lease.ttl", LEASE.toMillis() + "ms",
+                "editlock.lease.renew-interval", "3s"));
+    }
+
+    @AfterEach
+    void stop() {
+        node.close();
+        proxy.close();
+        redis.close();
+    }
+
+    @Test
+    void stuckCallsNeverStopTheRenewalOfALiveSocketsLock() {
+        long configurator = createConfigurator();
+        try (WsClient sara = WsClient.connect(node.baseUri(), tokens.token("sara", "Sara"))) {
+            JsonNode granted = sara.request("lock-configurator", Map.of("configuratorId", configurator));
+            assertEquals("lock-acquired", granted.path("event").asText(), "the lock to keep: " + granted);
+            await().pollDelay(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(10)).until(() -> true); // a few renewals
+
+            proxy.swallowOpenConnections();
+
+            Instant keepUntil = Instant.now().plus(LEASE.multipliedBy(3));
+            while (Instant.now().isBefore(keepUntil)) {
+                sara.send("touch", Map.of()); // the user works; replies may wait for the store
+                await().pollDelay(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5)).until(() -> true);
+            }
+            assertTrue(sara.events("lock-lost").isEmpty(), "a live socket's lock must survive stuck connections: " + sara.received());
+            try (WsClient omar = WsClient.connect(node.baseUri(), tokens.token("omar", "Omar"))) {
+                JsonNode refused = await().atMost(Duration.ofSeconds(10)).until(
+                        () -> omar.request("lock-configurator", Map.of("configuratorId", configurator)),
+                        reply -> !reply.path("data").path("code").asText().equals("UNAVAILABLE"));
+                assertEquals("LOCKED", refused.path("data").path("code").asText(),
+                        "Sara's lease was renewed all along, so Omar is refused: " + refused);
+            }
+        }
+    }
+
+    private long createConfigurator() {
+        return given().baseUri(node.baseUri().toString())
+                .header("Authorization", "Bearer " + tokens.token("setup", "Setup"))
+                .contentType("application/json").body(Map.of("name", "stuck"))
+                .when().post("/api/configurators")
+                .then().statusCode(201)
+                .extract().jsonPath().getLong("id");
+    }
+}

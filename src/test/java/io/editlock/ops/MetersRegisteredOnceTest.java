@@ -1,0 +1,72 @@
+package io.editlock.ops;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.editlock.catalog.ConfiguratorStore;
+import io.editlock.support.DemoLogin;
+import io.editlock.support.Fixtures;
+import io.editlock.support.WsClient;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Neither a start nor the first connections of the event loops log "This Gauge has been already
+ * registered": every meter is registered once, and the Redis pool that serves the commands shows
+ * under the client's name.
+ */
+@QuarkusTest
+@TestProfile(MetersRegisteredOnceTest.LogToFile.class)
+class MetersRegisteredOnceTest {
+
+    static final Path LOG = Path.of("target", "meters-registered-once.log");
+
+    public static class LogToFile implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            try {
+                Files.deleteIfExists(LOG);
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+            return Map.of("quarkus.log.file.enabled", "true", "quarkus.log.file.path", LOG.toString());
+        }
+    }
+
+    @TestHTTPResource("/")
+    URI base;
+    @Inject
+    MeterRegistry meters;
+    @Inject
+    ConfiguratorStore store;
+
+    @Test
+    void startAndFirstLocksLogNoSecondRegistrationOfAMeter() throws IOException {
+        // The first lock requests open the Redis connections of the event loops: their meters too.
+        for (int i = 0; i < 4; i++) {
+            long configurator = Fixtures.configurator(store);
+            try (WsClient sara = WsClient.connect(base, DemoLogin.user("Sara").token())) {
+                sara.request("lock-configurator", Map.of("configuratorId", configurator));
+            }
+        }
+        List<String> warnings = Files.readAllLines(LOG).stream().filter(line -> line.contains("has been already registered")).toList();
+        assertEquals(List.of(), warnings, "meters registered twice");
+    }
+
+    @Test
+    void theDefaultRedisPoolHasItsMetersUnderItsOwnName() {
+        assertTrue(meters.find("redis.pool.queue.size").tag("pool.name", "<default>").gauge() != null,
+                "the default client's pool queue gauge: " + meters.find("redis.pool.queue.size").gauges());
+    }
+}

@@ -1,0 +1,172 @@
+package io.editlock.ws;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.catalog.ConfiguratorStore;
+import io.editlock.session.SessionRegistry;
+import io.editlock.support.DemoLogin;
+import io.editlock.support.Fixtures;
+import io.editlock.support.WsClient;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * docs/protocol.md §4, limits that protect a node, each at its boundary: 20 sockets per user and node
+ * (the 21st upgrade is 429), 100 watched configurators per socket (the 101st {@code watch} is
+ * {@code LIMIT_EXCEEDED}), 200 frames a second per socket besides lock requests ({@code RATE_LIMITED}).
+ * A refused request changes nothing.
+ */
+@QuarkusTest
+class SocketLimitsTest {
+
+    @TestHTTPResource("/")
+    URI base;
+    @Inject
+    ConfiguratorStore store;
+    @Inject
+    SessionRegistry registry;
+
+    @Test
+    void theTwentyFirstSocketOfAUserOnANodeIsRefusedWith429() {
+        var sara = DemoLogin.user("Sara");
+        List<WsClient> tabs = new ArrayList<>();
+        try {
+            for (int i = 0; i < 20; i++) {
+                WsClient tab = WsClient.connect(base, sara.token());
+                tab.welcome();
+                tabs.add(tab);
+            }
+            Map<String, String> bearer = Map.of("Authorization", "Bearer " + sara.token());
+            assertEquals(Optional.of(429), WsClient.refusal(WsClient.locking(base), bearer),
+                    "a 21st socket of one user on one node must be refused with 429");
+            try (WsClient omar = WsClient.connect(base, DemoLogin.user("Omar").token())) {
+                omar.welcome(); // another user is not affected
+            }
+            tabs.remove(0).closeCleanly();
+            await().atMost(Duration.ofSeconds(10)).until(() -> WsClient.refusal(WsClient.locking(base), bearer).isEmpty());
+        } finally {
+            tabs.forEach(WsClient::close);
+        }
+    }
+
+    @Test
+    void upgradesOfOneUserAtOnceNeverLeaveMoreThanTwentySocketsOpen() throws Exception {
+        var sara = DemoLogin.user("Sara");
+        List<WsClient> opened = java.util.Collections.synchronizedList(new ArrayList<>());
+        ExecutorService tabs = Executors.newFixedThreadPool(30);
+        try {
+            List<Future<?>> upgrades = new ArrayList<>();
+            for (int i = 0; i < 30; i++) {
+                upgrades.add(tabs.submit(() -> {
+                    try {
+                        opened.add(WsClient.connect(base, sara.token()));
+                    } catch (RuntimeException refused) {
+                        // 429: expected for some of them
+                    }
+                }));
+            }
+            for (Future<?> upgrade : upgrades) {
+                upgrade.get(60, TimeUnit.SECONDS);
+            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> registry.socketsOf(sara.id()).size() <= 20);
+            await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5))
+                    .until(() -> registry.socketsOf(sara.id()).size() <= 20);
+            assertTrue(!registry.socketsOf(sara.id()).isEmpty(), "the limit admits sockets, it does not shut the user out");
+        } finally {
+            tabs.shutdownNow();
+            opened.forEach(WsClient::close);
+        }
+    }
+
+    @Test
+    void theHundredAndFirstWatchOfASocketIsLimitExceeded() {
+        List<Long> configurators = new ArrayList<>();
+        for (int i = 0; i < 101; i++) {
+            configurators.add(Fixtures.configurator(store));
+        }
+        long beyond = configurators.get(100);
+        try (WsClient sara = WsClient.connect(base, DemoLogin.user("Sara").token());
+                WsClient omar = WsClient.connect(base, DemoLogin.user("Omar").token())) {
+            sara.welcome();
+            for (long c : configurators.subList(0, 100)) {
+                JsonNode reply = sara.request("watch", Map.of("configuratorId", c));
+                assertEquals("lock-updated", reply.path("event").asText(), "watches up to the 100th are served: " + reply);
+            }
+            JsonNode again = sara.request("watch", Map.of("configuratorId", configurators.get(0)));
+            assertEquals("lock-updated", again.path("event").asText(), "watching a watched one again is no new watch: " + again);
+
+            JsonNode refused = sara.request("watch", Map.of("configuratorId", beyond));
+            assertEquals("error", refused.path("event").asText(), "the 101st watch: " + refused);
+            assertEquals("LIMIT_EXCEEDED", refused.path("data").path("code").asText(), "the 101st watch: " + refused);
+            io.restassured.RestAssured.get("/q/metrics").then().statusCode(200)
+                    .body(org.hamcrest.Matchers.containsString("editlock_limit_refusals_total{limit=\"watches\"}"));
+
+            // The refused watch joined nothing: a change there does not reach the socket.
+            omar.welcome();
+            assertEquals("lock-acquired", omar.request("lock-variables", Map.of("configuratorId", beyond)).path("event").asText());
+            JsonNode marker = sara.request("touch", Map.of());
+            assertEquals("touched", marker.path("event").asText());
+            assertTrue(sara.frames(f -> "lock-updated".equals(f.path("event").asText())
+                    && f.path("data").path("configuratorId").asLong() == beyond && f.path("ref").isMissingNode()).isEmpty(),
+                    "a socket whose watch was refused must get no broadcasts of that configurator");
+
+            assertEquals("unwatched", sara.request("unwatch", Map.of("configuratorId", configurators.get(0))).path("event").asText());
+            JsonNode now = sara.request("watch", Map.of("configuratorId", beyond));
+            assertEquals("lock-updated", now.path("event").asText(), "after an unwatch there is room again: " + now);
+        }
+    }
+
+    @Test
+    void beyondTwoHundredFramesASecondASocketIsRateLimitedButLockRequestsAreNot() {
+        long c = Fixtures.configurator(store);
+        try (WsClient sara = WsClient.connect(base, DemoLogin.user("Sara").token())) {
+            sara.welcome();
+            boolean refusedTheFrameBeyond = false;
+            // A burst that crosses into the next second gets a fresh window; a few tries make sure one
+            // burst falls into a single second.
+            for (int attempt = 0; attempt < 5 && !refusedTheFrameBeyond; attempt++) {
+                awaitStartOfASecond();
+                List<String> refs = new ArrayList<>();
+                for (int i = 0; i < 201; i++) {
+                    refs.add(sara.send("touch", Map.of()));
+                }
+                String lockRef = sara.send("lock-variables", Map.of("configuratorId", c));
+                for (int i = 0; i < 200; i++) {
+                    JsonNode reply = sara.reply(refs.get(i));
+                    assertEquals("touched", reply.path("event").asText(), "frame " + (i + 1) + " of a second is served: " + reply);
+                }
+                JsonNode beyond = sara.reply(refs.get(200));
+                if ("error".equals(beyond.path("event").asText())) {
+                    assertEquals("RATE_LIMITED", beyond.path("data").path("code").asText(), "the 201st frame: " + beyond);
+                    refusedTheFrameBeyond = true;
+                } else {
+                    assertEquals("touched", beyond.path("event").asText(), "the 201st frame, in the next second: " + beyond);
+                }
+                JsonNode lock = sara.reply(lockRef);
+                assertEquals("lock-acquired", lock.path("event").asText(), "lock requests are not counted: " + lock);
+            }
+            assertTrue(refusedTheFrameBeyond, "the 201st frame of a second must be refused with RATE_LIMITED");
+        }
+    }
+
+    /** Starts a burst early in a one-second window, so that it spans as few windows as possible. */
+    private static void awaitStartOfASecond() {
+        await().atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(5))
+                .until(() -> System.currentTimeMillis() % 1000 < 50);
+    }
+}
