@@ -8,7 +8,7 @@ import io.editlock.lock.Resource;
 import io.editlock.lock.redis.LockRecords;
 import io.editlock.lock.redis.LockScripts;
 import io.editlock.redis.LockKeys;
-import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.editlock.redis.PipelinedRedis;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -22,13 +22,13 @@ import java.time.Duration;
 @ApplicationScoped
 public class QueuedConfiguratorSwitch {
 
-    private final ReactiveRedisDataSource redis;
+    private final PipelinedRedis redis;
     private final LockScripts scripts;
     private final LockKeys keys;
     private final LockAudit audit;
     private final Duration recordTtl;
 
-    public QueuedConfiguratorSwitch(ReactiveRedisDataSource redis, LockScripts scripts, LockKeys keys, LockAudit audit,
+    public QueuedConfiguratorSwitch(PipelinedRedis redis, LockScripts scripts, LockKeys keys, LockAudit audit,
             EditlockConfig config) {
         this.redis = redis;
         this.scripts = scripts;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.lock.LockAudit;
 import io.editlock.lock.redis.LockRecords;
 import io.editlock.redis.LockKeys;
-import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.editlock.redis.PipelinedRedis;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -26,13 +26,13 @@ public class TakeoverSweeper {
     private static final Logger LOG = Logger.getLogger(TakeoverSweeper.class);
     private static final int BATCH = 100;
 
-    private final ReactiveRedisDataSource redis;
+    private final PipelinedRedis redis;
     private final WaitingScripts scripts;
     private final LockKeys keys;
     private final LockAudit lockAudit;
     private final WaitingAudit audit;
 
-    public TakeoverSweeper(ReactiveRedisDataSource redis, WaitingScripts scripts, LockKeys keys, LockAudit lockAudit,
+    public TakeoverSweeper(PipelinedRedis redis, WaitingScripts scripts, LockKeys keys, LockAudit lockAudit,
             WaitingAudit audit) {
         this.redis = redis;
         this.scripts = scripts;

@@ -9,7 +9,7 @@ import io.editlock.lock.LockStoreUnavailableException;
 import io.editlock.lock.Resource;
 import io.editlock.lock.redis.LockRecords;
 import io.editlock.redis.LockKeys;
-import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.editlock.redis.PipelinedRedis;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -38,13 +38,13 @@ public class Takeovers {
 
     private final WaitingScripts scripts;
     private final WaitingLines lines;
-    private final ReactiveRedisDataSource redis;
+    private final PipelinedRedis redis;
     private final LockKeys keys;
     private final LockAudit lockAudit;
     private final WaitingAudit audit;
     private final Duration consent;
 
-    public Takeovers(WaitingScripts scripts, WaitingLines lines, ReactiveRedisDataSource redis, LockKeys keys, LockAudit lockAudit,
+    public Takeovers(WaitingScripts scripts, WaitingLines lines, PipelinedRedis redis, LockKeys keys, LockAudit lockAudit,
             WaitingAudit audit, EditlockConfig config) {
         this.scripts = scripts;
         this.lines = lines;
@@ -61,11 +61,17 @@ public class Takeovers {
                 return Uni.createFrom().<Outcome>item(new Refused(requested, "NOT_FOUND", null));
             }
             Resource resource = resolved.get();
+            // The sweep's entry goes in before the request exists, so that no request is ever without
+            // one, whenever this node stops; an entry without a request of its own is dropped by the
+            // sweep (resolve_takeover answers GONE, or NOT_DUE with the request's real deadline).
+            long expected = System.currentTimeMillis() + consent.toMillis();
+            String member = TakeoverSweeper.member(resource.configuratorId(), resource.field(), expected);
             return lines.indexSocket(asker.socketId(), resource.configuratorId())
+                    .chain(() -> sweepAt(expected, member))
                     .chain(() -> scripts.requestTakeover(resource, asker, message, consent)).flatMap(reply -> switch (reply.path("s").asText()) {
-                case "PENDING" -> pending(resource, asker, reply);
-                case "LOCKED" -> Uni.createFrom().<Outcome>item(new Refused(resource, "LOCKED", LockRecords.lock(reply.path("lock"))));
-                case "NOT_HELD", "BUSY", "NOT_FOUND" -> Uni.createFrom().<Outcome>item(new Refused(resource, reply.path("s").asText(), null));
+                case "PENDING" -> pending(resource, asker, reply, member);
+                case "LOCKED" -> unswept(member, new Refused(resource, "LOCKED", LockRecords.lock(reply.path("lock"))));
+                case "NOT_HELD", "BUSY", "NOT_FOUND" -> unswept(member, new Refused(resource, reply.path("s").asText(), null));
                 default -> throw new IllegalStateException("request_takeover answered " + reply);
             });
         }).onFailure().transform(LockStoreUnavailableException::of);
@@ -89,14 +95,24 @@ public class Takeovers {
         }).onFailure().transform(LockStoreUnavailableException::of);
     }
 
-    private Uni<Outcome> pending(Resource resource, Holder asker, JsonNode reply) {
+    private Uni<Outcome> pending(Resource resource, Holder asker, JsonNode reply, String member) {
         long deadline = reply.path("deadline").asLong();
         Outcome pending = new Pending(resource, Instant.ofEpochMilli(deadline));
         if (!reply.path("created").asBoolean()) {
-            return Uni.createFrom().item(pending);
+            return unswept(member, pending); // the request asked before has its own entry
         }
         audit.requested(resource, asker.userId(), reply.path("holder").asText(), deadline);
-        return redis.execute(Command.ZADD, keys.takeoverDeadlines(), String.valueOf(deadline),
-                TakeoverSweeper.member(resource.configuratorId(), resource.field(), deadline)).replaceWith(pending);
+        // The store's clock decides; the entry made before the script used this node's.
+        return sweepAt(deadline, member).replaceWith(pending);
+    }
+
+    private Uni<Void> sweepAt(long deadline, String member) {
+        return redis.execute(Command.ZADD, keys.takeoverDeadlines(), String.valueOf(deadline), member).replaceWithVoid();
+    }
+
+    /** Drops the entry made for a request that was not created; left behind, the sweep drops it later. */
+    private Uni<Outcome> unswept(String member, Outcome outcome) {
+        return redis.execute(Command.ZREM, keys.takeoverDeadlines(), member).replaceWith(outcome)
+                .onFailure().recoverWithItem(outcome);
     }
 }

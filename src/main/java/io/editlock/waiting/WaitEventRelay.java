@@ -9,6 +9,7 @@ import io.editlock.lock.ResourceType;
 import io.editlock.lock.redis.LockRecords;
 import io.editlock.lock.redis.LockScripts;
 import io.editlock.redis.LockKeys;
+import io.editlock.redis.PipelinedRedis;
 import io.editlock.session.NodeIdentity;
 import io.editlock.session.SessionRegistry;
 import io.editlock.session.SocketSession;
@@ -51,13 +52,15 @@ public class WaitEventRelay {
     private final QueuedConfiguratorSwitch configuratorSwitch;
     private final Vertx vertx;
     private final FrameSender sender;
+    private final PipelinedRedis calls;
     private volatile ReactiveRedisSubscriber subscriber;
     private volatile boolean stopping;
 
     public WaitEventRelay(ReactiveRedisDataSource redis, LockKeys keys, SessionRegistry registry, WaitingState state,
             LockScripts lockScripts, WaitingAudit audit, NodeIdentity node, Vertx vertx, QueuedConfiguratorSwitch configuratorSwitch,
-            FrameSender sender) {
+            FrameSender sender, PipelinedRedis calls) {
         this.sender = sender;
+        this.calls = calls;
         this.redis = redis;
         this.keys = keys;
         this.registry = registry;
@@ -198,7 +201,7 @@ public class WaitEventRelay {
         }
         String line = keys.waiting(c).get(1);
         Resource resource = Fields.resource(c, field);
-        places.forEach((userId, place) -> redis.execute(Command.ZLEXCOUNT, line, "[" + field + "|", "[" + place.member())
+        places.forEach((userId, place) -> calls.execute(Command.ZLEXCOUNT, line, "[" + field + "|", "[" + place.member())
                 .subscribe().with(count -> {
                     long position = count.toLong();
                     if (position > 0 && position != place.position()) {

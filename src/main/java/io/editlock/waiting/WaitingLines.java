@@ -7,7 +7,7 @@ import io.editlock.lock.Holder;
 import io.editlock.lock.LockStoreUnavailableException;
 import io.editlock.lock.Resource;
 import io.editlock.redis.LockKeys;
-import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.editlock.redis.PipelinedRedis;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
@@ -45,13 +45,13 @@ public class WaitingLines {
 
     private final WaitingScripts scripts;
     private final ConfiguratorStore catalog;
-    private final ReactiveRedisDataSource redis;
+    private final PipelinedRedis redis;
     private final LockKeys keys;
     private final WaitingState state;
     private final int maxLines;
     private final Duration indexTtl;
 
-    public WaitingLines(WaitingScripts scripts, ConfiguratorStore catalog, ReactiveRedisDataSource redis, LockKeys keys,
+    public WaitingLines(WaitingScripts scripts, ConfiguratorStore catalog, PipelinedRedis redis, LockKeys keys,
             WaitingState state, EditlockConfig config) {
         this.scripts = scripts;
         this.catalog = catalog;

@@ -4,10 +4,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.editlock.redis.LockKeys;
-import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.editlock.redis.PipelinedRedis;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -23,22 +27,44 @@ public class WaitingState {
     }
 
     private final Map<Long, JsonNode> counts = new ConcurrentHashMap<>();
-    private final ReactiveRedisDataSource redis;
+    private final PipelinedRedis redis;
     private final LockKeys keys;
 
-    public WaitingState(ReactiveRedisDataSource redis, LockKeys keys) {
+    public WaitingState(PipelinedRedis redis, LockKeys keys) {
         this.redis = redis;
         this.keys = keys;
     }
 
     /** Reads the configurator's counts from the store (a new watcher must not wait for the next change to see them). */
     public Uni<Void> refresh(long configuratorId) {
-        return redis.hash(String.class).hgetall(keys.waiting(configuratorId).get(0)).map(lines -> {
+        return redis.execute(Command.HGETALL, keys.waiting(configuratorId).get(0)).map(lines -> {
             ObjectNode waiting = JsonNodeFactory.instance.objectNode();
-            lines.forEach((field, n) -> put(waiting, configuratorId, field, Long.parseLong(n)));
+            pairs(lines).forEach((field, n) -> put(waiting, configuratorId, field, Long.parseLong(n)));
             counts(configuratorId, waiting);
             return null;
         }).onFailure().recoverWithNull().replaceWithVoid();
+    }
+
+    /** A hash's fields and values, whether the reply is a map (RESP3) or a flat array (RESP2). */
+    private static Map<String, String> pairs(Response reply) {
+        Map<String, String> pairs = new LinkedHashMap<>();
+        if (reply == null) {
+            return pairs;
+        }
+        Set<String> fields;
+        try {
+            fields = reply.getKeys();
+        } catch (UnsupportedOperationException notAMap) {
+            fields = Set.of();
+        }
+        if (!fields.isEmpty()) {
+            fields.forEach(field -> pairs.put(field, reply.get(field).toString()));
+            return pairs;
+        }
+        for (int i = 0; i + 1 < reply.size(); i += 2) {
+            pairs.put(reply.get(i).toString(), reply.get(i + 1).toString());
+        }
+        return pairs;
     }
 
     private static void put(ObjectNode waiting, long configuratorId, String field, long n) {

@@ -101,18 +101,18 @@ class ScriptKeysShareOneSlotTest {
             catalog.createConfigurator(c, "name", "2026-01-01T00:00:00Z", "7");
             catalog.renameConfigurator(guard, "name");
             catalog.deleteConfigurator(guard, false);
-            catalog.addItem(guard, 6, "item", 5L, 0);
+            catalog.addItem(guard, 6, "item", 5L, 0, null);
             catalog.renameItem(guard, "item");
             catalog.deleteItem(guard);
-            catalog.addEntry(guard, Entity.FILTER, 9, "{}", null, 0);
+            catalog.addEntry(guard, Entity.FILTER, 9, "{}", null, 0, null);
             catalog.updateEntry(guard, Entity.DEPENDENCY, 9, "{}", 5L);
             catalog.deleteEntry(guard, Entity.VARIABLE, 9);
             catalog.read(c);
             // With an Idempotency-Key, the key's record joins the create's slot (docs/protocol.md §8).
             Idempotency idempotency = new Idempotency(c, "k", "f", Duration.ofHours(24));
-            catalog.createConfigurator(c, "name", "2026-01-01T00:00:00Z", idempotency);
-            catalog.addItem(guard, 6, "item", 5L, idempotency);
-            catalog.addEntry(guard, Entity.FILTER, 9, "{}", null, idempotency);
+            catalog.createConfigurator(c, "name", "2026-01-01T00:00:00Z", "7", idempotency);
+            catalog.addItem(guard, 6, "item", 5L, 0, idempotency);
+            catalog.addEntry(guard, Entity.FILTER, 9, "{}", null, 0, idempotency);
             WaitingScripts waiting = new WaitingScripts(executor, keys, lease);
             waiting.waitFor(Resource.itemPage(5, Page.FILTERS).inConfigurator(c), holder);
             waiting.stopWaiting(Resource.configurator(c), "7");
