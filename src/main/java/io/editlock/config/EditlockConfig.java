@@ -69,7 +69,7 @@ public interface EditlockConfig {
         int watchesPerSocket();
 
         /**
-         * Frames other than lock requests (touch, watch, unlock, resume, …) one socket may send per
+         * Frames other than lock requests (touch, watch, unlock, resume, stop-waiting, answer-takeover, …) one socket may send per
          * second; more are refused with {@code error} RATE_LIMITED. Lock requests have their own
          * per-user limit ({@code editlock.rate-limit.lock-requests-per-second}).
          */
@@ -148,7 +148,7 @@ public interface EditlockConfig {
     }
 
     interface RateLimit {
-        /** Lock requests ({@code lock-*}) one user may send per second; more are refused with RATE_LIMITED. */
+        /** Lock requests ({@code lock-*}, {@code wait-for}, {@code request-takeover}) one user may send per second; more are refused with RATE_LIMITED. */
         @WithDefault("50")
         int lockRequestsPerSecond();
     }

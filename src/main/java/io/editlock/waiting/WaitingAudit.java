@@ -1,5 +1,6 @@
 package io.editlock.waiting;
 
+import io.editlock.lock.AuditText;
 import io.editlock.lock.Lock;
 import io.editlock.lock.Resource;
 import io.micrometer.core.instrument.Counter;
@@ -36,19 +37,19 @@ public class WaitingAudit {
 
     public void joined(Resource resource, String userId, long position) {
         queued.increment();
-        AUDIT.info("wait resource=" + resource + " user=" + userId + " position=" + position);
+        AUDIT.info("wait resource=" + resource + " user=" + AuditText.quote(userId) + " position=" + position);
     }
 
     public void requested(Resource resource, String askerId, String holderId, long deadlineMillis) {
         takeover("requested").increment();
-        AUDIT.info("takeover-request resource=" + resource + " user=" + askerId + " holder=" + holderId + " deadline="
+        AUDIT.info("takeover-request resource=" + resource + " user=" + AuditText.quote(askerId) + " holder=" + AuditText.quote(holderId) + " deadline="
                 + Instant.ofEpochMilli(deadlineMillis));
     }
 
     /** @param outcome accepted, refused, timeout */
     public void answered(Resource resource, String holderId, String outcome) {
         takeover(outcome).increment();
-        AUDIT.info("takeover-" + outcome + " resource=" + resource + " holder=" + holderId);
+        AUDIT.info("takeover-" + outcome + " resource=" + resource + " holder=" + AuditText.quote(holderId));
     }
 
     public void handedOver(Lock lock, String kind) {
@@ -57,8 +58,8 @@ public class WaitingAudit {
         } else {
             takeover("granted").increment();
         }
-        AUDIT.info("grant resource=" + lock.resource() + " user=" + lock.ownerUserId() + " name=\"" + lock.ownerUserName()
-                + "\" token=" + lock.token() + " via=" + kind);
+        AUDIT.info("grant resource=" + lock.resource() + " user=" + AuditText.quote(lock.ownerUserId()) + " name="
+                + AuditText.quote(lock.ownerUserName()) + " token=" + lock.token() + " via=" + kind);
     }
 
     private Counter takeover(String outcome) {

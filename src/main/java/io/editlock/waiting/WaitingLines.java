@@ -123,13 +123,9 @@ public class WaitingLines {
      * elsewhere (served, gone); they are dropped here when the limit would refuse.
      */
     private Uni<Boolean> withinLimit(String userId, String entry) {
-        String set = keys.userWaiting(userId);
-        return execute(Command.SADD, set, entry)
-                .call(() -> execute(Command.PEXPIRE, set, String.valueOf(Duration.ofDays(1).toMillis())))
-                .flatMap(added -> execute(Command.SCARD, set))
-                .flatMap(count -> count.toLong() <= maxLines ? Uni.createFrom().item(true)
-                        : prune(userId, entry).flatMap(left -> left <= maxLines ? Uni.createFrom().item(true)
-                                : execute(Command.SREM, set, entry).replaceWith(false)));
+        return scripts.reserveLine(userId, entry, maxLines, Duration.ofDays(1))
+                .flatMap(reserved -> reserved ? Uni.createFrom().item(true)
+                        : prune(userId, entry).chain(() -> scripts.reserveLine(userId, entry, maxLines, Duration.ofDays(1))));
     }
 
     private Uni<Long> prune(String userId, String keep) {

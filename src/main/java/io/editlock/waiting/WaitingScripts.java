@@ -31,9 +31,11 @@ public class WaitingScripts {
     static final LuaScript REQUEST_TAKEOVER = LuaScript.load("request_takeover", WAITING, TAKEOVER);
     static final LuaScript ANSWER_TAKEOVER = LuaScript.load("answer_takeover", WAITING, TAKEOVER);
     static final LuaScript RESOLVE_TAKEOVER = LuaScript.load("resolve_takeover", WAITING, TAKEOVER);
+    static final LuaScript RESERVE_LINE = LuaScript.load("reserve_waiting_line");
 
     /** Every script, for the one-slot test. */
-    public static final List<LuaScript> ALL = List.of(WAIT_FOR, STOP_WAITING, REQUEST_TAKEOVER, ANSWER_TAKEOVER, RESOLVE_TAKEOVER);
+    public static final List<LuaScript> ALL = List.of(WAIT_FOR, STOP_WAITING, REQUEST_TAKEOVER, ANSWER_TAKEOVER, RESOLVE_TAKEOVER,
+            RESERVE_LINE);
 
     private final ScriptExecutor executor;
     private final LockKeys keys;
@@ -58,6 +60,17 @@ public class WaitingScripts {
                 holder.userId(), holder.userName(), holder.socketId(), holder.nodeId(), keys.lockEventsChannel(),
                 ms(lease), keys.waitEventsChannel());
         return json(WAIT_FOR, k, a);
+    }
+
+    /**
+     * Counts the line against the user's lines, atomically. @param entry {@code <configuratorId>|<field>}
+     * @return false when the user is in {@code max} other lines already
+     */
+    public Uni<Boolean> reserveLine(String userId, String entry, int max, Duration keep) {
+        List<String> k = List.of(keys.userWaiting(userId)); // lines
+        return executor.run(RESERVE_LINE, k, List.of(entry, String.valueOf(max), ms(keep)))
+                .map(reply -> reply.toInteger() == 1)
+                .onFailure().transform(LockStoreUnavailableException::of);
     }
 
     public Uni<JsonNode> stopWaiting(Resource resource, String userId) {

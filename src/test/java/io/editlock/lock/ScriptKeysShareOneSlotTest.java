@@ -119,6 +119,9 @@ class ScriptKeysShareOneSlotTest {
             waiting.requestTakeover(Resource.variables(c), holder, "please", lease);
             waiting.answerTakeover(Resource.variables(c), "7", true);
             waiting.resolveTakeover(c, "var");
+            executor.about = null; // a user's lines: one key of the user's, about no configurator
+            waiting.reserveLine("7", c + "|var", 20, lease);
+            executor.about = c;
         }
 
         Set<String> called = executor.calls.stream().map(Call::script).collect(Collectors.toCollection(TreeSet::new));

@@ -235,6 +235,31 @@ class WaitingLineTest {
         assertEquals("lock-acquired", sara.request("lock-configurator", Map.of("configuratorId", first)).path("event").asText());
     }
 
+    /** Requests at once from two tabs: the count and the check are one step, so exactly twenty get in. */
+    @Test
+    void twentyLinesAlsoForRequestsAtOnce() {
+        long c = Fixtures.configurator(store);
+        List<Long> items = new ArrayList<>();
+        for (int i = 0; i < 9; i++) {
+            items.add(Fixtures.item(store, c));
+        }
+        WsClient sara = connect(DemoLogin.user("Sara"));
+        TestUser tomUser = DemoLogin.user("Tom");
+        List<WsClient> tabs = List.of(connect(tomUser), connect(tomUser));
+        sara.request("lock-configurator", Map.of("configuratorId", c));
+        List<Map.Entry<WsClient, String>> sent = new ArrayList<>();
+        for (long item : items) {
+            for (String p : List.of("filters", "dependencies", "attributes")) {
+                WsClient tab = tabs.get(sent.size() % 2);
+                sent.add(Map.entry(tab, tab.send("wait-for", Map.of("resource", Map.of("type", "item-subresource", "itemId", item, "page", p)))));
+            }
+        }
+        List<JsonNode> replies = sent.stream().map(s -> s.getKey().reply(s.getValue())).toList();
+        assertEquals(20, replies.stream().filter(r -> r.path("event").asText().equals("queued")).count(), "replies: " + replies);
+        assertEquals(7, replies.stream().filter(r -> r.path("data").path("code").asText().equals("LIMIT_EXCEEDED")).count(),
+                "replies: " + replies);
+    }
+
     @Test
     void atMostTwentyLinesPerUser() {
         long c = Fixtures.configurator(store);
