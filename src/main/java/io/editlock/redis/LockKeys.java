@@ -166,7 +166,7 @@ public class LockKeys {
         return prefix + ":takeover-deadlines";
     }
 
-    /** Set of {@code <configuratorId>|<field>}: the lines a user waits in (may hold a few stale entries). */
+    /** Sorted set {@code <configuratorId>|<field>} -> when counted (ms): the lines a user waits in (may hold a few stale entries). */
     public String userWaiting(String userId) {
         return prefix + ":user:" + userId + ":waiting";
     }

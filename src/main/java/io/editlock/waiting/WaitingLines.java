@@ -48,6 +48,11 @@ public class WaitingLines {
     private final PipelinedRedis redis;
     private final LockKeys keys;
     private final WaitingState state;
+    /** How long a user's count of lines lives after its last use. */
+    private static final Duration LINES_KEPT = Duration.ofDays(1);
+    /** Far longer than a wait-for takes from its count to its line (every Redis call is bounded well below). */
+    private static final Duration SETTLE = Duration.ofSeconds(10);
+
     private final int maxLines;
     private final Duration indexTtl;
 
@@ -77,7 +82,7 @@ public class WaitingLines {
                 return indexSocket(holder.socketId(), resource.configuratorId())
                         .chain(() -> scripts.waitFor(resource, holder))
                         .call(reply -> "QUEUED".equals(reply.path("s").asText()) ? Uni.createFrom().voidItem()
-                                : execute(Command.SREM, keys.userWaiting(holder.userId()), entry))
+                                : execute(Command.ZREM, keys.userWaiting(holder.userId()), entry))
                         .map(reply -> outcome(resource, holder, reply));
             });
         }).onFailure().transform(LockStoreUnavailableException::of);
@@ -92,7 +97,7 @@ public class WaitingLines {
             Resource resource = resolved.get();
             state.left(userId, resource.configuratorId(), resource.field());
             return scripts.stopWaiting(resource, userId)
-                    .call(() -> execute(Command.SREM, keys.userWaiting(userId), resource.configuratorId() + "|" + resource.field()))
+                    .call(() -> execute(Command.ZREM, keys.userWaiting(userId), resource.configuratorId() + "|" + resource.field()))
                     .replaceWith(resolved);
         }).onFailure().transform(LockStoreUnavailableException::of);
     }
@@ -119,34 +124,29 @@ public class WaitingLines {
     }
 
     /**
-     * At most {@code maxLines} lines per user. The user's set may keep entries of lines left
-     * elsewhere (served, gone); they are dropped here when the limit would refuse.
+     * At most {@code maxLines} lines per user. The user's count may keep lines left elsewhere
+     * (served, gone); when it refuses, those are dropped and it is asked once more. A line counted
+     * moments ago is never dropped: its wait_for may still be on its way.
      */
     private Uni<Boolean> withinLimit(String userId, String entry) {
-        return scripts.reserveLine(userId, entry, maxLines, Duration.ofDays(1))
-                .flatMap(reserved -> reserved ? Uni.createFrom().item(true)
-                        : prune(userId, entry).chain(() -> scripts.reserveLine(userId, entry, maxLines, Duration.ofDays(1))));
+        return scripts.reserveLine(userId, entry, maxLines, LINES_KEPT, SETTLE)
+                .flatMap(first -> first.counted() ? Uni.createFrom().item(true)
+                        : prune(userId, first.settled())
+                                .chain(() -> scripts.reserveLine(userId, entry, maxLines, LINES_KEPT, SETTLE))
+                                .map(WaitingScripts.Reservation::counted));
     }
 
-    private Uni<Long> prune(String userId, String keep) {
-        String set = keys.userWaiting(userId);
-        return execute(Command.SMEMBERS, set).flatMap(members -> {
-            List<String> others = new ArrayList<>();
-            members.forEach(member -> {
-                if (!member.toString().equals(keep)) {
-                    others.add(member.toString());
-                }
-            });
-            return Multi.createFrom().iterable(others)
-                    .onItem().transformToUniAndMerge(member -> {
-                        String[] parts = member.split("\\|", 2);
-                        String waiters = keys.waiting(Long.parseLong(parts[0])).get(2);
-                        return execute(Command.HEXISTS, waiters, parts[1] + "|" + userId).flatMap(exists -> exists.toInteger() == 1
-                                ? Uni.createFrom().voidItem() : execute(Command.SREM, set, member).replaceWithVoid());
-                    })
-                    .collect().asList()
-                    .chain(() -> execute(Command.SCARD, set)).map(Response::toLong);
-        });
+    /** Drops the lines among {@code settled} the user no longer waits in. */
+    private Uni<Void> prune(String userId, List<String> settled) {
+        String lines = keys.userWaiting(userId);
+        return Multi.createFrom().iterable(settled)
+                .onItem().transformToUniAndMerge(member -> {
+                    String[] parts = member.split("\\|", 2);
+                    String waiters = keys.waiting(Long.parseLong(parts[0])).get(2);
+                    return execute(Command.HEXISTS, waiters, parts[1] + "|" + userId).flatMap(exists -> exists.toInteger() == 1
+                            ? Uni.createFrom().voidItem() : execute(Command.ZREM, lines, member).replaceWithVoid());
+                })
+                .collect().asList().replaceWithVoid();
     }
 
     /** Lists the configurator under the socket, so that the socket's going (or idling) reaches what it asked for there. */

@@ -63,14 +63,26 @@ public class WaitingScripts {
     }
 
     /**
-     * Counts the line against the user's lines, atomically. @param entry {@code <configuratorId>|<field>}
-     * @return false when the user is in {@code max} other lines already
+     * Counts the line against the user's lines, check and count in one step.
+     *
+     * @param entry {@code <configuratorId>|<field>}
+     * @param settle how long a counted line may still be on its way into the line itself
      */
-    public Uni<Boolean> reserveLine(String userId, String entry, int max, Duration keep) {
+    public Uni<Reservation> reserveLine(String userId, String entry, int max, Duration keep, Duration settle) {
         List<String> k = List.of(keys.userWaiting(userId)); // lines
-        return executor.run(RESERVE_LINE, k, List.of(entry, String.valueOf(max), ms(keep)))
-                .map(reply -> reply.toInteger() == 1)
+        return executor.run(RESERVE_LINE, k, List.of(entry, String.valueOf(max), ms(keep), ms(settle)))
+                .map(reply -> {
+                    List<String> settled = new ArrayList<>();
+                    for (int i = 1; i < reply.size(); i++) {
+                        settled.add(reply.get(i).toString());
+                    }
+                    return new Reservation(reply.get(0).toInteger() == 1, settled);
+                })
                 .onFailure().transform(LockStoreUnavailableException::of);
+    }
+
+    /** @param settled when refused: counted lines old enough to be checked for having been left */
+    public record Reservation(boolean counted, List<String> settled) {
     }
 
     public Uni<JsonNode> stopWaiting(Resource resource, String userId) {

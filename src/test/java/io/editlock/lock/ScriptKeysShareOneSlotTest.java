@@ -120,7 +120,7 @@ class ScriptKeysShareOneSlotTest {
             waiting.answerTakeover(Resource.variables(c), "7", true);
             waiting.resolveTakeover(c, "var");
             executor.about = null; // a user's lines: one key of the user's, about no configurator
-            waiting.reserveLine("7", c + "|var", 20, lease);
+            waiting.reserveLine("7", c + "|var", 20, lease, lease);
             executor.about = c;
         }
 
