@@ -11,6 +11,10 @@ import io.editlock.support.ServerNode;
 import io.editlock.support.TestRedis;
 import io.editlock.support.TestTokens;
 import io.editlock.support.WsClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,6 +24,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -42,6 +47,7 @@ class WaitingAcrossNodesIT {
     static final Duration SWEEP = Duration.ofMillis(250);
     static final int WAITERS = 40;
     static final int ASKERS = 10;
+    static final String SECRET = UUID.randomUUID().toString().replace("-", "");
 
     RedisProcess redis;
     TestTokens tokens;
@@ -51,8 +57,16 @@ class WaitingAcrossNodesIT {
     @BeforeAll
     void start() {
         // With the production ACL (deploy/redis-users.acl): every command the lines and take-overs run must be allowed.
-        redis = new RedisProcess(TestRedis.binary(), RedisProcess.freePort(),
-                java.util.List.of("--aclfile", java.nio.file.Path.of("deploy", "redis-users.acl").toAbsolutePath().toString())).start();
+        // The file holds no secret: the password is added at start, as docker-compose.yml does.
+        Path acl;
+        try {
+            acl = Files.createTempFile("editlock-users-", ".acl");
+            Files.write(acl, Files.readAllLines(Path.of("deploy", "redis-users.acl")).stream()
+                    .map(line -> line.startsWith("user editlock ") ? line + " >" + SECRET : line).toList());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        redis = new RedisProcess(TestRedis.binary(), RedisProcess.freePort(), List.of("--aclfile", acl.toString())).start();
         tokens = TestTokens.generate();
         nodeA = ServerNode.start("wait-a", settings());
         nodeB = ServerNode.start("wait-b", settings());
@@ -73,7 +87,7 @@ class WaitingAcrossNodesIT {
 
     Map<String, String> settings() {
         Map<String, String> settings = new HashMap<>();
-        settings.put("quarkus.redis.hosts", "redis://editlock:change-me@127.0.0.1:" + redis.port());
+        settings.put("quarkus.redis.hosts", "redis://editlock:" + SECRET + "@127.0.0.1:" + redis.port());
         settings.put("mp.jwt.verify.publickey.location", tokens.publicKeyFile().toString());
         settings.put("editlock.lease.ttl", "3s");
         settings.put("editlock.lease.renew-interval", "1s");
