@@ -6,6 +6,7 @@ import { Api, ApiError, demoLogin } from './api.js';
 import { rememberFocus } from './dom.js';
 import { normalizeConfigurator, lostReasonText } from './model.js';
 import { renderApp } from './views.js';
+import { installHandover } from './handover.js';
 import { loadSession, saveSession, forgetSession, signedOutElsewhere } from './session.js';
 const root = document.getElementById('app');
 
@@ -35,6 +36,8 @@ const state = {
 const UNDO_MS = 6000;
 
 let client = null;
+/** Asking for a locked page and waiting in line for it (handover.js). */
+let handover = null;
 let api = null;
 let renderQueued = false;
 let reloadTimer = null;
@@ -140,7 +143,7 @@ const TOKEN_RENEW_MS = 2 * 60_000;
 async function freshToken(auth) {
   if (!(tokenExpiry(auth.token) - Date.now() > TOKEN_RENEW_MS)) {
     auth.token = await demoLogin(auth.userId, auth.name, auth.admin ? ['admin'] : []);
-    sessionStorage.setItem(SESSION_KEY, JSON.stringify(auth));
+    saveSession(localStorage, auth);
   }
   return auth.token;
 }
@@ -159,6 +162,7 @@ async function startWorkspace(auth) {
   client.addEventListener('lock-lost', (event) => onLockLost(event.detail));
   client.addEventListener('content-changed', (event) => onContentChanged(event.detail));
   client.addEventListener('connected', (event) => onConnected(event.detail));
+  handover = installHandover({ client, state, render, toast, granted: grantedByHandover, retry: (edit) => acquire(edit) });
   client.addEventListener('resumed', (event) => {
     if (event.detail.locks.length > 0 && !event.detail.reload) {
       toast('Reconnected. Your edit lock was kept.');
@@ -346,6 +350,7 @@ function refused(edit, failure) {
 
 function leavePage(edit) {
   clearTimeout(retryTimer);
+  handover?.left(edit);
   // Deletes waiting for their Undo go out now, while the page's lock still fences them.
   const deletes = sendPendingDeletes();
   if (client && client.heldLock(edit.resource)) {
@@ -358,6 +363,14 @@ function leavePage(edit) {
 function blockingLock(edit, locks) {
   const me = state.auth.userId;
   return locks.find((lock) => lock.ownerUserId !== me && conflicts(edit.resource, lock.resource));
+}
+
+/** The open page was handed to us (a take-over, or our turn in the line): it is editable now. */
+function grantedByHandover(lock) {
+  const edit = state.edit;
+  if (edit && edit.key === resourceKey(lock.resource)) {
+    Object.assign(edit, { status: 'editing', token: lock.token, blockedBy: null, reason: null, message: null });
+  }
 }
 
 function waitingForOthers(edit) {
@@ -589,6 +602,10 @@ const actions = {
     }
   },
   refreshList: loadConfigurators,
+  askHolder: (edit, message) => handover.askHolder(edit, message),
+  waitForPage: (edit) => handover.waitForPage(edit),
+  stopWaiting: (edit) => handover.stopWaiting(edit),
+  answerTakeover: (accept) => handover.answer(accept),
   write: (action, done) => write((token) => action(api, token), done),
   deleteWithUndo: (key, noun, action) => deleteWithUndo(key, noun, (token) => action(api, token)),
   isPendingDelete: (key) => state.pendingDeletes.has(key),

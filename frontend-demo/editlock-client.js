@@ -219,6 +219,8 @@ export class EditlockClient extends EventTarget {
     this.locks = new Map();
     /** @type {Set<number>} configurators this client watches (re-watched after a reconnect) */
     this.watched = new Set();
+    /** @type {Map<string, number>} the lines this user waits in (canonical string -> position, 1 = next) */
+    this.waiting = new Map();
 
     this._socket = null;
     this._ready = false;
@@ -384,6 +386,63 @@ export class EditlockClient extends EventTarget {
     return this.locks.get(resourceKey(resource));
   }
 
+  // ---- take-over and waiting (docs/protocol.md §13, §14) ----------------------------------------
+
+  /**
+   * Asks the holder of `resource` for it. Resolves with `{resource, deadline}` once the request
+   * stands; the outcome arrives as an event: `takeover-granted` (`{lock}`, now yours),
+   * `takeover-refused` (`{resource, byUserName}`) or `lock-failed` (something else blocks you).
+   * Rejects with `NOT_HELD` (nobody else holds it: lock it), `LOCKED`, `BUSY` (someone else asked
+   * first) or `NOT_FOUND`.
+   * @param {Resource} resource
+   * @param {string} [message] shown to the holder, at most 200 characters
+   * @returns {Promise<{resource: Resource, deadline: string}>}
+   */
+  async requestTakeover(resource, message) {
+    const data = message ? { resource, message } : { resource };
+    return (await this._request('request-takeover', data, ['takeover-pending'])).data;
+  }
+
+  /**
+   * Answers a `takeover-requested`: `accept` true hands the lock over now, false keeps it.
+   * Rejects with `NOT_FOUND` when no request is pending any more.
+   * @param {Resource} resource
+   * @param {boolean} accept
+   * @returns {Promise<{resource: Resource, accept: boolean}>}
+   */
+  async answerTakeover(resource, accept) {
+    return (await this._request('answer-takeover', { resource, accept: Boolean(accept) }, ['takeover-answered'])).data;
+  }
+
+  /**
+   * Waits in line for `resource`. Resolves with `{lock}` when it was free (granted at once), else with
+   * `{resource, position}` (1 = next). Moving up arrives as `queue-updated`; being served as a
+   * `lock-acquired` event whose `detail.queued` is true (the lock is then in `client.locks`).
+   * Rejects with `LIMIT_EXCEEDED` (too many lines) or `NOT_FOUND`.
+   * @param {Resource} resource
+   * @returns {Promise<{lock: Lock} | {resource: Resource, position: number}>}
+   */
+  async waitFor(resource) {
+    const reply = await this._request('wait-for', { resource }, ['queued', 'lock-acquired']);
+    if (reply.event === 'lock-acquired') {
+      this.locks.set(resourceKey(reply.data.lock.resource), reply.data.lock);
+      return { lock: reply.data.lock };
+    }
+    this.waiting.set(resourceKey(reply.data.resource), reply.data.position);
+    return reply.data;
+  }
+
+  /**
+   * Leaves the line for `resource` (also fine when not in it).
+   * @param {Resource} resource
+   * @returns {Promise<{resource: Resource}>}
+   */
+  async stopWaiting(resource) {
+    const reply = await this._request('stop-waiting', { resource }, ['not-waiting']);
+    this.waiting.delete(resourceKey(reply.data.resource));
+    return reply.data;
+  }
+
   async _lock(event, data) {
     const reply = await this._request(event, data, ['lock-acquired']);
     const { lock, released = [] } = reply.data;
@@ -493,6 +552,20 @@ export class EditlockClient extends EventTarget {
         break;
       case 'lock-updated':
       case 'content-changed':
+        break;
+      case 'lock-acquired': // served from a waiting line (§14)
+      case 'takeover-granted': // handed over with consent (§13)
+        if (data.lock) {
+          this.locks.set(resourceKey(data.lock.resource), data.lock);
+          this.waiting.delete(resourceKey(data.lock.resource));
+        }
+        break;
+      case 'queue-updated':
+        this.waiting.set(resourceKey(data.resource), data.position);
+        break;
+      case 'takeover-requested':
+      case 'takeover-refused':
+      case 'lock-failed': // a take-over that something else blocked
         break;
       default:
         return; // unknown or unsolicited: ignore

@@ -87,6 +87,7 @@ export function lostReasonText(reason) {
     case 'disconnect': return 'Your connection was lost for too long, so the page was released.';
     case 'deleted': return 'This was deleted.';
     case 'unlock': return 'You released this page in another tab.';
+    case 'taken-over': return 'You handed this page over to someone who asked for it.';
     default: return 'Your edit lock was released.';
   }
 }

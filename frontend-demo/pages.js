@@ -4,6 +4,7 @@
 import { h, avatar } from './dom.js';
 import { PAGE_TITLES, itemsInOrder, editedByMessage } from './model.js';
 import { lockChip, emptyState, boundInput } from './widgets.js';
+import { blockedExtras } from './handover.js';
 import { icon } from './icons.js';
 
 const SCHEMAS = {
@@ -115,7 +116,8 @@ function statusBanner(state, actions) {
       const words = editedByMessage(edit.blockedBy ? edit.blockedBy.name : 'someone else');
       return banner('locked', 'lock',
         h('span', { class: 'banner-text' }, h('strong', null, words.headline), ' ', words.rest),
-        edit.blockedBy ? avatar(edit.blockedBy.userId || edit.blockedBy.name, edit.blockedBy.name, 'sm') : null);
+        edit.blockedBy ? avatar(edit.blockedBy.userId || edit.blockedBy.name, edit.blockedBy.name, 'sm') : null,
+        blockedExtras(state, actions));
     }
     case 'lost':
       return banner('lost', 'warning',

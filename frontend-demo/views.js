@@ -5,6 +5,7 @@ import { h, replace, avatar } from './dom.js';
 import { PAGE_TITLES, itemsInOrder, describeResource, since } from './model.js';
 import { renderPage } from './pages.js';
 import { lockChip, emptyState, boundInput } from './widgets.js';
+import { takeoverDialog } from './handover.js';
 import { icon } from './icons.js';
 
 /** Draws the whole app from `state`. */
@@ -20,6 +21,7 @@ export function renderApp(root, state, actions) {
       h('div', { class: 'workspace' },
         sidebar(state, actions),
         h('main', { class: 'main', id: 'main' }, mainContent(state, actions)))),
+    takeoverDialog(state, actions),
     toasts(state));
 }
 

@@ -45,7 +45,7 @@ async function waitUntilReady(baseUrl, child) {
 }
 
 /**
- * @param {Record<string, string>} [settings] more server settings (system properties)
+ * @param {Record<string, string>} [settings] more server settings (system properties), e.g. a short consent window
  * @returns {Promise<{baseUrl: string, stop: () => Promise<void>}>}
  */
 export async function startServer(settings = {}) {

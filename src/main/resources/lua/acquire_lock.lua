@@ -16,6 +16,9 @@
 -- ARGV[10] leaseMs
 -- ARGV[11] channel      pub/sub channel for change events
 -- ARGV[12] request      number of this lock request (increasing per node)
+-- KEYS[5..8], ARGV[13..14] waiting lines (waitlines_lib.lua; optional): lines, line, waiters,
+--                       takeovers; leaseMs of grants, waiting channel. A free resource with someone
+--                       to serve first (a take-over, a line) goes to them, not to this request.
 -- Reply (JSON): {s='GRANTED', lock=<record>, reentry=<bool>, schedule=<bool>, released=[...]}
 --             | {s='LOCKED', lock=<blocking record>, released=[...]}
 --             | {s='NOT_FOUND'}
@@ -43,6 +46,9 @@ end
 local now = now_ms()
 local released = {}
 local live = load_live(locks_key, now, released)
+local waiting = waiting_context(KEYS, 5, ARGV, 13, configurator_id)
+local served = false
+if #released > 0 or (live[field] == nil and someone_first(waiting, field)) then served = serve(waiting, locks_key, live, now, released, field) end
 
 -- The configurator lock, then variables, then any page: a refusal names the widest blocker.
 local blocking = nil
@@ -54,7 +60,7 @@ for held_field, lock in pairs(live) do
   end
 end
 if blocking ~= nil then
-  if #released > 0 then announce(channel, configurator_id, live, released) end
+  if #released > 0 or served then announce(channel, configurator_id, live, released) end
   return cjson.encode({ s = 'LOCKED', lock = blocking, released = released })
 end
 
@@ -65,7 +71,8 @@ if own ~= nil and own.u == user_id then
   own.n = user_name
   redis.call('HSET', locks_key, field, cjson.encode(own))
   extend_key(locks_key, lease_ms)
-  if #released > 0 then announce(channel, configurator_id, live, released) end
+  if #released > 0 or served then announce(channel, configurator_id, live, released) end
+  if leave_line(waiting, field, user_id) then publish_waiting(waiting, live) end
   return cjson.encode({ s = 'GRANTED', lock = own, reentry = true, released = released })
 end
 
@@ -89,4 +96,5 @@ local schedule = needs_schedule(locks_key, now, lock.e)
 extend_key(locks_key, lease_ms)
 live[field] = lock
 announce(channel, configurator_id, live, released)
+if leave_line(waiting, field, user_id) then publish_waiting(waiting, live) end
 return cjson.encode({ s = 'GRANTED', lock = lock, reentry = false, schedule = schedule, released = released })

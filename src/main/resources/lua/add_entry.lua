@@ -17,12 +17,16 @@
 -- ARGV[8] referencedItem  '' or an item id the entry names, which must be an item of the configurator
 -- ARGV[9] lockChannel     ARGV[10] contentChannel
 -- ARGV[11] maxEntries     entries the page may hold; '0' = no cap (internal writes)
+-- KEYS[6], ARGV[12], ARGV[13] only with an Idempotency-Key (idempotency_lib.lua): the key's record,
+--                         the request's fingerprint, the record's TTL in seconds
 -- Reply (JSON): {s='OK', record} | {s='NOT_FOUND'} | {s='INVALID', message} | {s='LOCKED', lock}
---             | {s='STALE_TOKEN'}
+--             | {s='STALE_TOKEN'} | {s='KEY_REUSED'}
 local configurator_key, locks_key, items_key, entries_key, item_entries_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local guard, configurator_id, entity, entry_id = cjson.decode(ARGV[1]), ARGV[2], ARGV[3], ARGV[4]
 local item_id, page, record, referenced = ARGV[5], ARGV[6], cjson.decode(ARGV[7]), ARGV[8]
 local lock_channel, content_channel, max_entries = ARGV[9], ARGV[10], tonumber(ARGV[11])
+local replayed = idempotent_replay(KEYS[6], ARGV[12])
+if replayed ~= nil then return replayed end
 
 if item_id == '' then
   if redis.call('EXISTS', configurator_key) == 0 then return reply({ s = 'NOT_FOUND' }) end
@@ -49,4 +53,4 @@ if item_id ~= '' then
 end
 redis.call('HSET', entries_key, entry_id, cjson.encode(record))
 content_changed(content_channel, configurator_id, entity, entry_id, 'created')
-return reply({ s = 'OK', record = record })
+return idempotent_answer(KEYS[6], ARGV[12], ARGV[13], { s = 'OK', record = record })

@@ -10,11 +10,15 @@
 -- ARGV[5] parentItemId    '' for a top-level item
 -- ARGV[6] lockChannel     ARGV[7] contentChannel
 -- ARGV[8] maxItems        items the configurator may hold; '0' = no cap (internal writes)
+-- KEYS[5], ARGV[9], ARGV[10] only with an Idempotency-Key (idempotency_lib.lua): the key's record,
+--                         the request's fingerprint, the record's TTL in seconds
 -- Reply (JSON): {s='OK', record} | {s='NOT_FOUND'} | {s='INVALID', message} | {s='LOCKED', lock}
---             | {s='STALE_TOKEN'}
+--             | {s='STALE_TOKEN'} | {s='KEY_REUSED'}
 local configurator_key, locks_key, items_key, children_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local guard, configurator_id, item_id, name, parent_id = cjson.decode(ARGV[1]), ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 local lock_channel, content_channel, max_items = ARGV[6], ARGV[7], tonumber(ARGV[8])
+local replayed = idempotent_replay(KEYS[5], ARGV[9])
+if replayed ~= nil then return replayed end
 
 if redis.call('EXISTS', configurator_key) == 0 then return reply({ s = 'NOT_FOUND' }) end
 if parent_id ~= '' and redis.call('HEXISTS', items_key, parent_id) == 0 then
@@ -33,4 +37,4 @@ if parent_id ~= '' then
 end
 redis.call('HSET', items_key, item_id, cjson.encode(record))
 content_changed(content_channel, configurator_id, 'item', item_id, 'created')
-return reply({ s = 'OK', record = record })
+return idempotent_answer(KEYS[5], ARGV[9], ARGV[10], { s = 'OK', record = record })

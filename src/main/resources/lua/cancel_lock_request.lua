@@ -10,6 +10,8 @@
 -- ARGV[4] reason         how a release is announced
 -- ARGV[5] configuratorId ARGV[6] channel
 -- ARGV[7] voidMs         how long the marker stays (longer than a command can wait in Redis)
+-- KEYS[3..6], ARGV[8..9] waiting lines (waitlines_lib.lua; optional): a lock it frees goes to whom
+--                        waits for it, as after any release
 -- Reply (JSON): {released=[<released entry>...]} (expired leases found on the way included)
 local locks_key, void_key = KEYS[1], KEYS[2]
 local field, socket_id, request, reason = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
@@ -33,5 +35,6 @@ if lock ~= nil and lock.k[socket_id] ~= nil and lock.r ~= nil and lock.r[socket_
   end
 end
 
-if #released > 0 then announce(channel, configurator_id, live, released) end
+local served = serve(waiting_context(KEYS, 3, ARGV, 8, configurator_id), locks_key, live, now, released)
+if #released > 0 or served then announce(channel, configurator_id, live, released) end
 return cjson.encode({ released = released })

@@ -5,11 +5,17 @@
 -- ARGV[1] configuratorId  ARGV[2] name  ARGV[3] createdAt (ISO-8601)
 -- ARGV[4] contentChannel  pub/sub channel of content-changed events
 -- ARGV[5] createdBy       user id of the creator ('' = made by the server itself: no creator)
--- Reply (JSON): {s='OK'}
+-- KEYS[2], ARGV[6], ARGV[7] only with an Idempotency-Key (idempotency_lib.lua): the key's record,
+--                         the request's fingerprint, the record's TTL in seconds
+-- Reply (JSON): {s='OK', record={id, name, createdAt, createdBy?}} | {s='KEY_REUSED'}
 local configurator_key = KEYS[1]
 local configurator_id, name, created_at, content_channel, created_by = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+local replayed = idempotent_replay(KEYS[2], ARGV[6])
+if replayed ~= nil then return replayed end
 
 redis.call('HSET', configurator_key, 'id', configurator_id, 'name', name, 'createdAt', created_at)
 if created_by ~= '' then redis.call('HSET', configurator_key, 'createdBy', created_by) end
 content_changed(content_channel, configurator_id, 'configurator', configurator_id, 'created')
-return reply({ s = 'OK' })
+local record = { id = configurator_id, name = name, createdAt = created_at }
+if created_by ~= '' then record.createdBy = created_by end
+return idempotent_answer(KEYS[2], ARGV[6], ARGV[7], { s = 'OK', record = record })

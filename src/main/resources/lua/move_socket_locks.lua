@@ -5,6 +5,8 @@
 -- ARGV[1] oldSocketId
 -- ARGV[2] newSocketId ARGV[3] newNodeId
 -- ARGV[4] leaseMs
+-- KEYS[2..5], ARGV[5..6] waiting lines (waitlines_lib.lua; optional), ARGV[7] configuratorId: the
+--                     socket's places in lines and its take-over requests move with it
 -- Reply (JSON): {moved=[<record>...]}
 local locks_key = KEYS[1]
 local old_socket, new_socket, new_node, lease_ms = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
@@ -29,4 +31,7 @@ for i = 1, #flat, 2 do
   end
 end
 if #moved > 0 then extend_key(locks_key, lease_ms) end
+-- KEYS[2..5], ARGV[5..7] (optional; leaseMs, waitChannel, configuratorId): what the old socket
+-- waited for, the new one waits for, in the same place (waitlines_lib.lua)
+move_waiting_socket(waiting_context(KEYS, 2, ARGV, 5, ARGV[7]), old_socket, new_socket, new_node)
 return cjson.encode({ moved = moved })

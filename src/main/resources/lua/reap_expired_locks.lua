@@ -3,6 +3,8 @@
 --
 -- KEYS[1] locks          hash of the configurator's locks (see lib.lua)
 -- ARGV[1] configuratorId ARGV[2] channel
+-- KEYS[2..5], ARGV[3..4] waiting lines (waitlines_lib.lua; optional): every line and take-over whose
+--                        resource is free is served (also those freed unseen by a write's guard)
 -- Reply (JSON): {next=<earliest expiresAt (ms) of the locks left, 0 when none>, released=[<released entry>...]}
 -- The caller moves the configurator's entry to 'next' (reschedule_expiry); '#sched' says so here
 -- already, and is dropped with the last lock, so that the next grant schedules a look again.
@@ -12,7 +14,8 @@ local configurator_id, channel = ARGV[1], ARGV[2]
 local now = now_ms()
 local released = {}
 local live = load_live(locks_key, now, released)
-if #released > 0 then announce(channel, configurator_id, live, released) end
+local served = serve(waiting_context(KEYS, 2, ARGV, 3, configurator_id), locks_key, live, now, nil)
+if #released > 0 or served then announce(channel, configurator_id, live, released) end
 
 local earliest = 0
 for _, lock in pairs(live) do

@@ -10,6 +10,8 @@
 -- ARGV[4] reason         'unlock' | 'replaced' | 'admin' | 'deleted' | ...
 -- ARGV[5] exceptSocket   the socket whose own request released it ('' = none): no lock-lost there
 -- ARGV[6] configuratorId ARGV[7] channel
+-- KEYS[2..5], ARGV[8..9] waiting lines (waitlines_lib.lua; optional): the freed lock goes to whom
+--                        comes first in the same run
 -- Reply (JSON): {s='RELEASED', lock=<record>, released=[...]} | {s='NOT_HELD', released=[...]}
 --   released: every release this run made and announced (expired leases found on the way included)
 local locks_key = KEYS[1]
@@ -20,8 +22,10 @@ local now = now_ms()
 local released = {}
 local live = load_live(locks_key, now, released)
 local lock = live[field]
+local waiting = waiting_context(KEYS, 2, ARGV, 8, configurator_id)
 
 if lock == nil or lock.u ~= user_id or (token ~= '' and lock.t ~= token) then
+  if #released > 0 then serve(waiting, locks_key, live, now, released) end
   if #released > 0 then announce(channel, configurator_id, live, released) end
   return cjson.encode({ s = 'NOT_HELD', released = released })
 end
@@ -29,5 +33,6 @@ end
 redis.call('HDEL', locks_key, field)
 live[field] = nil
 released[#released + 1] = released_entry(lock, reason, except_socket)
+serve(waiting, locks_key, live, now, released)
 announce(channel, configurator_id, live, released)
 return cjson.encode({ s = 'RELEASED', lock = lock, released = released })

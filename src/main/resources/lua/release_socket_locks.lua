@@ -7,6 +7,8 @@
 -- ARGV[3] configuratorId ARGV[4] channel
 -- ARGV[5] upTo           '' = every lock the socket keeps; else only those its lock requests up to
 --                        this number granted (an idle release: a grant after the decision stays)
+-- KEYS[2..5], ARGV[6..7] waiting lines (waitlines_lib.lua; optional): the socket stops waiting
+--                        (and asking for take-overs); freed locks go to whom comes first
 -- Reply (JSON): {released=[<released entry>...]} (expired leases found on the way included)
 local locks_key = KEYS[1]
 local socket_id, reason, configurator_id, channel = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
@@ -15,6 +17,8 @@ local up_to = tonumber(ARGV[5])
 local now = now_ms()
 local released = {}
 local live = load_live(locks_key, now, released)
+local waiting = waiting_context(KEYS, 2, ARGV, 6, configurator_id)
+forget_socket(waiting, socket_id)
 
 for field, lock in pairs(live) do
   local request = (lock.q and lock.q[socket_id]) or 0
@@ -30,5 +34,6 @@ for field, lock in pairs(live) do
   end
 end
 
-if #released > 0 then announce(channel, configurator_id, live, released) end
+local served = serve(waiting, locks_key, live, now, released)
+if #released > 0 or served then announce(channel, configurator_id, live, released) end
 return cjson.encode({ released = released })

@@ -21,6 +21,7 @@ final class CatalogOutcomes {
                     + guard.configuratorId());
             case "INVALID" -> throw new InvalidInputException(reply.path("message").asText());
             case "LOCKED" -> throw new LockedException(LockRecords.lock(reply.path("lock")));
+            case "KEY_REUSED" -> throw new IdempotencyKeyReusedException();
             case "STALE_TOKEN" -> throw new LockTokenMismatchException(guard.lockToken().orElse(0));
             default -> throw new IllegalStateException("a write script answered " + reply);
         };

@@ -22,13 +22,15 @@ import java.util.List;
 @ApplicationScoped
 public class CatalogScripts {
 
-    static final LuaScript CREATE_CONFIGURATOR = LuaScript.load("create_configurator");
+    private static final String IDEMPOTENCY = "idempotency_lib";
+
+    static final LuaScript CREATE_CONFIGURATOR = LuaScript.load("create_configurator", IDEMPOTENCY);
     static final LuaScript RENAME_CONFIGURATOR = LuaScript.load("rename_configurator");
     static final LuaScript DELETE_CONFIGURATOR = LuaScript.load("delete_configurator");
-    static final LuaScript ADD_ITEM = LuaScript.load("add_item");
+    static final LuaScript ADD_ITEM = LuaScript.load("add_item", IDEMPOTENCY);
     static final LuaScript RENAME_ITEM = LuaScript.load("rename_item");
     static final LuaScript DELETE_ITEM = LuaScript.load("delete_item");
-    static final LuaScript ADD_ENTRY = LuaScript.load("add_entry");
+    static final LuaScript ADD_ENTRY = LuaScript.load("add_entry", IDEMPOTENCY);
     static final LuaScript UPDATE_ENTRY = LuaScript.load("update_entry");
     static final LuaScript DELETE_ENTRY = LuaScript.load("delete_entry");
     static final LuaScript READ_CONFIGURATOR = LuaScript.load("read_configurator");
@@ -47,9 +49,14 @@ public class CatalogScripts {
 
     /** @param createdBy null when the server makes it itself */
     public Uni<JsonNode> createConfigurator(long c, String name, String createdAt, String createdBy) {
+        return createConfigurator(c, name, createdAt, createdBy, null);
+    }
+
+    /** @param idempotency null without an Idempotency-Key */
+    public Uni<JsonNode> createConfigurator(long c, String name, String createdAt, String createdBy, Idempotency idempotency) {
         List<String> k = List.of(keys.configurator(c)); // configurator
-        return json(CREATE_CONFIGURATOR, k, List.of(id(c), name, createdAt, keys.contentEventsChannel(),
-                createdBy == null ? "" : createdBy));
+        return json(CREATE_CONFIGURATOR, withRecord(k, c, idempotency), withRecord(List.of(id(c), name, createdAt,
+                keys.contentEventsChannel(), createdBy == null ? "" : createdBy), idempotency));
     }
 
     public Uni<JsonNode> renameConfigurator(Guard guard, String name) {
@@ -76,13 +83,16 @@ public class CatalogScripts {
                 keys.contentEventsChannel(), mayDeleteAny ? "1" : "0"));
     }
 
-    /** @param parentItemId null for a top-level item; @param maxItems the configurator's cap, 0 for none */
-    public Uni<JsonNode> addItem(Guard guard, long itemId, String name, Long parentItemId, int maxItems) {
+    /**
+     * @param parentItemId null for a top-level item; @param maxItems the configurator's cap, 0 for none;
+     * @param idempotency null without an Idempotency-Key
+     */
+    public Uni<JsonNode> addItem(Guard guard, long itemId, String name, Long parentItemId, int maxItems, Idempotency idempotency) {
         long c = guard.configuratorId();
         List<String> k = List.of(keys.configurator(c), keys.locks(c), keys.items(c), keys.children(c)); // configurator, locks, items, children
-        return json(ADD_ITEM, k, List.of(guard.toScriptJson(), id(c), id(itemId), name,
+        return json(ADD_ITEM, withRecord(k, c, idempotency), withRecord(List.of(guard.toScriptJson(), id(c), id(itemId), name,
                 parentItemId == null ? "" : id(parentItemId), keys.lockEventsChannel(), keys.contentEventsChannel(),
-                String.valueOf(maxItems)));
+                String.valueOf(maxItems)), idempotency));
     }
 
     public Uni<JsonNode> renameItem(Guard guard, String name) {
@@ -108,16 +118,38 @@ public class CatalogScripts {
 
     /**
      * @param fields the entry's own fields as JSON; @param referencedItem null or an item the entry names;
-     * @param maxEntries the page's cap, 0 for none
+     * @param maxEntries the page's cap, 0 for none; @param idempotency null without an Idempotency-Key
      */
-    public Uni<JsonNode> addEntry(Guard guard, Entity entity, long entryId, String fields, Long referencedItem, int maxEntries) {
+    public Uni<JsonNode> addEntry(Guard guard, Entity entity, long entryId, String fields, Long referencedItem, int maxEntries,
+            Idempotency idempotency) {
         long c = guard.configuratorId();
         List<String> k = List.of(keys.configurator(c), keys.locks(c), keys.items(c), // configurator, locks, items
                 keys.entries(c, entity.collection()), keys.itemEntries(c));       // entries, itemEntries
-        return json(ADD_ENTRY, k, List.of(guard.toScriptJson(), id(c), entity.wireName(), id(entryId),
-                entity.onItemPage() ? id(guard.itemId()) : "", entity.onItemPage() ? entity.page().wireName() : "",
+        return json(ADD_ENTRY, withRecord(k, c, idempotency), withRecord(List.of(guard.toScriptJson(), id(c), entity.wireName(),
+                id(entryId), entity.onItemPage() ? id(guard.itemId()) : "", entity.onItemPage() ? entity.page().wireName() : "",
                 fields, referencedItem == null ? "" : id(referencedItem), keys.lockEventsChannel(),
-                keys.contentEventsChannel(), String.valueOf(maxEntries)));
+                keys.contentEventsChannel(), String.valueOf(maxEntries)), idempotency));
+    }
+
+    /** The key's record after a create script's keys (idempotency_lib.lua). */
+    private List<String> withRecord(List<String> k, long c, Idempotency idempotency) {
+        if (idempotency == null) {
+            return k;
+        }
+        List<String> all = new java.util.ArrayList<>(k);
+        all.add(keys.idempotencyRecord(c, idempotency.keyId())); // idempotency record
+        return all;
+    }
+
+    /** The fingerprint and the record's TTL after a create script's arguments (idempotency_lib.lua). */
+    private static List<String> withRecord(List<String> a, Idempotency idempotency) {
+        if (idempotency == null) {
+            return a;
+        }
+        List<String> all = new java.util.ArrayList<>(a);
+        all.add(idempotency.fingerprint());
+        all.add(String.valueOf(Math.max(1, idempotency.ttl().toSeconds())));
+        return all;
     }
 
     public Uni<JsonNode> updateEntry(Guard guard, Entity entity, long entryId, String changes, Long referencedItem) {

@@ -47,16 +47,29 @@ public class ConfiguratorStore {
 
     /** A configurator without a creator: only an admin may delete it. */
     public Uni<Configurator> createConfigurator(String name) {
-        return createConfigurator(name, null);
+        return createConfigurator(name, (String) null);
     }
 
     /** @param createdBy the creator's user id, who may delete it (besides an admin) */
     public Uni<Configurator> createConfigurator(String name, String createdBy) {
-        return index.nextId(Entity.CONFIGURATOR).flatMap(id -> {
+        return createConfigurator(name, createdBy, null);
+    }
+
+    /**
+     * @param createdBy the creator's user id, who may delete it (besides an admin)
+     * @param idempotency null without an Idempotency-Key; else the configurator gets its reserved id,
+     *                    and a retry gets the configurator the first attempt created
+     */
+    public Uni<Configurator> createConfigurator(String name, String createdBy, Idempotency idempotency) {
+        Uni<Long> nextId = idempotency == null ? index.nextId(Entity.CONFIGURATOR) : Uni.createFrom().item(idempotency.id());
+        return nextId.flatMap(id -> {
             Configurator configurator = new Configurator(id, name, Instant.now().truncatedTo(ChronoUnit.MILLIS), createdBy);
             return index.put(Entity.CONFIGURATOR, id, new Location(id, null))
-                    .chain(() -> scripts.createConfigurator(id, name, configurator.createdAt().toString(), createdBy))
-                    .replaceWith(configurator);
+                    .chain(() -> scripts.createConfigurator(id, name, configurator.createdAt().toString(), createdBy, idempotency))
+                    .map(reply -> {
+                        CatalogOutcomes.written(reply, Guard.none(id), () -> UnknownIdException.of(Entity.CONFIGURATOR, id));
+                        return reply.has("record") ? CatalogRecords.configurator(reply.path("record")) : configurator;
+                    });
         });
     }
 
@@ -135,7 +148,7 @@ public class ConfiguratorStore {
      * @return the item, or empty when the configurator (or the parent item in it) does not exist
      */
     public Uni<Optional<Item>> addItem(long configuratorId, String name, Long parentItemId) {
-        return addItem(Guard.none(configuratorId), name, parentItemId, 0).map(Optional::of)
+        return addItem(Guard.none(configuratorId), name, parentItemId, 0, null).map(Optional::of)
                 .onFailure(failure -> failure instanceof UnknownIdException || failure instanceof InvalidInputException)
                 .recoverWithItem(Optional.empty());
     }
@@ -145,13 +158,19 @@ public class ConfiguratorStore {
      *     {@code editlock.limits.rest.items-per-configurator} items takes no more (invalid input)
      */
     public Uni<Item> addItem(Guard guard, String name, Long parentItemId) {
-        return addItem(guard, name, parentItemId, maxItems);
+        return addItem(guard, name, parentItemId, null);
     }
 
-    private Uni<Item> addItem(Guard guard, String name, Long parentItemId, int cap) {
+    /** @param idempotency null without an Idempotency-Key; else a retry gets the item the first attempt created */
+    public Uni<Item> addItem(Guard guard, String name, Long parentItemId, Idempotency idempotency) {
+        return addItem(guard, name, parentItemId, maxItems, idempotency);
+    }
+
+    private Uni<Item> addItem(Guard guard, String name, Long parentItemId, int cap, Idempotency idempotency) {
         long c = guard.configuratorId();
-        return index.nextId(Entity.ITEM).flatMap(id -> index.put(Entity.ITEM, id, new Location(c, id))
-                .chain(() -> scripts.addItem(guard, id, name, parentItemId, cap))
+        Uni<Long> nextId = idempotency == null ? index.nextId(Entity.ITEM) : Uni.createFrom().item(idempotency.id());
+        return nextId.flatMap(id -> index.put(Entity.ITEM, id, new Location(c, id))
+                .chain(() -> scripts.addItem(guard, id, name, parentItemId, cap, idempotency))
                 .map(reply -> CatalogRecords.item(c, written(reply, guard, Entity.CONFIGURATOR, c).path("record")))
                 .onFailure(ConfiguratorStore::refused).call(() -> index.remove(Entity.ITEM, List.of(id))));
     }
@@ -212,6 +231,7 @@ public class ConfiguratorStore {
 
     /** A write that did not happen for a reason of its own (not a store failure): its index entry goes. */
     static boolean refused(Throwable failure) {
-        return !(failure instanceof LockStoreUnavailableException);
+        // A key reused for another request names an id the first request may have created.
+        return !(failure instanceof LockStoreUnavailableException) && !(failure instanceof IdempotencyKeyReusedException);
     }
 }

@@ -41,11 +41,17 @@ public class EntryStore {
      *     page that holds {@code editlock.limits.rest.entries-per-page} entries takes no more (invalid input)
      */
     public Uni<Entry> add(Guard guard, Entity entity, Map<String, String> fields) {
+        return add(guard, entity, fields, null);
+    }
+
+    /** @param idempotency null without an Idempotency-Key; else a retry gets the entry the first attempt created */
+    public Uni<Entry> add(Guard guard, Entity entity, Map<String, String> fields, Idempotency idempotency) {
         long c = guard.configuratorId();
         Entity owner = entity.onItemPage() ? Entity.ITEM : Entity.CONFIGURATOR;
         Object ownerId = entity.onItemPage() ? guard.itemId() : c;
-        return index.nextId(entity).flatMap(id -> index.put(entity, id, new Location(c, entity.onItemPage() ? guard.itemId() : null))
-                .chain(() -> scripts.addEntry(guard, entity, id, json(fields), referencedItem(entity, fields), maxEntries))
+        Uni<Long> nextId = idempotency == null ? index.nextId(entity) : Uni.createFrom().item(idempotency.id());
+        return nextId.flatMap(id -> index.put(entity, id, new Location(c, entity.onItemPage() ? guard.itemId() : null))
+                .chain(() -> scripts.addEntry(guard, entity, id, json(fields), referencedItem(entity, fields), maxEntries, idempotency))
                 .map(reply -> CatalogRecords.entry(entity, c,
                         ConfiguratorStore.written(reply, guard, owner, ownerId).path("record")))
                 .onFailure(ConfiguratorStore::refused).call(() -> index.remove(entity, List.of(id))));

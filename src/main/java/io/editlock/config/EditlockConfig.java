@@ -33,6 +33,32 @@ public interface EditlockConfig {
     /** {@code POST /api/auth/demo-login}, for the demo and tests. */
     DemoLogin demoLogin();
 
+    /** {@code Idempotency-Key} on REST creates. */
+    Idempotency idempotency();
+
+    /** Take-over with consent (docs/protocol.md §13) and waiting lines (§14). */
+    Waiting waiting();
+
+    interface Waiting {
+        /** How long the holder has to answer a take-over request; no answer counts as yes. */
+        @WithDefault("30s")
+        Duration consentWindow();
+
+        /** How many waiting lines one user may be in at once; one more is refused with LIMIT_EXCEEDED. */
+        @WithDefault("20")
+        int maxLinesPerUser();
+
+        /** How often every node looks for take-over requests whose consent window ended. */
+        @WithDefault("1s")
+        Duration sweepInterval();
+    }
+
+    interface Idempotency {
+        /** How long a create's answer is kept for retries under the same key (docs/protocol.md §8: 24 h). */
+        @WithDefault("24h")
+        Duration ttl();
+    }
+
     /** What one user or one socket may ask of a node and of the shared Redis (docs/protocol.md §4). */
     Limits limits();
 
@@ -46,7 +72,7 @@ public interface EditlockConfig {
         int watchesPerSocket();
 
         /**
-         * Frames other than lock requests (touch, watch, unlock, resume, …) one socket may send per
+         * Frames other than lock requests (touch, watch, unlock, resume, stop-waiting, answer-takeover, …) one socket may send per
          * second; more are refused with {@code error} RATE_LIMITED. Lock requests have their own
          * per-user limit ({@code editlock.rate-limit.lock-requests-per-second}).
          */
@@ -142,7 +168,7 @@ public interface EditlockConfig {
     }
 
     interface RateLimit {
-        /** Lock requests ({@code lock-*}) one user may send per second; more are refused with RATE_LIMITED. */
+        /** Lock requests ({@code lock-*}, {@code wait-for}, {@code request-takeover}) one user may send per second; more are refused with RATE_LIMITED. */
         @WithDefault("50")
         int lockRequestsPerSecond();
     }

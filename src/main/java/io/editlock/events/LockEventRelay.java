@@ -50,6 +50,8 @@ public class LockEventRelay {
     private final LockService locks;
     private final Vertx vertx;
     private final RelayMetrics metrics;
+    @jakarta.inject.Inject
+    io.editlock.waiting.WaitingState waitingState;
     private final FrameSender sender;
     private volatile ReactiveRedisSubscriber subscriber;
     private volatile boolean stopping;
@@ -139,6 +141,7 @@ public class LockEventRelay {
     private void broadcastState(long configuratorId, List<Lock> current) {
         ObjectNode updated = WireFormat.object().put("configuratorId", configuratorId);
         updated.set("locks", WireFormat.locks(current, false));
+        waitingState.decorate(updated, configuratorId); // docs/protocol.md §14: the waiting lines' lengths
         String updatedFrame = WireFormat.frame(ServerEvents.LOCK_UPDATED, updated, null);
         fanOut(registry.watchers(configuratorId), updatedFrame, null);
     }

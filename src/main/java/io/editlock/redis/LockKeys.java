@@ -131,6 +131,51 @@ public class LockKeys {
         return prefix + ":rate:" + userId + ":" + epochSecond;
     }
 
+    /**
+     * String: the record of an Idempotency-Key used on a create in this configurator (docs/protocol.md
+     * §8), written by the create's script in the same run as the entity. For a new configurator,
+     * the configurator's own id names the slot.
+     *
+     * @param keyId the user and key, hashed
+     */
+    public String idempotencyRecord(long configuratorId, String keyId) {
+        return prefix + ":" + hashTag(configuratorId) + ":idempotency:" + keyId;
+    }
+
+    /** String {@code <id>|<fingerprint>}: the id a create under this key reserved, so that its retries find it. */
+    public String idempotencyClaim(String keyId) {
+        return prefix + ":idempotency:" + keyId + ":claim";
+    }
+
+    /** String with a short TTL: a request under this key is in progress. */
+    public String idempotencyInFlight(String keyId) {
+        return prefix + ":idempotency:" + keyId + ":in-flight";
+    }
+
+    /**
+     * The waiting lines and pending take-overs of a configurator (docs/protocol.md §13, §14), as the
+     * scripts take them: lines, line, waiters, takeovers (layout in lua/waitlines_lib.lua).
+     */
+    public java.util.List<String> waiting(long configuratorId) {
+        String tag = prefix + ":" + hashTag(configuratorId);
+        return java.util.List.of(tag + ":wait-lines", tag + ":wait-line", tag + ":waiters", tag + ":takeovers");
+    }
+
+    /** Sorted set: {@code <configuratorId>|<field>} -> deadline (ms) of a pending take-over, for every node's sweep. */
+    public String takeoverDeadlines() {
+        return prefix + ":takeover-deadlines";
+    }
+
+    /** Sorted set {@code <configuratorId>|<field>} -> when counted (ms): the lines a user waits in (may hold a few stale entries). */
+    public String userWaiting(String userId) {
+        return prefix + ":user:" + userId + ":waiting";
+    }
+
+    /** Pub/sub channel of waiting lines and take-overs, published from inside the scripts. */
+    public String waitEventsChannel() {
+        return prefix + ":wait-events";
+    }
+
     /** Counter of one user's REST writes in one second. */
     public String restWriteRate(String userId, long epochSecond) {
         return prefix + ":rest-rate:" + userId + ":" + epochSecond;

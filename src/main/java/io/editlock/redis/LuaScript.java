@@ -30,6 +30,18 @@ public final class LuaScript {
         return new LuaScript(name, read(LIBRARY) + "\n" + read(name));
     }
 
+    /**
+     * A script that also uses helpers of its own feature: {@code libraries} (file names under
+     * {@code lua/}) go between {@code lib.lua} and the script.
+     */
+    public static LuaScript load(String name, String... libraries) {
+        StringBuilder source = new StringBuilder(read(LIBRARY)).append('\n');
+        for (String library : libraries) {
+            source.append(read(library)).append('\n');
+        }
+        return new LuaScript(name, source.append(read(name)).toString());
+    }
+
     public String name() {
         return name;
     }

@@ -29,6 +29,12 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
                 @APIResponse(name = ApiDocs.PRECONDITION_FAILED, description = "The Lock-Token is not the token of a lock you hold "
                         + "now that covers this write (you lost the lock, or it names another one)",
                         content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ApiDocs.Message.class))),
+                @APIResponse(name = ApiDocs.IDEMPOTENCY_IN_PROGRESS, description = "A request with this Idempotency-Key is still "
+                        + "in progress; retry in a moment",
+                        content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ApiDocs.Message.class))),
+                @APIResponse(name = ApiDocs.IDEMPOTENCY_KEY_REUSED, description = "This Idempotency-Key was already used for "
+                        + "another request (another body or route)",
+                        content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ApiDocs.Message.class))),
                 @APIResponse(name = ApiDocs.UNAVAILABLE, description = "The lock store cannot be reached: nothing was read or written",
                         content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ApiDocs.Message.class)))
         }))
@@ -41,6 +47,10 @@ public class ApiDocs extends Application {
     static final String LOCKED = "Locked";
     static final String PRECONDITION_FAILED = "PreconditionFailed";
     static final String UNAVAILABLE = "Unavailable";
+    static final String IDEMPOTENCY_IN_PROGRESS = "IdempotencyKeyInProgress";
+    static final String IDEMPOTENCY_KEY_REUSED = "IdempotencyKeyReused";
+    static final String IDEMPOTENCY_KEY = "Makes the create safe to retry: 1 to 64 printable ASCII characters. A retry with the "
+            + "same key and body within 24 h gets the first answer again, and nothing is created twice";
 
     public record Message(String message) {
     }

@@ -19,6 +19,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -49,6 +50,9 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
 @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
 public class ConfiguratorResource {
+
+    @jakarta.inject.Inject
+    IdempotentCreates idempotent;
 
     private final ConfiguratorStore store;
     private final EntryStore entries;
@@ -93,10 +97,14 @@ public class ConfiguratorResource {
     @APIResponse(responseCode = "201", description = "Created; Location names it",
             headers = @Header(name = "Location"), content = @Content(schema = @Schema(implementation = Configurator.class)))
     @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
-    public Uni<Response> create(JsonNode body) {
+    @Parameter(name = IdempotentCreates.HEADER, in = ParameterIn.HEADER, description = ApiDocs.IDEMPOTENCY_KEY)
+    @APIResponse(responseCode = "409", ref = ApiDocs.IDEMPOTENCY_IN_PROGRESS)
+    @APIResponse(responseCode = "422", ref = ApiDocs.IDEMPOTENCY_KEY_REUSED)
+    public Uni<Response> create(@HeaderParam(IdempotentCreates.HEADER) String key, JsonNode body) {
         String name = Bodies.name(body);
-        return store.createConfigurator(name, Identity.of(token).userId()).map(created -> Response
-                .created(URI.create("/api/configurators/" + created.id())).entity(created).build());
+        String createdBy = Identity.of(token).userId();
+        return idempotent.create(key, Entity.CONFIGURATOR, body, idempotency -> store.createConfigurator(name, createdBy, idempotency)
+                .map(created -> Response.created(URI.create("/api/configurators/" + created.id())).entity(created).build()));
     }
 
     @GET
@@ -153,10 +161,15 @@ public class ConfiguratorResource {
     @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     @APIResponse(responseCode = "423", ref = ApiDocs.LOCKED)
     @APIResponse(responseCode = "412", ref = ApiDocs.PRECONDITION_FAILED)
-    public Uni<Response> addItem(@PathParam("id") String id, JsonNode body) {
+    @Parameter(name = IdempotentCreates.HEADER, in = ParameterIn.HEADER, description = ApiDocs.IDEMPOTENCY_KEY)
+    @APIResponse(responseCode = "409", ref = ApiDocs.IDEMPOTENCY_IN_PROGRESS)
+    @APIResponse(responseCode = "422", ref = ApiDocs.IDEMPOTENCY_KEY_REUSED)
+    public Uni<Response> addItem(@PathParam("id") String id, @HeaderParam(IdempotentCreates.HEADER) String key, JsonNode body) {
         Bodies.NewItem item = Bodies.newItem(body);
-        return store.addItem(guards.require().guard(), item.name(), item.parentItemId())
-                .map(created -> Response.created(URI.create("/api/items/" + created.id())).entity(created).build());
+        IdempotentCreates.validate(key);
+        var guard = guards.require().guard();
+        return idempotent.create(key, Entity.ITEM, body, idempotency -> store.addItem(guard, item.name(), item.parentItemId(), idempotency)
+                .map(created -> Response.created(URI.create("/api/items/" + created.id())).entity(created).build()));
     }
 
     @POST
@@ -171,9 +184,15 @@ public class ConfiguratorResource {
     @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     @APIResponse(responseCode = "423", ref = ApiDocs.LOCKED)
     @APIResponse(responseCode = "412", ref = ApiDocs.PRECONDITION_FAILED)
-    public Uni<Response> addVariable(@PathParam("id") String id, JsonNode body) {
+    @Parameter(name = IdempotentCreates.HEADER, in = ParameterIn.HEADER, description = ApiDocs.IDEMPOTENCY_KEY)
+    @APIResponse(responseCode = "409", ref = ApiDocs.IDEMPOTENCY_IN_PROGRESS)
+    @APIResponse(responseCode = "422", ref = ApiDocs.IDEMPOTENCY_KEY_REUSED)
+    public Uni<Response> addVariable(@PathParam("id") String id, @HeaderParam(IdempotentCreates.HEADER) String key, JsonNode body) {
         var fields = Bodies.newEntry(Entity.VARIABLE, body);
-        return entries.add(guards.require().guard(), Entity.VARIABLE, fields).map(EntryRoutes::created);
+        IdempotentCreates.validate(key);
+        var guard = guards.require().guard();
+        return idempotent.create(key, Entity.VARIABLE, body, idempotency -> entries.add(guard, Entity.VARIABLE, fields, idempotency)
+                .map(EntryRoutes::created));
     }
 
     @GET

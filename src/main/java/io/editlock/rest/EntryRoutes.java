@@ -13,6 +13,9 @@ import java.net.URI;
 @ApplicationScoped
 public class EntryRoutes {
 
+    @jakarta.inject.Inject
+    IdempotentCreates idempotent;
+
     private final EntryStore entries;
     private final GuardContext guards;
 
@@ -29,6 +32,15 @@ public class EntryRoutes {
     Uni<Response> add(Entity entity, JsonNode body) {
         var fields = Bodies.newEntry(entity, body);
         return entries.add(guards.require().guard(), entity, fields).map(EntryRoutes::created);
+    }
+
+    /** @param idempotencyKey the request's Idempotency-Key, null when absent */
+    Uni<Response> add(Entity entity, JsonNode body, String idempotencyKey) {
+        var fields = Bodies.newEntry(entity, body);
+        IdempotentCreates.validate(idempotencyKey);
+        var guard = guards.require().guard();
+        return idempotent.create(idempotencyKey, entity, body, idempotency -> entries.add(guard, entity, fields, idempotency)
+                .map(EntryRoutes::created));
     }
 
     Uni<Entry> get(Entity entity, String id) {

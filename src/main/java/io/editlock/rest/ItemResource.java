@@ -13,6 +13,7 @@ import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.PATCH;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -104,8 +105,11 @@ public class ItemResource {
     @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     @APIResponse(responseCode = "423", ref = ApiDocs.LOCKED)
     @APIResponse(responseCode = "412", ref = ApiDocs.PRECONDITION_FAILED)
-    public Uni<Response> addFilter(@PathParam("id") String id, JsonNode body) {
-        return routes.add(Entity.FILTER, body);
+    @Parameter(name = IdempotentCreates.HEADER, in = ParameterIn.HEADER, description = ApiDocs.IDEMPOTENCY_KEY)
+    @APIResponse(responseCode = "409", ref = ApiDocs.IDEMPOTENCY_IN_PROGRESS)
+    @APIResponse(responseCode = "422", ref = ApiDocs.IDEMPOTENCY_KEY_REUSED)
+    public Uni<Response> addFilter(@PathParam("id") String id, @HeaderParam(IdempotentCreates.HEADER) String key, JsonNode body) {
+        return routes.add(Entity.FILTER, body, key);
     }
 
     @POST
@@ -121,8 +125,11 @@ public class ItemResource {
     @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     @APIResponse(responseCode = "423", ref = ApiDocs.LOCKED)
     @APIResponse(responseCode = "412", ref = ApiDocs.PRECONDITION_FAILED)
-    public Uni<Response> addDependency(@PathParam("id") String id, JsonNode body) {
-        return routes.add(Entity.DEPENDENCY, body);
+    @Parameter(name = IdempotentCreates.HEADER, in = ParameterIn.HEADER, description = ApiDocs.IDEMPOTENCY_KEY)
+    @APIResponse(responseCode = "409", ref = ApiDocs.IDEMPOTENCY_IN_PROGRESS)
+    @APIResponse(responseCode = "422", ref = ApiDocs.IDEMPOTENCY_KEY_REUSED)
+    public Uni<Response> addDependency(@PathParam("id") String id, @HeaderParam(IdempotentCreates.HEADER) String key, JsonNode body) {
+        return routes.add(Entity.DEPENDENCY, body, key);
     }
 
     @POST
@@ -137,7 +144,10 @@ public class ItemResource {
     @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     @APIResponse(responseCode = "423", ref = ApiDocs.LOCKED)
     @APIResponse(responseCode = "412", ref = ApiDocs.PRECONDITION_FAILED)
-    public Uni<Response> addAttributeValue(@PathParam("id") String id, JsonNode body) {
-        return routes.add(Entity.ATTRIBUTE_VALUE, body);
+    @Parameter(name = IdempotentCreates.HEADER, in = ParameterIn.HEADER, description = ApiDocs.IDEMPOTENCY_KEY)
+    @APIResponse(responseCode = "409", ref = ApiDocs.IDEMPOTENCY_IN_PROGRESS)
+    @APIResponse(responseCode = "422", ref = ApiDocs.IDEMPOTENCY_KEY_REUSED)
+    public Uni<Response> addAttributeValue(@PathParam("id") String id, @HeaderParam(IdempotentCreates.HEADER) String key, JsonNode body) {
+        return routes.add(Entity.ATTRIBUTE_VALUE, body, key);
     }
 }

@@ -15,10 +15,15 @@ public final class ClientEvents {
     public static final String UNWATCH = "unwatch";
     public static final String TOUCH = "touch";
     public static final String RESUME = "resume";
+    public static final String REQUEST_TAKEOVER = "request-takeover";
+    public static final String ANSWER_TAKEOVER = "answer-takeover";
+    public static final String WAIT_FOR = "wait-for";
+    public static final String STOP_WAITING = "stop-waiting";
     public static final String REAUTH = "reauth";
 
     public static final Set<String> ALL = Set.of(LOCK_CONFIGURATOR, LOCK_VARIABLES, LOCK_ITEM_SUBRESOURCE, UNLOCK_CONFIGURATOR,
-            UNLOCK_VARIABLES, UNLOCK_ITEM_SUBRESOURCE, WATCH, UNWATCH, TOUCH, RESUME, REAUTH);
+            UNLOCK_VARIABLES, UNLOCK_ITEM_SUBRESOURCE, WATCH, UNWATCH, TOUCH, RESUME,
+            REQUEST_TAKEOVER, ANSWER_TAKEOVER, WAIT_FOR, STOP_WAITING, REAUTH);
 
     private ClientEvents() {
     }

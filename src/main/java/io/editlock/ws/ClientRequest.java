@@ -25,6 +25,22 @@ public sealed interface ClientRequest {
     record Resume(String ref, String resumeToken) implements ClientRequest {
     }
 
+    /** {@code wait-for} (docs/protocol.md §14). */
+    record WaitFor(String ref, Resource resource) implements ClientRequest {
+    }
+
+    /** {@code stop-waiting} (docs/protocol.md §14). */
+    record StopWaiting(String ref, Resource resource) implements ClientRequest {
+    }
+
+    /** {@code request-takeover} (docs/protocol.md §13); {@code message} null when none was given. */
+    record RequestTakeover(String ref, Resource resource, String message) implements ClientRequest {
+    }
+
+    /** {@code answer-takeover} (docs/protocol.md §13). */
+    record AnswerTakeover(String ref, Resource resource, boolean accept) implements ClientRequest {
+    }
+
     /** A fresh token for the open socket (docs/protocol.md §3); never logged, never echoed. */
     record Reauth(String ref, String accessToken) implements ClientRequest {
 

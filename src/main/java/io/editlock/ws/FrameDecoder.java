@@ -97,6 +97,8 @@ public class FrameDecoder {
             case ClientEvents.WATCH -> new ClientRequest.Watch(ref, id(data, "configuratorId"));
             case ClientEvents.UNWATCH -> new ClientRequest.Unwatch(ref, id(data, "configuratorId"));
             case ClientEvents.RESUME -> new ClientRequest.Resume(ref, resumeToken(data));
+            case ClientEvents.WAIT_FOR, ClientEvents.STOP_WAITING, ClientEvents.REQUEST_TAKEOVER, ClientEvents.ANSWER_TAKEOVER ->
+                    WaitingFrames.decode(event, ref, data);
             case ClientEvents.REAUTH -> new ClientRequest.Reauth(ref, accessToken(data));
             default -> LOCK_EVENTS.get(event).apply(ref, resource(event, data));
         };

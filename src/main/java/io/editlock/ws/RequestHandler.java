@@ -35,6 +35,10 @@ public class RequestHandler {
     private final RateLimiter rateLimiter;
     private final int lockRequestsPerSecond;
     private final LockAudit audit;
+    @jakarta.inject.Inject
+    WaitingRequests waitingRequests;
+    @jakarta.inject.Inject
+    io.editlock.waiting.WaitingState waitingState;
     private final TokenLifetime tokenLifetime;
     private final FrameRate frameRate;
     private final WatchQuota watchQuota;
@@ -55,7 +59,7 @@ public class RequestHandler {
     }
 
     public Uni<String> handle(SocketSession session, ClientRequest request) {
-        if (!(request instanceof ClientRequest.Lock) && !frameRate.allow(session)) {
+        if (!countsAsLockRequest(request) && !frameRate.allow(session)) {
             return reply(WireFormat.frame(ServerEvents.ERROR, WireFormat.error("RATE_LIMITED",
                     "More than " + frameRate.perSecond() + " requests a second on this socket; this one was not processed"),
                     request.ref()));
@@ -87,7 +91,17 @@ public class RequestHandler {
         if (request instanceof ClientRequest.Resume resume) {
             return resume(session, resume);
         }
+        Uni<String> waiting = waitingRequests.handle(session, request);
+        if (waiting != null) {
+            return waiting;
+        }
         return reply(WireFormat.frame(ServerEvents.TOUCHED, WireFormat.object(), request.ref()));
+    }
+
+    /** Requests that may end in a grant share the user's lock-request rate instead of the frame rate (docs/protocol.md §4). */
+    private static boolean countsAsLockRequest(ClientRequest request) {
+        return request instanceof ClientRequest.Lock || request instanceof ClientRequest.WaitFor
+                || request instanceof ClientRequest.RequestTakeover;
     }
 
     private Uni<String> lock(SocketSession session, ClientRequest.Lock request) {
@@ -153,9 +167,10 @@ public class RequestHandler {
             }
             // Joined before reading, so that no change between the read and the join is missed.
             registry.watch(session, configuratorId);
-            return locks.locks(configuratorId).map(current -> {
+            return waitingState.refresh(configuratorId).chain(() -> locks.locks(configuratorId)).map(current -> {
                 ObjectNode data = WireFormat.object().put("configuratorId", configuratorId);
                 data.set("locks", WireFormat.locks(current, false));
+                waitingState.decorate(data, configuratorId);
                 return WireFormat.frame(ServerEvents.LOCK_UPDATED, data, request.ref());
             });
         }).onFailure().recoverWithItem(failure -> WireFormat.frame(ServerEvents.ERROR,

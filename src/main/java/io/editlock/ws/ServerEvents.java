@@ -16,6 +16,14 @@ public final class ServerEvents {
     public static final String REAUTHED = "reauthed";
     public static final String ERROR = "error";
     public static final String CONTENT_CHANGED = "content-changed";
+    public static final String TAKEOVER_PENDING = "takeover-pending";
+    public static final String TAKEOVER_REQUESTED = "takeover-requested";
+    public static final String TAKEOVER_ANSWERED = "takeover-answered";
+    public static final String TAKEOVER_GRANTED = "takeover-granted";
+    public static final String TAKEOVER_REFUSED = "takeover-refused";
+    public static final String QUEUED = "queued";
+    public static final String QUEUE_UPDATED = "queue-updated";
+    public static final String NOT_WAITING = "not-waiting";
 
     private ServerEvents() {
     }

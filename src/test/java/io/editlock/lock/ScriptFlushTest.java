@@ -23,7 +23,7 @@ class ScriptFlushTest {
 
     private static final Duration WAIT = Duration.ofSeconds(10);
     /** Same source, so the same SHA-1 under which Redis caches the engine's acquire script. */
-    private static final LuaScript ACQUIRE = LuaScript.load("acquire_lock");
+    private static final LuaScript ACQUIRE = LuaScript.load("acquire_lock", "waitlines_lib");
 
     @Inject
     LockService locks;

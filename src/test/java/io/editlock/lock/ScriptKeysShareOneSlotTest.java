@@ -9,6 +9,8 @@ import io.editlock.catalog.Entity;
 import java.util.OptionalLong;
 import io.editlock.lock.redis.LockScripts;
 import io.editlock.redis.LockKeys;
+import io.editlock.catalog.Idempotency;
+import io.editlock.waiting.WaitingScripts;
 import io.editlock.redis.LuaScript;
 import io.editlock.redis.ScriptExecutor;
 import io.smallrye.mutiny.Uni;
@@ -99,18 +101,33 @@ class ScriptKeysShareOneSlotTest {
             catalog.createConfigurator(c, "name", "2026-01-01T00:00:00Z", "7");
             catalog.renameConfigurator(guard, "name");
             catalog.deleteConfigurator(guard, false);
-            catalog.addItem(guard, 6, "item", 5L, 0);
+            catalog.addItem(guard, 6, "item", 5L, 0, null);
             catalog.renameItem(guard, "item");
             catalog.deleteItem(guard);
-            catalog.addEntry(guard, Entity.FILTER, 9, "{}", null, 0);
+            catalog.addEntry(guard, Entity.FILTER, 9, "{}", null, 0, null);
             catalog.updateEntry(guard, Entity.DEPENDENCY, 9, "{}", 5L);
             catalog.deleteEntry(guard, Entity.VARIABLE, 9);
             catalog.read(c);
+            // With an Idempotency-Key, the key's record joins the create's slot (docs/protocol.md §8).
+            Idempotency idempotency = new Idempotency(c, "k", "f", Duration.ofHours(24));
+            catalog.createConfigurator(c, "name", "2026-01-01T00:00:00Z", "7", idempotency);
+            catalog.addItem(guard, 6, "item", 5L, 0, idempotency);
+            catalog.addEntry(guard, Entity.FILTER, 9, "{}", null, 0, idempotency);
+            WaitingScripts waiting = new WaitingScripts(executor, keys, lease);
+            waiting.waitFor(Resource.itemPage(5, Page.FILTERS).inConfigurator(c), holder);
+            waiting.stopWaiting(Resource.configurator(c), "7");
+            waiting.requestTakeover(Resource.variables(c), holder, "please", lease);
+            waiting.answerTakeover(Resource.variables(c), "7", true);
+            waiting.resolveTakeover(c, "var");
+            executor.about = null; // a user's lines: one key of the user's, about no configurator
+            waiting.reserveLine("7", c + "|var", 20, lease, lease);
+            executor.about = c;
         }
 
         Set<String> called = executor.calls.stream().map(Call::script).collect(Collectors.toCollection(TreeSet::new));
         Set<String> every = LockScripts.ALL.stream().map(LuaScript::name).collect(Collectors.toCollection(TreeSet::new));
         CatalogScripts.ALL.forEach(script -> every.add(script.name()));
+        WaitingScripts.ALL.forEach(script -> every.add(script.name()));
         assertEquals(every, called, "this test must call every lock and catalog script; a new script needs a call here");
 
         for (Call call : executor.calls) {

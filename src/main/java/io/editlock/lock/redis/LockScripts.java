@@ -21,16 +21,19 @@ import java.util.List;
 @ApplicationScoped
 public class LockScripts {
 
-    static final LuaScript ACQUIRE = LuaScript.load("acquire_lock");
-    static final LuaScript RELEASE = LuaScript.load("release_lock");
-    static final LuaScript RELEASE_SOCKET = LuaScript.load("release_socket_locks");
+    /** Every script that frees or grants a lock serves the waiting lines in the same run (docs/protocol.md §14). */
+    private static final String WAITING = "waitlines_lib";
+
+    static final LuaScript ACQUIRE = LuaScript.load("acquire_lock", WAITING);
+    static final LuaScript RELEASE = LuaScript.load("release_lock", WAITING);
+    static final LuaScript RELEASE_SOCKET = LuaScript.load("release_socket_locks", WAITING);
     static final LuaScript RENEW_SOCKET = LuaScript.load("renew_socket_locks");
-    static final LuaScript MOVE_SOCKET = LuaScript.load("move_socket_locks");
-    static final LuaScript REAP_EXPIRED = LuaScript.load("reap_expired_locks");
+    static final LuaScript MOVE_SOCKET = LuaScript.load("move_socket_locks", WAITING);
+    static final LuaScript REAP_EXPIRED = LuaScript.load("reap_expired_locks", WAITING);
     static final LuaScript LIST = LuaScript.load("list_locks");
     static final LuaScript SCHEDULE_EXPIRY = LuaScript.load("schedule_expiry");
     static final LuaScript RESCHEDULE_EXPIRY = LuaScript.load("reschedule_expiry");
-    static final LuaScript CANCEL_REQUEST = LuaScript.load("cancel_lock_request");
+    static final LuaScript CANCEL_REQUEST = LuaScript.load("cancel_lock_request", WAITING);
 
     /** Every script, for loading at start-up and for the one-slot test. */
     public static final List<LuaScript> ALL = List.of(ACQUIRE, RELEASE, RELEASE_SOCKET, RENEW_SOCKET, MOVE_SOCKET,
@@ -38,10 +41,22 @@ public class LockScripts {
 
     private final ScriptExecutor executor;
     private final LockKeys keys;
+    private final Duration lease;
 
-    public LockScripts(ScriptExecutor executor, LockKeys keys) {
+    @jakarta.inject.Inject
+    public LockScripts(ScriptExecutor executor, LockKeys keys, io.editlock.config.EditlockConfig config) {
+        this(executor, keys, config.lease().ttl());
+    }
+
+    /** @param lease of the grants a release hands to whom waits for the lock */
+    public LockScripts(ScriptExecutor executor, LockKeys keys, Duration lease) {
         this.executor = executor;
         this.keys = keys;
+        this.lease = lease;
+    }
+
+    public LockScripts(ScriptExecutor executor, LockKeys keys) {
+        this(executor, keys, Duration.ofSeconds(30));
     }
 
     /** @param resource with its configuratorId resolved */
@@ -62,7 +77,7 @@ public class LockScripts {
                 resource.page() == null ? "" : resource.page().wireName(),
                 holder.userId(), holder.userName(), holder.socketId(), holder.nodeId(),
                 String.valueOf(lease.toMillis()), keys.lockEventsChannel(), String.valueOf(request));
-        return executor.run(ACQUIRE, k, a).map(reply -> LockRecords.parse(reply.toString()));
+        return executor.run(ACQUIRE, withWaiting(k, c), withWaiting(a, lease)).map(reply -> LockRecords.parse(reply.toString()));
     }
 
     /**
@@ -77,7 +92,7 @@ public class LockScripts {
                 keys.voidRequest(c, socketId, request));       // void
         List<String> a = List.of(resource.field(), socketId, String.valueOf(request), reason.wireName(), String.valueOf(c),
                 keys.lockEventsChannel(), String.valueOf(keepVoid.toMillis()));
-        return executor.run(CANCEL_REQUEST, k, a)
+        return executor.run(CANCEL_REQUEST, withWaiting(k, c), withWaiting(a, (Duration) null))
                 .map(reply -> LockRecords.released(LockRecords.parse(reply.toString()).path("released")));
     }
 
@@ -87,7 +102,7 @@ public class LockScripts {
         List<String> k = List.of(keys.locks(c)); // locks
         List<String> a = List.of(resource.field(), userId, token == 0 ? "" : String.valueOf(token), reason.wireName(),
                 exceptSocket, String.valueOf(c), keys.lockEventsChannel());
-        return executor.run(RELEASE, k, a).map(reply -> LockRecords.parse(reply.toString()));
+        return executor.run(RELEASE, withWaiting(k, c), withWaiting(a, lease)).map(reply -> LockRecords.parse(reply.toString()));
     }
 
     public Uni<List<ReleasedLock>> releaseSocket(long configuratorId, String socketId, ReleaseReason reason) {
@@ -99,7 +114,7 @@ public class LockScripts {
         List<String> k = List.of(keys.locks(configuratorId)); // locks
         List<String> a = List.of(socketId, reason.wireName(), String.valueOf(configuratorId), keys.lockEventsChannel(),
                 upTo < 0 ? "" : String.valueOf(upTo));
-        return executor.run(RELEASE_SOCKET, k, a)
+        return executor.run(RELEASE_SOCKET, withWaiting(k, configuratorId), withWaiting(a, lease))
                 .map(reply -> LockRecords.released(LockRecords.parse(reply.toString()).path("released")));
     }
 
@@ -112,14 +127,17 @@ public class LockScripts {
     public Uni<List<Lock>> moveSocket(long configuratorId, String oldSocket, String newSocket, String newNode, Duration lease) {
         List<String> k = List.of(keys.locks(configuratorId)); // locks
         List<String> a = List.of(oldSocket, newSocket, newNode, String.valueOf(lease.toMillis()));
-        return executor.run(MOVE_SOCKET, k, a)
+        List<String> waitingArgs = new java.util.ArrayList<>(withWaiting(a, lease));
+        waitingArgs.add(String.valueOf(configuratorId));
+        return executor.run(MOVE_SOCKET, withWaiting(k, configuratorId), waitingArgs)
                 .map(reply -> LockRecords.locks(LockRecords.parse(reply.toString()).path("moved")));
     }
 
     /** @return what ran out, and the earliest lease end left (epoch ms, 0 when no lock is left) */
     public Uni<Reaped> reapExpired(long configuratorId) {
         List<String> k = List.of(keys.locks(configuratorId)); // locks
-        return executor.run(REAP_EXPIRED, k, List.of(String.valueOf(configuratorId), keys.lockEventsChannel()))
+        return executor.run(REAP_EXPIRED, withWaiting(k, configuratorId),
+                        withWaiting(List.of(String.valueOf(configuratorId), keys.lockEventsChannel()), lease))
                 .map(reply -> {
                     JsonNode node = LockRecords.parse(reply.toString());
                     return new Reaped(LockRecords.released(node.path("released")), node.path("next").asLong());
@@ -127,6 +145,21 @@ public class LockScripts {
     }
 
     public record Reaped(List<ReleasedLock> released, long nextExpiryMillis) {
+    }
+
+    /** The waiting-line keys after a script's own keys (lua/waitlines_lib.lua). */
+    private List<String> withWaiting(List<String> k, long configuratorId) {
+        List<String> all = new java.util.ArrayList<>(k);
+        all.addAll(keys.waiting(configuratorId)); // lines, line, waiters, takeovers
+        return all;
+    }
+
+    /** The lease of grants from a line and the waiting channel after a script's own arguments. */
+    private List<String> withWaiting(List<String> a, Duration lease) {
+        List<String> all = new java.util.ArrayList<>(a);
+        all.add(String.valueOf((lease == null ? this.lease : lease).toMillis()));
+        all.add(keys.waitEventsChannel());
+        return all;
     }
 
     public Uni<List<Lock>> list(long configuratorId) {

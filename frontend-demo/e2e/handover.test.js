@@ -1,0 +1,154 @@
+// End-to-end: asking the editor of a page for it, and waiting in line (docs/protocol.md §13, §14), each person
+// in their own Chromium, through the demo UI served by the real server.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startServer } from './server.js';
+import { User, screenshot } from './browser.js';
+
+const CONSENT_SECONDS = 4;
+
+function pageWithStatus(page, status) {
+  return page.locator(`[data-testid=page][data-status=${status}]`);
+}
+
+async function waitForStatus(page, status, timeout = 10_000) {
+  await pageWithStatus(page, status).waitFor({ timeout });
+}
+
+async function bannerText(page) {
+  return (await page.locator('[data-testid=lock-banner]').textContent()).replace(/\s+/g, ' ').trim();
+}
+
+/** A configurator with one item, made over REST; returns the hash of each item's filters page. */
+async function setUp(baseUrl, items) {
+  const login = await fetch(`${baseUrl}/api/auth/demo-login`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ userId: 'setup', name: 'Setup' }),
+  });
+  const { token } = await login.json();
+  const post = async (url, body) => (await fetch(`${baseUrl}${url}`, {
+    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body),
+  })).json();
+  const configurator = await post('/api/configurators', { name: 'Handover bike' });
+  const hashes = [];
+  for (const name of items) {
+    const item = await post(`/api/configurators/${configurator.id}/items`, { name });
+    hashes.push(`#/c/${configurator.id}/items/${item.id}/filters`);
+  }
+  return hashes;
+}
+
+async function open(user, hash) {
+  await user.page.evaluate((target) => { location.hash = target; }, hash);
+}
+
+describe('asking for a page and waiting in line', { timeout: 300_000 }, () => {
+  let server;
+  let sara;
+  let tom;
+  let omar;
+  let pages;
+
+  before(async () => {
+    server = await startServer({ 'editlock.waiting.consent-window': `${CONSENT_SECONDS}s`, 'editlock.waiting.sweep-interval': '250ms' });
+    pages = await setUp(server.baseUrl, ['Frame', 'Fork', 'Saddle', 'Wheel']);
+    sara = await new User('Sara', server.baseUrl).launch();
+    tom = await new User('Tom', server.baseUrl).launch();
+    omar = await new User('Omar', server.baseUrl).launch();
+    await Promise.all([sara.signIn(), tom.signIn(), omar.signIn()]);
+  });
+
+  after(async () => {
+    await Promise.all([sara && sara.close(), tom && tom.close(), omar && omar.close()]);
+    if (server) {
+      await server.stop();
+    }
+  });
+
+  it('Tom asks Sara for the page with a message; she hands it over', async () => {
+    await open(sara, pages[0]);
+    await waitForStatus(sara.page, 'editing');
+    await open(tom, pages[0]);
+    await waitForStatus(tom.page, 'blocked');
+    assert.ok((await bannerText(tom.page)).includes('Ask Sara for this page'));
+    await tom.page.fill('[data-testid=takeover-message]', 'Need to fix the frame sizes');
+    await tom.page.click('[data-testid=ask-holder]');
+    await tom.page.locator('[data-testid=takeover-pending]').waitFor();
+
+    const dialog = sara.page.locator('[data-testid=takeover-dialog]');
+    await dialog.waitFor();
+    assert.ok((await dialog.textContent()).includes('Tom asks for the page you are editing'));
+    assert.equal(await sara.page.locator('[data-testid=takeover-request-message]').textContent(), 'Need to fix the frame sizes');
+    const countdown = Number((await sara.page.locator('[data-testid=takeover-countdown]').textContent()).replace(/\D/g, ''));
+    assert.ok(countdown > 0 && countdown <= CONSENT_SECONDS, `countdown ${countdown}`);
+    await screenshot(sara.page, 'sara-is-asked-for-the-page');
+    await sara.page.click('[data-testid=takeover-handover]');
+
+    await waitForStatus(tom.page, 'editing');
+    await waitForStatus(sara.page, 'lost');
+    assert.ok((await bannerText(sara.page)).includes('You handed this page over'));
+    assert.equal(await dialog.count(), 0);
+    await screenshot(tom.page, 'tom-got-the-page');
+  });
+
+  it('Tom asks again for another page; Sara keeps it', async () => {
+    await open(sara, pages[1]);
+    await waitForStatus(sara.page, 'editing');
+    await open(tom, pages[1]);
+    await waitForStatus(tom.page, 'blocked');
+    await tom.page.click('[data-testid=ask-holder]');
+    await sara.page.locator('[data-testid=takeover-dialog]').waitFor();
+    await sara.page.click('[data-testid=takeover-keep]');
+    await tom.page.locator('.toast', { hasText: 'Sara keeps editing the page for now.' }).waitFor();
+    await tom.page.locator('[data-testid=ask-holder]').waitFor();
+    // Past the consent window nothing changes: the refusal ended the request.
+    await new Promise((resolve) => setTimeout(resolve, (CONSENT_SECONDS + 1) * 1000));
+    assert.equal(await pageWithStatus(sara.page, 'editing').count(), 1);
+    assert.equal(await pageWithStatus(tom.page, 'blocked').count(), 1);
+  });
+
+  it('Sara does not answer: the page passes to Tom when the countdown ends', async () => {
+    await open(sara, pages[2]);
+    await waitForStatus(sara.page, 'editing');
+    await open(tom, pages[2]);
+    await waitForStatus(tom.page, 'blocked');
+    const askedAt = Date.now();
+    await tom.page.click('[data-testid=ask-holder]');
+    await sara.page.locator('[data-testid=takeover-dialog]').waitFor();
+    await waitForStatus(tom.page, 'editing', (CONSENT_SECONDS + 5) * 1000);
+    const took = Date.now() - askedAt;
+    assert.ok(took >= (CONSENT_SECONDS - 1) * 1000, `not before the deadline (${took} ms)`);
+    await waitForStatus(sara.page, 'lost');
+    assert.equal(await sara.page.locator('[data-testid=takeover-dialog]').count(), 0, 'the dialog goes with the page');
+  });
+
+  it('two waiters are served in order, each page turning editable by itself', async () => {
+    await open(sara, pages[3]);
+    await waitForStatus(sara.page, 'editing');
+    await open(tom, pages[3]);
+    await waitForStatus(tom.page, 'blocked');
+    await tom.page.click('[data-testid=wait-for]');
+    await tom.page.locator('[data-testid=queue-position]', { hasText: 'You are next.' }).waitFor();
+    await open(omar, pages[3]);
+    await waitForStatus(omar.page, 'blocked');
+    await omar.page.click('[data-testid=wait-for]');
+    await omar.page.locator('[data-testid=queue-position]', { hasText: 'You are number 2 in line.' }).waitFor();
+    await screenshot(omar.page, 'omar-waits-second-in-line');
+
+    await open(sara, pages[0]); // Sara leaves the page
+    await waitForStatus(tom.page, 'editing');
+    await omar.page.locator('[data-testid=queue-position]', { hasText: 'You are next.' }).waitFor();
+    assert.equal(await pageWithStatus(omar.page, 'blocked').count(), 1);
+
+    await open(tom, pages[0]); // Tom is done
+    await waitForStatus(omar.page, 'editing');
+    const served = omar.frames.filter((f) => f.dir === 'in' && f.event === 'lock-acquired' && f.data.queued);
+    assert.equal(served.length, 1);
+  });
+
+  it('no page had a script error', () => {
+    for (const user of [sara, tom, omar]) {
+      assert.deepEqual(user.errors || [], [], `${user.name}'s page threw`);
+    }
+  });
+});

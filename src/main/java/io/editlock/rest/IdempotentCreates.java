@@ -1,0 +1,137 @@
+package io.editlock.rest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.auth.Identity;
+import io.editlock.catalog.CatalogIndex;
+import io.editlock.catalog.Entity;
+import io.editlock.catalog.Idempotency;
+import io.editlock.catalog.IdempotencyKeyInUseException;
+import io.editlock.catalog.IdempotencyKeyReusedException;
+import io.editlock.catalog.InvalidInputException;
+import io.editlock.config.EditlockConfig;
+import io.editlock.lock.LockStoreUnavailableException;
+import io.editlock.redis.LockKeys;
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Response;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.function.Function;
+import org.eclipse.microprofile.jwt.JsonWebToken;
+
+/**
+ * Retry-safe creates (docs/protocol.md §8): runs a {@code POST} create under its
+ * {@code Idempotency-Key}, if it carries one.
+ *
+ * <p>The first attempt reserves the entity's id under the key (a claim, kept for the record's
+ * lifetime), so that every retry creates, or finds, the same entity. The create script itself then
+ * writes the key's record beside the entity in the same run, and answers a retry with the first
+ * reply. A request that was refused (it created nothing) gives its claim back; a store failure keeps
+ * it, because the create may have happened without its answer arriving. A short in-flight marker
+ * answers a concurrent duplicate with 409.
+ */
+@ApplicationScoped
+public class IdempotentCreates {
+
+    public static final String HEADER = "Idempotency-Key";
+    static final int MAX_KEY_LENGTH = 64;
+    /** How long a request in progress blocks its duplicates; a node that died frees its keys after this. */
+    private static final Duration IN_FLIGHT = Duration.ofSeconds(30);
+
+    private final ReactiveRedisDataSource redis;
+    private final CatalogIndex index;
+    private final LockKeys keys;
+    private final JsonWebToken token;
+    private final CurrentVertxRequest request;
+    private final Duration ttl;
+
+    public IdempotentCreates(ReactiveRedisDataSource redis, CatalogIndex index, LockKeys keys, JsonWebToken token,
+            CurrentVertxRequest request, EditlockConfig config) {
+        this.redis = redis;
+        this.index = index;
+        this.keys = keys;
+        this.token = token;
+        this.request = request;
+        this.ttl = config.idempotency().ttl();
+    }
+
+    /** 400 for a key that is not 1 to 64 printable ASCII characters. Call before anything else is checked but the body. */
+    public static void validate(String key) {
+        if (key == null) {
+            return;
+        }
+        if (key.isEmpty() || key.length() > MAX_KEY_LENGTH || !key.chars().allMatch(c -> c >= 0x20 && c <= 0x7e)) {
+            throw new InvalidInputException(HEADER + " must be 1 to " + MAX_KEY_LENGTH + " printable ASCII characters");
+        }
+    }
+
+    /**
+     * @param key    the header's value, null when absent
+     * @param entity what is created (whose id sequence the reservation draws from)
+     * @param body   the request body as received (part of the fingerprint)
+     * @param create the create itself, given null without a key
+     */
+    public Uni<jakarta.ws.rs.core.Response> create(String key, Entity entity, JsonNode body,
+            Function<Idempotency, Uni<jakarta.ws.rs.core.Response>> create) {
+        if (key == null) {
+            return create.apply(null);
+        }
+        validate(key);
+        String keyId = sha256(Identity.of(token).userId() + "\u0000" + key);
+        var http = request.getCurrent().request();
+        String fingerprint = sha256(http.method().name() + " " + http.path() + "\n" + (body == null ? "" : body.toString()));
+        String inFlight = keys.idempotencyInFlight(keyId);
+        return execute(Command.SET, inFlight, "1", "NX", "PX", String.valueOf(IN_FLIGHT.toMillis()))
+                .flatMap(set -> {
+                    if (set == null) {
+                        return Uni.createFrom().failure(new IdempotencyKeyInUseException());
+                    }
+                    return claim(entity, keyId, fingerprint)
+                            .flatMap(id -> create.apply(new Idempotency(id, keyId, fingerprint, ttl))
+                                    .onFailure(IdempotentCreates::createdNothing)
+                                    .call(() -> execute(Command.DEL, keys.idempotencyClaim(keyId)).onFailure().recoverWithNull()))
+                            .eventually(() -> execute(Command.DEL, inFlight).onFailure().recoverWithNull());
+                });
+    }
+
+    /** The id reserved under the key: a new one for the first attempt, the first attempt's for a retry. */
+    private Uni<Long> claim(Entity entity, String keyId, String fingerprint) {
+        String claim = keys.idempotencyClaim(keyId);
+        return index.nextId(entity).flatMap(fresh -> execute(Command.SET, claim, fresh + "|" + fingerprint, "NX",
+                        "PX", String.valueOf(ttl.toMillis()))
+                .flatMap(set -> set != null ? Uni.createFrom().item(fresh)
+                        : execute(Command.GET, claim).map(existing -> {
+                            if (existing == null) {
+                                throw new IdempotencyKeyInUseException(); // gave back this very moment: retry
+                            }
+                            String[] parts = existing.toString().split("\\|", 2);
+                            if (parts.length != 2 || !parts[1].equals(fingerprint)) {
+                                throw new IdempotencyKeyReusedException();
+                            }
+                            return Long.parseLong(parts[0]);
+                        })));
+    }
+
+    /** Refusals (400, 404, 412, 423 …) created nothing; a store failure or a reused key may hide a create. */
+    private static boolean createdNothing(Throwable failure) {
+        return !(failure instanceof LockStoreUnavailableException) && !(failure instanceof IdempotencyKeyReusedException);
+    }
+
+    private Uni<Response> execute(Command command, String... args) {
+        return redis.execute(command, args).onFailure().transform(LockStoreUnavailableException::of);
+    }
+
+    private static String sha256(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

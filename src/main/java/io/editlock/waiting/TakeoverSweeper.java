@@ -1,0 +1,97 @@
+package io.editlock.waiting;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.lock.LockAudit;
+import io.editlock.lock.redis.LockRecords;
+import io.editlock.redis.LockKeys;
+import io.editlock.redis.PipelinedRedis;
+import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Response;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
+import java.util.List;
+import org.jboss.logging.Logger;
+
+/**
+ * Ends take-over requests whose consent window ran out (docs/protocol.md §13: no answer counts as
+ * yes). Every node runs it; the deadlines are one sorted set in Redis, so a request outlives the
+ * node that took it, and resolve_takeover hands over at most once whichever node gets there first.
+ */
+@ApplicationScoped
+public class TakeoverSweeper {
+
+    private static final Logger LOG = Logger.getLogger(TakeoverSweeper.class);
+    private static final int BATCH = 100;
+
+    private final PipelinedRedis redis;
+    private final WaitingScripts scripts;
+    private final LockKeys keys;
+    private final LockAudit lockAudit;
+    private final WaitingAudit audit;
+
+    public TakeoverSweeper(PipelinedRedis redis, WaitingScripts scripts, LockKeys keys, LockAudit lockAudit,
+            WaitingAudit audit) {
+        this.redis = redis;
+        this.scripts = scripts;
+        this.keys = keys;
+        this.lockAudit = lockAudit;
+        this.audit = audit;
+    }
+
+    /** {@code <configuratorId>|<field>|<deadline>}: one entry per request, so a later request on the same lock is its own. */
+    static String member(long configuratorId, String field, long deadline) {
+        return configuratorId + "|" + field + "|" + deadline;
+    }
+
+    @Scheduled(every = "${editlock.waiting.sweep-interval:1s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
+    Uni<Void> sweep() {
+        return resolveDue().onFailure().recoverWithUni(failure -> {
+            LOG.debugf("take-over sweep failed (will retry): %s", failure.getMessage());
+            return Uni.createFrom().item(0);
+        }).replaceWithVoid();
+    }
+
+    /** @return how many due requests were looked at */
+    public Uni<Integer> resolveDue() {
+        return redis.execute(Command.ZRANGEBYSCORE, keys.takeoverDeadlines(), "-inf", String.valueOf(System.currentTimeMillis()),
+                        "LIMIT", "0", String.valueOf(BATCH))
+                .flatMap(due -> Multi.createFrom().iterable(members(due))
+                        .onItem().transformToUniAndMerge(this::resolve)
+                        .collect().asList().map(List::size));
+    }
+
+    private Uni<Void> resolve(String member) {
+        String[] parts = member.split("\\|");
+        long configuratorId = Long.parseLong(parts[0]);
+        String field = parts[1];
+        return scripts.resolveTakeover(configuratorId, field).flatMap(reply -> {
+            String outcome = reply.path("s").asText();
+            if (outcome.equals("NOT_DUE")) {
+                // The store's clock is ahead of this node's: look again at the store's deadline.
+                long deadline = reply.path("deadline").asLong();
+                return redis.execute(Command.ZADD, keys.takeoverDeadlines(), String.valueOf(deadline), member).replaceWithVoid();
+            }
+            if (outcome.equals("RESOLVED")) {
+                recordTimeout(configuratorId, field, reply);
+            }
+            return redis.execute(Command.ZREM, keys.takeoverDeadlines(), member).replaceWithVoid();
+        });
+    }
+
+    private void recordTimeout(long configuratorId, String field, JsonNode reply) {
+        lockAudit.released(LockRecords.released(reply.path("released")));
+        audit.answered(Fields.resource(configuratorId, field), reply.path("holder").asText(), "timeout");
+    }
+
+    private static List<String> members(Response reply) {
+        List<String> members = new ArrayList<>();
+        if (reply != null) {
+            reply.forEach(member -> members.add(member.toString()));
+        }
+        return members;
+    }
+}

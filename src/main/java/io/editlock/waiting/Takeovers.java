@@ -1,0 +1,118 @@
+package io.editlock.waiting;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.config.EditlockConfig;
+import io.editlock.lock.Holder;
+import io.editlock.lock.Lock;
+import io.editlock.lock.LockAudit;
+import io.editlock.lock.LockStoreUnavailableException;
+import io.editlock.lock.Resource;
+import io.editlock.lock.redis.LockRecords;
+import io.editlock.redis.LockKeys;
+import io.editlock.redis.PipelinedRedis;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.redis.client.Command;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * Take-over with consent (docs/protocol.md §13): asking, answering. The request and its deadline
+ * live in Redis beside the lock; {@link TakeoverSweeper} on every node resolves deadlines, and the
+ * scripts make sure it happens once.
+ */
+@ApplicationScoped
+public class Takeovers {
+
+    public sealed interface Outcome {
+        Resource resource();
+    }
+
+    public record Pending(Resource resource, Instant deadline) implements Outcome {
+    }
+
+    /** @param code NOT_HELD, LOCKED (with the blocking lock), BUSY or NOT_FOUND */
+    public record Refused(Resource resource, String code, Lock blocking) implements Outcome {
+    }
+
+    private final WaitingScripts scripts;
+    private final WaitingLines lines;
+    private final PipelinedRedis redis;
+    private final LockKeys keys;
+    private final LockAudit lockAudit;
+    private final WaitingAudit audit;
+    private final Duration consent;
+
+    public Takeovers(WaitingScripts scripts, WaitingLines lines, PipelinedRedis redis, LockKeys keys, LockAudit lockAudit,
+            WaitingAudit audit, EditlockConfig config) {
+        this.scripts = scripts;
+        this.lines = lines;
+        this.redis = redis;
+        this.keys = keys;
+        this.lockAudit = lockAudit;
+        this.audit = audit;
+        this.consent = config.waiting().consentWindow();
+    }
+
+    public Uni<Outcome> request(Resource requested, Holder asker, String message) {
+        return lines.resolve(requested).flatMap(resolved -> {
+            if (resolved.isEmpty()) {
+                return Uni.createFrom().<Outcome>item(new Refused(requested, "NOT_FOUND", null));
+            }
+            Resource resource = resolved.get();
+            // The sweep's entry goes in before the request exists, so that no request is ever without
+            // one, whenever this node stops; an entry without a request of its own is dropped by the
+            // sweep (resolve_takeover answers GONE, or NOT_DUE with the request's real deadline).
+            long expected = System.currentTimeMillis() + consent.toMillis();
+            String member = TakeoverSweeper.member(resource.configuratorId(), resource.field(), expected);
+            return lines.indexSocket(asker.socketId(), resource.configuratorId())
+                    .chain(() -> sweepAt(expected, member))
+                    .chain(() -> scripts.requestTakeover(resource, asker, message, consent)).flatMap(reply -> switch (reply.path("s").asText()) {
+                case "PENDING" -> pending(resource, asker, reply, member);
+                case "LOCKED" -> unswept(member, new Refused(resource, "LOCKED", LockRecords.lock(reply.path("lock"))));
+                case "NOT_HELD", "BUSY", "NOT_FOUND" -> unswept(member, new Refused(resource, reply.path("s").asText(), null));
+                default -> throw new IllegalStateException("request_takeover answered " + reply);
+            });
+        }).onFailure().transform(LockStoreUnavailableException::of);
+    }
+
+    /** @return the resource with its configurator when a request was pending for this holder, else empty */
+    public Uni<Optional<Resource>> answer(Resource requested, String holderUserId, boolean accept) {
+        return lines.resolve(requested).flatMap(resolved -> {
+            if (resolved.isEmpty()) {
+                return Uni.createFrom().item(resolved);
+            }
+            Resource resource = resolved.get();
+            return scripts.answerTakeover(resource, holderUserId, accept).map(reply -> {
+                lockAudit.released(LockRecords.released(reply.path("released")));
+                if (!"ANSWERED".equals(reply.path("s").asText())) {
+                    return Optional.<Resource>empty();
+                }
+                audit.answered(resource, holderUserId, accept ? "accepted" : "refused");
+                return resolved;
+            });
+        }).onFailure().transform(LockStoreUnavailableException::of);
+    }
+
+    private Uni<Outcome> pending(Resource resource, Holder asker, JsonNode reply, String member) {
+        long deadline = reply.path("deadline").asLong();
+        Outcome pending = new Pending(resource, Instant.ofEpochMilli(deadline));
+        if (!reply.path("created").asBoolean()) {
+            return unswept(member, pending); // the request asked before has its own entry
+        }
+        audit.requested(resource, asker.userId(), reply.path("holder").asText(), deadline);
+        // The store's clock decides; the entry made before the script used this node's.
+        return sweepAt(deadline, member).replaceWith(pending);
+    }
+
+    private Uni<Void> sweepAt(long deadline, String member) {
+        return redis.execute(Command.ZADD, keys.takeoverDeadlines(), String.valueOf(deadline), member).replaceWithVoid();
+    }
+
+    /** Drops the entry made for a request that was not created; left behind, the sweep drops it later. */
+    private Uni<Outcome> unswept(String member, Outcome outcome) {
+        return redis.execute(Command.ZREM, keys.takeoverDeadlines(), member).replaceWith(outcome)
+                .onFailure().recoverWithItem(outcome);
+    }
+}

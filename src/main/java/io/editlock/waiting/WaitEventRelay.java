@@ -1,0 +1,233 @@
+package io.editlock.waiting;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.editlock.limits.FrameSender;
+import io.editlock.lock.Lock;
+import io.editlock.lock.Resource;
+import io.editlock.lock.ResourceType;
+import io.editlock.lock.redis.LockRecords;
+import io.editlock.lock.redis.LockScripts;
+import io.editlock.redis.LockKeys;
+import io.editlock.redis.PipelinedRedis;
+import io.editlock.session.NodeIdentity;
+import io.editlock.session.SessionRegistry;
+import io.editlock.session.SocketSession;
+import io.editlock.ws.ServerEvents;
+import io.editlock.ws.WireFormat;
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.quarkus.redis.datasource.pubsub.ReactivePubSubCommands.ReactiveRedisSubscriber;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.vertx.core.Vertx;
+import io.vertx.mutiny.redis.client.Command;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.jboss.logging.Logger;
+
+/**
+ * Fan-out of waiting lines and take-overs across nodes (docs/protocol.md §13, §14): the scripts
+ * publish every change; each node tells its own sockets — grants from a line ({@code lock-acquired}
+ * with {@code queued: true}) and hand-overs ({@code takeover-granted}) to every socket of the new
+ * holder, {@code takeover-requested} to the holder, {@code takeover-refused} and {@code lock-failed}
+ * to the asker, {@code queue-updated} to those who moved up, and {@code lock-updated} with the
+ * {@code waiting} counts to watchers when they change.
+ */
+@ApplicationScoped
+public class WaitEventRelay {
+
+    private static final Logger LOG = Logger.getLogger(WaitEventRelay.class);
+
+    private final ReactiveRedisDataSource redis;
+    private final LockKeys keys;
+    private final SessionRegistry registry;
+    private final WaitingState state;
+    private final LockScripts lockScripts;
+    private final WaitingAudit audit;
+    private final NodeIdentity node;
+    private final QueuedConfiguratorSwitch configuratorSwitch;
+    private final Vertx vertx;
+    private final FrameSender sender;
+    private final PipelinedRedis calls;
+    private volatile ReactiveRedisSubscriber subscriber;
+    private volatile boolean stopping;
+
+    public WaitEventRelay(ReactiveRedisDataSource redis, LockKeys keys, SessionRegistry registry, WaitingState state,
+            LockScripts lockScripts, WaitingAudit audit, NodeIdentity node, Vertx vertx, QueuedConfiguratorSwitch configuratorSwitch,
+            FrameSender sender, PipelinedRedis calls) {
+        this.sender = sender;
+        this.calls = calls;
+        this.redis = redis;
+        this.keys = keys;
+        this.registry = registry;
+        this.state = state;
+        this.lockScripts = lockScripts;
+        this.audit = audit;
+        this.node = node;
+        this.vertx = vertx;
+        this.configuratorSwitch = configuratorSwitch;
+    }
+
+    void start(@Observes StartupEvent event) {
+        subscribe();
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        stopping = true;
+        ReactiveRedisSubscriber current = subscriber;
+        if (current != null) {
+            current.unsubscribe().subscribe().with(ignored -> { }, failure -> { });
+        }
+    }
+
+    private void subscribe() {
+        redis.pubsub(String.class)
+                .subscribe(keys.waitEventsChannel(), this::deliver, this::lost, failure -> lost())
+                .subscribe().with(subscribed -> subscriber = subscribed, failure -> lost());
+    }
+
+    private void lost() {
+        if (!stopping) {
+            subscriber = null;
+            vertx.setTimer(500, id -> subscribe());
+        }
+    }
+
+    void deliver(String message) {
+        JsonNode event;
+        try {
+            event = LockRecords.parse(message);
+        } catch (RuntimeException e) {
+            LOG.warnf("ignoring a malformed waiting event: %s", e.getMessage());
+            return;
+        }
+        long c = Long.parseLong(event.path("c").asText());
+        for (JsonNode grant : array(event.path("grants"))) {
+            granted(c, grant);
+        }
+        for (JsonNode left : array(event.path("left"))) {
+            state.left(left.path("u").asText(), c, left.path("f").asText());
+        }
+        for (JsonNode requested : array(event.path("requested"))) {
+            requested(c, requested);
+        }
+        for (JsonNode refused : array(event.path("refused"))) {
+            ObjectNode data = WireFormat.object();
+            data.set("resource", WireFormat.resource(Fields.resource(c, refused.path("f").asText())));
+            data.put("byUserName", refused.path("by").asText());
+            toUser(refused.path("u").asText(), WireFormat.frame(ServerEvents.TAKEOVER_REFUSED, data, null));
+        }
+        for (JsonNode failed : array(event.path("failed"))) {
+            failed(c, failed);
+        }
+        for (JsonNode field : array(event.path("moved"))) {
+            moved(c, field.asText());
+        }
+        if (state.counts(c, event.path("waiting"))) {
+            ObjectNode updated = WireFormat.object().put("configuratorId", c);
+            updated.set("locks", WireFormat.locks(LockRecords.locks(event.path("locks")), false));
+            state.decorate(updated, c);
+            String frame = WireFormat.frame(ServerEvents.LOCK_UPDATED, updated, null);
+            registry.watchers(c).forEach(session -> send(session, frame));
+        }
+    }
+
+    private void granted(long c, JsonNode grant) {
+        Lock lock = LockRecords.lock(grant.path("lock"));
+        String kind = grant.path("kind").asText();
+        String field = lock.resource().field();
+        state.left(lock.ownerUserId(), c, field);
+        if (grant.path("schedule").asBoolean()) {
+            // Every node may do it (it only ever moves the look earlier): the new holder's node may be gone.
+            lockScripts.scheduleExpiry(c, lock.expiresAt().toEpochMilli()).subscribe().with(ignored -> { }, failure -> { });
+        }
+        Map<String, String> keepers = lock.keepers();
+        if (keepers.values().stream().findFirst().map(node.id()::equals).orElse(false)) {
+            audit.handedOver(lock, kind);
+            if (lock.resource().type() == ResourceType.CONFIGURATOR) {
+                configuratorSwitch.granted(lock).subscribe().with(ignored -> { }, failure ->
+                        LOG.debugf("the previous configurator of %s was not released: %s", lock.ownerUserId(), failure.getMessage()));
+            }
+        }
+        keepers.keySet().forEach(socketId -> registry.find(socketId).ifPresent(session -> registry.watch(session, c)));
+        ObjectNode data = WireFormat.object();
+        data.set("lock", WireFormat.lock(lock, true));
+        String frame;
+        if (kind.equals("queued")) {
+            data.set("released", WireFormat.object().arrayNode());
+            data.put("queued", true);
+            frame = WireFormat.frame(ServerEvents.LOCK_ACQUIRED, data, null);
+        } else {
+            frame = WireFormat.frame(ServerEvents.TAKEOVER_GRANTED, data, null);
+        }
+        toUser(lock.ownerUserId(), frame);
+    }
+
+    private void requested(long c, JsonNode requested) {
+        ObjectNode data = WireFormat.object();
+        data.set("resource", WireFormat.resource(Fields.resource(c, requested.path("f").asText())));
+        data.put("byUserId", requested.path("u").asText());
+        data.put("byUserName", requested.path("n").asText());
+        String message = requested.path("m").asText("");
+        if (!message.isEmpty()) {
+            data.put("message", message);
+        }
+        data.put("deadline", Instant.ofEpochMilli(requested.path("d").asLong()).toString());
+        toUser(requested.path("h").asText(), WireFormat.frame(ServerEvents.TAKEOVER_REQUESTED, data, null));
+    }
+
+    private void failed(long c, JsonNode failed) {
+        Resource resource = Fields.resource(c, failed.path("f").asText());
+        Lock blocking = LockRecords.lock(failed.path("lock"));
+        ObjectNode data = WireFormat.object();
+        data.set("resource", WireFormat.resource(resource));
+        data.put("code", "LOCKED");
+        data.put("message", "Currently edited by " + blocking.ownerUserName());
+        data.put("lockedBy", blocking.ownerUserName());
+        data.put("lockedByUserId", blocking.ownerUserId());
+        data.set("blocking", WireFormat.lock(blocking, false));
+        toUser(failed.path("u").asText(), WireFormat.frame(ServerEvents.LOCK_FAILED, data, null));
+    }
+
+    /** Tells this node's users in the line where they are now, when that changed. */
+    private void moved(long c, String field) {
+        Map<String, WaitingState.Place> places = state.placesIn(c, field);
+        if (places.isEmpty()) {
+            return;
+        }
+        String line = keys.waiting(c).get(1);
+        Resource resource = Fields.resource(c, field);
+        places.forEach((userId, place) -> calls.execute(Command.ZLEXCOUNT, line, "[" + field + "|", "[" + place.member())
+                .subscribe().with(count -> {
+                    long position = count.toLong();
+                    if (position > 0 && position != place.position()) {
+                        state.moved(userId, c, field, position);
+                        ObjectNode data = WireFormat.object();
+                        data.set("resource", WireFormat.resource(resource));
+                        data.put("position", position);
+                        toUser(userId, WireFormat.frame(ServerEvents.QUEUE_UPDATED, data, null));
+                    }
+                }, failure -> LOG.debugf("position of %s in %s not read: %s", userId, field, failure.getMessage())));
+    }
+
+    private void toUser(String userId, String frame) {
+        registry.socketsOf(userId).forEach(session -> send(session, frame));
+    }
+
+    private static List<JsonNode> array(JsonNode node) {
+        List<JsonNode> items = new ArrayList<>();
+        if (node != null && node.isArray()) {
+            node.forEach(items::add);
+        }
+        return items;
+    }
+
+    /** Through the sender, so that take-over and waiting events count toward the socket's unsent bytes (docs/protocol.md §4). */
+    private void send(SocketSession session, String frame) {
+        sender.send(session, frame);
+    }
+}

@@ -1,0 +1,163 @@
+package io.editlock.waiting;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.catalog.ConfiguratorStore;
+import io.editlock.config.EditlockConfig;
+import io.editlock.lock.Holder;
+import io.editlock.lock.LockStoreUnavailableException;
+import io.editlock.lock.Resource;
+import io.editlock.redis.LockKeys;
+import io.editlock.redis.PipelinedRedis;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Response;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Waiting for a page (docs/protocol.md §14): joining and leaving a line. Serving the head is not
+ * here: every script that frees a lock does it in the same run (lua/waitlines_lib.lua).
+ */
+@ApplicationScoped
+public class WaitingLines {
+
+    /** What a {@code wait-for} came to. */
+    public sealed interface Outcome {
+        Resource resource();
+    }
+
+    /** Nothing stands between the user and the resource: lock it as any request. */
+    public record Free(Resource resource) implements Outcome {
+    }
+
+    public record Queued(Resource resource, long position) implements Outcome {
+    }
+
+    public record NotFound(Resource resource) implements Outcome {
+    }
+
+    public record LimitExceeded(Resource resource, int limit) implements Outcome {
+    }
+
+    private final WaitingScripts scripts;
+    private final ConfiguratorStore catalog;
+    private final PipelinedRedis redis;
+    private final LockKeys keys;
+    private final WaitingState state;
+    /** How long a user's count of lines lives after its last use. */
+    private static final Duration LINES_KEPT = Duration.ofDays(1);
+    /** Far longer than a wait-for takes from its count to its line (every Redis call is bounded well below). */
+    private static final Duration SETTLE = Duration.ofSeconds(10);
+
+    private final int maxLines;
+    private final Duration indexTtl;
+
+    public WaitingLines(WaitingScripts scripts, ConfiguratorStore catalog, PipelinedRedis redis, LockKeys keys,
+            WaitingState state, EditlockConfig config) {
+        this.scripts = scripts;
+        this.catalog = catalog;
+        this.redis = redis;
+        this.keys = keys;
+        this.state = state;
+        this.maxLines = config.waiting().maxLinesPerUser();
+        this.indexTtl = config.lease().ttl().multipliedBy(2);
+    }
+
+    public Uni<Outcome> waitFor(Resource requested, Holder holder) {
+        return resolve(requested).flatMap(resolved -> {
+            if (resolved.isEmpty()) {
+                return Uni.createFrom().<Outcome>item(new NotFound(requested));
+            }
+            Resource resource = resolved.get();
+            String entry = resource.configuratorId() + "|" + resource.field();
+            return withinLimit(holder.userId(), entry).flatMap(allowed -> {
+                if (!allowed) {
+                    return Uni.createFrom().<Outcome>item(new LimitExceeded(resource, maxLines));
+                }
+                // Listed under the socket before it waits, so that its going (or idling) reaches the line.
+                return indexSocket(holder.socketId(), resource.configuratorId())
+                        .chain(() -> scripts.waitFor(resource, holder))
+                        .call(reply -> "QUEUED".equals(reply.path("s").asText()) ? Uni.createFrom().voidItem()
+                                : execute(Command.ZREM, keys.userWaiting(holder.userId()), entry))
+                        .map(reply -> outcome(resource, holder, reply));
+            });
+        }).onFailure().transform(LockStoreUnavailableException::of);
+    }
+
+    /** @return the resource with its configurator, empty when it does not exist */
+    public Uni<Optional<Resource>> stopWaiting(Resource requested, String userId) {
+        return resolve(requested).flatMap(resolved -> {
+            if (resolved.isEmpty()) {
+                return Uni.createFrom().item(resolved);
+            }
+            Resource resource = resolved.get();
+            state.left(userId, resource.configuratorId(), resource.field());
+            return scripts.stopWaiting(resource, userId)
+                    .call(() -> execute(Command.ZREM, keys.userWaiting(userId), resource.configuratorId() + "|" + resource.field()))
+                    .replaceWith(resolved);
+        }).onFailure().transform(LockStoreUnavailableException::of);
+    }
+
+    /** Fills in the configurator of an item page; empty when the item does not exist. */
+    public Uni<Optional<Resource>> resolve(Resource requested) {
+        if (requested.configuratorId() != null) {
+            return Uni.createFrom().item(Optional.of(requested));
+        }
+        return catalog.configuratorOfItem(requested.itemId()).map(id -> id.map(requested::inConfigurator));
+    }
+
+    private Outcome outcome(Resource resource, Holder holder, JsonNode reply) {
+        return switch (reply.path("s").asText()) {
+            case "FREE" -> new Free(resource);
+            case "NOT_FOUND" -> new NotFound(resource);
+            case "QUEUED" -> {
+                long position = reply.path("position").asLong();
+                state.joined(holder.userId(), resource.configuratorId(), resource.field(), reply.path("member").asText(), position);
+                yield new Queued(resource, position);
+            }
+            default -> throw new IllegalStateException("wait_for answered " + reply);
+        };
+    }
+
+    /**
+     * At most {@code maxLines} lines per user. The user's count may keep lines left elsewhere
+     * (served, gone); when it refuses, those are dropped and it is asked once more. A line counted
+     * moments ago is never dropped: its wait_for may still be on its way.
+     */
+    private Uni<Boolean> withinLimit(String userId, String entry) {
+        return scripts.reserveLine(userId, entry, maxLines, LINES_KEPT, SETTLE)
+                .flatMap(first -> first.counted() ? Uni.createFrom().item(true)
+                        : prune(userId, first.settled())
+                                .chain(() -> scripts.reserveLine(userId, entry, maxLines, LINES_KEPT, SETTLE))
+                                .map(WaitingScripts.Reservation::counted));
+    }
+
+    /** Drops the lines among {@code settled} the user no longer waits in. */
+    private Uni<Void> prune(String userId, List<String> settled) {
+        String lines = keys.userWaiting(userId);
+        return Multi.createFrom().iterable(settled)
+                .onItem().transformToUniAndMerge(member -> {
+                    String[] parts = member.split("\\|", 2);
+                    String waiters = keys.waiting(Long.parseLong(parts[0])).get(2);
+                    return execute(Command.HEXISTS, waiters, parts[1] + "|" + userId).flatMap(exists -> exists.toInteger() == 1
+                            ? Uni.createFrom().voidItem() : execute(Command.ZREM, lines, member).replaceWithVoid());
+                })
+                .collect().asList().replaceWithVoid();
+    }
+
+    /** Lists the configurator under the socket, so that the socket's going (or idling) reaches what it asked for there. */
+    Uni<Void> indexSocket(String socketId, long configuratorId) {
+        String index = keys.socketConfigurators(socketId);
+        return execute(Command.SADD, index, String.valueOf(configuratorId))
+                .chain(() -> execute(Command.PEXPIRE, index, String.valueOf(indexTtl.toMillis())))
+                .replaceWithVoid();
+    }
+
+    private Uni<Response> execute(Command command, String... args) {
+        return redis.execute(command, args);
+    }
+}

@@ -1,0 +1,136 @@
+package io.editlock.waiting;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.config.EditlockConfig;
+import io.editlock.lock.Holder;
+import io.editlock.lock.LockStoreUnavailableException;
+import io.editlock.lock.Resource;
+import io.editlock.lock.redis.LockRecords;
+import io.editlock.redis.LockKeys;
+import io.editlock.redis.LuaScript;
+import io.editlock.redis.ScriptExecutor;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Typed calls of the scripts of waiting lines and take-overs (docs/protocol.md §13, §14). Each
+ * method names the keys as the script calls them; every resource comes with its configurator
+ * resolved.
+ */
+@ApplicationScoped
+public class WaitingScripts {
+
+    private static final String WAITING = "waitlines_lib";
+    private static final String TAKEOVER = "takeover_lib";
+
+    static final LuaScript WAIT_FOR = LuaScript.load("wait_for", WAITING);
+    static final LuaScript STOP_WAITING = LuaScript.load("stop_waiting", WAITING);
+    static final LuaScript REQUEST_TAKEOVER = LuaScript.load("request_takeover", WAITING, TAKEOVER);
+    static final LuaScript ANSWER_TAKEOVER = LuaScript.load("answer_takeover", WAITING, TAKEOVER);
+    static final LuaScript RESOLVE_TAKEOVER = LuaScript.load("resolve_takeover", WAITING, TAKEOVER);
+    static final LuaScript RESERVE_LINE = LuaScript.load("reserve_waiting_line");
+
+    /** Every script, for the one-slot test. */
+    public static final List<LuaScript> ALL = List.of(WAIT_FOR, STOP_WAITING, REQUEST_TAKEOVER, ANSWER_TAKEOVER, RESOLVE_TAKEOVER,
+            RESERVE_LINE);
+
+    private final ScriptExecutor executor;
+    private final LockKeys keys;
+    private final Duration lease;
+
+    @jakarta.inject.Inject
+    public WaitingScripts(ScriptExecutor executor, LockKeys keys, EditlockConfig config) {
+        this(executor, keys, config.lease().ttl());
+    }
+
+    /** @param lease of the grants made to whom waits */
+    public WaitingScripts(ScriptExecutor executor, LockKeys keys, Duration lease) {
+        this.executor = executor;
+        this.keys = keys;
+        this.lease = lease;
+    }
+
+    public Uni<JsonNode> waitFor(Resource resource, Holder holder) {
+        long c = resource.configuratorId();
+        List<String> k = withWaiting(List.of(keys.locks(c), keys.configurator(c), keys.items(c)), c); // locks, configurator, items, …
+        List<String> a = List.of(resource.field(), id(c), resource.itemId() == null ? "" : id(resource.itemId()),
+                holder.userId(), holder.userName(), holder.socketId(), holder.nodeId(), keys.lockEventsChannel(),
+                ms(lease), keys.waitEventsChannel());
+        return json(WAIT_FOR, k, a);
+    }
+
+    /**
+     * Counts the line against the user's lines, check and count in one step.
+     *
+     * @param entry {@code <configuratorId>|<field>}
+     * @param settle how long a counted line may still be on its way into the line itself
+     */
+    public Uni<Reservation> reserveLine(String userId, String entry, int max, Duration keep, Duration settle) {
+        List<String> k = List.of(keys.userWaiting(userId)); // lines
+        return executor.run(RESERVE_LINE, k, List.of(entry, String.valueOf(max), ms(keep), ms(settle)))
+                .map(reply -> {
+                    List<String> settled = new ArrayList<>();
+                    for (int i = 1; i < reply.size(); i++) {
+                        settled.add(reply.get(i).toString());
+                    }
+                    return new Reservation(reply.get(0).toInteger() == 1, settled);
+                })
+                .onFailure().transform(LockStoreUnavailableException::of);
+    }
+
+    /** @param settled when refused: counted lines old enough to be checked for having been left */
+    public record Reservation(boolean counted, List<String> settled) {
+    }
+
+    public Uni<JsonNode> stopWaiting(Resource resource, String userId) {
+        long c = resource.configuratorId();
+        List<String> k = withWaiting(List.of(keys.locks(c)), c); // locks, …
+        return json(STOP_WAITING, k, List.of(resource.field(), id(c), userId, keys.lockEventsChannel(), ms(lease),
+                keys.waitEventsChannel()));
+    }
+
+    public Uni<JsonNode> requestTakeover(Resource resource, Holder asker, String message, Duration consent) {
+        long c = resource.configuratorId();
+        List<String> k = withWaiting(List.of(keys.locks(c), keys.configurator(c), keys.items(c)), c); // locks, configurator, items, …
+        List<String> a = List.of(resource.field(), id(c), resource.itemId() == null ? "" : id(resource.itemId()),
+                asker.userId(), asker.userName(), asker.socketId(), asker.nodeId(), message == null ? "" : message,
+                ms(consent), keys.lockEventsChannel(), ms(lease), keys.waitEventsChannel());
+        return json(REQUEST_TAKEOVER, k, a);
+    }
+
+    public Uni<JsonNode> answerTakeover(Resource resource, String holderUserId, boolean accept) {
+        long c = resource.configuratorId();
+        List<String> k = withWaiting(List.of(keys.locks(c)), c); // locks, …
+        return json(ANSWER_TAKEOVER, k, List.of(resource.field(), id(c), holderUserId, accept ? "1" : "0",
+                keys.lockEventsChannel(), ms(lease), keys.waitEventsChannel()));
+    }
+
+    public Uni<JsonNode> resolveTakeover(long c, String field) {
+        List<String> k = withWaiting(List.of(keys.locks(c)), c); // locks, …
+        return json(RESOLVE_TAKEOVER, k, List.of(field, id(c), keys.lockEventsChannel(), ms(lease), keys.waitEventsChannel()));
+    }
+
+    /** The waiting keys after the script's own: lines, line, waiters, takeovers (lua/waitlines_lib.lua). */
+    private List<String> withWaiting(List<String> own, long c) {
+        List<String> all = new ArrayList<>(own);
+        all.addAll(keys.waiting(c));
+        return all;
+    }
+
+    private Uni<JsonNode> json(LuaScript script, List<String> k, List<String> a) {
+        return executor.run(script, k, a)
+                .onFailure().transform(LockStoreUnavailableException::of)
+                .map(reply -> LockRecords.parse(reply.toString()));
+    }
+
+    private static String id(long id) {
+        return String.valueOf(id);
+    }
+
+    private static String ms(Duration duration) {
+        return String.valueOf(duration.toMillis());
+    }
+}

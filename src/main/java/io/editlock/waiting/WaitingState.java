@@ -1,0 +1,118 @@
+package io.editlock.waiting;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.editlock.redis.LockKeys;
+import io.editlock.redis.PipelinedRedis;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Response;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What this node knows of the waiting lines: the counts watchers see in {@code lock-updated}
+ * ({@code waiting}, docs/protocol.md §14), as of the last waiting event or read; and the places of
+ * the users who asked to wait from a socket of this node, so that it can tell them when they move up.
+ */
+@ApplicationScoped
+public class WaitingState {
+
+    /** A user's place in one line, and the position last told. */
+    public record Place(String member, long position) {
+    }
+
+    private final Map<Long, JsonNode> counts = new ConcurrentHashMap<>();
+    private final PipelinedRedis redis;
+    private final LockKeys keys;
+
+    public WaitingState(PipelinedRedis redis, LockKeys keys) {
+        this.redis = redis;
+        this.keys = keys;
+    }
+
+    /** Reads the configurator's counts from the store (a new watcher must not wait for the next change to see them). */
+    public Uni<Void> refresh(long configuratorId) {
+        return redis.execute(Command.HGETALL, keys.waiting(configuratorId).get(0)).map(lines -> {
+            ObjectNode waiting = JsonNodeFactory.instance.objectNode();
+            pairs(lines).forEach((field, n) -> put(waiting, configuratorId, field, Long.parseLong(n)));
+            counts(configuratorId, waiting);
+            return null;
+        }).onFailure().recoverWithNull().replaceWithVoid();
+    }
+
+    /** A hash's fields and values, whether the reply is a map (RESP3) or a flat array (RESP2). */
+    private static Map<String, String> pairs(Response reply) {
+        Map<String, String> pairs = new LinkedHashMap<>();
+        if (reply == null) {
+            return pairs;
+        }
+        Set<String> fields;
+        try {
+            fields = reply.getKeys();
+        } catch (UnsupportedOperationException notAMap) {
+            fields = Set.of();
+        }
+        if (!fields.isEmpty()) {
+            fields.forEach(field -> pairs.put(field, reply.get(field).toString()));
+            return pairs;
+        }
+        for (int i = 0; i + 1 < reply.size(); i += 2) {
+            pairs.put(reply.get(i).toString(), reply.get(i + 1).toString());
+        }
+        return pairs;
+    }
+
+    private static void put(ObjectNode waiting, long configuratorId, String field, long n) {
+        if (n > 0) {
+            waiting.put(Fields.resource(configuratorId, field).canonical(), n);
+        }
+    }
+    /** {@code <configuratorId>|<field>} -> userId -> place. */
+    private final Map<String, Map<String, Place>> places = new ConcurrentHashMap<>();
+
+    /** @param waiting canonical -> n, or null/absent when nobody waits in the configurator; @return whether it changed */
+    public boolean counts(long configuratorId, JsonNode waiting) {
+        JsonNode current = waiting == null || !waiting.isObject() || waiting.isEmpty() ? null : waiting;
+        JsonNode previous = current == null ? counts.remove(configuratorId) : counts.put(configuratorId, current);
+        return current == null ? previous != null : !current.equals(previous);
+    }
+
+    /** Adds {@code waiting} to a {@code lock-updated} of the configurator, when somebody waits there. */
+    public void decorate(ObjectNode lockUpdated, long configuratorId) {
+        JsonNode current = counts.get(configuratorId);
+        if (current != null) {
+            lockUpdated.set("waiting", current.deepCopy());
+        }
+    }
+
+    public void joined(String userId, long configuratorId, String field, String member, long position) {
+        places.computeIfAbsent(configuratorId + "|" + field, key -> new ConcurrentHashMap<>()).put(userId, new Place(member, position));
+    }
+
+    public void left(String userId, long configuratorId, String field) {
+        Map<String, Place> line = places.get(configuratorId + "|" + field);
+        if (line != null) {
+            line.remove(userId);
+            if (line.isEmpty()) {
+                places.remove(configuratorId + "|" + field, line);
+            }
+        }
+    }
+
+    /** The users of this node in that line (live view). */
+    public Map<String, Place> placesIn(long configuratorId, String field) {
+        return places.getOrDefault(configuratorId + "|" + field, Map.of());
+    }
+
+    void moved(String userId, long configuratorId, String field, long position) {
+        Map<String, Place> line = places.get(configuratorId + "|" + field);
+        if (line != null) {
+            line.computeIfPresent(userId, (user, place) -> new Place(place.member(), position));
+        }
+    }
+}

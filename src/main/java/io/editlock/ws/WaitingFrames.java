@@ -1,0 +1,94 @@
+package io.editlock.ws;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.lock.Page;
+import io.editlock.lock.Resource;
+import io.editlock.lock.ResourceType;
+
+/**
+ * Decodes the requests of take-over and waiting (docs/protocol.md §13, §14), which name their
+ * resource as a {@code Resource} object. A bad field is an {@link ClientRequest.Invalid}.
+ */
+final class WaitingFrames {
+
+    static final int MAX_MESSAGE = 200;
+
+    private WaitingFrames() {
+    }
+
+    static ClientRequest decode(String event, String ref, JsonNode data) {
+        try {
+            Resource resource = resource(data);
+            return switch (event) {
+                case ClientEvents.WAIT_FOR -> new ClientRequest.WaitFor(ref, resource);
+                case ClientEvents.STOP_WAITING -> new ClientRequest.StopWaiting(ref, resource);
+                case ClientEvents.REQUEST_TAKEOVER -> new ClientRequest.RequestTakeover(ref, resource, message(data));
+                case ClientEvents.ANSWER_TAKEOVER -> new ClientRequest.AnswerTakeover(ref, resource, accept(data));
+                default -> throw new IllegalArgumentException("unknown event '" + event + "'");
+            };
+        } catch (IllegalArgumentException e) {
+            return new ClientRequest.Invalid(ref, e.getMessage());
+        }
+    }
+
+    /** {type, configuratorId?, itemId?, page?}; for an item page the configurator may be left out (the server knows it). */
+    private static Resource resource(JsonNode data) {
+        JsonNode node = present(data.get("resource"));
+        if (node == null || !node.isObject()) {
+            throw new IllegalArgumentException("resource must be an object {type, configuratorId, itemId?, page?}");
+        }
+        JsonNode type = present(node.get("type"));
+        ResourceType kind = type == null || !type.isTextual() ? null : ResourceType.fromWire(type.textValue()).orElse(null);
+        if (kind == null) {
+            throw new IllegalArgumentException("resource.type must be configurator, variables or item-subresource");
+        }
+        return switch (kind) {
+            case CONFIGURATOR -> Resource.configurator(id(node, "configuratorId"));
+            case VARIABLES -> Resource.variables(id(node, "configuratorId"));
+            case ITEM_SUBRESOURCE -> {
+                JsonNode page = present(node.get("page"));
+                if (page == null || !page.isTextual()) {
+                    throw new IllegalArgumentException("resource.page must be one of filters, dependencies, attributes");
+                }
+                Resource itemPage = Resource.itemPage(id(node, "itemId"), Page.fromWire(page.textValue()).orElseThrow(() ->
+                        new IllegalArgumentException("unknown page '" + page.textValue() + "': filters, dependencies or attributes")));
+                // A configuratorId the client sends is not trusted: the server resolves the item's own.
+                yield itemPage;
+            }
+        };
+    }
+
+    private static String message(JsonNode data) {
+        JsonNode node = present(data.get("message"));
+        if (node == null) {
+            return null;
+        }
+        if (!node.isTextual() || node.textValue().length() > MAX_MESSAGE) {
+            throw new IllegalArgumentException("message must be a string of at most " + MAX_MESSAGE + " characters");
+        }
+        return node.textValue();
+    }
+
+    private static boolean accept(JsonNode data) {
+        JsonNode node = present(data.get("accept"));
+        if (node == null || !node.isBoolean()) {
+            throw new IllegalArgumentException("accept must be true or false");
+        }
+        return node.booleanValue();
+    }
+
+    private static long id(JsonNode data, String field) {
+        JsonNode node = present(data.get(field));
+        if (node == null) {
+            throw new IllegalArgumentException("resource." + field + " is required");
+        }
+        if (!node.isIntegralNumber() || !node.canConvertToLong() || !Resource.isValidId(node.longValue())) {
+            throw new IllegalArgumentException("resource." + field + " must be a positive integer below 2^53");
+        }
+        return node.longValue();
+    }
+
+    private static JsonNode present(JsonNode node) {
+        return node == null || node.isNull() ? null : node;
+    }
+}

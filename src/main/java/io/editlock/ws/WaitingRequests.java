@@ -1,0 +1,163 @@
+package io.editlock.ws;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.editlock.config.EditlockConfig;
+import io.editlock.lock.AcquireResult;
+import io.editlock.lock.LockAudit;
+import io.editlock.lock.LockService;
+import io.editlock.lock.Resource;
+import io.editlock.session.RateLimiter;
+import io.editlock.session.SessionLifecycle;
+import io.editlock.session.SessionRegistry;
+import io.editlock.session.SocketSession;
+import io.editlock.waiting.Takeovers;
+import io.editlock.waiting.WaitingAudit;
+import io.editlock.waiting.WaitingLines;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.function.Supplier;
+import org.jboss.logging.Logger;
+
+/**
+ * The requests of take-over and waiting (docs/protocol.md §13, §14), each answered with exactly one
+ * direct reply. Broadcasts (grants from a line, hand-overs, positions) come through
+ * {@code WaitEventRelay}.
+ */
+@ApplicationScoped
+public class WaitingRequests {
+
+    private static final Logger LOG = Logger.getLogger(WaitingRequests.class);
+    /** A resource found free by wait-for may be taken before the lock request: look again, a few times. */
+    private static final int FREE_RETRIES = 3;
+
+    private final WaitingLines lines;
+    private final Takeovers takeovers;
+    private final LockService locks;
+    private final SessionLifecycle lifecycle;
+    private final SessionRegistry registry;
+    private final WaitingAudit audit;
+    private final LockAudit lockAudit;
+    private final RateLimiter rateLimiter;
+    private final int lockRequestsPerSecond;
+
+    public WaitingRequests(WaitingLines lines, Takeovers takeovers, LockService locks, SessionLifecycle lifecycle,
+            SessionRegistry registry, WaitingAudit audit, LockAudit lockAudit, RateLimiter rateLimiter, EditlockConfig config) {
+        this.rateLimiter = rateLimiter;
+        this.lockRequestsPerSecond = config.rateLimit().lockRequestsPerSecond();
+        this.lines = lines;
+        this.takeovers = takeovers;
+        this.locks = locks;
+        this.lifecycle = lifecycle;
+        this.registry = registry;
+        this.audit = audit;
+        this.lockAudit = lockAudit;
+    }
+
+    /** @return the reply, or null when the request is not one of §13, §14 */
+    public Uni<String> handle(SocketSession session, ClientRequest request) {
+        if (request instanceof ClientRequest.WaitFor waitFor) {
+            return withinLockRate(session, waitFor.resource(), waitFor.ref(),
+                    () -> lifecycle.beforeLockRequest(session).chain(() -> waitFor(session, waitFor.resource(), waitFor.ref(), FREE_RETRIES)))
+                    .onFailure().recoverWithItem(failure -> unavailable(failure, waitFor.resource(), waitFor.ref()));
+        }
+        if (request instanceof ClientRequest.StopWaiting stop) {
+            return lines.stopWaiting(stop.resource(), session.identity().userId())
+                    .map(resolved -> {
+                        ObjectNode data = WireFormat.object();
+                        data.set("resource", WireFormat.resource(resolved.orElse(stop.resource())));
+                        return WireFormat.frame(ServerEvents.NOT_WAITING, data, stop.ref());
+                    })
+                    .onFailure().recoverWithItem(failure -> error("UNAVAILABLE", "The lock store cannot be reached", stop.ref()));
+        }
+        if (request instanceof ClientRequest.RequestTakeover ask) {
+            return withinLockRate(session, ask.resource(), ask.ref(),
+                    () -> lifecycle.beforeLockRequest(session).chain(() -> takeovers.request(ask.resource(), session.holder(), ask.message()))
+                            .map(outcome -> takeoverReply(session, outcome, ask.ref())))
+                    .onFailure().recoverWithItem(failure -> unavailable(failure, ask.resource(), ask.ref()));
+        }
+        if (request instanceof ClientRequest.AnswerTakeover answer) {
+            return takeovers.answer(answer.resource(), session.identity().userId(), answer.accept())
+                    .map(answered -> {
+                        if (answered.isEmpty()) {
+                            return error("NOT_FOUND", "No take-over request for this resource is waiting for your answer", answer.ref());
+                        }
+                        ObjectNode data = WireFormat.object();
+                        data.set("resource", WireFormat.resource(answered.get()));
+                        data.put("accept", answer.accept());
+                        return WireFormat.frame(ServerEvents.TAKEOVER_ANSWERED, data, answer.ref());
+                    })
+                    .onFailure().recoverWithItem(failure -> error("UNAVAILABLE", "The lock store cannot be reached", answer.ref()));
+        }
+        return null;
+    }
+
+    /**
+     * wait-for and request-takeover are lock requests in spirit (either may end in a grant), so they
+     * share the user's lock-request rate, not the socket's frame rate (docs/protocol.md §4).
+     */
+    private Uni<String> withinLockRate(SocketSession session, Resource resource, String ref,
+            Supplier<Uni<String>> request) {
+        return rateLimiter.allowLockRequest(session.identity().userId()).flatMap(allowed -> allowed ? request.get()
+                : Uni.createFrom().item(LockReplies.rateLimited(resource, lockRequestsPerSecond, ref)));
+    }
+
+    private Uni<String> waitFor(SocketSession session, Resource requested, String ref, int retries) {
+        return lines.waitFor(requested, session.holder()).flatMap(outcome -> {
+            if (outcome instanceof WaitingLines.Queued queued) {
+                registry.watch(session, queued.resource().configuratorId());
+                audit.joined(queued.resource(), session.identity().userId(), queued.position());
+                ObjectNode data = WireFormat.object();
+                data.set("resource", WireFormat.resource(queued.resource()));
+                data.put("position", queued.position());
+                return Uni.createFrom().item(WireFormat.frame(ServerEvents.QUEUED, data, ref));
+            }
+            if (outcome instanceof WaitingLines.LimitExceeded limit) {
+                return Uni.createFrom().item(error("LIMIT_EXCEEDED", "You wait in " + limit.limit() + " lines already", ref));
+            }
+            if (outcome instanceof WaitingLines.NotFound notFound) {
+                return Uni.createFrom().item(LockReplies.of(new AcquireResult.NotFound(notFound.resource()), ref));
+            }
+            return locks.acquire(outcome.resource(), session.holder()).flatMap(result -> {
+                if (result instanceof AcquireResult.Granted granted) {
+                    registry.watch(session, granted.lock().resource().configuratorId());
+                    return Uni.createFrom().item(LockReplies.of(result, ref));
+                }
+                if (result instanceof AcquireResult.Refused && retries > 0) {
+                    return waitFor(session, requested, ref, retries - 1);
+                }
+                return Uni.createFrom().item(LockReplies.of(result, ref));
+            });
+        });
+    }
+
+    private static String takeoverReply(SocketSession session, Takeovers.Outcome outcome, String ref) {
+        if (outcome instanceof Takeovers.Pending pending) {
+            ObjectNode data = WireFormat.object();
+            data.set("resource", WireFormat.resource(pending.resource()));
+            data.put("deadline", pending.deadline().toString());
+            return WireFormat.frame(ServerEvents.TAKEOVER_PENDING, data, ref);
+        }
+        Takeovers.Refused refused = (Takeovers.Refused) outcome;
+        if (refused.code().equals(LockReplies.LOCKED)) {
+            return LockReplies.of(new AcquireResult.Refused(refused.resource(), refused.blocking()), ref);
+        }
+        if (refused.code().equals(LockReplies.NOT_FOUND)) {
+            return LockReplies.of(new AcquireResult.NotFound(refused.resource()), ref);
+        }
+        ObjectNode data = WireFormat.object();
+        data.set("resource", WireFormat.resource(refused.resource()));
+        data.put("code", refused.code());
+        data.put("message", refused.code().equals("BUSY") ? "Somebody else already asked for this lock"
+                : "Nobody else holds " + refused.resource().canonical() + ": you can lock it");
+        return WireFormat.frame(ServerEvents.LOCK_FAILED, data, ref);
+    }
+
+    private static String unavailable(Throwable failure, Resource resource, String ref) {
+        LOG.debugf("waiting request failed: %s", failure.getMessage());
+        return LockReplies.unavailable(resource, ref);
+    }
+
+    private static String error(String code, String message, String ref) {
+        return WireFormat.frame(ServerEvents.ERROR, WireFormat.error(code, message), ref);
+    }
+}

@@ -1,0 +1,34 @@
+-- answer_takeover: the holder accepts or refuses a pending take-over (docs/protocol.md §13).
+-- Accepting hands the lock over in this same run (hand_over in takeover_lib.lua).
+--
+-- KEYS[1] locks         hash of the configurator's locks (see lib.lua)
+-- KEYS[2..5]            lines, line, waiters, takeovers (see waitlines_lib.lua)
+-- ARGV[1] field         ARGV[2] configuratorId  ARGV[3] userId (the holder answering)
+-- ARGV[4] accept        '1' | '0'
+-- ARGV[5] lockChannel   ARGV[6] leaseMs   ARGV[7] waitChannel
+-- Reply (JSON): {s='ANSWERED', handed, released=[...]} | {s='NOT_FOUND', released=[...]}
+local locks_key = KEYS[1]
+local field, configurator_id, user_id, accept, channel = ARGV[1], ARGV[2], ARGV[3], ARGV[4] == '1', ARGV[5]
+local ctx = waiting_context(KEYS, 2, ARGV, 6, configurator_id)
+
+local now = now_ms()
+local released = {}
+local live = load_live(locks_key, now, released)
+local pending = redis.call('HGET', ctx.takeovers, field)
+local takeover = pending and cjson.decode(pending) or nil
+local answered, handed = false, false
+if takeover ~= nil and takeover.h == user_id then
+  answered = true
+  if accept then
+    handed = hand_over(ctx, locks_key, live, now, field, takeover, released)
+  else
+    end_takeover(ctx, field, takeover)
+    ctx.refused[#ctx.refused + 1] = { f = field, u = takeover.u, by = takeover.hn }
+  end
+end
+local served = false
+if #released > 0 then served = serve(ctx, locks_key, live, now, released) end
+if #released > 0 or served or handed then announce(channel, configurator_id, live, released) end
+publish_waiting(ctx, live)
+if not answered then return cjson.encode({ s = 'NOT_FOUND', released = released }) end
+return cjson.encode({ s = 'ANSWERED', handed = handed, released = released })

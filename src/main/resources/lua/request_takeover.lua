@@ -1,0 +1,55 @@
+-- request_takeover: a user asks the holder of a lock for it (docs/protocol.md §13). The request is
+-- kept here, beside the lock, with its deadline; whichever node sees the deadline first resolves
+-- it (resolve_takeover), so it does not depend on the node that took it.
+--
+-- KEYS[1] locks         hash of the configurator's locks (see lib.lua)
+-- KEYS[2] configurator  hash: the configurator's record; absent = no such configurator
+-- KEYS[3] items         hash: itemId -> item record of this configurator
+-- KEYS[4..7]            lines, line, waiters, takeovers (see waitlines_lib.lua)
+-- ARGV[1] field         ARGV[2] configuratorId  ARGV[3] itemId ('' unless an item page)
+-- ARGV[4] userId        ARGV[5] userName  ARGV[6] socketId  ARGV[7] nodeId
+-- ARGV[8] message       ('' for none)     ARGV[9] consentMs
+-- ARGV[10] lockChannel  ARGV[11] leaseMs  ARGV[12] waitChannel
+-- Reply (JSON): {s='PENDING', deadline, created, holder?} | {s='NOT_HELD'} | {s='LOCKED', lock} | {s='BUSY'}
+--             | {s='NOT_FOUND'}
+local locks_key, configurator_key, items_key = KEYS[1], KEYS[2], KEYS[3]
+local field, configurator_id, item_id = ARGV[1], ARGV[2], ARGV[3]
+local user_id, user_name, socket_id, node_id = ARGV[4], ARGV[5], ARGV[6], ARGV[7]
+local message, consent_ms, channel = ARGV[8], tonumber(ARGV[9]), ARGV[10]
+local ctx = waiting_context(KEYS, 4, ARGV, 11, configurator_id)
+
+if redis.call('EXISTS', configurator_key) == 0 then return cjson.encode({ s = 'NOT_FOUND' }) end
+if item_id ~= '' and redis.call('HEXISTS', items_key, item_id) == 0 then return cjson.encode({ s = 'NOT_FOUND' }) end
+
+local now = now_ms()
+local released = {}
+local live = load_live(locks_key, now, released)
+local served = false
+if #released > 0 then served = serve(ctx, locks_key, live, now, released) end
+if #released > 0 or served then announce(channel, configurator_id, live, released) end
+
+local lock = live[field]
+if lock == nil or lock.u == user_id then return cjson.encode({ s = 'NOT_HELD' }) end
+local other = blocked_for(live, field, user_id, field)
+if other ~= nil then return cjson.encode({ s = 'LOCKED', lock = other }) end
+
+local pending = redis.call('HGET', ctx.takeovers, field)
+if pending then
+  local takeover = cjson.decode(pending)
+  if takeover.u ~= user_id or takeover.t ~= lock.t then return cjson.encode({ s = 'BUSY' }) end
+  takeover.k[socket_id] = node_id
+  redis.call('HSET', ctx.takeovers, field, cjson.encode(takeover))
+  socket_index_update(ctx, socket_id, 't|' .. field, true)
+  return cjson.encode({ s = 'PENDING', deadline = takeover.d, created = false })
+end
+
+local keepers = {}
+keepers[socket_id] = node_id
+local takeover = { u = user_id, n = user_name, k = keepers, h = lock.u, hn = lock.n, t = lock.t,
+                   d = now + consent_ms, m = message }
+redis.call('HSET', ctx.takeovers, field, cjson.encode(takeover))
+socket_index_update(ctx, socket_id, 't|' .. field, true)
+ctx.requested[#ctx.requested + 1] = { f = field, u = user_id, n = user_name, h = lock.u, d = takeover.d, m = message }
+ctx.changed = true
+publish_waiting(ctx, live)
+return cjson.encode({ s = 'PENDING', deadline = takeover.d, created = true, holder = lock.u })

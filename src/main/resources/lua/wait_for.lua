@@ -1,0 +1,40 @@
+-- wait_for: a user asks to wait for a resource (docs/protocol.md §14). When nothing stands between the
+-- user and the resource (no other user's conflicting lock, nobody to serve first) the answer is FREE
+-- and the caller locks it as any lock request; else the user joins the line, or keeps their place.
+-- Cost: O(locks held + log n).
+--
+-- KEYS[1] locks         hash of the configurator's locks (see lib.lua)
+-- KEYS[2] configurator  hash: the configurator's record; absent = no such configurator
+-- KEYS[3] items         hash: itemId -> item record of this configurator
+-- KEYS[4..7]            lines, line, waiters, takeovers (see waitlines_lib.lua)
+-- ARGV[1] field         ARGV[2] configuratorId  ARGV[3] itemId ('' unless an item page)
+-- ARGV[4] userId        ARGV[5] userName  ARGV[6] socketId  ARGV[7] nodeId
+-- ARGV[8] lockChannel   ARGV[9] leaseMs   ARGV[10] waitChannel
+-- Reply (JSON): {s='FREE'} | {s='QUEUED', position, member} | {s='NOT_FOUND'}
+--   member: the user's place in the line (for positions, see waitlines_lib.lua)
+--   released (expired leases found on the way) are announced here.
+local locks_key, configurator_key, items_key = KEYS[1], KEYS[2], KEYS[3]
+local field, configurator_id, item_id = ARGV[1], ARGV[2], ARGV[3]
+local user_id, user_name, socket_id, node_id, channel = ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8]
+local ctx = waiting_context(KEYS, 4, ARGV, 9, configurator_id)
+
+if redis.call('EXISTS', configurator_key) == 0 then return cjson.encode({ s = 'NOT_FOUND' }) end
+if item_id ~= '' and redis.call('HEXISTS', items_key, item_id) == 0 then return cjson.encode({ s = 'NOT_FOUND' }) end
+
+local now = now_ms()
+local released = {}
+local live = load_live(locks_key, now, released)
+local served = false
+if #released > 0 or (live[field] == nil and someone_first(ctx, field)) then served = serve(ctx, locks_key, live, now, released, field) end
+if #released > 0 or served then announce(channel, configurator_id, live, released) end
+
+local own = live[field]
+if (own ~= nil and own.u == user_id)
+    or (blocked_for(live, field, user_id, nil) == nil and not someone_first(ctx, field)) then
+  leave_line(ctx, field, user_id)
+  publish_waiting(ctx, live)
+  return cjson.encode({ s = 'FREE' })
+end
+local position, member = join_line(ctx, field, user_id, user_name, socket_id, node_id)
+publish_waiting(ctx, live)
+return cjson.encode({ s = 'QUEUED', position = position, member = member })

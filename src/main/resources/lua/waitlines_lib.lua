@@ -1,0 +1,291 @@
+-- Waiting lines (docs/protocol.md §14) and pending take-overs (§13) of one configurator, for the
+-- scripts that change its locks. Loaded after lib.lua. A script that frees a lock calls serve() in
+-- the same run, so the page goes to the asker of a take-over, else to the head of its line, before
+-- anyone else can ask: no gap, and nobody else is woken.
+--
+-- Keys (all in the configurator's hash slot), given to a script as four KEYS in a row:
+--   lines      hash  field -> number of waiters of that resource (also the set of lines, and the
+--                    'waiting' counts watchers see)
+--   line       zset  every waiter of every resource, score 0, member '<field>|<seq>|<userId>'
+--                    (seq zero-padded): lexicographic ranges give one resource's line in order,
+--                    so head and position cost O(log n), never O(waiters)
+--   waiters    hash  '<field>|<userId>' -> {m=member, n=userName, k={socketId=nodeId}}
+--                    's:<socketId>' -> JSON array of what that socket asked for ('w|<field>|<userId>'
+--                    for a line, 't|<field>' for a take-over), so a socket that goes is forgotten at once
+--                    '#seq' -> the last seq handed out
+--   takeovers  hash  field -> pending take-over {u, n, k, h, hn, t, d, m}: asker id, name and
+--                    sockets; holder id and name; the holder's grant (token) asked for; deadline (ms);
+--                    message
+-- And two ARGV in a row: the lease (ms) of grants, and the channel of waiting events.
+--
+-- Every change publishes one waiting event (JSON) on that channel:
+--   {c, locks=[public views], waiting={canonical=n}, grants=[{kind='queued'|'takeover', lock, schedule}],
+--    left=[{f, u}], moved=[field], failed=[{f, u, lock}], requested=[…], refused=[…]}
+
+local function field_of(lock)
+  if lock.type == 'configurator' then return 'cfg' end
+  if lock.type == 'variables' then return 'var' end
+  return 'i:' .. lock.item .. ':' .. lock.page
+end
+
+local function canonical_of(configurator_id, field)
+  if field == 'cfg' then return 'configurator:' .. configurator_id end
+  if field == 'var' then return 'configurator:' .. configurator_id .. ':variables' end
+  local item, page = string.match(field, '^i:(%d+):(.+)$')
+  return 'item:' .. item .. ':' .. page
+end
+
+-- nil when the caller passed no waiting keys: then nothing here runs.
+local function waiting_context(keys, k, args, a, configurator_id)
+  if keys[k] == nil or keys[k + 3] == nil then return nil end
+  return { lines = keys[k], line = keys[k + 1], waiters = keys[k + 2], takeovers = keys[k + 3],
+           lease = tonumber(args[a]), channel = args[a + 1], cfg = configurator_id,
+           grants = {}, left = {}, moved = {}, failed = {}, requested = {}, refused = {}, changed = false }
+end
+
+-- The lock of another user that refuses 'field' to 'user' (the table of §2), ignoring 'except'.
+local function blocked_for(live, field, user, except)
+  for held_field, lock in pairs(live) do
+    if held_field ~= except and lock.u ~= user and conflicts(field, held_field) then return lock end
+  end
+  return nil
+end
+
+-- A new grant (new fencing token) of 'field' to 'user', kept by the given sockets. As acquire_lock.
+local function new_grant(ctx, locks_key, live, field, user, name, keepers, now)
+  local token = redis.call('HINCRBY', locks_key, '#seq', 1)
+  if token < now * 1000 then
+    token = now * 1000
+    redis.call('HSET', locks_key, '#seq', string.format('%d', token))
+  end
+  local lock = { type = 'configurator', cfg = ctx.cfg, u = user, n = name, t = string.format('%d', token),
+                 a = now, e = now + ctx.lease, k = keepers }
+  if field == 'var' then
+    lock.type = 'variables'
+  elseif field ~= 'cfg' then
+    local item, page = string.match(field, '^i:(%d+):(.+)$')
+    lock.type, lock.item, lock.page = 'item-subresource', item, page
+  end
+  redis.call('HSET', locks_key, field, cjson.encode(lock))
+  local schedule = needs_schedule(locks_key, now, lock.e)
+  extend_key(locks_key, ctx.lease)
+  live[field] = lock
+  return lock, schedule
+end
+
+local function socket_index_update(ctx, socket_id, entry, add)
+  local key = 's:' .. socket_id
+  local raw = redis.call('HGET', ctx.waiters, key)
+  local list = raw and cjson.decode(raw) or {}
+  local kept = {}
+  for _, e in ipairs(list) do if e ~= entry then kept[#kept + 1] = e end end
+  if add then kept[#kept + 1] = entry end
+  if #kept == 0 then redis.call('HDEL', ctx.waiters, key) else redis.call('HSET', ctx.waiters, key, cjson.encode(kept)) end
+end
+
+local function line_position(ctx, field, member)
+  return redis.call('ZLEXCOUNT', ctx.line, '[' .. field .. '|', '[' .. member)
+end
+
+local function line_head(ctx, field)
+  local head = redis.call('ZRANGEBYLEX', ctx.line, '[' .. field .. '|', '[' .. field .. '|~', 'LIMIT', 0, 1)
+  return head[1]
+end
+
+local function waiter_of(ctx, field, user)
+  local raw = redis.call('HGET', ctx.waiters, field .. '|' .. user)
+  return raw and cjson.decode(raw) or nil
+end
+
+-- Takes 'user' out of the line of 'field' (no-op when not in it). O(log n + the user's sockets).
+local function leave_line(ctx, field, user)
+  if ctx == nil then return false end
+  local entry = waiter_of(ctx, field, user)
+  if entry == nil then return false end
+  redis.call('ZREM', ctx.line, entry.m)
+  redis.call('HDEL', ctx.waiters, field .. '|' .. user)
+  for socket_id, _ in pairs(entry.k) do socket_index_update(ctx, socket_id, 'w|' .. field .. '|' .. user, false) end
+  if redis.call('HINCRBY', ctx.lines, field, -1) <= 0 then redis.call('HDEL', ctx.lines, field) end
+  ctx.left[#ctx.left + 1] = { f = field, u = user }
+  ctx.moved[field] = true
+  ctx.changed = true
+  return true
+end
+
+-- Joins 'user' (from this socket) to the line of 'field', or adds the socket to the user's place.
+-- Returns the position (1 = next) and the user's member of the line.
+local function join_line(ctx, field, user, name, socket_id, node_id)
+  local wk = field .. '|' .. user
+  local entry = waiter_of(ctx, field, user)
+  if entry == nil then
+    local seq = redis.call('HINCRBY', ctx.waiters, '#seq', 1)
+    entry = { m = field .. '|' .. string.format('%016d', seq) .. '|' .. user, n = name, k = {} }
+    redis.call('ZADD', ctx.line, 0, entry.m)
+    redis.call('HINCRBY', ctx.lines, field, 1)
+    ctx.changed = true
+  end
+  entry.k[socket_id] = node_id
+  entry.n = name
+  redis.call('HSET', ctx.waiters, wk, cjson.encode(entry))
+  socket_index_update(ctx, socket_id, 'w|' .. wk, true)
+  return line_position(ctx, field, entry.m), entry.m
+end
+
+local function end_takeover(ctx, field, takeover)
+  redis.call('HDEL', ctx.takeovers, field)
+  for socket_id, _ in pairs(takeover.k) do socket_index_update(ctx, socket_id, 't|' .. field, false) end
+  ctx.changed = true
+end
+
+-- Grants 'field' to whoever comes first, if it is free for them: the asker of a pending take-over,
+-- else the head of its line. O(locks held + log n).
+local function serve_field(ctx, locks_key, live, now, field)
+  local raw = redis.call('HGET', ctx.takeovers, field)
+  if raw then
+    local takeover = cjson.decode(raw)
+    local held = live[field]
+    if held ~= nil and held.u ~= takeover.u then return end -- still held: the consent window decides
+    if held == nil then
+      if blocked_for(live, field, takeover.u, nil) ~= nil then return end -- the deadline will tell the asker
+      end_takeover(ctx, field, takeover)
+      local lock, schedule = new_grant(ctx, locks_key, live, field, takeover.u, takeover.n, takeover.k, now)
+      ctx.grants[#ctx.grants + 1] = { kind = 'takeover', lock = lock, schedule = schedule }
+      leave_line(ctx, field, takeover.u)
+      return
+    end
+    end_takeover(ctx, field, takeover) -- the asker got it another way
+  end
+  while true do
+    local member = line_head(ctx, field)
+    if member == nil then return end
+    local user = string.match(member, '^[^|]*|%d+|(.*)$')
+    local held = live[field]
+    if held ~= nil and held.u ~= user then return end
+    if held ~= nil then
+      leave_line(ctx, field, user) -- granted another way: out of the line, look at the next
+    else
+      if blocked_for(live, field, user, nil) ~= nil then return end
+      local entry = waiter_of(ctx, field, user)
+      leave_line(ctx, field, user)
+      local lock, schedule = new_grant(ctx, locks_key, live, field, user, entry.n, entry.k, now)
+      ctx.grants[#ctx.grants + 1] = { kind = 'queued', lock = lock, schedule = schedule }
+      return
+    end
+  end
+end
+
+-- The waiting counts watchers see: canonical -> n.
+local function waiting_counts(ctx)
+  local flat = redis.call('HGETALL', ctx.lines)
+  local counts = {}
+  local any = false
+  for i = 1, #flat, 2 do
+    counts[canonical_of(ctx.cfg, flat[i])] = tonumber(flat[i + 1])
+    any = true
+  end
+  if not any then return nil end
+  return counts
+end
+
+-- Publishes what changed in the lines and take-overs, if anything did. Call once, at the end.
+local function publish_waiting(ctx, live)
+  if ctx == nil or (not ctx.changed and #ctx.grants == 0) then return end
+  local views = {}
+  for _, lock in pairs(live) do views[#views + 1] = public_view(lock) end
+  local moved = {}
+  for field, _ in pairs(ctx.moved) do moved[#moved + 1] = field end
+  redis.call('PUBLISH', ctx.channel, cjson.encode({ c = ctx.cfg, locks = views, waiting = waiting_counts(ctx) or cjson.null,
+    grants = ctx.grants, left = ctx.left, moved = moved, failed = ctx.failed, requested = ctx.requested,
+    refused = ctx.refused }))
+  ctx.changed = false
+  ctx.grants, ctx.left, ctx.moved, ctx.failed, ctx.requested, ctx.refused = {}, {}, {}, {}, {}, {}
+end
+
+-- After locks were freed (or may have been, unseen): serves the lines and pending take-overs that
+-- the change may have unblocked — those of the released resources, of lines that changed, and
+-- 'field', and the configurator's own line — or, with 'released' nil (the reaper's catch-up), all of
+-- them. Only a released configurator lock can unblock every line. Returns true when it granted something (the caller then
+-- announces the new state). Cost: O(locks held + log n) per line looked at, never O(waiters).
+local function serve(ctx, locks_key, live, now, released, field)
+  if ctx == nil then return false end
+  local fields, all = {}, released == nil
+  if not all then
+    for _, entry in ipairs(released) do
+      local freed = field_of(entry.lock)
+      if freed == 'cfg' then all = true end
+      fields[freed] = true
+    end
+    for moved, _ in pairs(ctx.moved) do fields[moved] = true end
+    if field ~= nil then fields[field] = true end
+    fields['cfg'] = true -- the configurator conflicts with everything: any release may unblock its line
+  end
+  if all then
+    for _, f in ipairs(redis.call('HKEYS', ctx.lines)) do fields[f] = true end
+    for _, f in ipairs(redis.call('HKEYS', ctx.takeovers)) do fields[f] = true end
+  end
+  for candidate, _ in pairs(fields) do serve_field(ctx, locks_key, live, now, candidate) end
+  local granted = #ctx.grants > 0
+  publish_waiting(ctx, live)
+  return granted
+end
+
+-- Whether a free 'field' has someone to serve first (then a lock request must not take it).
+local function someone_first(ctx, field)
+  if ctx == nil then return false end
+  return redis.call('HEXISTS', ctx.lines, field) == 1 or redis.call('HEXISTS', ctx.takeovers, field) == 1
+end
+
+-- A socket is gone for good: it no longer waits, nor asks for a take-over. A user whose last
+-- socket that was is out of the line (and their take-over request ends without a word).
+local function forget_socket(ctx, socket_id)
+  if ctx == nil then return end
+  local raw = redis.call('HGET', ctx.waiters, 's:' .. socket_id)
+  if not raw then return end
+  for _, entry in ipairs(cjson.decode(raw)) do
+    local kind, field, user = string.match(entry, '^(%a)|([^|]*)|?(.*)$')
+    if kind == 'w' then
+      local waiter = waiter_of(ctx, field, user)
+      if waiter ~= nil then
+        waiter.k[socket_id] = nil
+        if next(waiter.k) == nil then
+          leave_line(ctx, field, user)
+        else
+          redis.call('HSET', ctx.waiters, field .. '|' .. user, cjson.encode(waiter))
+        end
+      end
+    else
+      local pending = redis.call('HGET', ctx.takeovers, field)
+      if pending then
+        local takeover = cjson.decode(pending)
+        takeover.k[socket_id] = nil
+        if next(takeover.k) == nil then
+          end_takeover(ctx, field, takeover)
+        else
+          redis.call('HSET', ctx.takeovers, field, cjson.encode(takeover))
+        end
+      end
+    end
+  end
+  redis.call('HDEL', ctx.waiters, 's:' .. socket_id)
+end
+
+-- Resume: what the old socket waited for, the new socket waits for, in the same place.
+local function move_waiting_socket(ctx, old_socket, new_socket, new_node)
+  if ctx == nil then return end
+  local raw = redis.call('HGET', ctx.waiters, 's:' .. old_socket)
+  if not raw then return end
+  for _, entry in ipairs(cjson.decode(raw)) do
+    local kind, field, user = string.match(entry, '^(%a)|([^|]*)|?(.*)$')
+    local key, hash = field .. '|' .. user, ctx.waiters
+    if kind == 't' then key, hash = field, ctx.takeovers end
+    local record = redis.call('HGET', hash, key)
+    if record then
+      local decoded = cjson.decode(record)
+      decoded.k[old_socket] = nil
+      decoded.k[new_socket] = new_node
+      redis.call('HSET', hash, key, cjson.encode(decoded))
+    end
+  end
+  redis.call('HDEL', ctx.waiters, 's:' .. old_socket)
+  redis.call('HSET', ctx.waiters, 's:' .. new_socket, raw)
+end

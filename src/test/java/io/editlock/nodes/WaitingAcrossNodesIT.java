@@ -1,0 +1,302 @@
+package io.editlock.nodes;
+
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.redis.embedded.RedisProcess;
+import io.editlock.support.ServerNode;
+import io.editlock.support.TestRedis;
+import io.editlock.support.TestTokens;
+import io.editlock.support.WsClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * docs/protocol.md §13 and §14 on two server processes sharing one Redis: 50 users ask for and wait on one
+ * page while its holder releases and locks it again. Never two holders, every waiter served in the
+ * order of the line, every take-over request ended by its deadline (+ the sweep interval), and a
+ * request whose node died is still decided, once. Redis runs the production ACL.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class WaitingAcrossNodesIT {
+
+    static final Duration CONSENT = Duration.ofSeconds(2);
+    static final Duration SWEEP = Duration.ofMillis(250);
+    static final int WAITERS = 40;
+    static final int ASKERS = 10;
+    static final String SECRET = UUID.randomUUID().toString().replace("-", "");
+
+    RedisProcess redis;
+    TestTokens tokens;
+    ServerNode nodeA;
+    ServerNode nodeB;
+
+    @BeforeAll
+    void start() {
+        // With the production ACL (deploy/redis-users.acl): every command the lines and take-overs run must be allowed.
+        // The file holds no secret: the password is added at start, as docker-compose.yml does.
+        Path acl;
+        try {
+            acl = Files.createTempFile("editlock-users-", ".acl");
+            Files.write(acl, Files.readAllLines(Path.of("deploy", "redis-users.acl")).stream()
+                    .map(line -> line.startsWith("user editlock ") ? line + " >" + SECRET : line).toList());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        redis = new RedisProcess(TestRedis.binary(), RedisProcess.freePort(), List.of("--aclfile", acl.toString())).start();
+        tokens = TestTokens.generate();
+        nodeA = ServerNode.start("wait-a", settings());
+        nodeB = ServerNode.start("wait-b", settings());
+    }
+
+    @AfterAll
+    void stop() {
+        for (AutoCloseable closeable : new AutoCloseable[] {nodeA, nodeB, redis}) {
+            try {
+                if (closeable != null) {
+                    closeable.close();
+                }
+            } catch (Exception ignored) {
+                // best effort
+            }
+        }
+    }
+
+    Map<String, String> settings() {
+        Map<String, String> settings = new HashMap<>();
+        settings.put("quarkus.redis.hosts", "redis://editlock:" + SECRET + "@127.0.0.1:" + redis.port());
+        settings.put("mp.jwt.verify.publickey.location", tokens.publicKeyFile().toString());
+        settings.put("editlock.lease.ttl", "3s");
+        settings.put("editlock.lease.renew-interval", "1s");
+        settings.put("editlock.lease.reaper-interval", "250ms");
+        settings.put("editlock.session.sweep-interval", "250ms");
+        settings.put("editlock.session.grace-period", "1s");
+        settings.put("editlock.waiting.consent-window", CONSENT.toMillis() + "ms");
+        settings.put("editlock.waiting.sweep-interval", SWEEP.toMillis() + "ms");
+        settings.put("editlock.rate-limit.lock-requests-per-second", "1000");
+        return settings;
+    }
+
+    private long[] configuratorWithItem(ServerNode node) {
+        String token = tokens.token("setup", "Setup");
+        long c = given().baseUri(node.baseUri().toString()).header("Authorization", "Bearer " + token)
+                .contentType("application/json").body(Map.of("name", "waiting")).when().post("/api/configurators")
+                .then().statusCode(201).extract().jsonPath().getLong("id");
+        long item = given().baseUri(node.baseUri().toString()).header("Authorization", "Bearer " + token)
+                .contentType("application/json").body(Map.of("name", "page")).when().post("/api/configurators/" + c + "/items")
+                .then().statusCode(201).extract().jsonPath().getLong("id");
+        return new long[] {c, item};
+    }
+
+    private static Map<String, Object> page(long item) {
+        return Map.of("itemId", item, "page", "filters");
+    }
+
+    private static Map<String, Object> resource(long item) {
+        return Map.of("resource", Map.of("type", "item-subresource", "itemId", item, "page", "filters"));
+    }
+
+    private static boolean queuedGrant(JsonNode frame) {
+        return frame.path("event").asText().equals("lock-acquired") && frame.path("data").path("queued").asBoolean();
+    }
+
+    @Test
+    void fiftyUsersOnOnePageOnTwoNodes() throws Exception {
+        long[] ids = configuratorWithItem(nodeA);
+        long c = ids[0];
+        long item = ids[1];
+        List<WsClient> all = Collections.synchronizedList(new ArrayList<>());
+        ExecutorService pool = Executors.newFixedThreadPool(WAITERS + ASKERS);
+        try {
+            WsClient holder = connect(all, nodeA, "holder", "Hana");
+            WsClient watcherA = connect(all, nodeA, "watch-a", "Wade");
+            WsClient watcherB = connect(all, nodeB, "watch-b", "Wanda");
+            watcherA.request("watch", Map.of("configuratorId", c));
+            watcherB.request("watch", Map.of("configuratorId", c));
+            long firstToken = holder.request("lock-item-subresource", page(item)).path("data").path("lock").path("token").asLong();
+
+            // 40 waiters, half on each node, join at once; 10 askers ask the holder at once.
+            List<WsClient> waiters = new ArrayList<>();
+            for (int i = 0; i < WAITERS; i++) {
+                waiters.add(connect(all, i % 2 == 0 ? nodeA : nodeB, "waiter-" + i, "Waiter " + i));
+            }
+            List<WsClient> askers = new ArrayList<>();
+            for (int i = 0; i < ASKERS; i++) {
+                askers.add(connect(all, i % 2 == 0 ? nodeB : nodeA, "asker-" + i, "Asker " + i));
+            }
+            CountDownLatch go = new CountDownLatch(1);
+            List<Future<JsonNode>> joined = new ArrayList<>();
+            for (WsClient waiter : waiters) {
+                joined.add(pool.submit(() -> {
+                    go.await();
+                    return waiter.request("wait-for", resource(item));
+                }));
+            }
+            List<Future<JsonNode>> asked = new ArrayList<>();
+            for (WsClient asker : askers) {
+                asked.add(pool.submit(() -> {
+                    go.await();
+                    return asker.request("request-takeover", Map.of("resource", resource(item).get("resource"), "message", "please"));
+                }));
+            }
+            go.countDown();
+            Map<Integer, WsClient> byPosition = new HashMap<>();
+            for (int i = 0; i < WAITERS; i++) {
+                JsonNode reply = joined.get(i).get();
+                assertEquals("queued", reply.path("event").asText(), reply.toString());
+                byPosition.put(reply.path("data").path("position").asInt(), waiters.get(i));
+            }
+            assertEquals(WAITERS, byPosition.size(), "every waiter has a place of their own");
+            assertEquals(Set.copyOf(java.util.stream.IntStream.rangeClosed(1, WAITERS).boxed().toList()), byPosition.keySet());
+            WsClient pendingAsker = null;
+            Instant deadline = null;
+            for (int i = 0; i < ASKERS; i++) {
+                JsonNode reply = asked.get(i).get();
+                if (reply.path("event").asText().equals("takeover-pending")) {
+                    assertTrue(pendingAsker == null, "one take-over of a lock at a time");
+                    pendingAsker = askers.get(i);
+                    deadline = Instant.parse(reply.path("data").path("deadline").asText());
+                } else {
+                    assertEquals("BUSY", reply.path("data").path("code").asText(), reply.toString());
+                }
+            }
+            assertTrue(pendingAsker != null, "one take-over request stands");
+            watcherB.awaitEvent(frame -> frame.path("event").asText().equals("lock-updated")
+                    && frame.path("data").path("waiting").path("item:" + item + ":filters").asInt() == WAITERS);
+
+            // The holder refuses; the asker hears it, nothing changes.
+            holder.awaitEvent("takeover-requested");
+            holder.request("answer-takeover", Map.of("resource", resource(item).get("resource"), "accept", false));
+            assertEquals("Hana", pendingAsker.awaitEvent("takeover-refused").path("data").path("byUserName").asText());
+
+            // A second asker; the holder does not answer: at the deadline it is taken over.
+            WsClient second = askers.get((askers.indexOf(pendingAsker) + 1) % ASKERS);
+            JsonNode secondPending = second.request("request-takeover", resource(item));
+            assertEquals("takeover-pending", secondPending.path("event").asText(), secondPending.toString());
+            Instant secondDeadline = Instant.parse(secondPending.path("data").path("deadline").asText());
+            JsonNode handed = second.awaitEvent(frame -> frame.path("event").asText().equals("takeover-granted"), CONSENT.plusSeconds(10));
+            assertTrue(Instant.now().isBefore(secondDeadline.plus(SWEEP).plusSeconds(2)), "decided by its deadline + the sweep interval");
+            assertEquals("taken-over", holder.awaitEvent("lock-lost").path("data").path("reason").asText());
+            long handedToken = handed.path("data").path("lock").path("token").asLong();
+            assertTrue(handedToken > firstToken);
+
+            // Each waiter unlocks as soon as it is served; the holder keeps trying to lock the page again.
+            List<Long> servedOrder = Collections.synchronizedList(new ArrayList<>());
+            List<Long> tokens = Collections.synchronizedList(new ArrayList<>());
+            List<Future<?>> served = new ArrayList<>();
+            for (Map.Entry<Integer, WsClient> entry : byPosition.entrySet()) {
+                served.add(pool.submit(() -> {
+                    JsonNode grant = entry.getValue().awaitEvent(WaitingAcrossNodesIT::queuedGrant, Duration.ofSeconds(120));
+                    servedOrder.add((long) entry.getKey());
+                    tokens.add(grant.path("data").path("lock").path("token").asLong());
+                    JsonNode unlocked = entry.getValue().request("unlock-item-subresource", page(item));
+                    assertEquals("lock-released", unlocked.path("event").asText(), unlocked.toString());
+                    return null;
+                }));
+            }
+            second.request("unlock-item-subresource", page(item));
+            int refusedRelocks = 0;
+            while (servedOrder.size() < WAITERS) {
+                JsonNode relock = holder.request("lock-item-subresource", page(item));
+                if (relock.path("event").asText().equals("lock-acquired")) {
+                    // Only once the last waiter was served and done.
+                    assertEquals(WAITERS, servedOrder.size(), "nobody slips in ahead of the line: " + relock);
+                    break;
+                }
+                assertEquals("LOCKED", relock.path("data").path("code").asText(), "nobody slips in ahead of the line: " + relock);
+                refusedRelocks++;
+            }
+            for (Future<?> future : served) {
+                future.get();
+            }
+            assertTrue(refusedRelocks > 0);
+            List<Long> expected = new ArrayList<>();
+            for (long p = 1; p <= WAITERS; p++) {
+                expected.add(p);
+            }
+            assertEquals(expected, servedOrder, "served in the order of the line");
+            List<Long> sorted = new ArrayList<>(tokens);
+            Collections.sort(sorted);
+            assertEquals(sorted, tokens, "every grant a new, higher token");
+            assertTrue(tokens.get(0) > handedToken);
+            assertEquals(WAITERS, new HashSet<>(tokens).size());
+
+            // Never two holders: every state any watcher saw names at most one lock of the page.
+            for (WsClient watcher : List.of(watcherA, watcherB)) {
+                for (JsonNode update : watcher.events("lock-updated")) {
+                    assertTrue(update.path("data").path("locks").size() <= 1, update.toString());
+                }
+            }
+            // The line is empty: the page is free for anyone, and watchers see no line.
+            assertEquals("lock-acquired", holder.request("lock-item-subresource", page(item)).path("event").asText());
+            watcherA.awaitEvent(frame -> frame.path("event").asText().equals("lock-updated") && !frame.path("data").has("waiting")
+                    && frame.path("data").path("locks").size() == 1
+                    && frame.path("data").path("locks").get(0).path("ownerUserName").asText().equals("Hana"));
+            assertTrue(deadline != null);
+        } finally {
+            pool.shutdownNow();
+            all.forEach(WsClient::close);
+        }
+    }
+
+    @Test
+    void aTakeOverOutlivesTheNodeThatTookIt() {
+        ServerNode doomed = ServerNode.start("wait-doomed", settings());
+        long[] ids = configuratorWithItem(nodeA);
+        long item = ids[1];
+        List<WsClient> all = new ArrayList<>();
+        try {
+            WsClient holder = connect(all, nodeA, "holder-2", "Hana");
+            WsClient askerThere = connect(all, doomed, "asker-2", "Abe");
+            WsClient askerHere = connect(all, nodeB, "asker-2", "Abe");
+            holder.request("lock-item-subresource", page(item));
+            JsonNode pending = askerThere.request("request-takeover", resource(item));
+            assertEquals("takeover-pending", pending.path("event").asText(), pending.toString());
+            Instant deadline = Instant.parse(pending.path("data").path("deadline").asText());
+            holder.awaitEvent("takeover-requested");
+
+            doomed.kill9();
+
+            askerHere.awaitEvent(frame -> frame.path("event").asText().equals("takeover-granted"), CONSENT.plusSeconds(10));
+            assertTrue(Instant.now().isBefore(deadline.plus(SWEEP).plusSeconds(2)), "decided by its deadline + the sweep interval");
+            holder.awaitEvent("lock-lost");
+            // Exactly once, whichever node got there first: wait out a few more sweeps of both nodes.
+            await().pollDelay(SWEEP.multipliedBy(8)).atMost(Duration.ofSeconds(5)).until(() -> true);
+            assertEquals(1, askerHere.events("takeover-granted").size());
+            assertEquals(1, holder.events("lock-lost").size());
+        } finally {
+            all.forEach(WsClient::close);
+            doomed.close();
+        }
+    }
+
+    private WsClient connect(List<WsClient> all, ServerNode node, String userId, String name) {
+        WsClient socket = WsClient.connect(node.baseUri(), tokens.token(userId, name));
+        socket.welcome();
+        all.add(socket);
+        return socket;
+    }
+}

@@ -1,0 +1,240 @@
+package io.editlock.waiting;
+
+import static io.editlock.support.Api.as;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.support.Api;
+import io.editlock.support.DemoLogin;
+import io.editlock.support.DemoLogin.TestUser;
+import io.editlock.support.WsClient;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.vertx.mutiny.redis.client.Command;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * docs/protocol.md §13 over the wire: asking the holder, who accepts, refuses or does not answer;
+ * the hand-over is one step with a new fencing token, and every party hears of it.
+ */
+@QuarkusTest
+@TestProfile(TakeoverTest.ShortConsent.class)
+class TakeoverTest {
+
+    static final Duration CONSENT = Duration.ofSeconds(3);
+
+    public static class ShortConsent implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("editlock.waiting.consent-window", CONSENT.toSeconds() + "s", "editlock.waiting.sweep-interval", "500ms");
+        }
+    }
+
+    @TestHTTPResource("/")
+    URI base;
+    @jakarta.inject.Inject
+    io.quarkus.redis.datasource.ReactiveRedisDataSource redis;
+    @jakarta.inject.Inject
+    io.editlock.redis.LockKeys keys;
+
+    private final List<WsClient> sockets = new ArrayList<>();
+
+    @AfterEach
+    void close() {
+        sockets.forEach(WsClient::close);
+    }
+
+    private WsClient connect(TestUser user) {
+        WsClient socket = WsClient.connect(base, user.token());
+        socket.welcome();
+        sockets.add(socket);
+        return socket;
+    }
+
+    private static Map<String, Object> page(long item) {
+        return Map.of("itemId", item, "page", "filters");
+    }
+
+    private static Map<String, Object> resource(long item) {
+        return Map.of("type", "item-subresource", "itemId", item, "page", "filters");
+    }
+
+    private static Map<String, Object> ask(long item, String message) {
+        return message == null ? Map.of("resource", resource(item)) : Map.of("resource", resource(item), "message", message);
+    }
+
+    private static Map<String, Object> answer(long item, boolean accept) {
+        return Map.of("resource", resource(item), "accept", accept);
+    }
+
+    @Test
+    void anAcceptedTakeOverHandsTheLockOverWithANewToken() {
+        TestUser saraUser = DemoLogin.user("Sara");
+        TestUser tomUser = DemoLogin.user("Tom");
+        long c = Api.configurator(saraUser);
+        long item = Api.item(saraUser, c, null);
+        WsClient sara = connect(saraUser);
+        WsClient saraTab = connect(saraUser);
+        WsClient tom = connect(tomUser);
+        WsClient watcher = connect(DemoLogin.user("Lea"));
+        watcher.request("watch", Map.of("configuratorId", c));
+        long saraToken = sara.request("lock-item-subresource", page(item)).path("data").path("lock").path("token").asLong();
+
+        JsonNode pending = tom.request("request-takeover", ask(item, "Need to fix a typo"));
+        assertEquals("takeover-pending", pending.path("event").asText(), pending.toString());
+        Instant deadline = Instant.parse(pending.path("data").path("deadline").asText());
+        assertTrue(deadline.isAfter(Instant.now().plus(CONSENT).minusSeconds(2)), "deadline " + deadline);
+        for (WsClient socket : List.of(sara, saraTab)) {
+            JsonNode asked = socket.awaitEvent("takeover-requested").path("data");
+            assertEquals(tomUser.id(), asked.path("byUserId").asText());
+            assertEquals("Tom", asked.path("byUserName").asText());
+            assertEquals("Need to fix a typo", asked.path("message").asText());
+            assertEquals(deadline.toString(), asked.path("deadline").asText());
+            assertEquals(item, asked.path("resource").path("itemId").asLong());
+        }
+
+        JsonNode answered = saraTab.request("answer-takeover", answer(item, true));
+        assertEquals("takeover-answered", answered.path("event").asText(), answered.toString());
+        assertTrue(answered.path("data").path("accept").asBoolean());
+        JsonNode granted = tom.awaitEvent("takeover-granted").path("data").path("lock");
+        assertEquals(tomUser.id(), granted.path("ownerUserId").asText());
+        long tomToken = granted.path("token").asLong();
+        assertTrue(tomToken > saraToken);
+        for (WsClient socket : List.of(sara, saraTab)) {
+            assertEquals("taken-over", socket.awaitEvent("lock-lost").path("data").path("reason").asText());
+        }
+        assertEquals("taken-over", watcher.awaitEvent("lock-released").path("data").path("reason").asText());
+        watcher.awaitEvent(frame -> frame.path("event").asText().equals("lock-updated")
+                && frame.path("data").path("locks").size() == 1
+                && frame.path("data").path("locks").get(0).path("ownerUserId").asText().equals(tomUser.id()));
+
+        // Sara's old token is dead; Tom's works.
+        as(saraUser).header("Lock-Token", saraToken).body(Map.of("expression", "a")).post("/api/items/" + item + "/filters")
+                .then().statusCode(423);
+        as(tomUser).header("Lock-Token", tomToken).body(Map.of("expression", "a")).post("/api/items/" + item + "/filters")
+                .then().statusCode(201);
+        // The asking socket keeps the lock: Tom can unlock it.
+        assertEquals("lock-released", tom.request("unlock-item-subresource", page(item)).path("event").asText());
+    }
+
+    @Test
+    void aRefusalChangesNothing() {
+        TestUser saraUser = DemoLogin.user("Sara");
+        long c = Api.configurator(saraUser);
+        long item = Api.item(saraUser, c, null);
+        WsClient sara = connect(saraUser);
+        WsClient tom = connect(DemoLogin.user("Tom"));
+        long saraToken = sara.request("lock-item-subresource", page(item)).path("data").path("lock").path("token").asLong();
+        tom.request("request-takeover", ask(item, null));
+        assertFalse(sara.awaitEvent("takeover-requested").path("data").has("message"));
+        assertEquals("takeover-answered", sara.request("answer-takeover", answer(item, false)).path("event").asText());
+        JsonNode refused = tom.awaitEvent("takeover-refused").path("data");
+        assertEquals("Sara", refused.path("byUserName").asText());
+        // Past the deadline nothing happens either.
+        try {
+            Thread.sleep(CONSENT.plusSeconds(2).toMillis()); // proving an absence: nothing arrives that we could await
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        assertTrue(tom.events("takeover-granted").isEmpty());
+        assertTrue(sara.events("lock-lost").isEmpty());
+        as(saraUser).header("Lock-Token", saraToken).body(Map.of("expression", "a")).post("/api/items/" + item + "/filters")
+                .then().statusCode(201);
+        // A second answer has nothing to answer.
+        assertEquals("NOT_FOUND", sara.request("answer-takeover", answer(item, true)).path("data").path("code").asText());
+    }
+
+    @Test
+    void noAnswerWithinTheConsentWindowCountsAsYes() {
+        TestUser saraUser = DemoLogin.user("Sara");
+        TestUser tomUser = DemoLogin.user("Tom");
+        long c = Api.configurator(saraUser);
+        long item = Api.item(saraUser, c, null);
+        WsClient sara = connect(saraUser);
+        WsClient tom = connect(tomUser);
+        sara.request("lock-item-subresource", page(item));
+        Instant deadline = Instant.parse(tom.request("request-takeover", ask(item, "lunch?")).path("data").path("deadline").asText());
+        JsonNode granted = tom.awaitEvent(frame -> frame.path("event").asText().equals("takeover-granted"), CONSENT.plusSeconds(10));
+        Instant at = Instant.now();
+        assertTrue(!at.isBefore(deadline.minusMillis(200)), "not before the deadline: " + at + " vs " + deadline);
+        assertTrue(at.isBefore(deadline.plusSeconds(3)), "within the sweep interval after the deadline: " + at + " vs " + deadline);
+        assertEquals(tomUser.id(), granted.path("data").path("lock").path("ownerUserId").asText());
+        assertEquals("taken-over", sara.awaitEvent("lock-lost").path("data").path("reason").asText());
+        assertEquals("NOT_FOUND", sara.request("answer-takeover", answer(item, false)).path("data").path("code").asText());
+    }
+
+    @Test
+    void aReleaseMeanwhileHandsItOverInTheSameStep() {
+        TestUser saraUser = DemoLogin.user("Sara");
+        long c = Api.configurator(saraUser);
+        long item = Api.item(saraUser, c, null);
+        WsClient sara = connect(saraUser);
+        WsClient tom = connect(DemoLogin.user("Tom"));
+        WsClient omar = connect(DemoLogin.user("Omar"));
+        sara.request("lock-item-subresource", page(item));
+        tom.request("request-takeover", ask(item, null));
+        assertEquals("queued", omar.request("wait-for", Map.of("resource", resource(item))).path("event").asText());
+        sara.request("unlock-item-subresource", page(item));
+        tom.awaitEvent("takeover-granted");
+        // The take-over comes before the line; the line keeps its order for the next time.
+        tom.request("unlock-item-subresource", page(item));
+        omar.awaitEvent(frame -> frame.path("event").asText().equals("lock-acquired") && frame.path("data").path("queued").asBoolean());
+    }
+
+    @Test
+    void refusalsOfTheRequest() {
+        TestUser saraUser = DemoLogin.user("Sara");
+        long c = Api.configurator(saraUser);
+        long item = Api.item(saraUser, c, null);
+        long other = Api.item(saraUser, c, null);
+        WsClient sara = connect(saraUser);
+        WsClient tom = connect(DemoLogin.user("Tom"));
+        WsClient omar = connect(DemoLogin.user("Omar"));
+        assertEquals("NOT_HELD", tom.request("request-takeover", ask(item, null)).path("data").path("code").asText());
+        sara.request("lock-item-subresource", page(item));
+        assertEquals("NOT_HELD", sara.request("request-takeover", ask(item, null)).path("data").path("code").asText(), "her own");
+        assertEquals("takeover-pending", tom.request("request-takeover", ask(item, null)).path("event").asText());
+        assertEquals("takeover-pending", tom.request("request-takeover", ask(item, null)).path("event").asText(), "asking again");
+        assertEquals("BUSY", omar.request("request-takeover", ask(item, null)).path("data").path("code").asText());
+        assertEquals("NOT_FOUND", tom.request("request-takeover", ask(Long.MAX_VALUE >> 11, null)).path("data").path("code").asText());
+        // Sara also holds the configurator: taking the page alone would not let Omar edit it.
+        sara.request("lock-item-subresource", page(other));
+        sara.request("lock-configurator", Map.of("configuratorId", c));
+        JsonNode locked = omar.request("request-takeover", ask(other, null));
+        assertEquals("LOCKED", locked.path("data").path("code").asText(), locked.toString());
+        assertEquals("configurator", locked.path("data").path("blocking").path("resource").path("type").asText());
+        assertEquals("BAD_REQUEST", tom.request("request-takeover", Map.of("resource", resource(item), "message", "x".repeat(201)))
+                .path("data").path("code").asText());
+    }
+
+    @Test
+    void theRequestEndsWithTheAskersLastSocket() {
+        TestUser saraUser = DemoLogin.user("Sara");
+        long c = Api.configurator(saraUser);
+        long item = Api.item(saraUser, c, null);
+        WsClient sara = connect(saraUser);
+        WsClient tom = connect(DemoLogin.user("Tom"));
+        sara.request("lock-item-subresource", page(item));
+        tom.request("request-takeover", ask(item, null));
+        sara.awaitEvent("takeover-requested");
+        String takeovers = keys.waiting(c).get(3);
+        assertEquals(1L, redis.execute(Command.HLEN, takeovers).await().atMost(Duration.ofSeconds(5)).toLong());
+        tom.closeCleanly();
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() ->
+                redis.execute(Command.HLEN, takeovers).await().atMost(Duration.ofSeconds(5)).toLong() == 0);
+        assertEquals("NOT_FOUND", sara.request("answer-takeover", answer(item, true)).path("data").path("code").asText());
+        assertTrue(sara.events("lock-lost").isEmpty(), sara.received().toString());
+        assertEquals("lock-released", sara.request("unlock-item-subresource", page(item)).path("event").asText(), "still hers");
+    }
+}

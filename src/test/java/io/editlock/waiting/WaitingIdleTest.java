@@ -1,0 +1,67 @@
+package io.editlock.waiting;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.catalog.ConfiguratorStore;
+import io.editlock.support.DemoLogin;
+import io.editlock.support.Fixtures;
+import io.editlock.support.WsClient;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import jakarta.inject.Inject;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+
+/** docs/protocol.md §6, §14: a waiter who sends nothing for the idle timeout leaves the line; those behind move up. */
+@QuarkusTest
+@TestProfile(WaitingIdleTest.ShortIdle.class)
+class WaitingIdleTest {
+
+    public static class ShortIdle implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("editlock.session.idle-timeout", "3s", "editlock.session.sweep-interval", "250ms");
+        }
+    }
+
+    @TestHTTPResource("/")
+    URI base;
+    @Inject
+    ConfiguratorStore store;
+
+    @Test
+    void anIdleWaiterLeavesTheLine() {
+        long c = Fixtures.configurator(store);
+        long item = Fixtures.item(store, c);
+        Map<String, Object> resource = Map.of("resource", Map.of("type", "item-subresource", "itemId", item, "page", "filters"));
+        try (WsClient sara = WsClient.connect(base, DemoLogin.user("Sara").token());
+                WsClient tom = WsClient.connect(base, DemoLogin.user("Tom").token());
+                WsClient omar = WsClient.connect(base, DemoLogin.user("Omar").token())) {
+            sara.welcome();
+            tom.welcome();
+            omar.welcome();
+            sara.request("lock-item-subresource", Map.of("itemId", item, "page", "filters"));
+            assertEquals(1, tom.request("wait-for", resource).path("data").path("position").asInt());
+            assertEquals(2, omar.request("wait-for", resource).path("data").path("position").asInt());
+            // Sara and Omar stay active; Tom sends nothing.
+            JsonNode moved = Awaitility.await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(500)).until(() -> {
+                sara.request("touch", Map.of());
+                omar.request("touch", Map.of());
+                return omar.events("queue-updated").stream().findFirst();
+            }, java.util.Optional::isPresent).get();
+            assertEquals(1, moved.path("data").path("position").asInt());
+            assertEquals("lock-acquired", sara.reply(sara.send("lock-item-subresource", Map.of("itemId", item, "page", "filters")))
+                    .path("event").asText(), "Sara's own lock is untouched");
+            sara.request("unlock-item-subresource", Map.of("itemId", item, "page", "filters"));
+            omar.awaitEvent(frame -> frame.path("event").asText().equals("lock-acquired") && frame.path("data").path("queued").asBoolean());
+            assertTrue(tom.frames(frame -> frame.path("data").path("queued").asBoolean()).isEmpty());
+        }
+    }
+}

@@ -1,0 +1,301 @@
+package io.editlock.waiting;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.catalog.ConfiguratorStore;
+import io.editlock.support.DemoLogin;
+import io.editlock.support.DemoLogin.TestUser;
+import io.editlock.support.Fixtures;
+import io.editlock.support.WsClient;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** docs/protocol.md §14 over the wire: joining a line, being served in order in the step that frees the page, leaving. */
+@QuarkusTest
+class WaitingLineTest {
+
+    @TestHTTPResource("/")
+    URI base;
+    @Inject
+    ConfiguratorStore store;
+    @Inject
+    io.editlock.session.SessionLifecycle lifecycle;
+    @Inject
+    io.editlock.lock.LockService lockService;
+
+    private final List<WsClient> sockets = new ArrayList<>();
+
+    @AfterEach
+    void close() {
+        sockets.forEach(WsClient::close);
+    }
+
+    private WsClient connect(TestUser user) {
+        WsClient socket = WsClient.connect(base, user.token());
+        socket.welcome();
+        sockets.add(socket);
+        return socket;
+    }
+
+    private static Map<String, Object> page(long item) {
+        return Map.of("itemId", item, "page", "filters");
+    }
+
+    private static Map<String, Object> resource(long item) {
+        return Map.of("resource", Map.of("type", "item-subresource", "itemId", item, "page", "filters"));
+    }
+
+    private static boolean queuedGrant(JsonNode frame) {
+        return frame.path("event").asText().equals("lock-acquired") && frame.path("data").path("queued").asBoolean();
+    }
+
+    @Test
+    void nothingInTheWayIsAGrantAtOnce() {
+        long c = Fixtures.configurator(store);
+        long item = Fixtures.item(store, c);
+        WsClient tom = connect(DemoLogin.user("Tom"));
+        JsonNode reply = tom.request("wait-for", resource(item));
+        assertEquals("lock-acquired", reply.path("event").asText(), reply.toString());
+        assertTrue(reply.path("data").path("lock").path("token").asLong() > 0);
+    }
+
+    @Test
+    void waitersAreServedInOrderInTheStepThatFreesThePage() {
+        long c = Fixtures.configurator(store);
+        long item = Fixtures.item(store, c);
+        TestUser saraUser = DemoLogin.user("Sara");
+        TestUser tomUser = DemoLogin.user("Tom");
+        WsClient sara = connect(saraUser);
+        WsClient tom = connect(tomUser);
+        WsClient tomTab = connect(tomUser);
+        WsClient omar = connect(DemoLogin.user("Omar"));
+        WsClient watcher = connect(DemoLogin.user("Lea"));
+        watcher.request("watch", Map.of("configuratorId", c));
+        long saraToken = sara.request("lock-item-subresource", page(item)).path("data").path("lock").path("token").asLong();
+
+        JsonNode tomQueued = tom.request("wait-for", resource(item));
+        assertEquals("queued", tomQueued.path("event").asText(), tomQueued.toString());
+        assertEquals(1, tomQueued.path("data").path("position").asInt());
+        assertEquals(c, tomQueued.path("data").path("resource").path("configuratorId").asLong());
+        JsonNode omarQueued = omar.request("wait-for", resource(item));
+        assertEquals(2, omarQueued.path("data").path("position").asInt());
+        // Asking again keeps the place.
+        assertEquals(1, tomTab.request("wait-for", resource(item)).path("data").path("position").asInt());
+        watcher.awaitEvent(frame -> frame.path("event").asText().equals("lock-updated")
+                && frame.path("data").path("waiting").path("item:" + item + ":filters").asInt() == 2);
+        // A new watcher sees the line at once.
+        WsClient late = connect(DemoLogin.user("Ida"));
+        assertEquals(2, late.request("watch", Map.of("configuratorId", c)).path("data").path("waiting")
+                .path("item:" + item + ":filters").asInt());
+
+        sara.request("unlock-item-subresource", page(item));
+        JsonNode granted = tom.awaitEvent(WaitingLineTest::queuedGrant);
+        assertFalse(granted.has("ref"));
+        assertEquals(tomUser.id(), granted.path("data").path("lock").path("ownerUserId").asText());
+        assertTrue(granted.path("data").path("lock").path("token").asLong() > saraToken, "a new grant, a new token");
+        assertEquals(0, granted.path("data").path("released").size());
+        tomTab.awaitEvent(WaitingLineTest::queuedGrant);
+        assertEquals(1, omar.awaitEvent("queue-updated").path("data").path("position").asInt());
+        watcher.awaitEvent(frame -> frame.path("event").asText().equals("lock-updated")
+                && frame.path("data").path("waiting").path("item:" + item + ":filters").asInt() == 1
+                && frame.path("data").path("locks").size() == 1
+                && frame.path("data").path("locks").get(0).path("ownerUserId").asText().equals(tomUser.id()));
+        // Nobody slips in between: Sara asking again is refused, Tom holds it.
+        JsonNode again = sara.request("lock-item-subresource", page(item));
+        assertEquals("LOCKED", again.path("data").path("code").asText(), again.toString());
+        assertEquals(tomUser.id(), again.path("data").path("lockedByUserId").asText());
+
+        // Tom's sockets keep the lock; when he is done, Omar is next.
+        tom.request("unlock-item-subresource", page(item));
+        JsonNode omarGrant = omar.awaitEvent(WaitingLineTest::queuedGrant);
+        assertTrue(omarGrant.path("data").path("lock").path("token").asLong() > granted.path("data").path("lock").path("token").asLong());
+        watcher.awaitEvent(frame -> frame.path("event").asText().equals("lock-updated")
+                && !frame.path("data").has("waiting")
+                && frame.path("data").path("locks").size() == 1
+                && frame.path("data").path("locks").get(0).path("ownerUserName").asText().equals("Omar"));
+    }
+
+    @Test
+    void leavingMovesTheOthersUp() {
+        long c = Fixtures.configurator(store);
+        long item = Fixtures.item(store, c);
+        WsClient sara = connect(DemoLogin.user("Sara"));
+        WsClient tom = connect(DemoLogin.user("Tom"));
+        WsClient omar = connect(DemoLogin.user("Omar"));
+        WsClient ida = connect(DemoLogin.user("Ida"));
+        sara.request("lock-item-subresource", page(item));
+        tom.request("wait-for", resource(item));
+        omar.request("wait-for", resource(item));
+        assertEquals(3, ida.request("wait-for", resource(item)).path("data").path("position").asInt());
+
+        JsonNode left = tom.request("stop-waiting", resource(item));
+        assertEquals("not-waiting", left.path("event").asText());
+        assertEquals(1, omar.awaitEvent("queue-updated").path("data").path("position").asInt());
+        assertEquals(2, ida.awaitEvent("queue-updated").path("data").path("position").asInt());
+        assertEquals("not-waiting", tom.request("stop-waiting", resource(item)).path("event").asText(), "also when not waiting");
+
+        // A socket that closes leaves the line.
+        omar.closeCleanly();
+        ida.awaitEvent(frame -> frame.path("event").asText().equals("queue-updated") && frame.path("data").path("position").asInt() == 1);
+        sara.request("unlock-item-subresource", page(item));
+        ida.awaitEvent(WaitingLineTest::queuedGrant);
+        assertTrue(tom.frames(WaitingLineTest::queuedGrant).isEmpty());
+    }
+
+    @Test
+    void aResumeKeepsThePlaceInLine() {
+        long c = Fixtures.configurator(store);
+        long item = Fixtures.item(store, c);
+        TestUser tomUser = DemoLogin.user("Tom");
+        WsClient sara = connect(DemoLogin.user("Sara"));
+        WsClient omar = connect(DemoLogin.user("Omar"));
+        WsClient tomBefore = connect(tomUser);
+        sara.request("lock-item-subresource", page(item));
+        assertEquals(1, tomBefore.request("wait-for", resource(item)).path("data").path("position").asInt());
+        assertEquals(2, omar.request("wait-for", resource(item)).path("data").path("position").asInt());
+        String resumeToken = tomBefore.resumeToken();
+        String oldSocket = tomBefore.socketId();
+        tomBefore.drop();
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+                .until(() -> lifecycle.droppedSessions().stream().anyMatch(session -> session.socketId().equals(oldSocket)));
+        WsClient tomAfter = connect(tomUser);
+        assertEquals("resumed", tomAfter.request("resume", Map.of("resumeToken", resumeToken)).path("event").asText());
+        // Past the old socket's grace period Tom is still first: his place moved to the new socket.
+        org.awaitility.Awaitility.await().pollDelay(java.time.Duration.ofSeconds(11)).atMost(java.time.Duration.ofSeconds(20))
+                .until(() -> true);
+        assertTrue(omar.events("queue-updated").isEmpty(), "nobody moved up");
+        sara.request("unlock-item-subresource", page(item));
+        JsonNode granted = tomAfter.awaitEvent(WaitingLineTest::queuedGrant);
+        assertEquals(tomUser.id(), granted.path("data").path("lock").path("ownerUserId").asText());
+        // The new socket keeps the lock (the old one is gone for good).
+        var held = lockService.locks(c).await().atMost(java.time.Duration.ofSeconds(5));
+        assertEquals(java.util.Set.of(tomAfter.socketId()), held.get(0).keepers().keySet());
+        assertEquals("lock-released", tomAfter.request("unlock-item-subresource", page(item)).path("event").asText());
+        omar.awaitEvent(WaitingLineTest::queuedGrant);
+    }
+
+    @Test
+    void conflictsStillApplyToTheHead() {
+        long c = Fixtures.configurator(store);
+        long item = Fixtures.item(store, c);
+        TestUser tomUser = DemoLogin.user("Tom");
+        TestUser omarUser = DemoLogin.user("Omar");
+        WsClient sara = connect(DemoLogin.user("Sara"));
+        WsClient tom = connect(tomUser);
+        WsClient omar = connect(omarUser);
+        WsClient watcher = connect(DemoLogin.user("Lea"));
+        watcher.request("watch", Map.of("configuratorId", c));
+        sara.request("lock-item-subresource", page(item));
+        assertEquals("queued", tom.request("wait-for", resource(item)).path("event").asText());
+        JsonNode omarQueued = omar.request("wait-for", Map.of("resource", Map.of("type", "configurator", "configuratorId", c)));
+        assertEquals("queued", omarQueued.path("event").asText(), omarQueued.toString());
+
+        sara.request("unlock-item-subresource", page(item));
+        // Both heads are served in the same step, but the configurator and its page conflict: one only.
+        JsonNode state = watcher.awaitEvent(frame -> frame.path("event").asText().equals("lock-updated")
+                && frame.path("data").path("locks").size() == 1
+                && !frame.path("data").path("locks").get(0).path("ownerUserName").asText().equals("Sara"));
+        String holder = state.path("data").path("locks").get(0).path("ownerUserId").asText();
+        WsClient served = holder.equals(tomUser.id()) ? tom : omar;
+        WsClient blocked = holder.equals(tomUser.id()) ? omar : tom;
+        served.awaitEvent(WaitingLineTest::queuedGrant);
+        // The other one is served when the conflict ends.
+        served.request(holder.equals(tomUser.id()) ? "unlock-item-subresource" : "unlock-configurator",
+                holder.equals(tomUser.id()) ? page(item) : Map.of("configuratorId", c));
+        blocked.awaitEvent(WaitingLineTest::queuedGrant);
+        assertEquals(1, served.frames(WaitingLineTest::queuedGrant).size());
+    }
+
+    @Test
+    void aConfiguratorFromTheLineReplacesTheUsersOtherConfigurator() {
+        long first = Fixtures.configurator(store);
+        long second = Fixtures.configurator(store);
+        WsClient sara = connect(DemoLogin.user("Sara"));
+        WsClient tom = connect(DemoLogin.user("Tom"));
+        tom.request("lock-configurator", Map.of("configuratorId", first));
+        sara.request("lock-configurator", Map.of("configuratorId", second));
+        assertEquals("queued", tom.request("wait-for", Map.of("resource", Map.of("type", "configurator", "configuratorId", second)))
+                .path("event").asText());
+        sara.request("unlock-configurator", Map.of("configuratorId", second));
+        tom.awaitEvent(WaitingLineTest::queuedGrant);
+        JsonNode lost = tom.awaitEvent("lock-lost");
+        assertEquals("replaced", lost.path("data").path("reason").asText());
+        assertEquals(first, lost.path("data").path("resource").path("configuratorId").asLong());
+        // The first configurator is free for others.
+        assertEquals("lock-acquired", sara.request("lock-configurator", Map.of("configuratorId", first)).path("event").asText());
+    }
+
+    /** Requests at once from two tabs: the count and the check are one step, so exactly twenty get in. */
+    @Test
+    void twentyLinesAlsoForRequestsAtOnce() {
+        long c = Fixtures.configurator(store);
+        List<Long> items = new ArrayList<>();
+        for (int i = 0; i < 9; i++) {
+            items.add(Fixtures.item(store, c));
+        }
+        WsClient sara = connect(DemoLogin.user("Sara"));
+        TestUser tomUser = DemoLogin.user("Tom");
+        List<WsClient> tabs = List.of(connect(tomUser), connect(tomUser));
+        sara.request("lock-configurator", Map.of("configuratorId", c));
+        List<Map.Entry<WsClient, String>> sent = new ArrayList<>();
+        for (long item : items) {
+            for (String p : List.of("filters", "dependencies", "attributes")) {
+                WsClient tab = tabs.get(sent.size() % 2);
+                sent.add(Map.entry(tab, tab.send("wait-for", Map.of("resource", Map.of("type", "item-subresource", "itemId", item, "page", p)))));
+            }
+        }
+        List<JsonNode> replies = sent.stream().map(s -> s.getKey().reply(s.getValue())).toList();
+        assertEquals(20, replies.stream().filter(r -> r.path("event").asText().equals("queued")).count(), "replies: " + replies);
+        assertEquals(7, replies.stream().filter(r -> r.path("data").path("code").asText().equals("LIMIT_EXCEEDED")).count(),
+                "replies: " + replies);
+    }
+
+    @Test
+    void atMostTwentyLinesPerUser() {
+        long c = Fixtures.configurator(store);
+        List<Long> items = new ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            items.add(Fixtures.item(store, c));
+        }
+        WsClient sara = connect(DemoLogin.user("Sara"));
+        WsClient tom = connect(DemoLogin.user("Tom"));
+        sara.request("lock-configurator", Map.of("configuratorId", c));
+        int queued = 0;
+        JsonNode last = null;
+        for (long item : items) {
+            for (String p : List.of("filters", "dependencies", "attributes")) {
+                last = tom.request("wait-for", Map.of("resource", Map.of("type", "item-subresource", "itemId", item, "page", p)));
+                if (last.path("event").asText().equals("queued")) {
+                    queued++;
+                }
+            }
+        }
+        assertEquals(20, queued);
+        assertEquals("error", last.path("event").asText());
+        assertEquals("LIMIT_EXCEEDED", last.path("data").path("code").asText());
+        // Leaving one line makes room for another.
+        tom.request("stop-waiting", Map.of("resource", Map.of("type", "item-subresource", "itemId", items.get(0), "page", "filters")));
+        assertEquals("queued", tom.request("wait-for", Map.of("resource", Map.of("type", "item-subresource", "itemId", items.get(6),
+                "page", "attributes"))).path("event").asText());
+    }
+
+    @Test
+    void unknownItemsAndBadFrames() {
+        WsClient tom = connect(DemoLogin.user("Tom"));
+        JsonNode unknown = tom.request("wait-for", resource(Long.MAX_VALUE >> 11));
+        assertEquals("lock-failed", unknown.path("event").asText());
+        assertEquals("NOT_FOUND", unknown.path("data").path("code").asText());
+        JsonNode bad = tom.request("wait-for", Map.of("resource", Map.of("type", "page")));
+        assertEquals("BAD_REQUEST", bad.path("data").path("code").asText());
+    }
+}
