@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
+import java.util.function.Supplier;
 
 /**
  * A per-user limit in one-second windows, shared by every node. Redis keeps one bounded counter per
@@ -40,12 +41,8 @@ public final class SharedRateLimit {
         long window = System.currentTimeMillis() / 1000;
         Allowance allowance = allowances.compute(userId,
                 (id, current) -> current == null || current.window != window ? new Allowance(window) : current);
-        Boolean local = allowance.spend();
-        if (local != null) {
-            return local ? ALLOWED : REFUSED;
-        }
-        return scripts.run(RESERVE, List.of(counterKey.apply(userId, window)), List.of(limit, block))
-                .map(reply -> allowance.reserved(reply.toInteger()));
+        return allowance.take(() -> scripts.run(RESERVE, List.of(counterKey.apply(userId, window)), List.of(limit, block))
+                .map(reply -> reply.toInteger()));
     }
 
     /** Call about once a second, so that users who went quiet leave nothing behind. */
@@ -54,37 +51,53 @@ public final class SharedRateLimit {
         allowances.values().removeIf(allowance -> allowance.window < window);
     }
 
-    /** What this node may still allow one user in one window without asking Redis. */
+    /**
+     * What this node may still allow one user in one window without asking Redis. At most one
+     * reservation is in flight per user: requests that find the reserve empty wait for it and then
+     * take from what it brought. Were each to reserve on its own, a request whose reservation came
+     * back empty would be refused while blocks reserved by the others were still on their way, unspent.
+     */
     private static final class Allowance {
         private final long window;
         private int remaining;
         private boolean usedUp;
+        private Uni<Void> reserving;
 
         Allowance(long window) {
             this.window = window;
         }
 
-        /** @return true (allowed from the reserve), false (the window is used up), null (ask Redis) */
-        synchronized Boolean spend() {
-            if (remaining > 0) {
-                remaining--;
-                return true;
+        Uni<Boolean> take(Supplier<Uni<Integer>> reserve) {
+            Uni<Void> pending;
+            synchronized (this) {
+                if (remaining > 0) {
+                    remaining--;
+                    return ALLOWED;
+                }
+                if (usedUp) {
+                    return REFUSED;
+                }
+                if (reserving == null) {
+                    reserving = reserve.get()
+                            .invoke(this::reserved)
+                            .onTermination().invoke(this::reservationEnded)
+                            .replaceWithVoid()
+                            .memoize().indefinitely();
+                }
+                pending = reserving;
             }
-            return usedUp ? false : null;
+            return pending.chain(() -> take(reserve));
         }
 
-        /**
-         * Requests that found the reserve empty at the same time each reserve a block; whatever they
-         * got goes into the reserve, and each takes one from it while any is left.
-         */
-        synchronized boolean reserved(int granted) {
+        private synchronized void reserved(int granted) {
             remaining += granted;
-            if (remaining > 0) {
-                remaining--;
-                return true;
+            if (granted == 0) {
+                usedUp = true; // the user's window is spent on every node
             }
-            usedUp = true;
-            return false;
+        }
+
+        private synchronized void reservationEnded() {
+            reserving = null;
         }
     }
 }
