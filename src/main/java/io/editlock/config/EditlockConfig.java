@@ -168,7 +168,7 @@ public interface EditlockConfig {
     }
 
     interface RateLimit {
-        /** Lock requests ({@code lock-*}, {@code wait-for}, {@code request-takeover}) one user may send per second; more are refused with RATE_LIMITED. */
+        /** Lock requests ({@code lock-*}) one user may send per second; more are refused with RATE_LIMITED. */
         @WithDefault("50")
         int lockRequestsPerSecond();
     }

@@ -98,10 +98,9 @@ public class RequestHandler {
         return reply(WireFormat.frame(ServerEvents.TOUCHED, WireFormat.object(), request.ref()));
     }
 
-    /** Requests that may end in a grant share the user's lock-request rate instead of the frame rate (docs/protocol.md §4). */
+    /** Lock requests have the user's own rate; every other request the socket's frame rate (docs/protocol.md §4, §11). */
     private static boolean countsAsLockRequest(ClientRequest request) {
-        return request instanceof ClientRequest.Lock || request instanceof ClientRequest.WaitFor
-                || request instanceof ClientRequest.RequestTakeover;
+        return request instanceof ClientRequest.Lock;
     }
 
     private Uni<String> lock(SocketSession session, ClientRequest.Lock request) {

@@ -1,12 +1,10 @@
 package io.editlock.ws;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.editlock.config.EditlockConfig;
 import io.editlock.lock.AcquireResult;
 import io.editlock.lock.LockAudit;
 import io.editlock.lock.LockService;
 import io.editlock.lock.Resource;
-import io.editlock.session.RateLimiter;
 import io.editlock.session.SessionLifecycle;
 import io.editlock.session.SessionRegistry;
 import io.editlock.session.SocketSession;
@@ -15,7 +13,6 @@ import io.editlock.waiting.WaitingAudit;
 import io.editlock.waiting.WaitingLines;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
 /**
@@ -37,13 +34,9 @@ public class WaitingRequests {
     private final SessionRegistry registry;
     private final WaitingAudit audit;
     private final LockAudit lockAudit;
-    private final RateLimiter rateLimiter;
-    private final int lockRequestsPerSecond;
 
     public WaitingRequests(WaitingLines lines, Takeovers takeovers, LockService locks, SessionLifecycle lifecycle,
-            SessionRegistry registry, WaitingAudit audit, LockAudit lockAudit, RateLimiter rateLimiter, EditlockConfig config) {
-        this.rateLimiter = rateLimiter;
-        this.lockRequestsPerSecond = config.rateLimit().lockRequestsPerSecond();
+            SessionRegistry registry, WaitingAudit audit, LockAudit lockAudit) {
         this.lines = lines;
         this.takeovers = takeovers;
         this.locks = locks;
@@ -56,8 +49,7 @@ public class WaitingRequests {
     /** @return the reply, or null when the request is not one of §13, §14 */
     public Uni<String> handle(SocketSession session, ClientRequest request) {
         if (request instanceof ClientRequest.WaitFor waitFor) {
-            return withinLockRate(session, waitFor.resource(), waitFor.ref(),
-                    () -> lifecycle.beforeLockRequest(session).chain(() -> waitFor(session, waitFor.resource(), waitFor.ref(), FREE_RETRIES)))
+            return lifecycle.beforeLockRequest(session).chain(() -> waitFor(session, waitFor.resource(), waitFor.ref(), FREE_RETRIES))
                     .onFailure().recoverWithItem(failure -> unavailable(failure, waitFor.resource(), waitFor.ref()));
         }
         if (request instanceof ClientRequest.StopWaiting stop) {
@@ -70,9 +62,8 @@ public class WaitingRequests {
                     .onFailure().recoverWithItem(failure -> error("UNAVAILABLE", "The lock store cannot be reached", stop.ref()));
         }
         if (request instanceof ClientRequest.RequestTakeover ask) {
-            return withinLockRate(session, ask.resource(), ask.ref(),
-                    () -> lifecycle.beforeLockRequest(session).chain(() -> takeovers.request(ask.resource(), session.holder(), ask.message()))
-                            .map(outcome -> takeoverReply(session, outcome, ask.ref())))
+            return lifecycle.beforeLockRequest(session).chain(() -> takeovers.request(ask.resource(), session.holder(), ask.message()))
+                    .map(outcome -> takeoverReply(session, outcome, ask.ref()))
                     .onFailure().recoverWithItem(failure -> unavailable(failure, ask.resource(), ask.ref()));
         }
         if (request instanceof ClientRequest.AnswerTakeover answer) {
@@ -89,16 +80,6 @@ public class WaitingRequests {
                     .onFailure().recoverWithItem(failure -> error("UNAVAILABLE", "The lock store cannot be reached", answer.ref()));
         }
         return null;
-    }
-
-    /**
-     * wait-for and request-takeover are lock requests in spirit (either may end in a grant), so they
-     * share the user's lock-request rate, not the socket's frame rate (docs/protocol.md §4).
-     */
-    private Uni<String> withinLockRate(SocketSession session, Resource resource, String ref,
-            Supplier<Uni<String>> request) {
-        return rateLimiter.allowLockRequest(session.identity().userId()).flatMap(allowed -> allowed ? request.get()
-                : Uni.createFrom().item(LockReplies.rateLimited(resource, lockRequestsPerSecond, ref)));
     }
 
     private Uni<String> waitFor(SocketSession session, Resource requested, String ref, int retries) {
