@@ -249,8 +249,8 @@ final class Report {
         }
         line("## 3. Configurator lock vs configurator size");
         line("");
-        line("One socket locks and unlocks a configurator of N items (a tree, ten children per item). Beside it, the seed"
-                + " blog's design (shared/seeds/003) rebuilt in the bench against the same Redis: check every item's"
+        line("One socket locks and unlocks a configurator of N items (a tree, ten children per item). Beside it, the"
+                + " check-then-set design that editlock replaces, rebuilt in the bench against the same Redis: check every item's"
                 + " filters and dependencies key, then SET an `item:{id}` key per item, one awaited round trip per command"
                 + " (its database query for the item ids is given for free). Commands per lock: CONFIG RESETSTAT, one lock,"
                 + " INFO commandstats (commands run inside a script count, and so does the EVALSHA that runs it)."

@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The seed blog's configurator lock (shared/seeds/003), rebuilt in Java against the same Redis, to
+ * The check-then-set configurator lock that editlock replaces (a blog's design, one key per item), rebuilt in Java against the same Redis, to
  * compare cost: check-then-act with one awaited round trip per command, as in its
  * {@code acquireConfigurator}:
  * <ol>
