@@ -1,24 +1,31 @@
 package io.editlock.waiting;
 
 import static io.editlock.support.Api.as;
+import static io.editlock.support.Sockets.about;
+import static io.editlock.support.Sockets.filters;
+import static io.editlock.support.Sockets.page;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.redis.LockKeys;
 import io.editlock.support.Api;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.DemoLogin.TestUser;
+import io.editlock.support.Sockets;
 import io.editlock.support.WsClient;
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.vertx.mutiny.redis.client.Command;
+import jakarta.inject.Inject;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -43,39 +50,28 @@ class TakeoverTest {
 
     @TestHTTPResource("/")
     URI base;
-    @jakarta.inject.Inject
-    io.quarkus.redis.datasource.ReactiveRedisDataSource redis;
-    @jakarta.inject.Inject
-    io.editlock.redis.LockKeys keys;
+    @Inject
+    ReactiveRedisDataSource redis;
+    @Inject
+    LockKeys keys;
 
-    private final List<WsClient> sockets = new ArrayList<>();
+    private final Sockets sockets = new Sockets();
 
     @AfterEach
     void close() {
-        sockets.forEach(WsClient::close);
+        sockets.close();
     }
 
     private WsClient connect(TestUser user) {
-        WsClient socket = WsClient.connect(base, user.token());
-        socket.welcome();
-        sockets.add(socket);
-        return socket;
-    }
-
-    private static Map<String, Object> page(long item) {
-        return Map.of("itemId", item, "page", "filters");
-    }
-
-    private static Map<String, Object> resource(long item) {
-        return Map.of("type", "item-subresource", "itemId", item, "page", "filters");
+        return sockets.connect(base, user);
     }
 
     private static Map<String, Object> ask(long item, String message) {
-        return message == null ? Map.of("resource", resource(item)) : Map.of("resource", resource(item), "message", message);
+        return message == null ? about(item) : Map.of("resource", filters(item), "message", message);
     }
 
     private static Map<String, Object> answer(long item, boolean accept) {
-        return Map.of("resource", resource(item), "accept", accept);
+        return Map.of("resource", filters(item), "accept", accept);
     }
 
     @Test
@@ -184,7 +180,7 @@ class TakeoverTest {
         WsClient omar = connect(DemoLogin.user("Omar"));
         sara.request("lock-item-subresource", page(item));
         tom.request("request-takeover", ask(item, null));
-        assertEquals("queued", omar.request("wait-for", Map.of("resource", resource(item))).path("event").asText());
+        assertEquals("queued", omar.request("wait-for", about(item)).path("event").asText());
         sara.request("unlock-item-subresource", page(item));
         tom.awaitEvent("takeover-granted");
         // The take-over comes before the line; the line keeps its order for the next time.
@@ -214,7 +210,7 @@ class TakeoverTest {
         JsonNode locked = omar.request("request-takeover", ask(other, null));
         assertEquals("LOCKED", locked.path("data").path("code").asText(), locked.toString());
         assertEquals("configurator", locked.path("data").path("blocking").path("resource").path("type").asText());
-        assertEquals("BAD_REQUEST", tom.request("request-takeover", Map.of("resource", resource(item), "message", "x".repeat(201)))
+        assertEquals("BAD_REQUEST", tom.request("request-takeover", Map.of("resource", filters(item), "message", "x".repeat(201)))
                 .path("data").path("code").asText());
     }
 
@@ -231,7 +227,7 @@ class TakeoverTest {
         String takeovers = keys.waiting(c).get(3);
         assertEquals(1L, redis.execute(Command.HLEN, takeovers).await().atMost(Duration.ofSeconds(5)).toLong());
         tom.closeCleanly();
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() ->
+        await().atMost(Duration.ofSeconds(10)).until(() ->
                 redis.execute(Command.HLEN, takeovers).await().atMost(Duration.ofSeconds(5)).toLong() == 0);
         assertEquals("NOT_FOUND", sara.request("answer-takeover", answer(item, true)).path("data").path("code").asText());
         assertTrue(sara.events("lock-lost").isEmpty(), sara.received().toString());

@@ -1,22 +1,30 @@
 package io.editlock.waiting;
 
+import static io.editlock.support.Sockets.about;
+import static io.editlock.support.Sockets.page;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.catalog.ConfiguratorStore;
+import io.editlock.lock.LockService;
+import io.editlock.session.SessionLifecycle;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.DemoLogin.TestUser;
 import io.editlock.support.Fixtures;
+import io.editlock.support.Sockets;
 import io.editlock.support.WsClient;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -29,30 +37,19 @@ class WaitingLineTest {
     @Inject
     ConfiguratorStore store;
     @Inject
-    io.editlock.session.SessionLifecycle lifecycle;
+    SessionLifecycle lifecycle;
     @Inject
-    io.editlock.lock.LockService lockService;
+    LockService lockService;
 
-    private final List<WsClient> sockets = new ArrayList<>();
+    private final Sockets sockets = new Sockets();
 
     @AfterEach
     void close() {
-        sockets.forEach(WsClient::close);
+        sockets.close();
     }
 
     private WsClient connect(TestUser user) {
-        WsClient socket = WsClient.connect(base, user.token());
-        socket.welcome();
-        sockets.add(socket);
-        return socket;
-    }
-
-    private static Map<String, Object> page(long item) {
-        return Map.of("itemId", item, "page", "filters");
-    }
-
-    private static Map<String, Object> resource(long item) {
-        return Map.of("resource", Map.of("type", "item-subresource", "itemId", item, "page", "filters"));
+        return sockets.connect(base, user);
     }
 
     private static boolean queuedGrant(JsonNode frame) {
@@ -64,7 +61,7 @@ class WaitingLineTest {
         long c = Fixtures.configurator(store);
         long item = Fixtures.item(store, c);
         WsClient tom = connect(DemoLogin.user("Tom"));
-        JsonNode reply = tom.request("wait-for", resource(item));
+        JsonNode reply = tom.request("wait-for", about(item));
         assertEquals("lock-acquired", reply.path("event").asText(), reply.toString());
         assertTrue(reply.path("data").path("lock").path("token").asLong() > 0);
     }
@@ -83,14 +80,14 @@ class WaitingLineTest {
         watcher.request("watch", Map.of("configuratorId", c));
         long saraToken = sara.request("lock-item-subresource", page(item)).path("data").path("lock").path("token").asLong();
 
-        JsonNode tomQueued = tom.request("wait-for", resource(item));
+        JsonNode tomQueued = tom.request("wait-for", about(item));
         assertEquals("queued", tomQueued.path("event").asText(), tomQueued.toString());
         assertEquals(1, tomQueued.path("data").path("position").asInt());
         assertEquals(c, tomQueued.path("data").path("resource").path("configuratorId").asLong());
-        JsonNode omarQueued = omar.request("wait-for", resource(item));
+        JsonNode omarQueued = omar.request("wait-for", about(item));
         assertEquals(2, omarQueued.path("data").path("position").asInt());
         // Asking again keeps the place.
-        assertEquals(1, tomTab.request("wait-for", resource(item)).path("data").path("position").asInt());
+        assertEquals(1, tomTab.request("wait-for", about(item)).path("data").path("position").asInt());
         watcher.awaitEvent(frame -> frame.path("event").asText().equals("lock-updated")
                 && frame.path("data").path("waiting").path("item:" + item + ":filters").asInt() == 2);
         // A new watcher sees the line at once.
@@ -134,15 +131,15 @@ class WaitingLineTest {
         WsClient omar = connect(DemoLogin.user("Omar"));
         WsClient ida = connect(DemoLogin.user("Ida"));
         sara.request("lock-item-subresource", page(item));
-        tom.request("wait-for", resource(item));
-        omar.request("wait-for", resource(item));
-        assertEquals(3, ida.request("wait-for", resource(item)).path("data").path("position").asInt());
+        tom.request("wait-for", about(item));
+        omar.request("wait-for", about(item));
+        assertEquals(3, ida.request("wait-for", about(item)).path("data").path("position").asInt());
 
-        JsonNode left = tom.request("stop-waiting", resource(item));
+        JsonNode left = tom.request("stop-waiting", about(item));
         assertEquals("not-waiting", left.path("event").asText());
         assertEquals(1, omar.awaitEvent("queue-updated").path("data").path("position").asInt());
         assertEquals(2, ida.awaitEvent("queue-updated").path("data").path("position").asInt());
-        assertEquals("not-waiting", tom.request("stop-waiting", resource(item)).path("event").asText(), "also when not waiting");
+        assertEquals("not-waiting", tom.request("stop-waiting", about(item)).path("event").asText(), "also when not waiting");
 
         // A socket that closes leaves the line.
         omar.closeCleanly();
@@ -161,25 +158,25 @@ class WaitingLineTest {
         WsClient omar = connect(DemoLogin.user("Omar"));
         WsClient tomBefore = connect(tomUser);
         sara.request("lock-item-subresource", page(item));
-        assertEquals(1, tomBefore.request("wait-for", resource(item)).path("data").path("position").asInt());
-        assertEquals(2, omar.request("wait-for", resource(item)).path("data").path("position").asInt());
+        assertEquals(1, tomBefore.request("wait-for", about(item)).path("data").path("position").asInt());
+        assertEquals(2, omar.request("wait-for", about(item)).path("data").path("position").asInt());
         String resumeToken = tomBefore.resumeToken();
         String oldSocket = tomBefore.socketId();
         tomBefore.drop();
-        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10))
+        await().atMost(Duration.ofSeconds(10))
                 .until(() -> lifecycle.droppedSessions().stream().anyMatch(session -> session.socketId().equals(oldSocket)));
         WsClient tomAfter = connect(tomUser);
         assertEquals("resumed", tomAfter.request("resume", Map.of("resumeToken", resumeToken)).path("event").asText());
         // Past the old socket's grace period Tom is still first: his place moved to the new socket.
-        org.awaitility.Awaitility.await().pollDelay(java.time.Duration.ofSeconds(11)).atMost(java.time.Duration.ofSeconds(20))
+        await().pollDelay(Duration.ofSeconds(11)).atMost(Duration.ofSeconds(20))
                 .until(() -> true);
         assertTrue(omar.events("queue-updated").isEmpty(), "nobody moved up");
         sara.request("unlock-item-subresource", page(item));
         JsonNode granted = tomAfter.awaitEvent(WaitingLineTest::queuedGrant);
         assertEquals(tomUser.id(), granted.path("data").path("lock").path("ownerUserId").asText());
         // The new socket keeps the lock (the old one is gone for good).
-        var held = lockService.locks(c).await().atMost(java.time.Duration.ofSeconds(5));
-        assertEquals(java.util.Set.of(tomAfter.socketId()), held.get(0).keepers().keySet());
+        var held = lockService.locks(c).await().atMost(Duration.ofSeconds(5));
+        assertEquals(Set.of(tomAfter.socketId()), held.get(0).keepers().keySet());
         assertEquals("lock-released", tomAfter.request("unlock-item-subresource", page(item)).path("event").asText());
         omar.awaitEvent(WaitingLineTest::queuedGrant);
     }
@@ -196,7 +193,7 @@ class WaitingLineTest {
         WsClient watcher = connect(DemoLogin.user("Lea"));
         watcher.request("watch", Map.of("configuratorId", c));
         sara.request("lock-item-subresource", page(item));
-        assertEquals("queued", tom.request("wait-for", resource(item)).path("event").asText());
+        assertEquals("queued", tom.request("wait-for", about(item)).path("event").asText());
         JsonNode omarQueued = omar.request("wait-for", Map.of("resource", Map.of("type", "configurator", "configuratorId", c)));
         assertEquals("queued", omarQueued.path("event").asText(), omarQueued.toString());
 
@@ -292,7 +289,7 @@ class WaitingLineTest {
     @Test
     void unknownItemsAndBadFrames() {
         WsClient tom = connect(DemoLogin.user("Tom"));
-        JsonNode unknown = tom.request("wait-for", resource(Long.MAX_VALUE >> 11));
+        JsonNode unknown = tom.request("wait-for", about(Long.MAX_VALUE >> 11));
         assertEquals("lock-failed", unknown.path("event").asText());
         assertEquals("NOT_FOUND", unknown.path("data").path("code").asText());
         JsonNode bad = tom.request("wait-for", Map.of("resource", Map.of("type", "page")));
