@@ -14,6 +14,7 @@ import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.eclipse.microprofile.config.spi.ConfigSource;
 
 /**
@@ -40,13 +41,13 @@ public class DemoKeysConfigSourceFactory implements ConfigSourceFactory {
     }
 
     /** The generated signing key, if this JVM generated one. */
-    static java.util.Optional<PrivateKey> generatedSigningKey() {
+    static Optional<PrivateKey> generatedSigningKey() {
         String encoded = System.getProperty(PRIVATE_KEY_PROPERTY);
         if (encoded == null) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         try {
-            return java.util.Optional.of(KeyFactory.getInstance("RSA")
+            return Optional.of(KeyFactory.getInstance("RSA")
                     .generatePrivate(new PKCS8EncodedKeySpec(Base64.getDecoder().decode(encoded))));
         } catch (NoSuchAlgorithmException | InvalidKeySpecException e) {
             throw new IllegalStateException("cannot read the generated demo key", e);

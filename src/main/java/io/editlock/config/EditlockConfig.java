@@ -3,6 +3,7 @@ package io.editlock.config;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /** Every {@code editlock.*} setting, with its default. Documented for operators in docs/configuration.md. */
@@ -113,7 +114,7 @@ public interface EditlockConfig {
          * Origins (e.g. {@code https://app.example.com}) whose pages may open the socket, besides
          * the server's own origin. Browser upgrades from any other origin are refused with 403.
          */
-        java.util.Optional<java.util.List<String>> allowedOrigins();
+        Optional<List<String>> allowedOrigins();
 
         /** Largest frame accepted; a larger one closes the socket with 1009. */
         @WithDefault("16384")

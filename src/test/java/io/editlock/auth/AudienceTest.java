@@ -10,6 +10,7 @@ import io.editlock.support.DemoLogin;
 import io.editlock.support.WsClient;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.jwt.build.Jwt;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
@@ -40,7 +41,7 @@ class AudienceTest {
 
     @Test
     void tokenWithoutAudienceIsRefusedAtTheUpgrade() {
-        String none = ServerSigned.sign(io.smallrye.jwt.build.Jwt.issuer("editlock").subject("sara").claim("name", "Sara")
+        String none = ServerSigned.sign(Jwt.issuer("editlock").subject("sara").claim("name", "Sara")
                 .expiresIn(3600));
         assertEquals(Optional.of(401), refusal(none), "a token that names no audience is not meant for this server: 401");
     }

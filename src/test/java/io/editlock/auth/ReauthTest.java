@@ -13,6 +13,7 @@ import java.security.KeyPairGenerator;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Function;
@@ -39,7 +40,7 @@ class ReauthTest {
     @Test
     void reauthWithAFreshTokenKeepsTheSocketOpenPastTheOldToken() {
         String userId = "sara-" + UUID.randomUUID();
-        Instant renewedEnd = Instant.now().plusSeconds(3600).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        Instant renewedEnd = Instant.now().plusSeconds(3600).truncatedTo(ChronoUnit.SECONDS);
         try (WsClient client = WsClient.connect(base, endingIn(userId, LIFE_SECONDS))) {
             client.welcome();
             JsonNode reply = client.request("reauth", Map.of("accessToken",

@@ -2,6 +2,7 @@ package io.editlock.lock;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -29,12 +30,12 @@ class AuditTextTest {
         assertEquals("\"a" + escaped + "b\"", AuditText.quote("a" + c + "b"), "U+" + hex + " must be escaped");
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void nullIsADash() {
         assertEquals("-", AuditText.quote(null));
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void forgedLineStaysInsideItsField() {
         String quoted = AuditText.quote("Mallory\" token=1\n12:00:00 INFO  [editlock.audit] grant resource=configurator:1");
         assertEquals("\"Mallory\\\" token=1\\n12:00:00 INFO  [editlock.audit] grant resource=configurator:1\"", quoted);

@@ -11,6 +11,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.redis.client.Command;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -78,7 +79,7 @@ class ScriptFlushTest {
     }
 
     private List<Long> cached(LuaScript script) {
-        List<Long> exists = new java.util.ArrayList<>();
+        List<Long> exists = new ArrayList<>();
         redis.execute(Command.SCRIPT, "EXISTS", script.sha1()).await().atMost(WAIT).forEach(r -> exists.add(r.toLong()));
         return exists;
     }

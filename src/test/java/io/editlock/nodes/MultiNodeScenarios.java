@@ -9,7 +9,9 @@ import io.editlock.support.ServerNode;
 import io.editlock.support.TestTokens;
 import io.editlock.support.WsClient;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -61,7 +63,7 @@ abstract class MultiNodeScenarios {
     }
 
     Map<String, String> settings() {
-        Map<String, String> settings = new java.util.HashMap<>(storeSettings);
+        Map<String, String> settings = new HashMap<>(storeSettings);
         settings.putAll(Map.of("mp.jwt.verify.publickey.location", tokens.publicKeyFile().toString(),
                 "editlock.lease.ttl", LEASE.toMillis() + "ms",
                 "editlock.lease.renew-interval", "1s",
@@ -112,7 +114,7 @@ abstract class MultiNodeScenarios {
             doomed.kill9();
 
             JsonNode released = await().atMost(LEASE.plusSeconds(5)).until(
-                    () -> omar.events("lock-released").stream().findFirst(), java.util.Optional::isPresent).get();
+                    () -> omar.events("lock-released").stream().findFirst(), Optional::isPresent).get();
             assertEquals("expired", released.path("data").path("reason").asText(), "a dead node's locks expire: " + released);
             assertEquals("lock-acquired", omar.request("lock-configurator", Map.of("configuratorId", configurator))
                     .path("event").asText(), "the page must be free again");
@@ -155,7 +157,7 @@ abstract class MultiNodeScenarios {
      */
     @Test
     void aResumeRightAfterANodeCrashSucceedsAtOnce() {
-        Map<String, String> slowHeartbeat = new java.util.HashMap<>(settings());
+        Map<String, String> slowHeartbeat = new HashMap<>(settings());
         slowHeartbeat.put("editlock.session.sweep-interval", "1s"); // its heartbeat outlives it by seconds
         ServerNode doomed = ServerNode.start("node-doomed-3", slowHeartbeat);
         long configurator = createConfigurator(nodeB);

@@ -29,6 +29,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -170,7 +171,7 @@ class WaitingAcrossNodesIT {
                 byPosition.put(reply.path("data").path("position").asInt(), waiters.get(i));
             }
             assertEquals(WAITERS, byPosition.size(), "every waiter has a place of their own");
-            assertEquals(Set.copyOf(java.util.stream.IntStream.rangeClosed(1, WAITERS).boxed().toList()), byPosition.keySet());
+            assertEquals(Set.copyOf(IntStream.rangeClosed(1, WAITERS).boxed().toList()), byPosition.keySet());
             WsClient pendingAsker = null;
             Instant deadline = null;
             for (int i = 0; i < ASKERS; i++) {

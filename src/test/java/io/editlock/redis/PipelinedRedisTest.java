@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -70,7 +71,7 @@ class PipelinedRedisTest {
         assertTrue(replies.stream().distinct().count() == 50, "every INCR ran once: " + replies);
     }
 
-    private <T> T onEventLoop(java.util.function.Supplier<Uni<T>> work) throws Exception {
+    private <T> T onEventLoop(Supplier<Uni<T>> work) throws Exception {
         Context loop = vertx.getDelegate().getOrCreateContext();
         assertTrue(loop.isEventLoopContext());
         CompletableFuture<T> result = new CompletableFuture<>();

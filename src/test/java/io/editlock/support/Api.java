@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 
 import io.editlock.support.DemoLogin.TestUser;
 import io.restassured.http.ContentType;
+import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 import java.util.HashMap;
 import java.util.Map;
@@ -48,7 +49,7 @@ public final class Api {
                 .post("/api/configurators/" + configuratorId + "/variables"));
     }
 
-    private static long created(io.restassured.response.Response response) {
+    private static long created(Response response) {
         return response.then().statusCode(201).extract().jsonPath().getLong("id");
     }
 }

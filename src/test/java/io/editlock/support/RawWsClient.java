@@ -12,11 +12,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
@@ -82,7 +84,7 @@ public final class RawWsClient implements AutoCloseable {
         try {
             Socket socket = new Socket();
             socket.setReceiveBufferSize(4096);
-            socket.connect(new java.net.InetSocketAddress(base.getHost(), base.getPort()));
+            socket.connect(new InetSocketAddress(base.getHost(), base.getPort()));
             RawWsClient client = new RawWsClient(socket);
             client.handshake(base.getHost() + ":" + base.getPort(), token);
             return client;
@@ -200,7 +202,7 @@ public final class RawWsClient implements AutoCloseable {
         byte[] all = text.getBytes(StandardCharsets.UTF_8);
         for (int offset = 0; offset < all.length; offset += frameBytes) {
             int length = Math.min(frameBytes, all.length - offset);
-            byte[] part = java.util.Arrays.copyOfRange(all, offset, offset + length);
+            byte[] part = Arrays.copyOfRange(all, offset, offset + length);
             sendFrame(offset == 0 ? TEXT : CONTINUATION, offset + length == all.length, part);
         }
     }

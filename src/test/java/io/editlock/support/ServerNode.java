@@ -2,6 +2,7 @@ package io.editlock.support;
 
 import static org.awaitility.Awaitility.await;
 
+import io.editlock.redis.embedded.RedisProcess;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -46,7 +47,7 @@ public final class ServerNode implements AutoCloseable {
         if (!Files.exists(JAR)) {
             throw new IllegalStateException(JAR + " is missing: multi-node tests run after `package` (./mvnw verify)");
         }
-        int port = io.editlock.redis.embedded.RedisProcess.freePort();
+        int port = RedisProcess.freePort();
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-Dquarkus.http.port=" + port, "-Dquarkus.log.console.format=%d{HH:mm:ss,SSS} " + name + " %-5p [%c{2.}] %s%e%n"));
         settings.forEach((key, value) -> command.add("-D" + key + "=" + value));

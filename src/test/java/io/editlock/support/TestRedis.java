@@ -2,6 +2,7 @@ package io.editlock.support;
 
 import io.editlock.redis.embedded.RedisBinary;
 import io.editlock.redis.embedded.RedisProcess;
+import java.nio.file.Path;
 
 /** A redis-server of a test's own (to share between nodes, stop or restart), chosen like the embedded one. */
 public final class TestRedis {
@@ -14,7 +15,7 @@ public final class TestRedis {
     }
 
     /** The redis-server the embedded mode would run here ({@code EDITLOCK_EMBEDDED_REDIS_BINARY}). */
-    public static java.nio.file.Path binary() {
+    public static Path binary() {
         String choice = System.getenv().getOrDefault("EDITLOCK_EMBEDDED_REDIS_BINARY",
                 System.getProperty("editlock.embedded-redis.binary", RedisBinary.AUTO));
         return RedisBinary.resolve(choice);

@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -208,7 +209,7 @@ public final class WsClient implements AutoCloseable {
     }
 
     /** Asserts that {@code condition} holds all the time for {@code period}. */
-    public static void stays(java.util.concurrent.Callable<Boolean> condition, Duration period, String message) {
+    public static void stays(Callable<Boolean> condition, Duration period, String message) {
         await(message).during(period).atMost(period.plusSeconds(5)).pollInterval(Duration.ofMillis(100)).until(condition);
     }
 

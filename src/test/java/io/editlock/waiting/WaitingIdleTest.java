@@ -16,6 +16,7 @@ import jakarta.inject.Inject;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
@@ -55,7 +56,7 @@ class WaitingIdleTest {
                 sara.request("touch", Map.of());
                 omar.request("touch", Map.of());
                 return omar.events("queue-updated").stream().findFirst();
-            }, java.util.Optional::isPresent).get();
+            }, Optional::isPresent).get();
             assertEquals(1, moved.path("data").path("position").asInt());
             assertEquals("lock-acquired", sara.reply(sara.send("lock-item-subresource", Map.of("itemId", item, "page", "filters")))
                     .path("event").asText(), "Sara's own lock is untouched");

@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -77,7 +78,7 @@ class SlowConsumerTest {
             slow.sendText("{\"event\":\"watch\",\"data\":{\"configuratorId\":" + busy + "},\"ref\":\"watch\"}");
             SocketSession slowSocket = await().atMost(Duration.ofSeconds(10))
                     .until(() -> registry.socketsOf(slowUser.id()).stream().findFirst()
-                            .filter(session -> session.watched().contains(busy)), java.util.Optional::isPresent).get();
+                            .filter(session -> session.watched().contains(busy)), Optional::isPresent).get();
             await().atMost(Duration.ofSeconds(10)).until(() -> !locks.locks(own).await().indefinitely().isEmpty());
             watcher.clear();
             holders.forEach(WsClient::clear);

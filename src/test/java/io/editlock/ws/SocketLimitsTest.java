@@ -1,6 +1,7 @@
 package io.editlock.ws;
 
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,10 +13,12 @@ import io.editlock.support.Fixtures;
 import io.editlock.support.WsClient;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
 import jakarta.inject.Inject;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -67,7 +70,7 @@ class SocketLimitsTest {
     @Test
     void upgradesOfOneUserAtOnceNeverLeaveMoreThanTwentySocketsOpen() throws Exception {
         var sara = DemoLogin.user("Sara");
-        List<WsClient> opened = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<WsClient> opened = Collections.synchronizedList(new ArrayList<>());
         ExecutorService tabs = Executors.newFixedThreadPool(30);
         try {
             List<Future<?>> upgrades = new ArrayList<>();
@@ -113,8 +116,8 @@ class SocketLimitsTest {
             JsonNode refused = sara.request("watch", Map.of("configuratorId", beyond));
             assertEquals("error", refused.path("event").asText(), "the 101st watch: " + refused);
             assertEquals("LIMIT_EXCEEDED", refused.path("data").path("code").asText(), "the 101st watch: " + refused);
-            io.restassured.RestAssured.get("/q/metrics").then().statusCode(200)
-                    .body(org.hamcrest.Matchers.containsString("editlock_limit_refusals_total{limit=\"watches\"}"));
+            RestAssured.get("/q/metrics").then().statusCode(200)
+                    .body(containsString("editlock_limit_refusals_total{limit=\"watches\"}"));
 
             // The refused watch joined nothing: a change there does not reach the socket.
             omar.welcome();
