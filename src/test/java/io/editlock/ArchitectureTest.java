@@ -3,6 +3,7 @@ package io.editlock;
 import static com.tngtech.archunit.base.DescribedPredicate.not;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -10,6 +11,8 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
+import jakarta.ws.rs.ext.ExceptionMapper;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 /**
  * The package picture of {@code docs/architecture.md}: which package of {@code io.editlock} may use
@@ -70,6 +73,22 @@ class ArchitectureTest {
 
     @ArchTest
     static final ArchRule rest_uses_no_other_transport = transportUsesNoOther("io.editlock.rest..");
+
+    /** REST turns refusals into statuses in one place. */
+    @ArchTest
+    static final ArchRule rest_maps_errors_only_in_RestErrors = methods()
+            .that()
+            .areAnnotatedWith(ServerExceptionMapper.class)
+            .should()
+            .beDeclaredInClassesThat()
+            .haveSimpleName("RestErrors");
+
+    @ArchTest
+    static final ArchRule no_exception_mapper_besides_RestErrors = noClasses()
+            .that()
+            .doNotHaveSimpleName("RestErrors")
+            .should()
+            .implement(ExceptionMapper.class);
 
     /** Internal API of Vert.x and Quarkus changes without notice between versions. */
     @ArchTest
