@@ -39,8 +39,8 @@ class ArchitectureTest {
             usesOnly("io.editlock.lock..", "io.editlock.config..", "io.editlock.redis..");
 
     @ArchTest
-    static final ArchRule catalog_uses_only_lock_redis_and_config = usesOnly(
-            "io.editlock.catalog..", "io.editlock.lock..", "io.editlock.redis..", "io.editlock.config..");
+    static final ArchRule catalog_uses_only_lock_redis_and_config =
+            usesOnly("io.editlock.catalog..", "io.editlock.lock..", "io.editlock.redis..", "io.editlock.config..");
 
     /** The wire format shared by every transport: no transport, no session. */
     @ArchTest
@@ -84,11 +84,8 @@ class ArchitectureTest {
             .haveSimpleName("RestErrors");
 
     @ArchTest
-    static final ArchRule no_exception_mapper_besides_RestErrors = noClasses()
-            .that()
-            .doNotHaveSimpleName("RestErrors")
-            .should()
-            .implement(ExceptionMapper.class);
+    static final ArchRule no_exception_mapper_besides_RestErrors =
+            noClasses().that().doNotHaveSimpleName("RestErrors").should().implement(ExceptionMapper.class);
 
     /** Internal API of Vert.x and Quarkus changes without notice between versions. */
     @ArchTest
@@ -108,7 +105,8 @@ class ArchitectureTest {
                 .should()
                 .dependOnClassesThat(resideInAPackage("io.editlock..").and(not(resideInAnyPackage(permitted))))
                 .as(String.format(
-                        "classes in %s should use no class of io.editlock outside %s", own, String.join(", ", permitted)));
+                        "classes in %s should use no class of io.editlock outside %s",
+                        own, String.join(", ", permitted)));
     }
 
     private static ArchRule transportUsesNoOther(String transport) {
