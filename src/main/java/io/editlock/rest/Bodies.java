@@ -19,7 +19,8 @@ import java.util.Set;
  */
 final class Bodies {
 
-    private static final Set<String> READ_ONLY = Set.of("id", "configuratorId", "itemId", "createdAt", "createdBy");
+    /** Fields a body may carry and that are ignored: an entity's, as the server answers it. */
+    static final Set<String> READ_ONLY = Set.of("id", "configuratorId", "itemId", "createdAt", "createdBy");
 
     private Bodies() {
     }
