@@ -11,7 +11,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 /**
  * The REST API's description for {@code /q/openapi}: the error responses every route refers to, and the
- * shapes of the bodies that are written as JSON trees rather than types. {@link GuardedWriteDocs} adds
+ * shapes of the bodies that are written as JSON trees rather than types. {@link WriteDocs} adds
  * what every guarded write answers.
  */
 @OpenAPIDefinition(

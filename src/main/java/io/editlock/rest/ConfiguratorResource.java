@@ -28,7 +28,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
-import java.util.List;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
@@ -96,9 +95,6 @@ public class ConfiguratorResource {
     @APIResponse(responseCode = "201", description = "Created; Location names it",
             headers = @Header(name = "Location"), content = @Content(schema = @Schema(implementation = Configurator.class)))
     @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
-    @Parameter(name = IdempotentCreates.HEADER, in = ParameterIn.HEADER, description = ApiDocs.IDEMPOTENCY_KEY)
-    @APIResponse(responseCode = "409", ref = ApiDocs.IDEMPOTENCY_IN_PROGRESS)
-    @APIResponse(responseCode = "422", ref = ApiDocs.IDEMPOTENCY_KEY_REUSED)
     public Uni<Response> create(@HeaderParam(IdempotentCreates.HEADER) String key, JsonNode body) {
         String name = Bodies.name(body);
         String createdBy = Identity.of(token).userId();
@@ -145,9 +141,6 @@ public class ConfiguratorResource {
     @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Item.class)))
     @APIResponse(responseCode = "201", description = "Created; Location names it",
             headers = @Header(name = "Location"), content = @Content(schema = @Schema(implementation = Item.class)))
-    @Parameter(name = IdempotentCreates.HEADER, in = ParameterIn.HEADER, description = ApiDocs.IDEMPOTENCY_KEY)
-    @APIResponse(responseCode = "409", ref = ApiDocs.IDEMPOTENCY_IN_PROGRESS)
-    @APIResponse(responseCode = "422", ref = ApiDocs.IDEMPOTENCY_KEY_REUSED)
     public Uni<Response> addItem(@PathParam("id") String id, @HeaderParam(IdempotentCreates.HEADER) String key, JsonNode body) {
         Bodies.NewItem item = Bodies.newItem(body);
         IdempotentCreates.validate(key);
@@ -163,9 +156,6 @@ public class ConfiguratorResource {
     @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Entry.Variable.class)))
     @APIResponse(responseCode = "201", description = "Created; Location names it",
             headers = @Header(name = "Location"), content = @Content(schema = @Schema(implementation = Entry.Variable.class)))
-    @Parameter(name = IdempotentCreates.HEADER, in = ParameterIn.HEADER, description = ApiDocs.IDEMPOTENCY_KEY)
-    @APIResponse(responseCode = "409", ref = ApiDocs.IDEMPOTENCY_IN_PROGRESS)
-    @APIResponse(responseCode = "422", ref = ApiDocs.IDEMPOTENCY_KEY_REUSED)
     public Uni<Response> addVariable(@PathParam("id") String id, @HeaderParam(IdempotentCreates.HEADER) String key, JsonNode body) {
         return entries.add(Entity.VARIABLE, body, key);
     }

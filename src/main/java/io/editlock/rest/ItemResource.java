@@ -21,13 +21,11 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.media.SchemaProperty;
-import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -90,9 +88,6 @@ public class ItemResource {
     @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Entry.Filter.class)))
     @APIResponse(responseCode = "201", description = "Created; Location names it",
             headers = @Header(name = "Location"), content = @Content(schema = @Schema(implementation = Entry.Filter.class)))
-    @Parameter(name = IdempotentCreates.HEADER, in = ParameterIn.HEADER, description = ApiDocs.IDEMPOTENCY_KEY)
-    @APIResponse(responseCode = "409", ref = ApiDocs.IDEMPOTENCY_IN_PROGRESS)
-    @APIResponse(responseCode = "422", ref = ApiDocs.IDEMPOTENCY_KEY_REUSED)
     public Uni<Response> addFilter(@PathParam("id") String id, @HeaderParam(IdempotentCreates.HEADER) String key, JsonNode body) {
         return routes.add(Entity.FILTER, body, key);
     }
@@ -105,9 +100,6 @@ public class ItemResource {
     @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Entry.Dependency.class)))
     @APIResponse(responseCode = "201", description = "Created; Location names it",
             headers = @Header(name = "Location"), content = @Content(schema = @Schema(implementation = Entry.Dependency.class)))
-    @Parameter(name = IdempotentCreates.HEADER, in = ParameterIn.HEADER, description = ApiDocs.IDEMPOTENCY_KEY)
-    @APIResponse(responseCode = "409", ref = ApiDocs.IDEMPOTENCY_IN_PROGRESS)
-    @APIResponse(responseCode = "422", ref = ApiDocs.IDEMPOTENCY_KEY_REUSED)
     public Uni<Response> addDependency(@PathParam("id") String id, @HeaderParam(IdempotentCreates.HEADER) String key, JsonNode body) {
         return routes.add(Entity.DEPENDENCY, body, key);
     }
@@ -119,9 +111,6 @@ public class ItemResource {
     @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Entry.AttributeValue.class)))
     @APIResponse(responseCode = "201", description = "Created; Location names it",
             headers = @Header(name = "Location"), content = @Content(schema = @Schema(implementation = Entry.AttributeValue.class)))
-    @Parameter(name = IdempotentCreates.HEADER, in = ParameterIn.HEADER, description = ApiDocs.IDEMPOTENCY_KEY)
-    @APIResponse(responseCode = "409", ref = ApiDocs.IDEMPOTENCY_IN_PROGRESS)
-    @APIResponse(responseCode = "422", ref = ApiDocs.IDEMPOTENCY_KEY_REUSED)
     public Uni<Response> addAttributeValue(@PathParam("id") String id, @HeaderParam(IdempotentCreates.HEADER) String key, JsonNode body) {
         return routes.add(Entity.ATTRIBUTE_VALUE, body, key);
     }

@@ -59,7 +59,7 @@ class OpenApiTest {
 
     @Test
     void theDocumentedGuardedRoutesAreTheDeclaredOnes() {
-        Set<String> declared = GuardedWriteDocs.guardedRoutes(GuardDeclarationTest.RESOURCES).keySet().stream()
+        Set<String> declared = WriteDocs.guardedRoutes(GuardDeclarationTest.RESOURCES).keySet().stream()
                 .map(route -> route.toLowerCase(Locale.ROOT)).collect(Collectors.toCollection(TreeSet::new));
         assertEquals(new TreeSet<>(GUARDED), declared, "the routes with @RequireLock are the guarded routes of §8");
     }
@@ -79,6 +79,21 @@ class OpenApiTest {
         }
         assertTrue(doc.getList(at("post /api/configurators") + ".parameters.name").stream().noneMatch("Lock-Token"::equals),
                 "the unguarded create takes no Lock-Token");
+    }
+
+    @Test
+    void everyCreateDocumentsItsIdempotencyKey() {
+        JsonPath doc = openApi();
+        for (String route : List.of("post /api/configurators", "post /api/configurators/{id}/items",
+                "post /api/configurators/{id}/variables", "post /api/items/{id}/filters", "post /api/items/{id}/dependencies",
+                "post /api/items/{id}/attribute-values")) {
+            List<Map<String, Object>> parameters = doc.getList(at(route) + ".parameters");
+            assertTrue(parameters.stream().anyMatch(parameter -> "Idempotency-Key".equals(parameter.get("name"))
+                    && "header".equals(parameter.get("in")) && parameter.get("description") != null),
+                    route + " does not document the Idempotency-Key header: " + parameters);
+            assertEquals("#/components/responses/IdempotencyKeyInProgress", doc.getMap(at(route) + ".responses.'409'").get("$ref"), route);
+            assertEquals("#/components/responses/IdempotencyKeyReused", doc.getMap(at(route) + ".responses.'422'").get("$ref"), route);
+        }
     }
 
     @Test
