@@ -11,8 +11,9 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 /**
  * The REST API's description for {@code /q/openapi}: the error responses every route refers to, and the
- * shapes of the bodies that are written as JSON trees rather than types. {@link WriteDocs} adds
- * what every guarded write answers.
+ * shapes of the answers that are written as JSON trees rather than types (errors, locks). Request
+ * bodies are documented as the types they are; {@link WriteDocs} adds what every guarded write and
+ * every create answer.
  */
 @OpenAPIDefinition(
         info = @Info(title = "editlock", version = "1",

@@ -19,7 +19,7 @@ import java.util.Set;
  */
 final class Bodies {
 
-    /** Fields a body may carry and that are ignored: an entity's, as the server answers it. */
+    /** Fields the server answers and a body may send back, ignored (and documented read-only). */
     static final Set<String> READ_ONLY = Set.of("id", "configuratorId", "itemId", "createdAt", "createdBy");
 
     private Bodies() {
