@@ -10,8 +10,10 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 /**
- * The REST API's description for {@code /q/openapi}: the error responses every route refers to, and
- * the shapes of bodies the resources take as raw JSON (validated by {@link Bodies}).
+ * The REST API's description for {@code /q/openapi}: the error responses every route refers to, and the
+ * shapes of the answers that are written as JSON trees rather than types (errors, locks). Request
+ * bodies are documented as the types they are; {@link WriteDocs} adds what every guarded write and
+ * every create answer.
  */
 @OpenAPIDefinition(
         info = @Info(title = "editlock", version = "1",
@@ -65,23 +67,5 @@ public class ApiDocs extends Application {
     }
 
     public record LockView(ResourceView resource, String ownerUserId, String ownerUserName, String acquiredAt, String expiresAt) {
-    }
-
-    public record NameBody(String name) {
-    }
-
-    public record NewItemBody(String name, Long parentItemId) {
-    }
-
-    public record FilterBody(String expression) {
-    }
-
-    public record DependencyBody(Long targetItemId, String effect) {
-    }
-
-    public record AttributeValueBody(String name, String value) {
-    }
-
-    public record VariableBody(String name, String formula) {
     }
 }

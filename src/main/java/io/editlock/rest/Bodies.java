@@ -19,7 +19,8 @@ import java.util.Set;
  */
 final class Bodies {
 
-    private static final Set<String> READ_ONLY = Set.of("id", "configuratorId", "itemId", "createdAt", "createdBy");
+    /** Fields the server answers and a body may send back, ignored (and documented read-only). */
+    static final Set<String> READ_ONLY = Set.of("id", "configuratorId", "itemId", "createdAt", "createdBy");
 
     private Bodies() {
     }

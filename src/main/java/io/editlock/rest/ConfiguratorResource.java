@@ -7,7 +7,6 @@ import io.editlock.catalog.ConfiguratorStore;
 import io.editlock.catalog.ConfiguratorTree;
 import io.editlock.catalog.Entity;
 import io.editlock.catalog.Entry;
-import io.editlock.catalog.EntryStore;
 import io.editlock.catalog.Item;
 import io.editlock.catalog.UnknownIdException;
 import io.editlock.config.EditlockConfig;
@@ -29,7 +28,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
-import java.util.List;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
@@ -38,6 +36,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -51,20 +50,19 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
 public class ConfiguratorResource {
 
-    @jakarta.inject.Inject
-    IdempotentCreates idempotent;
-
     private final ConfiguratorStore store;
-    private final EntryStore entries;
+    private final EntryRoutes entries;
+    private final IdempotentCreates idempotent;
     private final LockService locks;
     private final GuardContext guards;
     private final JsonWebToken token;
     private final int pageSize;
 
-    public ConfiguratorResource(ConfiguratorStore store, EntryStore entries, LockService locks, GuardContext guards,
-            JsonWebToken token, EditlockConfig config) {
+    public ConfiguratorResource(ConfiguratorStore store, EntryRoutes entries, IdempotentCreates idempotent, LockService locks,
+            GuardContext guards, JsonWebToken token, EditlockConfig config) {
         this.store = store;
         this.entries = entries;
+        this.idempotent = idempotent;
         this.locks = locks;
         this.guards = guards;
         this.token = token;
@@ -78,7 +76,7 @@ public class ConfiguratorResource {
     @Parameter(name = "limit", in = ParameterIn.QUERY,
             description = "Configurators in the page, 1 to editlock.limits.rest.list-page-size (the default, 100)")
     @APIResponse(responseCode = "200", description = "The configurators", headers = @Header(name = "Link"),
-            content = @Content(schema = @Schema(implementation = Configurator.class, type = org.eclipse.microprofile.openapi.annotations.enums.SchemaType.ARRAY)))
+            content = @Content(schema = @Schema(implementation = Configurator.class, type = SchemaType.ARRAY)))
     @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     public Uni<Response> list(@QueryParam("after") String after, @QueryParam("limit") String limit) {
         long afterId = ListParams.after(after);
@@ -93,13 +91,10 @@ public class ConfiguratorResource {
 
     @POST
     @Operation(summary = "Create a configurator (unguarded)")
-    @RequestBody(required = true, content = @Content(schema = @Schema(implementation = ApiDocs.NameBody.class)))
+    @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Configurator.class)))
     @APIResponse(responseCode = "201", description = "Created; Location names it",
             headers = @Header(name = "Location"), content = @Content(schema = @Schema(implementation = Configurator.class)))
     @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
-    @Parameter(name = IdempotentCreates.HEADER, in = ParameterIn.HEADER, description = ApiDocs.IDEMPOTENCY_KEY)
-    @APIResponse(responseCode = "409", ref = ApiDocs.IDEMPOTENCY_IN_PROGRESS)
-    @APIResponse(responseCode = "422", ref = ApiDocs.IDEMPOTENCY_KEY_REUSED)
     public Uni<Response> create(@HeaderParam(IdempotentCreates.HEADER) String key, JsonNode body) {
         String name = Bodies.name(body);
         String createdBy = Identity.of(token).userId();
@@ -121,13 +116,8 @@ public class ConfiguratorResource {
     @Path("/{id}")
     @RequireLock(value = GuardType.CONFIGURATOR, idOf = Entity.CONFIGURATOR)
     @Operation(summary = "Rename a configurator (guard: configurator)")
-    @Parameter(name = LockGuardFilter.LOCK_TOKEN, in = ParameterIn.HEADER, description = "Fencing token of your configurator lock")
-    @RequestBody(required = true, content = @Content(schema = @Schema(implementation = ApiDocs.NameBody.class)))
+    @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Configurator.class)))
     @APIResponse(responseCode = "200", description = "Renamed", content = @Content(schema = @Schema(implementation = Configurator.class)))
-    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
-    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
-    @APIResponse(responseCode = "423", ref = ApiDocs.LOCKED)
-    @APIResponse(responseCode = "412", ref = ApiDocs.PRECONDITION_FAILED)
     public Uni<Configurator> rename(@PathParam("id") String id, JsonNode body) {
         String name = Bodies.name(body);
         return store.renameConfigurator(guards.require().guard(), name);
@@ -138,13 +128,8 @@ public class ConfiguratorResource {
     @RequireLock(value = GuardType.CONFIGURATOR, idOf = Entity.CONFIGURATOR)
     @Operation(summary = "Delete a configurator with everything in it (guard: configurator; only its creator or an admin); "
             + "your locks in it are released with reason deleted")
-    @Parameter(name = LockGuardFilter.LOCK_TOKEN, in = ParameterIn.HEADER, description = "Fencing token of your configurator lock")
     @APIResponse(responseCode = "204", description = "Deleted")
-    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
-    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     @APIResponse(responseCode = "403", description = "Neither its creator (createdBy) nor an admin")
-    @APIResponse(responseCode = "423", ref = ApiDocs.LOCKED)
-    @APIResponse(responseCode = "412", ref = ApiDocs.PRECONDITION_FAILED)
     public Uni<Void> delete(@PathParam("id") String id) {
         return store.deleteConfigurator(guards.require().guard(), Identity.of(token).isAdmin());
     }
@@ -153,17 +138,9 @@ public class ConfiguratorResource {
     @Path("/{id}/items")
     @RequireLock(value = GuardType.CONFIGURATOR, idOf = Entity.CONFIGURATOR)
     @Operation(summary = "Add an item, at the top or under parentItemId (guard: configurator)")
-    @Parameter(name = LockGuardFilter.LOCK_TOKEN, in = ParameterIn.HEADER, description = "Fencing token of your configurator lock")
-    @RequestBody(required = true, content = @Content(schema = @Schema(implementation = ApiDocs.NewItemBody.class)))
+    @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Item.class)))
     @APIResponse(responseCode = "201", description = "Created; Location names it",
             headers = @Header(name = "Location"), content = @Content(schema = @Schema(implementation = Item.class)))
-    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
-    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
-    @APIResponse(responseCode = "423", ref = ApiDocs.LOCKED)
-    @APIResponse(responseCode = "412", ref = ApiDocs.PRECONDITION_FAILED)
-    @Parameter(name = IdempotentCreates.HEADER, in = ParameterIn.HEADER, description = ApiDocs.IDEMPOTENCY_KEY)
-    @APIResponse(responseCode = "409", ref = ApiDocs.IDEMPOTENCY_IN_PROGRESS)
-    @APIResponse(responseCode = "422", ref = ApiDocs.IDEMPOTENCY_KEY_REUSED)
     public Uni<Response> addItem(@PathParam("id") String id, @HeaderParam(IdempotentCreates.HEADER) String key, JsonNode body) {
         Bodies.NewItem item = Bodies.newItem(body);
         IdempotentCreates.validate(key);
@@ -176,30 +153,18 @@ public class ConfiguratorResource {
     @Path("/{id}/variables")
     @RequireLock(value = GuardType.VARIABLES, idOf = Entity.CONFIGURATOR)
     @Operation(summary = "Add a variable (guard: variables)")
-    @Parameter(name = LockGuardFilter.LOCK_TOKEN, in = ParameterIn.HEADER, description = "Fencing token of your variables or configurator lock")
-    @RequestBody(required = true, content = @Content(schema = @Schema(implementation = ApiDocs.VariableBody.class)))
+    @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Entry.Variable.class)))
     @APIResponse(responseCode = "201", description = "Created; Location names it",
             headers = @Header(name = "Location"), content = @Content(schema = @Schema(implementation = Entry.Variable.class)))
-    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
-    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
-    @APIResponse(responseCode = "423", ref = ApiDocs.LOCKED)
-    @APIResponse(responseCode = "412", ref = ApiDocs.PRECONDITION_FAILED)
-    @Parameter(name = IdempotentCreates.HEADER, in = ParameterIn.HEADER, description = ApiDocs.IDEMPOTENCY_KEY)
-    @APIResponse(responseCode = "409", ref = ApiDocs.IDEMPOTENCY_IN_PROGRESS)
-    @APIResponse(responseCode = "422", ref = ApiDocs.IDEMPOTENCY_KEY_REUSED)
     public Uni<Response> addVariable(@PathParam("id") String id, @HeaderParam(IdempotentCreates.HEADER) String key, JsonNode body) {
-        var fields = Bodies.newEntry(Entity.VARIABLE, body);
-        IdempotentCreates.validate(key);
-        var guard = guards.require().guard();
-        return idempotent.create(key, Entity.VARIABLE, body, idempotency -> entries.add(guard, Entity.VARIABLE, fields, idempotency)
-                .map(EntryRoutes::created));
+        return entries.add(Entity.VARIABLE, body, key);
     }
 
     @GET
     @Path("/{id}/locks")
     @Operation(summary = "Lock discovery: the live locks of a configurator")
     @APIResponse(responseCode = "200", description = "The locks (no tokens)", content = @Content(schema = @Schema(
-            implementation = ApiDocs.LockView.class, type = org.eclipse.microprofile.openapi.annotations.enums.SchemaType.ARRAY)))
+            implementation = ApiDocs.LockView.class, type = SchemaType.ARRAY)))
     @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     public Uni<JsonNode> locks(@PathParam("id") String id) {
         long configuratorId = PathIds.require(Entity.CONFIGURATOR, id);

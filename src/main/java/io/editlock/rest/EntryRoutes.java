@@ -9,29 +9,23 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
 
-/** What the four entry resources (filters, dependencies, attribute values, variables) do alike. */
+/** What the routes of entries (filters, dependencies, attribute values, variables) do alike. */
 @ApplicationScoped
 public class EntryRoutes {
 
-    @jakarta.inject.Inject
-    IdempotentCreates idempotent;
-
     private final EntryStore entries;
     private final GuardContext guards;
+    private final IdempotentCreates idempotent;
 
-    public EntryRoutes(EntryStore entries, GuardContext guards) {
+    public EntryRoutes(EntryStore entries, GuardContext guards, IdempotentCreates idempotent) {
         this.entries = entries;
         this.guards = guards;
+        this.idempotent = idempotent;
     }
 
     /** 201 with the entry and its Location. */
     static Response created(Entry entry) {
         return Response.created(URI.create("/api/" + entityOf(entry).collection() + "/" + entry.id())).entity(entry).build();
-    }
-
-    Uni<Response> add(Entity entity, JsonNode body) {
-        var fields = Bodies.newEntry(entity, body);
-        return entries.add(guards.require().guard(), entity, fields).map(EntryRoutes::created);
     }
 
     /** @param idempotencyKey the request's Idempotency-Key, null when absent */
@@ -43,19 +37,25 @@ public class EntryRoutes {
                 .map(EntryRoutes::created));
     }
 
-    Uni<Entry> get(Entity entity, String id) {
-        return entries.find(entity, PathIds.require(entity, id));
+    <E extends Entry> Uni<E> get(Entity entity, String id) {
+        return typed(entries.find(entity, PathIds.require(entity, id)));
     }
 
-    Uni<Entry> update(Entity entity, JsonNode body) {
+    <E extends Entry> Uni<E> update(Entity entity, JsonNode body) {
         var changes = Bodies.changes(entity, body);
         GuardContext.Guarded guarded = guards.require();
-        return entries.update(guarded.guard(), entity, guarded.id(), changes);
+        return typed(entries.update(guarded.guard(), entity, guarded.id(), changes));
     }
 
     Uni<Void> delete(Entity entity) {
         GuardContext.Guarded guarded = guards.require();
         return entries.delete(guarded.guard(), entity, guarded.id());
+    }
+
+    /** The store answers an entry of the entity it was asked for. */
+    @SuppressWarnings("unchecked")
+    private static <E extends Entry> Uni<E> typed(Uni<Entry> entry) {
+        return (Uni<E>) (Uni<?>) entry;
     }
 
     private static Entity entityOf(Entry entry) {

@@ -15,8 +15,8 @@ import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
-import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.core.Response;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -77,8 +77,7 @@ public class IdempotentCreates {
      * @param body   the request body as received (part of the fingerprint)
      * @param create the create itself, given null without a key
      */
-    public Uni<jakarta.ws.rs.core.Response> create(String key, Entity entity, JsonNode body,
-            Function<Idempotency, Uni<jakarta.ws.rs.core.Response>> create) {
+    public Uni<Response> create(String key, Entity entity, JsonNode body, Function<Idempotency, Uni<Response>> create) {
         if (key == null) {
             return create.apply(null);
         }
@@ -110,7 +109,7 @@ public class IdempotentCreates {
                             if (existing == null) {
                                 throw new IdempotencyKeyInUseException(); // gave back this very moment: retry
                             }
-                            String[] parts = existing.toString().split("\\|", 2);
+                            String[] parts = existing.split("\\|", 2);
                             if (parts.length != 2 || !parts[1].equals(fingerprint)) {
                                 throw new IdempotencyKeyReusedException();
                             }
@@ -123,8 +122,10 @@ public class IdempotentCreates {
         return !(failure instanceof LockStoreUnavailableException) && !(failure instanceof IdempotencyKeyReusedException);
     }
 
-    private Uni<Response> execute(Command command, String... args) {
-        return redis.execute(command, args).onFailure().transform(LockStoreUnavailableException::of);
+    /** The reply as text; null for a nil reply. */
+    private Uni<String> execute(Command command, String... args) {
+        return redis.execute(command, args).map(reply -> reply == null ? null : reply.toString())
+                .onFailure().transform(LockStoreUnavailableException::of);
     }
 
     private static String sha256(String text) {

@@ -21,11 +21,11 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
-import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.media.SchemaProperty;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -39,9 +39,6 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
 @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
 public class ItemResource {
-
-    private static final String PAGE_TOKEN = "Fencing token of your lock on this page of the item, or of your configurator lock";
-    private static final String CONFIGURATOR_TOKEN = "Fencing token of your configurator lock";
 
     private final ConfiguratorStore store;
     private final EntryRoutes routes;
@@ -66,13 +63,9 @@ public class ItemResource {
     @Path("/{id}")
     @RequireLock(value = GuardType.ITEM, idOf = Entity.ITEM)
     @Operation(summary = "Rename an item (guard: item — refused only while another user holds the configurator)")
-    @Parameter(name = LockGuardFilter.LOCK_TOKEN, in = ParameterIn.HEADER, description = CONFIGURATOR_TOKEN)
-    @RequestBody(required = true, content = @Content(schema = @Schema(implementation = ApiDocs.NameBody.class)))
+    @RequestBody(required = true, description = "Only the name: an item does not move", content = @Content(schema = @Schema(
+            requiredProperties = "name", properties = @SchemaProperty(name = "name", type = SchemaType.STRING))))
     @APIResponse(responseCode = "200", description = "Renamed", content = @Content(schema = @Schema(implementation = Item.class)))
-    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
-    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
-    @APIResponse(responseCode = "423", ref = ApiDocs.LOCKED)
-    @APIResponse(responseCode = "412", ref = ApiDocs.PRECONDITION_FAILED)
     public Uni<Item> rename(@PathParam("id") String id, JsonNode body) {
         String name = Bodies.name(body);
         return store.renameItem(guards.require().guard(), name);
@@ -83,12 +76,7 @@ public class ItemResource {
     @RequireLock(value = GuardType.ITEM_FULL, idOf = Entity.ITEM)
     @Operation(summary = "Delete an item with its sub-tree (guard: item-full — the item and every item below it); "
             + "your page locks there are released with reason deleted")
-    @Parameter(name = LockGuardFilter.LOCK_TOKEN, in = ParameterIn.HEADER, description = CONFIGURATOR_TOKEN)
     @APIResponse(responseCode = "204", description = "Deleted")
-    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
-    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
-    @APIResponse(responseCode = "423", ref = ApiDocs.LOCKED)
-    @APIResponse(responseCode = "412", ref = ApiDocs.PRECONDITION_FAILED)
     public Uni<Void> delete(@PathParam("id") String id) {
         return store.deleteItem(guards.require().guard());
     }
@@ -97,17 +85,9 @@ public class ItemResource {
     @Path("/{id}/filters")
     @RequireLock(value = GuardType.PAGE, idOf = Entity.ITEM, page = Page.FILTERS)
     @Operation(summary = "Add a filter to the item (guard: its filters page)")
-    @Parameter(name = LockGuardFilter.LOCK_TOKEN, in = ParameterIn.HEADER, description = PAGE_TOKEN)
-    @RequestBody(required = true, content = @Content(schema = @Schema(implementation = ApiDocs.FilterBody.class)))
+    @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Entry.Filter.class)))
     @APIResponse(responseCode = "201", description = "Created; Location names it",
             headers = @Header(name = "Location"), content = @Content(schema = @Schema(implementation = Entry.Filter.class)))
-    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
-    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
-    @APIResponse(responseCode = "423", ref = ApiDocs.LOCKED)
-    @APIResponse(responseCode = "412", ref = ApiDocs.PRECONDITION_FAILED)
-    @Parameter(name = IdempotentCreates.HEADER, in = ParameterIn.HEADER, description = ApiDocs.IDEMPOTENCY_KEY)
-    @APIResponse(responseCode = "409", ref = ApiDocs.IDEMPOTENCY_IN_PROGRESS)
-    @APIResponse(responseCode = "422", ref = ApiDocs.IDEMPOTENCY_KEY_REUSED)
     public Uni<Response> addFilter(@PathParam("id") String id, @HeaderParam(IdempotentCreates.HEADER) String key, JsonNode body) {
         return routes.add(Entity.FILTER, body, key);
     }
@@ -117,17 +97,9 @@ public class ItemResource {
     @RequireLock(value = GuardType.PAGE, idOf = Entity.ITEM, page = Page.DEPENDENCIES)
     @Operation(summary = "Add a dependency to the item (guard: its dependencies page); targetItemId must be an item "
             + "of the same configurator")
-    @Parameter(name = LockGuardFilter.LOCK_TOKEN, in = ParameterIn.HEADER, description = PAGE_TOKEN)
-    @RequestBody(required = true, content = @Content(schema = @Schema(implementation = ApiDocs.DependencyBody.class)))
+    @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Entry.Dependency.class)))
     @APIResponse(responseCode = "201", description = "Created; Location names it",
             headers = @Header(name = "Location"), content = @Content(schema = @Schema(implementation = Entry.Dependency.class)))
-    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
-    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
-    @APIResponse(responseCode = "423", ref = ApiDocs.LOCKED)
-    @APIResponse(responseCode = "412", ref = ApiDocs.PRECONDITION_FAILED)
-    @Parameter(name = IdempotentCreates.HEADER, in = ParameterIn.HEADER, description = ApiDocs.IDEMPOTENCY_KEY)
-    @APIResponse(responseCode = "409", ref = ApiDocs.IDEMPOTENCY_IN_PROGRESS)
-    @APIResponse(responseCode = "422", ref = ApiDocs.IDEMPOTENCY_KEY_REUSED)
     public Uni<Response> addDependency(@PathParam("id") String id, @HeaderParam(IdempotentCreates.HEADER) String key, JsonNode body) {
         return routes.add(Entity.DEPENDENCY, body, key);
     }
@@ -136,17 +108,9 @@ public class ItemResource {
     @Path("/{id}/attribute-values")
     @RequireLock(value = GuardType.PAGE, idOf = Entity.ITEM, page = Page.ATTRIBUTES)
     @Operation(summary = "Add an attribute value to the item (guard: its attributes page)")
-    @Parameter(name = LockGuardFilter.LOCK_TOKEN, in = ParameterIn.HEADER, description = PAGE_TOKEN)
-    @RequestBody(required = true, content = @Content(schema = @Schema(implementation = ApiDocs.AttributeValueBody.class)))
+    @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Entry.AttributeValue.class)))
     @APIResponse(responseCode = "201", description = "Created; Location names it",
             headers = @Header(name = "Location"), content = @Content(schema = @Schema(implementation = Entry.AttributeValue.class)))
-    @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
-    @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
-    @APIResponse(responseCode = "423", ref = ApiDocs.LOCKED)
-    @APIResponse(responseCode = "412", ref = ApiDocs.PRECONDITION_FAILED)
-    @Parameter(name = IdempotentCreates.HEADER, in = ParameterIn.HEADER, description = ApiDocs.IDEMPOTENCY_KEY)
-    @APIResponse(responseCode = "409", ref = ApiDocs.IDEMPOTENCY_IN_PROGRESS)
-    @APIResponse(responseCode = "422", ref = ApiDocs.IDEMPOTENCY_KEY_REUSED)
     public Uni<Response> addAttributeValue(@PathParam("id") String id, @HeaderParam(IdempotentCreates.HEADER) String key, JsonNode body) {
         return routes.add(Entity.ATTRIBUTE_VALUE, body, key);
     }

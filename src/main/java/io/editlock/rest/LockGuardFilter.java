@@ -8,8 +8,13 @@ import io.editlock.lock.Guard;
 import io.editlock.lock.GuardType;
 import io.editlock.lock.Page;
 import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.PATCH;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ResourceInfo;
+import java.lang.reflect.Method;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.eclipse.microprofile.jwt.JsonWebToken;
@@ -38,7 +43,7 @@ public class LockGuardFilter {
 
     @ServerRequestFilter
     public Uni<Void> resolveGuard(ContainerRequestContext request, ResourceInfo resource) {
-        RequireLock declared = resource.getResourceMethod().getAnnotation(RequireLock.class);
+        RequireLock declared = declared(resource.getResourceClass(), resource.getResourceMethod());
         if (declared == null) {
             return Uni.createFrom().voidItem();
         }
@@ -53,6 +58,23 @@ public class LockGuardFilter {
         return index.locate(declared.idOf(), id.get()).invoke(where -> where.ifPresentOrElse(
                 found -> guards.resolved(guard(declared, found, userId, lockToken), id.get()),
                 () -> guards.unknown(declared.idOf(), raw))).replaceWithVoid();
+    }
+
+    /**
+     * The guard of a route: the method's {@link RequireLock}, else, for a write, its resource class's; null
+     * when it has none.
+     */
+    static RequireLock declared(Class<?> resourceClass, Method method) {
+        RequireLock onMethod = method.getAnnotation(RequireLock.class);
+        if (onMethod != null || !isWrite(method)) {
+            return onMethod;
+        }
+        return resourceClass.getAnnotation(RequireLock.class);
+    }
+
+    static boolean isWrite(Method method) {
+        return method.isAnnotationPresent(POST.class) || method.isAnnotationPresent(PATCH.class)
+                || method.isAnnotationPresent(PUT.class) || method.isAnnotationPresent(DELETE.class);
     }
 
     private static Guard guard(RequireLock declared, Location where, String userId, OptionalLong lockToken) {

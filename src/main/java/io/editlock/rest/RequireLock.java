@@ -14,12 +14,16 @@ import java.lang.annotation.Target;
  * (and item) and hands the guard to the handler; the store runs the guard's check and the write in
  * one script run, so no grant can come between them.
  *
+ * <p>On a method it guards that route. On a resource class it guards every write route of the class
+ * (POST, PATCH, PUT, DELETE, inherited ones included) that declares no guard of its own; the class's
+ * reads stay unguarded. {@link LockGuardFilter#declared} is the rule.
+ *
  * <pre>
  * &#64;PATCH &#64;Path("/{id}")
  * &#64;RequireLock(value = GuardType.PAGE, idOf = Entity.FILTER)   // the filter's item, page filters
  * </pre>
  */
-@Target(ElementType.METHOD)
+@Target({ ElementType.METHOD, ElementType.TYPE })
 @Retention(RetentionPolicy.RUNTIME)
 public @interface RequireLock {
 

@@ -17,6 +17,7 @@ import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.net.URI;
 import java.util.Map;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -89,6 +90,6 @@ class BreakLockTest {
     }
 
     private static void awaitLost(Holding holder, int count) {
-        org.awaitility.Awaitility.await().until(() -> holder.socket().events("lock-lost").size() >= count);
+        Awaitility.await().until(() -> holder.socket().events("lock-lost").size() >= count);
     }
 }

@@ -2,6 +2,7 @@ package io.editlock.rest;
 
 import static io.editlock.support.Api.as;
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.equalTo;
@@ -35,7 +36,7 @@ class ConfiguratorApiTest {
                 .body("name", equalTo("Bike")).body("createdAt", notNullValue())
                 .extract();
         long c = created.jsonPath().getLong("id");
-        org.hamcrest.MatcherAssert.assertThat(created.header("Location"), endsWith("/api/configurators/" + c));
+        assertThat(created.header("Location"), endsWith("/api/configurators/" + c));
         as(sara).body(Map.of("name", "Frame")).post("/api/configurators/" + c + "/items")
                 .then().statusCode(201).header("Location", endsWith("/api/items/" + lastItem(c)))
                 .body("configuratorId", equalTo((int) c)).body("parentItemId", nullValue());

@@ -14,6 +14,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /** docs/protocol.md §8: every successful write reaches the configurator's watchers as one content-changed. */
@@ -42,7 +43,7 @@ class ContentChangedTest {
             List<String> expected = List.of("item " + top + " created", "item " + child + " created", "filter " + filter + " created",
                     "filter " + filter + " updated", "variable " + variable + " created", "variable " + variable + " deleted",
                     "item " + top + " deleted", "configurator " + c + " updated");
-            org.awaitility.Awaitility.await().until(() -> watcher.events("content-changed").size() >= expected.size());
+            Awaitility.await().until(() -> watcher.events("content-changed").size() >= expected.size());
             List<String> seen = watcher.events("content-changed").stream().map(frame -> describe(c, frame)).toList();
             assertEquals(expected, seen, "one content-changed per write, a cascading delete announces its root only");
         }

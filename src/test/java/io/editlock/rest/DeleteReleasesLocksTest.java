@@ -3,7 +3,9 @@ package io.editlock.rest;
 import static io.editlock.support.Api.as;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -49,7 +51,7 @@ class DeleteReleasesLocksTest {
             as(sara).get("/api/configurators/" + c).then().statusCode(404);
             as(sara).get("/api/configurators/" + c + "/locks").then().statusCode(404);
             as(sara).get("/api/items/" + item).then().statusCode(404);
-            as(sara).get("/api/configurators?after=" + (c - 1)).then().statusCode(200).body("id", org.hamcrest.Matchers.not(org.hamcrest.Matchers.hasItem((int) c)));
+            as(sara).get("/api/configurators?after=" + (c - 1)).then().statusCode(200).body("id", not(hasItem((int) c)));
             JsonNode refused = mine.socket().request("lock-configurator", Map.of("configuratorId", c));
             assertEquals("NOT_FOUND", refused.path("data").path("code").asText(), "the configurator is gone: " + refused);
         }

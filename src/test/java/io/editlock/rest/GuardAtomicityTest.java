@@ -13,6 +13,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -47,7 +48,7 @@ class GuardAtomicityTest {
         AtomicBoolean stop = new AtomicBoolean();
         AtomicInteger created = new AtomicInteger();
         AtomicInteger refused = new AtomicInteger();
-        List<Integer> unexpected = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Integer> unexpected = Collections.synchronizedList(new ArrayList<>());
         ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
         try (Holding holder = Holding.connect(base, sara)) {
             List<Future<?>> writers = new ArrayList<>();

@@ -13,6 +13,7 @@ import io.editlock.support.Holding;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
 import java.net.URI;
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -94,9 +95,9 @@ class GuardMatrixTest {
 
         final int success;
         final Set<Held> blockedBy;
-        final BiFunction<Tree, io.restassured.specification.RequestSpecification, Response> call;
+        final BiFunction<Tree, RequestSpecification, Response> call;
 
-        Route(int success, String blockedBy, BiFunction<Tree, io.restassured.specification.RequestSpecification, Response> call) {
+        Route(int success, String blockedBy, BiFunction<Tree, RequestSpecification, Response> call) {
             this.success = success;
             this.blockedBy = Arrays.stream(blockedBy.split(" ")).map(Held::valueOf)
                     .collect(Collectors.toCollection(() -> EnumSet.noneOf(Held.class)));

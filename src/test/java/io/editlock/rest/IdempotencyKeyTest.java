@@ -27,6 +27,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /** docs/protocol.md §8, retry-safe creates: the same key, user and body give the first answer again, and create once. */
@@ -135,7 +136,7 @@ class IdempotencyKeyTest {
             as(sara).header(KEY, key).body(Map.of("expression", "a")).post("/api/items/" + item + "/filters").then().statusCode(423);
         }
         // Tried afresh, even with another body.
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() ->
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() ->
                 as(sara).header(KEY, key).body(Map.of("expression", "b")).post("/api/items/" + item + "/filters").statusCode() == 201);
     }
 

@@ -8,6 +8,7 @@ import io.editlock.support.DemoLogin.TestUser;
 import io.editlock.support.Holding;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
 import java.net.URI;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -104,7 +105,7 @@ class LockTokenTest {
         }
     }
 
-    private io.restassured.response.Response addFilter(long token) {
+    private Response addFilter(long token) {
         return as(sara).header("Lock-Token", token).body(Map.of("expression", "x")).post("/api/items/" + item + "/filters");
     }
 }

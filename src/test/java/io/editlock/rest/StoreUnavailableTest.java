@@ -8,6 +8,7 @@ import io.editlock.support.DemoLogin.TestUser;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 import java.util.Map;
 import java.util.function.Function;
@@ -33,7 +34,7 @@ class StoreUnavailableTest {
     void everyRouteIs503() {
         TestUser sara = DemoLogin.user("Sara");
         TestUser admin = DemoLogin.user("Ada", "admin");
-        Map<String, Function<RequestSpecification, io.restassured.response.Response>> routes = Map.ofEntries(
+        Map<String, Function<RequestSpecification, Response>> routes = Map.ofEntries(
                 Map.entry("GET configurators", r -> r.get("/api/configurators")),
                 Map.entry("POST configurators", r -> r.body(Map.of("name", "x")).post("/api/configurators")),
                 Map.entry("GET configurator", r -> r.get("/api/configurators/1")),

@@ -1,0 +1,168 @@
+package io.editlock.rest;
+
+import io.editlock.lock.GuardType;
+import io.quarkus.smallrye.openapi.OpenApiFilter;
+import jakarta.ws.rs.PATCH;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import java.lang.reflect.Method;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.eclipse.microprofile.openapi.OASFactory;
+import org.eclipse.microprofile.openapi.OASFilter;
+import org.eclipse.microprofile.openapi.models.OpenAPI;
+import org.eclipse.microprofile.openapi.models.Operation;
+import org.eclipse.microprofile.openapi.models.media.MediaType;
+import org.eclipse.microprofile.openapi.models.media.Schema;
+import org.eclipse.microprofile.openapi.models.parameters.Parameter;
+import org.eclipse.microprofile.openapi.models.responses.APIResponses;
+import org.jboss.jandex.AnnotationTarget;
+import org.jboss.jandex.DotName;
+import org.jboss.jandex.IndexView;
+
+/**
+ * Documents what the writes answer alike (docs/protocol.md §8), from what the code declares, so that
+ * no route repeats it:
+ * <ul>
+ * <li>a guarded write ({@link RequireLock}, read by {@link LockGuardFilter#declared}, the rule the guard
+ * follows): the {@code Lock-Token} header, naming the lock the guard accepts, and the 400, 404, 423 and
+ * 412 responses. An entry's change takes the entry itself as its body;
+ * <li>a create that reads {@code Idempotency-Key}: what the key does, and the 409 and 422 responses;
+ * <li>a body's fields that {@link Bodies} ignores are read-only.
+ * </ul>
+ * It runs on the document built from the annotations, while the application is built; the build's class
+ * index names the resource classes.
+ */
+@OpenApiFilter(stages = OpenApiFilter.RunStage.BUILD)
+public class WriteDocs implements OASFilter {
+
+    private static final Map<String, String> GUARD_REFUSALS = Map.of("400", ApiDocs.BAD_REQUEST, "404", ApiDocs.NOT_FOUND,
+            "423", ApiDocs.LOCKED, "412", ApiDocs.PRECONDITION_FAILED);
+    private static final Map<String, String> IDEMPOTENCY_REFUSALS = Map.of("409", ApiDocs.IDEMPOTENCY_IN_PROGRESS,
+            "422", ApiDocs.IDEMPOTENCY_KEY_REUSED);
+
+    private final Map<String, Route> guarded;
+
+    /** A guarded route: its resource class and its guard. */
+    record Route(Class<?> resource, RequireLock guard) {
+    }
+
+    public WriteDocs(IndexView index) {
+        this.guarded = guardedRoutes(index.getAnnotations(DotName.createSimple(Path.class)).stream()
+                .filter(path -> path.target().kind() == AnnotationTarget.Kind.CLASS)
+                .<Class<?>>map(path -> load(path.target().asClass().name().toString()))
+                .toList());
+    }
+
+    /** The guarded routes of these resource classes, by {@code "PATCH /api/filters/{id}"}. */
+    static Map<String, Route> guardedRoutes(Collection<Class<?>> resources) {
+        Map<String, Route> routes = new LinkedHashMap<>();
+        for (Class<?> resource : resources) {
+            for (Method method : resource.getMethods()) {
+                RequireLock guard = LockGuardFilter.declared(resource, method);
+                if (guard != null && LockGuardFilter.isWrite(method)) {
+                    routes.put(httpMethod(method) + " " + path(resource, method), new Route(resource, guard));
+                }
+            }
+        }
+        return routes;
+    }
+
+    @Override
+    public void filterOpenAPI(OpenAPI openAPI) {
+        openAPI.getPaths().getPathItems().forEach((path, item) -> item.getOperations().forEach((method, operation) -> {
+            Route route = guarded.get(method + " " + path);
+            if (route != null) {
+                guarded(operation, route);
+            }
+            header(operation, IdempotentCreates.HEADER).ifPresent(key -> {
+                key.description(ApiDocs.IDEMPOTENCY_KEY);
+                refusals(operation, IDEMPOTENCY_REFUSALS);
+            });
+            body(operation).map(Schema::getRef).filter(Objects::nonNull)
+                    .map(ref -> openAPI.getComponents().getSchemas().get(ref.substring(ref.lastIndexOf('/') + 1)))
+                    .filter(schema -> schema != null && schema.getProperties() != null)
+                    .ifPresent(schema -> schema.getProperties().forEach((name, property) -> {
+                        if (Bodies.READ_ONLY.contains(name)) {
+                            property.readOnly(true);
+                        }
+                    }));
+        }));
+    }
+
+    private static void guarded(Operation operation, Route route) {
+        if (header(operation, LockGuardFilter.LOCK_TOKEN).isEmpty()) {
+            operation.addParameter(OASFactory.createParameter().name(LockGuardFilter.LOCK_TOKEN).in(Parameter.In.HEADER)
+                    .description(lockTokenOf(route.guard())).schema(OASFactory.createSchema().addType(Schema.SchemaType.STRING)));
+        }
+        refusals(operation, GUARD_REFUSALS);
+        if (EntryResource.class.isAssignableFrom(route.resource()) && operation.getRequestBody() != null) {
+            // An entry's change takes the entry, as the route answers it.
+            Schema entry = operation.getResponses().getAPIResponse("200").getContent().getMediaTypes().values().iterator().next()
+                    .getSchema();
+            operation.getRequestBody().getContent().getMediaTypes().values().forEach(body -> body.schema(entry));
+        }
+    }
+
+    /** Which of the writer's locks the token may name (§7): the guard's own lock, or the configurator's. */
+    static String lockTokenOf(RequireLock guard) {
+        if (guard.value() == GuardType.VARIABLES) {
+            return "Fencing token of your variables or configurator lock";
+        }
+        if (guard.value() != GuardType.PAGE) {
+            return "Fencing token of your configurator lock";
+        }
+        String page = (guard.page().length > 0 ? guard.page()[0] : guard.idOf().page()).wireName();
+        String item = guard.idOf().isEntry() ? "the entry's item" : "the item";
+        return "Fencing token of your lock on the " + page + " page of " + item + ", or of your configurator lock";
+    }
+
+    /** Over any default the scanner put there (it answers 400 for routes with a header parameter). */
+    private static void refusals(Operation operation, Map<String, String> refusals) {
+        APIResponses responses = operation.getResponses();
+        refusals.forEach((status, response) -> responses.addAPIResponse(status, OASFactory.createAPIResponse().ref(response)));
+    }
+
+    private static Optional<Parameter> header(Operation operation, String name) {
+        List<Parameter> parameters = operation.getParameters() == null ? List.of() : operation.getParameters();
+        return parameters.stream().filter(parameter -> parameter.getIn() == Parameter.In.HEADER && name.equals(parameter.getName()))
+                .findFirst();
+    }
+
+    private static Optional<Schema> body(Operation operation) {
+        if (operation.getRequestBody() == null || operation.getRequestBody().getContent() == null) {
+            return Optional.empty();
+        }
+        return operation.getRequestBody().getContent().getMediaTypes().values().stream().map(MediaType::getSchema)
+                .filter(Objects::nonNull).findFirst();
+    }
+
+    private static String httpMethod(Method method) {
+        if (method.isAnnotationPresent(POST.class)) {
+            return "POST";
+        }
+        if (method.isAnnotationPresent(PATCH.class)) {
+            return "PATCH";
+        }
+        return method.isAnnotationPresent(PUT.class) ? "PUT" : "DELETE";
+    }
+
+    private static String path(Class<?> resource, Method method) {
+        Path own = method.getAnnotation(Path.class);
+        String path = ("/" + resource.getAnnotation(Path.class).value() + "/" + (own == null ? "" : own.value())).replaceAll("/+", "/");
+        return path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+    }
+
+    private static Class<?> load(String name) {
+        try {
+            return Class.forName(name, false, WriteDocs.class.getClassLoader());
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("a resource class the index names cannot be loaded: " + name, e);
+        }
+    }
+}
