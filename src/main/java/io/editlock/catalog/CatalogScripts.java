@@ -3,7 +3,7 @@ package io.editlock.catalog;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.lock.Guard;
 import io.editlock.lock.LockStoreUnavailableException;
-import io.editlock.lock.redis.LockRecords;
+import io.editlock.lock.redis.ScriptJson;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.LuaScript;
 import io.editlock.redis.ScriptExecutor;
@@ -181,7 +181,7 @@ public class CatalogScripts {
     private Uni<JsonNode> json(LuaScript script, List<String> k, List<String> a) {
         return executor.run(script, k, a)
                 .onFailure().transform(LockStoreUnavailableException::of)
-                .map(reply -> LockRecords.parse(reply.toString()));
+                .map(reply -> ScriptJson.parse(reply.toString()));
     }
 
     private static String id(long id) {

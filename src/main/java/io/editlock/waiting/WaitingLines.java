@@ -1,9 +1,9 @@
 package io.editlock.waiting;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.editlock.catalog.ConfiguratorStore;
 import io.editlock.config.EditlockConfig;
 import io.editlock.lock.Holder;
+import io.editlock.lock.ItemOwners;
 import io.editlock.lock.LockStoreUnavailableException;
 import io.editlock.lock.Resource;
 import io.editlock.redis.LockKeys;
@@ -44,7 +44,7 @@ public class WaitingLines {
     }
 
     private final WaitingScripts scripts;
-    private final ConfiguratorStore catalog;
+    private final ItemOwners items;
     private final PipelinedRedis redis;
     private final LockKeys keys;
     private final WaitingState state;
@@ -56,10 +56,10 @@ public class WaitingLines {
     private final int maxLines;
     private final Duration indexTtl;
 
-    public WaitingLines(WaitingScripts scripts, ConfiguratorStore catalog, PipelinedRedis redis, LockKeys keys,
+    public WaitingLines(WaitingScripts scripts, ItemOwners items, PipelinedRedis redis, LockKeys keys,
             WaitingState state, EditlockConfig config) {
         this.scripts = scripts;
-        this.catalog = catalog;
+        this.items = items;
         this.redis = redis;
         this.keys = keys;
         this.state = state;
@@ -104,10 +104,7 @@ public class WaitingLines {
 
     /** Fills in the configurator of an item page; empty when the item does not exist. */
     public Uni<Optional<Resource>> resolve(Resource requested) {
-        if (requested.configuratorId() != null) {
-            return Uni.createFrom().item(Optional.of(requested));
-        }
-        return catalog.configuratorOfItem(requested.itemId()).map(id -> id.map(requested::inConfigurator));
+        return items.resolve(requested);
     }
 
     private Outcome outcome(Resource resource, Holder holder, JsonNode reply) {

@@ -5,7 +5,7 @@ import io.editlock.config.EditlockConfig;
 import io.editlock.lock.Holder;
 import io.editlock.lock.LockStoreUnavailableException;
 import io.editlock.lock.Resource;
-import io.editlock.lock.redis.LockRecords;
+import io.editlock.lock.redis.ScriptJson;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.LuaScript;
 import io.editlock.redis.ScriptExecutor;
@@ -123,7 +123,7 @@ public class WaitingScripts {
     private Uni<JsonNode> json(LuaScript script, List<String> k, List<String> a) {
         return executor.run(script, k, a)
                 .onFailure().transform(LockStoreUnavailableException::of)
-                .map(reply -> LockRecords.parse(reply.toString()));
+                .map(reply -> ScriptJson.parse(reply.toString()));
     }
 
     private static String id(long id) {
