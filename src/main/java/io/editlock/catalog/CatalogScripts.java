@@ -10,6 +10,7 @@ import io.editlock.redis.ScriptExecutor;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -136,7 +137,7 @@ public class CatalogScripts {
         if (idempotency == null) {
             return k;
         }
-        List<String> all = new java.util.ArrayList<>(k);
+        List<String> all = new ArrayList<>(k);
         all.add(keys.idempotencyRecord(c, idempotency.keyId())); // idempotency record
         return all;
     }
@@ -146,7 +147,7 @@ public class CatalogScripts {
         if (idempotency == null) {
             return a;
         }
-        List<String> all = new java.util.ArrayList<>(a);
+        List<String> all = new ArrayList<>(a);
         all.add(idempotency.fingerprint());
         all.add(String.valueOf(Math.max(1, idempotency.ttl().toSeconds())));
         return all;

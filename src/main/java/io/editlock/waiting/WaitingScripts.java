@@ -11,6 +11,7 @@ import io.editlock.redis.LuaScript;
 import io.editlock.redis.ScriptExecutor;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,7 +42,7 @@ public class WaitingScripts {
     private final LockKeys keys;
     private final Duration lease;
 
-    @jakarta.inject.Inject
+    @Inject
     public WaitingScripts(ScriptExecutor executor, LockKeys keys, EditlockConfig config) {
         this(executor, keys, config.lease().ttl());
     }
