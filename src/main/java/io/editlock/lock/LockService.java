@@ -6,20 +6,18 @@ import io.editlock.lock.redis.LockRequests;
 import io.editlock.lock.redis.LockScripts;
 import io.editlock.lock.redis.ReleaseReply;
 import io.editlock.lock.redis.SocketIndex;
+import io.editlock.lock.redis.SocketLocks;
 import io.editlock.lock.redis.UserConfigurators;
-import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * The one API of edit locks that the WebSocket and REST layers call. Every decision is one script
  * run in the configurator's hash slot; this class resolves items to configurators, keeps the
  * {@link SocketIndex} and the {@link UserConfigurators} record beside the grants, and turns script
- * replies into results. Every failure to reach the store surfaces as {@link LockStoreUnavailableException}.
+ * replies into results; what a socket keeps is handled by {@link SocketLocks}. Every failure to reach the store surfaces as {@link LockStoreUnavailableException}.
  */
 @ApplicationScoped
 public class LockService {
@@ -27,16 +25,18 @@ public class LockService {
     private final LockScripts scripts;
     private final ItemOwners items;
     private final SocketIndex sockets;
+    private final SocketLocks socketLocks;
     private final UserConfigurators users;
     private final LockRequests requests;
     private final LockAudit audit;
     private final Duration lease;
 
-    public LockService(LockScripts scripts, ItemOwners items, SocketIndex sockets, UserConfigurators users,
-            LockRequests requests, EditlockConfig config, LockAudit audit) {
+    public LockService(LockScripts scripts, ItemOwners items, SocketIndex sockets, SocketLocks socketLocks,
+            UserConfigurators users, LockRequests requests, EditlockConfig config, LockAudit audit) {
         this.scripts = scripts;
         this.items = items;
         this.sockets = sockets;
+        this.socketLocks = socketLocks;
         this.users = users;
         this.requests = requests;
         this.audit = audit;
@@ -66,10 +66,7 @@ public class LockService {
 
     /** The socket is gone: release what no other socket keeps, per configurator atomically. */
     public Uni<List<ReleasedLock>> releaseSocket(String socketId, ReleaseReason reason) {
-        sockets.forgetListed(socketId); // also when the store is unreachable: the socket is gone
-        return releaseKept(socketId, reason, -1)
-                .flatMap(released -> sockets.remove(socketId).replaceWith(released))
-                .onFailure().transform(LockStoreUnavailableException::of);
+        return socketLocks.releaseAll(socketId, reason).onFailure().transform(LockStoreUnavailableException::of);
     }
 
     /**
@@ -77,8 +74,7 @@ public class LockService {
      * {@link #lastRequest()}) gave it and no other socket keeps. A grant after the decision stays.
      */
     public Uni<List<ReleasedLock>> releaseIdle(String socketId, long decidedAt) {
-        sockets.forgetListed(socketId);
-        return releaseKept(socketId, ReleaseReason.IDLE, decidedAt).onFailure().transform(LockStoreUnavailableException::of);
+        return socketLocks.releaseIdle(socketId, decidedAt).onFailure().transform(LockStoreUnavailableException::of);
     }
 
     /** The number of the latest lock request of this node: every later one has a larger number. */
@@ -86,26 +82,14 @@ public class LockService {
         return requests.last();
     }
 
-    /** The socket lives: renew the leases it keeps. @return the number of locks renewed */
+    /** The socket lives: renew the leases it keeps (and the user's configurator record). @return the number renewed */
     public Uni<Integer> renewSocket(String socketId, String userId) {
-        return sockets.configurators(socketId)
-                .flatMap(ids -> Multi.createFrom().iterable(ids)
-                        .onItem().transformToUniAndMerge(id -> scripts.renewSocket(id, socketId, lease))
-                        .collect().with(Collectors.summingInt(Integer::intValue)))
-                .call(() -> sockets.renew(socketId))
-                .call(() -> users.renew(userId))
-                .onFailure().transform(LockStoreUnavailableException::of);
+        return socketLocks.renew(socketId).call(() -> users.renew(userId)).onFailure().transform(LockStoreUnavailableException::of);
     }
 
     /** Resume: the locks a dropped socket kept move to the new socket, same grants. */
     public Uni<List<Lock>> moveSocket(String oldSocketId, String newSocketId, String newNodeId) {
-        return sockets.configurators(oldSocketId)
-                .flatMap(ids -> ids.isEmpty() ? Uni.createFrom().item(List.<List<Lock>>of())
-                        : sockets.addAll(newSocketId, ids).chain(() -> Multi.createFrom().iterable(ids)
-                                .onItem().transformToUniAndMerge(id -> scripts.moveSocket(id, oldSocketId, newSocketId, newNodeId, lease))
-                                .collect().asList()))
-                .flatMap(lists -> sockets.remove(oldSocketId).replaceWith(flatten(lists)))
-                .onFailure().transform(LockStoreUnavailableException::of);
+        return socketLocks.move(oldSocketId, newSocketId, newNodeId).onFailure().transform(LockStoreUnavailableException::of);
     }
 
     /** The live locks of a configurator (empty for one that does not exist). */
@@ -170,20 +154,5 @@ public class LockService {
                 .map(reply -> reply instanceof ReleaseReply.Released released
                         ? new ReleaseResult.Released(new ReleasedLock(released.lock(), reason, exceptSocketId))
                         : new ReleaseResult.NotHeld(resource));
-    }
-
-    private Uni<List<ReleasedLock>> releaseKept(String socketId, ReleaseReason reason, long upTo) {
-        return sockets.configurators(socketId)
-                .flatMap(ids -> Multi.createFrom().iterable(ids)
-                        .onItem().transformToUniAndMerge(id -> scripts.releaseSocket(id, socketId, reason, upTo))
-                        .invoke(audit::released)
-                        .collect().asList())
-                .map(LockService::flatten);
-    }
-
-    private static <T> List<T> flatten(List<List<T>> lists) {
-        List<T> all = new ArrayList<>();
-        lists.forEach(all::addAll);
-        return all;
     }
 }
