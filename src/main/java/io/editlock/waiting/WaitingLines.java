@@ -1,6 +1,5 @@
 package io.editlock.waiting;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.config.EditlockConfig;
 import io.editlock.lock.Holder;
 import io.editlock.lock.ItemOwners;
@@ -81,7 +80,7 @@ public class WaitingLines {
                 // Listed under the socket before it waits, so that its going (or idling) reaches the line.
                 return indexSocket(holder.socketId(), resource.configuratorId())
                         .chain(() -> scripts.waitFor(resource, holder))
-                        .call(reply -> "QUEUED".equals(reply.path("s").asText()) ? Uni.createFrom().voidItem()
+                        .call(reply -> reply instanceof WaitReply.Queued ? Uni.createFrom().voidItem()
                                 : execute(Command.ZREM, keys.userWaiting(holder.userId()), entry))
                         .map(reply -> outcome(resource, holder, reply));
             });
@@ -107,17 +106,12 @@ public class WaitingLines {
         return items.resolve(requested);
     }
 
-    private Outcome outcome(Resource resource, Holder holder, JsonNode reply) {
-        return switch (reply.path("s").asText()) {
-            case "FREE" -> new Free(resource);
-            case "NOT_FOUND" -> new NotFound(resource);
-            case "QUEUED" -> {
-                long position = reply.path("position").asLong();
-                state.joined(holder.userId(), resource.configuratorId(), resource.field(), reply.path("member").asText(), position);
-                yield new Queued(resource, position);
-            }
-            default -> throw new IllegalStateException("wait_for answered " + reply);
-        };
+    private Outcome outcome(Resource resource, Holder holder, WaitReply reply) {
+        if (reply instanceof WaitReply.Queued queued) {
+            state.joined(holder.userId(), resource.configuratorId(), resource.field(), queued.member(), queued.position());
+            return new Queued(resource, queued.position());
+        }
+        return reply instanceof WaitReply.Free ? new Free(resource) : new NotFound(resource);
     }
 
     /**
