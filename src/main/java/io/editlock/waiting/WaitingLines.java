@@ -5,6 +5,7 @@ import io.editlock.lock.Holder;
 import io.editlock.lock.ItemOwners;
 import io.editlock.lock.LockStoreUnavailableException;
 import io.editlock.lock.Resource;
+import io.editlock.lock.redis.SocketIndex;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.PipelinedRedis;
 import io.smallrye.mutiny.Multi;
@@ -47,23 +48,23 @@ public class WaitingLines {
     private final PipelinedRedis redis;
     private final LockKeys keys;
     private final WaitingState state;
+    private final SocketIndex sockets;
     /** How long a user's count of lines lives after its last use. */
     private static final Duration LINES_KEPT = Duration.ofDays(1);
     /** Far longer than a wait-for takes from its count to its line (every Redis call is bounded well below). */
     private static final Duration SETTLE = Duration.ofSeconds(10);
 
     private final int maxLines;
-    private final Duration indexTtl;
 
     public WaitingLines(WaitingScripts scripts, ItemOwners items, PipelinedRedis redis, LockKeys keys,
-            WaitingState state, EditlockConfig config) {
+            WaitingState state, SocketIndex sockets, EditlockConfig config) {
         this.scripts = scripts;
         this.items = items;
         this.redis = redis;
         this.keys = keys;
         this.state = state;
         this.maxLines = config.waiting().maxLinesPerUser();
-        this.indexTtl = config.lease().ttl().multipliedBy(2);
+        this.sockets = sockets;
     }
 
     public Uni<Outcome> waitFor(Resource requested, Holder holder) {
@@ -142,10 +143,7 @@ public class WaitingLines {
 
     /** Lists the configurator under the socket, so that the socket's going (or idling) reaches what it asked for there. */
     Uni<Void> indexSocket(String socketId, long configuratorId) {
-        String index = keys.socketConfigurators(socketId);
-        return execute(Command.SADD, index, String.valueOf(configuratorId))
-                .chain(() -> execute(Command.PEXPIRE, index, String.valueOf(indexTtl.toMillis())))
-                .replaceWithVoid();
+        return sockets.addAll(socketId, List.of(configuratorId));
     }
 
     private Uni<Response> execute(Command command, String... args) {
