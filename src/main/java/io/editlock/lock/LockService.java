@@ -131,7 +131,8 @@ public class LockService {
         if (reply instanceof AcquireReply.NotFound) {
             return Uni.createFrom().item(new AcquireResult.NotFound(resource));
         }
-        throw new LockStoreUnavailableException("the request was given up before it ran", null); // GivenUp
+        // GivenUp: this node had given the request up before it ran, and told the requester so.
+        throw new LockStoreUnavailableException("the request was given up before it ran", null);
     }
 
     private Uni<AcquireResult> granted(Resource resource, Holder holder, AcquireReply.Granted reply) {
