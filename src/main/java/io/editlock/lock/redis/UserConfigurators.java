@@ -23,7 +23,7 @@ import java.util.Optional;
 public class UserConfigurators {
 
     /** A configurator grant, as recorded: {@code configuratorId|token}. */
-    public record Grant(long configuratorId, long token) {
+    private record Grant(long configuratorId, long token) {
 
         static Grant of(Lock lock) {
             return new Grant(lock.resource().configuratorId(), lock.token());
