@@ -51,11 +51,12 @@ final class WaitingReplies {
     /** answer_takeover: {@code {s=ANSWERED|NOT_FOUND, released}}. */
     static AnswerReply answerTakeover(String json) {
         JsonNode reply = ScriptJson.parse(json);
-        return switch (reply.path("s").asText()) {
-            case "ANSWERED", "NOT_FOUND" -> new AnswerReply("ANSWERED".equals(reply.path("s").asText()),
-                    LockRecords.released(reply.path("released")));
+        boolean answered = switch (reply.path("s").asText()) {
+            case "ANSWERED" -> true;
+            case "NOT_FOUND" -> false;
             default -> throw new IllegalStateException("answer_takeover answered " + json);
         };
+        return new AnswerReply(answered, LockRecords.released(reply.path("released")));
     }
 
     /** resolve_takeover: {@code {s=GONE} | {s=NOT_DUE, deadline} | {s=RESOLVED, holder, released}}. */
