@@ -69,5 +69,7 @@ class WaitingRepliesTest {
         assertThrows(IllegalStateException.class, () -> WaitingReplies.waitFor("{\"s\":\"MAYBE\"}"), "wait_for");
         assertThrows(IllegalStateException.class, () -> WaitingReplies.requestTakeover("{}"), "request_takeover");
         assertThrows(IllegalStateException.class, () -> WaitingReplies.resolveTakeover("{\"s\":\"MAYBE\"}"), "resolve_takeover");
+        assertThrows(IllegalStateException.class, () -> WaitingReplies.answerTakeover("{\"s\":\"MAYBE\"}"), "answer_takeover");
+        assertThrows(IllegalStateException.class, () -> WaitingReplies.stopWaiting("{\"s\":\"MAYBE\"}"), "stop_waiting");
     }
 }
