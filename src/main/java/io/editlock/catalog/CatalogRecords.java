@@ -1,7 +1,7 @@
 package io.editlock.catalog;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.editlock.lock.redis.LockRecords;
+import io.editlock.lock.redis.ScriptJson;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -99,7 +99,7 @@ final class CatalogRecords {
     }
 
     static JsonNode parse(String json) {
-        return LockRecords.parse(json);
+        return ScriptJson.parse(json);
     }
 
     private static long id(JsonNode record, String field) {

@@ -3,13 +3,14 @@ package io.editlock.catalog;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.lock.Guard;
 import io.editlock.lock.LockStoreUnavailableException;
-import io.editlock.lock.redis.LockRecords;
+import io.editlock.lock.redis.ScriptJson;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.LuaScript;
 import io.editlock.redis.ScriptExecutor;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -136,7 +137,7 @@ public class CatalogScripts {
         if (idempotency == null) {
             return k;
         }
-        List<String> all = new java.util.ArrayList<>(k);
+        List<String> all = new ArrayList<>(k);
         all.add(keys.idempotencyRecord(c, idempotency.keyId())); // idempotency record
         return all;
     }
@@ -146,7 +147,7 @@ public class CatalogScripts {
         if (idempotency == null) {
             return a;
         }
-        List<String> all = new java.util.ArrayList<>(a);
+        List<String> all = new ArrayList<>(a);
         all.add(idempotency.fingerprint());
         all.add(String.valueOf(Math.max(1, idempotency.ttl().toSeconds())));
         return all;
@@ -181,7 +182,7 @@ public class CatalogScripts {
     private Uni<JsonNode> json(LuaScript script, List<String> k, List<String> a) {
         return executor.run(script, k, a)
                 .onFailure().transform(LockStoreUnavailableException::of)
-                .map(reply -> LockRecords.parse(reply.toString()));
+                .map(reply -> ScriptJson.parse(reply.toString()));
     }
 
     private static String id(long id) {

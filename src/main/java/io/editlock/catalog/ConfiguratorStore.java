@@ -3,6 +3,7 @@ package io.editlock.catalog;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.config.EditlockConfig;
 import io.editlock.lock.Guard;
+import io.editlock.lock.ItemOwners;
 import io.editlock.lock.LockStoreUnavailableException;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.PipelinedRedis;
@@ -25,7 +26,7 @@ import java.util.Optional;
  * locked, stale token), a store that cannot be reached as {@link LockStoreUnavailableException}.
  */
 @ApplicationScoped
-public class ConfiguratorStore {
+public class ConfiguratorStore implements ItemOwners {
 
     /** Record reads one list request keeps in flight, so that one request cannot take the whole pool. */
     private static final int READS_IN_FLIGHT = 8;
@@ -213,6 +214,7 @@ public class ConfiguratorStore {
     }
 
     /** Which configurator holds the item: O(1), one HGET. Items never move between configurators. */
+    @Override
     public Uni<Optional<Long>> configuratorOfItem(long itemId) {
         return index.locate(Entity.ITEM, itemId).map(where -> where.map(Location::configuratorId));
     }

@@ -2,7 +2,7 @@ package io.editlock.events;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.editlock.lock.redis.LockRecords;
+import io.editlock.lock.redis.ScriptJson;
 import io.editlock.limits.FrameSender;
 import io.editlock.redis.LockKeys;
 import io.editlock.session.SessionRegistry;
@@ -60,7 +60,7 @@ public class ContentEventRelay {
         long configuratorId;
         ObjectNode data;
         try {
-            JsonNode change = LockRecords.parse(message);
+            JsonNode change = ScriptJson.parse(message);
             configuratorId = Long.parseLong(change.path("c").asText());
             data = WireFormat.object()
                     .put("configuratorId", configuratorId)

@@ -9,7 +9,10 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Response;
+import io.vertx.redis.client.ResponseType;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.ArrayList;
+import java.util.List;
 import org.jboss.logging.Logger;
 
 /**
@@ -54,13 +57,13 @@ public class LeaseReaper {
                                 .invoke(reaped -> audit.released(reaped.released()))
                                 .flatMap(reaped -> scripts.rescheduleExpiry(entry.configuratorId(), entry.score(),
                                         reaped.nextExpiryMillis())))
-                        .collect().asList().map(java.util.List::size));
+                        .collect().asList().map(List::size));
     }
 
-    private static java.util.List<Due> entries(Response reply) {
-        java.util.List<Due> due = new java.util.ArrayList<>();
+    private static List<Due> entries(Response reply) {
+        List<Due> due = new ArrayList<>();
         // RESP2 answers a flat list (member, score, ...); RESP3 a list of pairs.
-        if (reply.size() > 0 && reply.get(0).type() == io.vertx.redis.client.ResponseType.MULTI) {
+        if (reply.size() > 0 && reply.get(0).type() == ResponseType.MULTI) {
             reply.forEach(pair -> due.add(new Due(pair.get(0).toLong(), scoreOf(pair.get(1)))));
         } else {
             for (int i = 0; i + 1 < reply.size(); i += 2) {

@@ -1,8 +1,6 @@
 package io.editlock.waiting;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.lock.LockAudit;
-import io.editlock.lock.redis.LockRecords;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.PipelinedRedis;
 import io.quarkus.scheduler.Scheduled;
@@ -69,22 +67,21 @@ public class TakeoverSweeper {
         long configuratorId = Long.parseLong(parts[0]);
         String field = parts[1];
         return scripts.resolveTakeover(configuratorId, field).flatMap(reply -> {
-            String outcome = reply.path("s").asText();
-            if (outcome.equals("NOT_DUE")) {
+            if (reply instanceof ResolveReply.NotDue notDue) {
                 // The store's clock is ahead of this node's: look again at the store's deadline.
-                long deadline = reply.path("deadline").asLong();
-                return redis.execute(Command.ZADD, keys.takeoverDeadlines(), String.valueOf(deadline), member).replaceWithVoid();
+                return redis.execute(Command.ZADD, keys.takeoverDeadlines(), String.valueOf(notDue.deadline()), member)
+                        .replaceWithVoid();
             }
-            if (outcome.equals("RESOLVED")) {
-                recordTimeout(configuratorId, field, reply);
+            if (reply instanceof ResolveReply.Resolved resolved) {
+                recordTimeout(configuratorId, field, resolved);
             }
             return redis.execute(Command.ZREM, keys.takeoverDeadlines(), member).replaceWithVoid();
         });
     }
 
-    private void recordTimeout(long configuratorId, String field, JsonNode reply) {
-        lockAudit.released(LockRecords.released(reply.path("released")));
-        audit.answered(Fields.resource(configuratorId, field), reply.path("holder").asText(), "timeout");
+    private void recordTimeout(long configuratorId, String field, ResolveReply.Resolved reply) {
+        lockAudit.released(reply.released());
+        audit.answered(Fields.resource(configuratorId, field), reply.holder(), "timeout");
     }
 
     private static List<String> members(Response reply) {

@@ -1,13 +1,11 @@
 package io.editlock.waiting;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.config.EditlockConfig;
 import io.editlock.lock.Holder;
 import io.editlock.lock.Lock;
 import io.editlock.lock.LockAudit;
 import io.editlock.lock.LockStoreUnavailableException;
 import io.editlock.lock.Resource;
-import io.editlock.lock.redis.LockRecords;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.PipelinedRedis;
 import io.smallrye.mutiny.Uni;
@@ -68,12 +66,9 @@ public class Takeovers {
             String member = TakeoverSweeper.member(resource.configuratorId(), resource.field(), expected);
             return lines.indexSocket(asker.socketId(), resource.configuratorId())
                     .chain(() -> sweepAt(expected, member))
-                    .chain(() -> scripts.requestTakeover(resource, asker, message, consent)).flatMap(reply -> switch (reply.path("s").asText()) {
-                case "PENDING" -> pending(resource, asker, reply, member);
-                case "LOCKED" -> unswept(member, new Refused(resource, "LOCKED", LockRecords.lock(reply.path("lock"))));
-                case "NOT_HELD", "BUSY", "NOT_FOUND" -> unswept(member, new Refused(resource, reply.path("s").asText(), null));
-                default -> throw new IllegalStateException("request_takeover answered " + reply);
-            });
+                    .chain(() -> scripts.requestTakeover(resource, asker, message, consent))
+                    .flatMap(reply -> reply instanceof TakeoverReply.Pending pending ? pending(resource, asker, pending, member)
+                            : unswept(member, refused(resource, reply)));
         }).onFailure().transform(LockStoreUnavailableException::of);
     }
 
@@ -85,8 +80,8 @@ public class Takeovers {
             }
             Resource resource = resolved.get();
             return scripts.answerTakeover(resource, holderUserId, accept).map(reply -> {
-                lockAudit.released(LockRecords.released(reply.path("released")));
-                if (!"ANSWERED".equals(reply.path("s").asText())) {
+                lockAudit.released(reply.released());
+                if (!reply.answered()) {
                     return Optional.<Resource>empty();
                 }
                 audit.answered(resource, holderUserId, accept ? "accepted" : "refused");
@@ -95,15 +90,23 @@ public class Takeovers {
         }).onFailure().transform(LockStoreUnavailableException::of);
     }
 
-    private Uni<Outcome> pending(Resource resource, Holder asker, JsonNode reply, String member) {
-        long deadline = reply.path("deadline").asLong();
+    private Uni<Outcome> pending(Resource resource, Holder asker, TakeoverReply.Pending reply, String member) {
+        long deadline = reply.deadline();
         Outcome pending = new Pending(resource, Instant.ofEpochMilli(deadline));
-        if (!reply.path("created").asBoolean()) {
+        if (!reply.created()) {
             return unswept(member, pending); // the request asked before has its own entry
         }
-        audit.requested(resource, asker.userId(), reply.path("holder").asText(), deadline);
+        audit.requested(resource, asker.userId(), reply.holder(), deadline);
         // The store's clock decides; the entry made before the script used this node's.
         return sweepAt(deadline, member).replaceWith(pending);
+    }
+
+    private static Refused refused(Resource resource, TakeoverReply reply) {
+        if (reply instanceof TakeoverReply.Locked locked) {
+            return new Refused(resource, "LOCKED", locked.blocking());
+        }
+        return new Refused(resource, reply instanceof TakeoverReply.Busy ? "BUSY"
+                : reply instanceof TakeoverReply.NotHeld ? "NOT_HELD" : "NOT_FOUND", null);
     }
 
     private Uni<Void> sweepAt(long deadline, String member) {

@@ -8,6 +8,7 @@ import io.editlock.lock.Resource;
 import io.editlock.lock.ResourceType;
 import io.editlock.lock.redis.LockRecords;
 import io.editlock.lock.redis.LockScripts;
+import io.editlock.lock.redis.ScriptJson;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.PipelinedRedis;
 import io.editlock.session.NodeIdentity;
@@ -100,7 +101,7 @@ public class WaitEventRelay {
     void deliver(String message) {
         JsonNode event;
         try {
-            event = LockRecords.parse(message);
+            event = ScriptJson.parse(message);
         } catch (RuntimeException e) {
             LOG.warnf("ignoring a malformed waiting event: %s", e.getMessage());
             return;

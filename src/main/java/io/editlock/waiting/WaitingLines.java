@@ -1,11 +1,11 @@
 package io.editlock.waiting;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.editlock.catalog.ConfiguratorStore;
 import io.editlock.config.EditlockConfig;
 import io.editlock.lock.Holder;
+import io.editlock.lock.ItemOwners;
 import io.editlock.lock.LockStoreUnavailableException;
 import io.editlock.lock.Resource;
+import io.editlock.lock.redis.SocketIndex;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.PipelinedRedis;
 import io.smallrye.mutiny.Multi;
@@ -44,27 +44,27 @@ public class WaitingLines {
     }
 
     private final WaitingScripts scripts;
-    private final ConfiguratorStore catalog;
+    private final ItemOwners items;
     private final PipelinedRedis redis;
     private final LockKeys keys;
     private final WaitingState state;
+    private final SocketIndex sockets;
     /** How long a user's count of lines lives after its last use. */
     private static final Duration LINES_KEPT = Duration.ofDays(1);
     /** Far longer than a wait-for takes from its count to its line (every Redis call is bounded well below). */
     private static final Duration SETTLE = Duration.ofSeconds(10);
 
     private final int maxLines;
-    private final Duration indexTtl;
 
-    public WaitingLines(WaitingScripts scripts, ConfiguratorStore catalog, PipelinedRedis redis, LockKeys keys,
-            WaitingState state, EditlockConfig config) {
+    public WaitingLines(WaitingScripts scripts, ItemOwners items, PipelinedRedis redis, LockKeys keys,
+            WaitingState state, SocketIndex sockets, EditlockConfig config) {
         this.scripts = scripts;
-        this.catalog = catalog;
+        this.items = items;
         this.redis = redis;
         this.keys = keys;
         this.state = state;
         this.maxLines = config.waiting().maxLinesPerUser();
-        this.indexTtl = config.lease().ttl().multipliedBy(2);
+        this.sockets = sockets;
     }
 
     public Uni<Outcome> waitFor(Resource requested, Holder holder) {
@@ -81,7 +81,7 @@ public class WaitingLines {
                 // Listed under the socket before it waits, so that its going (or idling) reaches the line.
                 return indexSocket(holder.socketId(), resource.configuratorId())
                         .chain(() -> scripts.waitFor(resource, holder))
-                        .call(reply -> "QUEUED".equals(reply.path("s").asText()) ? Uni.createFrom().voidItem()
+                        .call(reply -> reply instanceof WaitReply.Queued ? Uni.createFrom().voidItem()
                                 : execute(Command.ZREM, keys.userWaiting(holder.userId()), entry))
                         .map(reply -> outcome(resource, holder, reply));
             });
@@ -104,23 +104,15 @@ public class WaitingLines {
 
     /** Fills in the configurator of an item page; empty when the item does not exist. */
     public Uni<Optional<Resource>> resolve(Resource requested) {
-        if (requested.configuratorId() != null) {
-            return Uni.createFrom().item(Optional.of(requested));
-        }
-        return catalog.configuratorOfItem(requested.itemId()).map(id -> id.map(requested::inConfigurator));
+        return items.resolve(requested);
     }
 
-    private Outcome outcome(Resource resource, Holder holder, JsonNode reply) {
-        return switch (reply.path("s").asText()) {
-            case "FREE" -> new Free(resource);
-            case "NOT_FOUND" -> new NotFound(resource);
-            case "QUEUED" -> {
-                long position = reply.path("position").asLong();
-                state.joined(holder.userId(), resource.configuratorId(), resource.field(), reply.path("member").asText(), position);
-                yield new Queued(resource, position);
-            }
-            default -> throw new IllegalStateException("wait_for answered " + reply);
-        };
+    private Outcome outcome(Resource resource, Holder holder, WaitReply reply) {
+        if (reply instanceof WaitReply.Queued queued) {
+            state.joined(holder.userId(), resource.configuratorId(), resource.field(), queued.member(), queued.position());
+            return new Queued(resource, queued.position());
+        }
+        return reply instanceof WaitReply.Free ? new Free(resource) : new NotFound(resource);
     }
 
     /**
@@ -151,10 +143,7 @@ public class WaitingLines {
 
     /** Lists the configurator under the socket, so that the socket's going (or idling) reaches what it asked for there. */
     Uni<Void> indexSocket(String socketId, long configuratorId) {
-        String index = keys.socketConfigurators(socketId);
-        return execute(Command.SADD, index, String.valueOf(configuratorId))
-                .chain(() -> execute(Command.PEXPIRE, index, String.valueOf(indexTtl.toMillis())))
-                .replaceWithVoid();
+        return sockets.addAll(socketId, List.of(configuratorId));
     }
 
     private Uni<Response> execute(Command command, String... args) {

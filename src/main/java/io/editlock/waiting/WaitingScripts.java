@@ -1,24 +1,24 @@
 package io.editlock.waiting;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.config.EditlockConfig;
 import io.editlock.lock.Holder;
 import io.editlock.lock.LockStoreUnavailableException;
 import io.editlock.lock.Resource;
-import io.editlock.lock.redis.LockRecords;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.LuaScript;
 import io.editlock.redis.ScriptExecutor;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
- * Typed calls of the scripts of waiting lines and take-overs (docs/protocol.md §13, §14). Each
- * method names the keys as the script calls them; every resource comes with its configurator
- * resolved.
+ * Typed calls of the scripts of waiting lines and take-overs (docs/protocol.md §13, §14): replies
+ * as types, read by {@link WaitingReplies}. Each method names the keys as the script calls them;
+ * every resource comes with its configurator resolved.
  */
 @ApplicationScoped
 public class WaitingScripts {
@@ -41,7 +41,7 @@ public class WaitingScripts {
     private final LockKeys keys;
     private final Duration lease;
 
-    @jakarta.inject.Inject
+    @Inject
     public WaitingScripts(ScriptExecutor executor, LockKeys keys, EditlockConfig config) {
         this(executor, keys, config.lease().ttl());
     }
@@ -53,13 +53,13 @@ public class WaitingScripts {
         this.lease = lease;
     }
 
-    public Uni<JsonNode> waitFor(Resource resource, Holder holder) {
+    public Uni<WaitReply> waitFor(Resource resource, Holder holder) {
         long c = resource.configuratorId();
         List<String> k = withWaiting(List.of(keys.locks(c), keys.configurator(c), keys.items(c)), c); // locks, configurator, items, …
         List<String> a = List.of(resource.field(), id(c), resource.itemId() == null ? "" : id(resource.itemId()),
                 holder.userId(), holder.userName(), holder.socketId(), holder.nodeId(), keys.lockEventsChannel(),
                 ms(lease), keys.waitEventsChannel());
-        return json(WAIT_FOR, k, a);
+        return run(WAIT_FOR, k, a, WaitingReplies::waitFor);
     }
 
     /**
@@ -85,32 +85,34 @@ public class WaitingScripts {
     public record Reservation(boolean counted, List<String> settled) {
     }
 
-    public Uni<JsonNode> stopWaiting(Resource resource, String userId) {
+    /** @return whether the user was waiting */
+    public Uni<Boolean> stopWaiting(Resource resource, String userId) {
         long c = resource.configuratorId();
         List<String> k = withWaiting(List.of(keys.locks(c)), c); // locks, …
-        return json(STOP_WAITING, k, List.of(resource.field(), id(c), userId, keys.lockEventsChannel(), ms(lease),
-                keys.waitEventsChannel()));
+        return run(STOP_WAITING, k, List.of(resource.field(), id(c), userId, keys.lockEventsChannel(), ms(lease),
+                keys.waitEventsChannel()), WaitingReplies::stopWaiting);
     }
 
-    public Uni<JsonNode> requestTakeover(Resource resource, Holder asker, String message, Duration consent) {
+    public Uni<TakeoverReply> requestTakeover(Resource resource, Holder asker, String message, Duration consent) {
         long c = resource.configuratorId();
         List<String> k = withWaiting(List.of(keys.locks(c), keys.configurator(c), keys.items(c)), c); // locks, configurator, items, …
         List<String> a = List.of(resource.field(), id(c), resource.itemId() == null ? "" : id(resource.itemId()),
                 asker.userId(), asker.userName(), asker.socketId(), asker.nodeId(), message == null ? "" : message,
                 ms(consent), keys.lockEventsChannel(), ms(lease), keys.waitEventsChannel());
-        return json(REQUEST_TAKEOVER, k, a);
+        return run(REQUEST_TAKEOVER, k, a, WaitingReplies::requestTakeover);
     }
 
-    public Uni<JsonNode> answerTakeover(Resource resource, String holderUserId, boolean accept) {
+    public Uni<AnswerReply> answerTakeover(Resource resource, String holderUserId, boolean accept) {
         long c = resource.configuratorId();
         List<String> k = withWaiting(List.of(keys.locks(c)), c); // locks, …
-        return json(ANSWER_TAKEOVER, k, List.of(resource.field(), id(c), holderUserId, accept ? "1" : "0",
-                keys.lockEventsChannel(), ms(lease), keys.waitEventsChannel()));
+        return run(ANSWER_TAKEOVER, k, List.of(resource.field(), id(c), holderUserId, accept ? "1" : "0",
+                keys.lockEventsChannel(), ms(lease), keys.waitEventsChannel()), WaitingReplies::answerTakeover);
     }
 
-    public Uni<JsonNode> resolveTakeover(long c, String field) {
+    public Uni<ResolveReply> resolveTakeover(long c, String field) {
         List<String> k = withWaiting(List.of(keys.locks(c)), c); // locks, …
-        return json(RESOLVE_TAKEOVER, k, List.of(field, id(c), keys.lockEventsChannel(), ms(lease), keys.waitEventsChannel()));
+        return run(RESOLVE_TAKEOVER, k, List.of(field, id(c), keys.lockEventsChannel(), ms(lease), keys.waitEventsChannel()),
+                WaitingReplies::resolveTakeover);
     }
 
     /** The waiting keys after the script's own: lines, line, waiters, takeovers (lua/waitlines_lib.lua). */
@@ -120,10 +122,10 @@ public class WaitingScripts {
         return all;
     }
 
-    private Uni<JsonNode> json(LuaScript script, List<String> k, List<String> a) {
+    private <T> Uni<T> run(LuaScript script, List<String> k, List<String> a, Function<String, T> reply) {
         return executor.run(script, k, a)
                 .onFailure().transform(LockStoreUnavailableException::of)
-                .map(reply -> LockRecords.parse(reply.toString()));
+                .map(response -> reply.apply(response.toString()));
     }
 
     private static String id(long id) {

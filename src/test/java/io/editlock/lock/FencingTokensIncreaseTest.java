@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.editlock.catalog.ConfiguratorStore;
-import io.editlock.lock.redis.LockRecords;
+import io.editlock.lock.redis.AcquireReply;
 import io.editlock.lock.redis.LockScripts;
 import io.editlock.redis.LockKeys;
 import io.editlock.support.Fixtures;
@@ -88,7 +88,7 @@ class FencingTokensIncreaseTest {
                 "the disconnect must release the lock");
         // A grant whose lease runs out, then a grant after it.
         var reply = scripts.acquire(resource.inConfigurator(configurator), omar, Duration.ofMillis(200)).await().atMost(WAIT);
-        Lock shortLived = LockRecords.lock(reply.path("lock"));
+        Lock shortLived = assertInstanceOf(AcquireReply.Granted.class, reply, "the short grant must be granted").lock();
         tokens.add(shortLived.token());
         await("the short lease to run out").atMost(WAIT).pollInterval(Duration.ofMillis(50))
                 .until(() -> locks.locks(configurator).await().atMost(WAIT).isEmpty());

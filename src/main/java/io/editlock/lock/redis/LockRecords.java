@@ -1,8 +1,6 @@
 package io.editlock.lock.redis;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.editlock.lock.Lock;
 import io.editlock.lock.LockChange;
 import io.editlock.lock.Page;
@@ -16,20 +14,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Reads what the scripts write: lock records and change events (layout in lua/lib.lua). */
+/** The lock codec: reads what the scripts write, lock records and change events (layout in lua/lib.lua). */
 public final class LockRecords {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private LockRecords() {
-    }
-
-    public static JsonNode parse(String json) {
-        try {
-            return JSON.readTree(json);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("a script answered something that is not JSON: " + json, e);
-        }
     }
 
     public static Lock lock(JsonNode record) {
@@ -71,7 +59,7 @@ public final class LockRecords {
 
     /** A message of the lock-events channel. */
     public static LockChange change(String message) {
-        JsonNode node = parse(message);
+        JsonNode node = ScriptJson.parse(message);
         return new LockChange(Long.parseLong(node.path("c").asText()), locks(node.path("locks")), released(node.path("released")),
                 node.path("ts").asLong(0));
     }

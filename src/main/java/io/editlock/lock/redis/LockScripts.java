@@ -1,6 +1,6 @@
 package io.editlock.lock.redis;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.config.EditlockConfig;
 import io.editlock.lock.Holder;
 import io.editlock.lock.Lock;
 import io.editlock.lock.ReleaseReason;
@@ -11,12 +11,14 @@ import io.editlock.redis.LuaScript;
 import io.editlock.redis.ScriptExecutor;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Typed calls of the lock scripts in {@code src/main/resources/lua/}: domain types in, script
- * replies (facts) out. Each method names the keys as the script calls them.
+ * replies (facts, read by {@link ScriptReplies}) out. Each method names the keys as the script calls them.
  */
 @ApplicationScoped
 public class LockScripts {
@@ -43,8 +45,8 @@ public class LockScripts {
     private final LockKeys keys;
     private final Duration lease;
 
-    @jakarta.inject.Inject
-    public LockScripts(ScriptExecutor executor, LockKeys keys, io.editlock.config.EditlockConfig config) {
+    @Inject
+    public LockScripts(ScriptExecutor executor, LockKeys keys, EditlockConfig config) {
         this(executor, keys, config.lease().ttl());
     }
 
@@ -60,12 +62,12 @@ public class LockScripts {
     }
 
     /** @param resource with its configuratorId resolved */
-    public Uni<JsonNode> acquire(Resource resource, Holder holder, Duration lease) {
+    public Uni<AcquireReply> acquire(Resource resource, Holder holder, Duration lease) {
         return acquire(resource, holder, lease, 0);
     }
 
     /** @param request the number of this lock request on its node, by which it can be cancelled */
-    public Uni<JsonNode> acquire(Resource resource, Holder holder, Duration lease, long request) {
+    public Uni<AcquireReply> acquire(Resource resource, Holder holder, Duration lease, long request) {
         long c = resource.configuratorId();
         List<String> k = List.of(
                 keys.locks(c),          // locks
@@ -77,7 +79,7 @@ public class LockScripts {
                 resource.page() == null ? "" : resource.page().wireName(),
                 holder.userId(), holder.userName(), holder.socketId(), holder.nodeId(),
                 String.valueOf(lease.toMillis()), keys.lockEventsChannel(), String.valueOf(request));
-        return executor.run(ACQUIRE, withWaiting(k, c), withWaiting(a, lease)).map(reply -> LockRecords.parse(reply.toString()));
+        return executor.run(ACQUIRE, withWaiting(k, c), withWaiting(a, lease)).map(reply -> ScriptReplies.acquire(reply.toString()));
     }
 
     /**
@@ -93,16 +95,16 @@ public class LockScripts {
         List<String> a = List.of(resource.field(), socketId, String.valueOf(request), reason.wireName(), String.valueOf(c),
                 keys.lockEventsChannel(), String.valueOf(keepVoid.toMillis()));
         return executor.run(CANCEL_REQUEST, withWaiting(k, c), withWaiting(a, (Duration) null))
-                .map(reply -> LockRecords.released(LockRecords.parse(reply.toString()).path("released")));
+                .map(reply -> ScriptReplies.released(reply.toString()));
     }
 
     /** @param token 0 = the user's current grant, else exactly that grant */
-    public Uni<JsonNode> release(Resource resource, String userId, long token, ReleaseReason reason, String exceptSocket) {
+    public Uni<ReleaseReply> release(Resource resource, String userId, long token, ReleaseReason reason, String exceptSocket) {
         long c = resource.configuratorId();
         List<String> k = List.of(keys.locks(c)); // locks
         List<String> a = List.of(resource.field(), userId, token == 0 ? "" : String.valueOf(token), reason.wireName(),
                 exceptSocket, String.valueOf(c), keys.lockEventsChannel());
-        return executor.run(RELEASE, withWaiting(k, c), withWaiting(a, lease)).map(reply -> LockRecords.parse(reply.toString()));
+        return executor.run(RELEASE, withWaiting(k, c), withWaiting(a, lease)).map(reply -> ScriptReplies.release(reply.toString()));
     }
 
     public Uni<List<ReleasedLock>> releaseSocket(long configuratorId, String socketId, ReleaseReason reason) {
@@ -115,7 +117,7 @@ public class LockScripts {
         List<String> a = List.of(socketId, reason.wireName(), String.valueOf(configuratorId), keys.lockEventsChannel(),
                 upTo < 0 ? "" : String.valueOf(upTo));
         return executor.run(RELEASE_SOCKET, withWaiting(k, configuratorId), withWaiting(a, lease))
-                .map(reply -> LockRecords.released(LockRecords.parse(reply.toString()).path("released")));
+                .map(reply -> ScriptReplies.released(reply.toString()));
     }
 
     public Uni<Integer> renewSocket(long configuratorId, String socketId, Duration lease) {
@@ -127,10 +129,10 @@ public class LockScripts {
     public Uni<List<Lock>> moveSocket(long configuratorId, String oldSocket, String newSocket, String newNode, Duration lease) {
         List<String> k = List.of(keys.locks(configuratorId)); // locks
         List<String> a = List.of(oldSocket, newSocket, newNode, String.valueOf(lease.toMillis()));
-        List<String> waitingArgs = new java.util.ArrayList<>(withWaiting(a, lease));
+        List<String> waitingArgs = new ArrayList<>(withWaiting(a, lease));
         waitingArgs.add(String.valueOf(configuratorId));
         return executor.run(MOVE_SOCKET, withWaiting(k, configuratorId), waitingArgs)
-                .map(reply -> LockRecords.locks(LockRecords.parse(reply.toString()).path("moved")));
+                .map(reply -> ScriptReplies.moved(reply.toString()));
     }
 
     /** @return what ran out, and the earliest lease end left (epoch ms, 0 when no lock is left) */
@@ -138,25 +140,19 @@ public class LockScripts {
         List<String> k = List.of(keys.locks(configuratorId)); // locks
         return executor.run(REAP_EXPIRED, withWaiting(k, configuratorId),
                         withWaiting(List.of(String.valueOf(configuratorId), keys.lockEventsChannel()), lease))
-                .map(reply -> {
-                    JsonNode node = LockRecords.parse(reply.toString());
-                    return new Reaped(LockRecords.released(node.path("released")), node.path("next").asLong());
-                });
-    }
-
-    public record Reaped(List<ReleasedLock> released, long nextExpiryMillis) {
+                .map(reply -> ScriptReplies.reaped(reply.toString()));
     }
 
     /** The waiting-line keys after a script's own keys (lua/waitlines_lib.lua). */
     private List<String> withWaiting(List<String> k, long configuratorId) {
-        List<String> all = new java.util.ArrayList<>(k);
+        List<String> all = new ArrayList<>(k);
         all.addAll(keys.waiting(configuratorId)); // lines, line, waiters, takeovers
         return all;
     }
 
     /** The lease of grants from a line and the waiting channel after a script's own arguments. */
     private List<String> withWaiting(List<String> a, Duration lease) {
-        List<String> all = new java.util.ArrayList<>(a);
+        List<String> all = new ArrayList<>(a);
         all.add(String.valueOf((lease == null ? this.lease : lease).toMillis()));
         all.add(keys.waitEventsChannel());
         return all;
@@ -165,7 +161,7 @@ public class LockScripts {
     public Uni<List<Lock>> list(long configuratorId) {
         List<String> k = List.of(keys.locks(configuratorId)); // locks
         return executor.run(LIST, k, List.of())
-                .map(reply -> LockRecords.locks(LockRecords.parse(reply.toString()).path("locks")));
+                .map(reply -> ScriptReplies.locks(reply.toString()));
     }
 
     public Uni<Void> scheduleExpiry(long configuratorId, long expiresAtMillis) {

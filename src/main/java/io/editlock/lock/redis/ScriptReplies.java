@@ -1,0 +1,64 @@
+package io.editlock.lock.redis;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.lock.Lock;
+import io.editlock.lock.ReleasedLock;
+import java.util.List;
+
+/**
+ * The one place where the replies of the lock scripts become types. The reply shapes are written in
+ * each script's header (src/main/resources/lua/); the records inside them are read by {@link LockRecords}.
+ */
+public final class ScriptReplies {
+
+    private ScriptReplies() {
+    }
+
+    /** acquire_lock: {@code {s=GRANTED|LOCKED|NOT_FOUND|VOID, lock, reentry, schedule, released}}. */
+    public static AcquireReply acquire(String json) {
+        JsonNode reply = ScriptJson.parse(json);
+        return switch (reply.path("s").asText()) {
+            case "GRANTED" -> new AcquireReply.Granted(LockRecords.lock(reply.path("lock")), reply.path("reentry").asBoolean(),
+                    reply.path("schedule").asBoolean(), released(reply));
+            case "LOCKED" -> new AcquireReply.Locked(LockRecords.lock(reply.path("lock")), released(reply));
+            case "NOT_FOUND" -> new AcquireReply.NotFound();
+            case "VOID" -> new AcquireReply.GivenUp();
+            default -> throw new IllegalStateException("acquire_lock answered " + json);
+        };
+    }
+
+    /** release_lock: {@code {s=RELEASED|NOT_HELD, lock, released}}. */
+    public static ReleaseReply release(String json) {
+        JsonNode reply = ScriptJson.parse(json);
+        return switch (reply.path("s").asText()) {
+            case "RELEASED" -> new ReleaseReply.Released(LockRecords.lock(reply.path("lock")), released(reply));
+            case "NOT_HELD" -> new ReleaseReply.NotHeld(released(reply));
+            default -> throw new IllegalStateException("release_lock answered " + json);
+        };
+    }
+
+    /** release_socket_locks, cancel_lock_request: {@code {released}}. */
+    public static List<ReleasedLock> released(String json) {
+        return released(ScriptJson.parse(json));
+    }
+
+    /** move_socket_locks: {@code {moved}}. */
+    public static List<Lock> moved(String json) {
+        return LockRecords.locks(ScriptJson.parse(json).path("moved"));
+    }
+
+    /** list_locks: {@code {locks}}. */
+    public static List<Lock> locks(String json) {
+        return LockRecords.locks(ScriptJson.parse(json).path("locks"));
+    }
+
+    /** reap_expired_locks: {@code {next, released}}. */
+    public static Reaped reaped(String json) {
+        JsonNode reply = ScriptJson.parse(json);
+        return new Reaped(released(reply), reply.path("next").asLong());
+    }
+
+    private static List<ReleasedLock> released(JsonNode reply) {
+        return LockRecords.released(reply.path("released"));
+    }
+}

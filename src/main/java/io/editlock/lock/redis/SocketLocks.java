@@ -1,0 +1,80 @@
+package io.editlock.lock.redis;
+
+import io.editlock.config.EditlockConfig;
+import io.editlock.lock.Lock;
+import io.editlock.lock.LockAudit;
+import io.editlock.lock.ReleaseReason;
+import io.editlock.lock.ReleasedLock;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * What a socket keeps, in every configurator its {@link SocketIndex} lists, one script run per
+ * configurator: released when it ends or its user is idle, renewed while it lives, moved on resume.
+ */
+@ApplicationScoped
+public class SocketLocks {
+
+    private final LockScripts scripts;
+    private final SocketIndex index;
+    private final LockAudit audit;
+    private final Duration lease;
+
+    public SocketLocks(LockScripts scripts, SocketIndex index, LockAudit audit, EditlockConfig config) {
+        this.scripts = scripts;
+        this.index = index;
+        this.audit = audit;
+        this.lease = config.lease().ttl();
+    }
+
+    /** The socket is gone: releases what no other socket keeps, per configurator atomically. */
+    public Uni<List<ReleasedLock>> releaseAll(String socketId, ReleaseReason reason) {
+        index.forgetListed(socketId); // also when the store is unreachable: the socket is gone
+        return release(socketId, reason, -1).flatMap(released -> index.remove(socketId).replaceWith(released));
+    }
+
+    /** Releases what the socket's lock requests up to {@code decidedAt} gave it and no other socket keeps. */
+    public Uni<List<ReleasedLock>> releaseIdle(String socketId, long decidedAt) {
+        index.forgetListed(socketId);
+        return release(socketId, ReleaseReason.IDLE, decidedAt);
+    }
+
+    /** @return the number of locks renewed */
+    public Uni<Integer> renew(String socketId) {
+        return index.configurators(socketId)
+                .flatMap(ids -> Multi.createFrom().iterable(ids)
+                        .onItem().transformToUniAndMerge(id -> scripts.renewSocket(id, socketId, lease))
+                        .collect().with(Collectors.summingInt(Integer::intValue)))
+                .call(() -> index.renew(socketId));
+    }
+
+    /** The locks the old socket kept move to the new socket, same grants. */
+    public Uni<List<Lock>> move(String oldSocketId, String newSocketId, String newNodeId) {
+        return index.configurators(oldSocketId)
+                .flatMap(ids -> ids.isEmpty() ? Uni.createFrom().item(List.<List<Lock>>of())
+                        : index.addAll(newSocketId, ids).chain(() -> Multi.createFrom().iterable(ids)
+                                .onItem().transformToUniAndMerge(id -> scripts.moveSocket(id, oldSocketId, newSocketId, newNodeId, lease))
+                                .collect().asList()))
+                .flatMap(lists -> index.remove(oldSocketId).replaceWith(flatten(lists)));
+    }
+
+    private Uni<List<ReleasedLock>> release(String socketId, ReleaseReason reason, long upTo) {
+        return index.configurators(socketId)
+                .flatMap(ids -> Multi.createFrom().iterable(ids)
+                        .onItem().transformToUniAndMerge(id -> scripts.releaseSocket(id, socketId, reason, upTo))
+                        .invoke(audit::released)
+                        .collect().asList())
+                .map(SocketLocks::flatten);
+    }
+
+    private static <T> List<T> flatten(List<List<T>> lists) {
+        List<T> all = new ArrayList<>();
+        lists.forEach(all::addAll);
+        return all;
+    }
+}

@@ -1,0 +1,13 @@
+package io.editlock.waiting;
+
+import io.editlock.lock.ReleasedLock;
+import java.util.List;
+
+/**
+ * What answer_takeover answered (read by {@link WaitingReplies#answerTakeover}).
+ *
+ * @param answered a request was pending for this holder
+ * @param released every release the run made and announced
+ */
+public record AnswerReply(boolean answered, List<ReleasedLock> released) {
+}

@@ -1,0 +1,72 @@
+package io.editlock.waiting;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.lock.redis.LockRecords;
+import io.editlock.lock.redis.ScriptJson;
+
+/**
+ * The one place where the replies of the waiting and take-over scripts become types. The reply
+ * shapes are written in each script's header (src/main/resources/lua/).
+ */
+final class WaitingReplies {
+
+    private WaitingReplies() {
+    }
+
+    /** wait_for: {@code {s=FREE} | {s=QUEUED, position, member} | {s=NOT_FOUND}}. */
+    static WaitReply waitFor(String json) {
+        JsonNode reply = ScriptJson.parse(json);
+        return switch (reply.path("s").asText()) {
+            case "FREE" -> new WaitReply.Free();
+            case "QUEUED" -> new WaitReply.Queued(reply.path("position").asLong(), reply.path("member").asText());
+            case "NOT_FOUND" -> new WaitReply.NotFound();
+            default -> throw new IllegalStateException("wait_for answered " + json);
+        };
+    }
+
+    /** stop_waiting: {@code {s=LEFT|NOT_WAITING}}. @return whether the user was waiting */
+    static boolean stopWaiting(String json) {
+        JsonNode reply = ScriptJson.parse(json);
+        return switch (reply.path("s").asText()) {
+            case "LEFT" -> true;
+            case "NOT_WAITING" -> false;
+            default -> throw new IllegalStateException("stop_waiting answered " + json);
+        };
+    }
+
+    /** request_takeover: {@code {s=PENDING, deadline, created, holder?} | {s=LOCKED, lock} | {s=NOT_HELD|BUSY|NOT_FOUND}}. */
+    static TakeoverReply requestTakeover(String json) {
+        JsonNode reply = ScriptJson.parse(json);
+        return switch (reply.path("s").asText()) {
+            case "PENDING" -> new TakeoverReply.Pending(reply.path("deadline").asLong(), reply.path("created").asBoolean(),
+                    reply.path("holder").asText());
+            case "LOCKED" -> new TakeoverReply.Locked(LockRecords.lock(reply.path("lock")));
+            case "NOT_HELD" -> new TakeoverReply.NotHeld();
+            case "BUSY" -> new TakeoverReply.Busy();
+            case "NOT_FOUND" -> new TakeoverReply.NotFound();
+            default -> throw new IllegalStateException("request_takeover answered " + json);
+        };
+    }
+
+    /** answer_takeover: {@code {s=ANSWERED|NOT_FOUND, released}}. */
+    static AnswerReply answerTakeover(String json) {
+        JsonNode reply = ScriptJson.parse(json);
+        boolean answered = switch (reply.path("s").asText()) {
+            case "ANSWERED" -> true;
+            case "NOT_FOUND" -> false;
+            default -> throw new IllegalStateException("answer_takeover answered " + json);
+        };
+        return new AnswerReply(answered, LockRecords.released(reply.path("released")));
+    }
+
+    /** resolve_takeover: {@code {s=GONE} | {s=NOT_DUE, deadline} | {s=RESOLVED, holder, released}}. */
+    static ResolveReply resolveTakeover(String json) {
+        JsonNode reply = ScriptJson.parse(json);
+        return switch (reply.path("s").asText()) {
+            case "GONE" -> new ResolveReply.Gone();
+            case "NOT_DUE" -> new ResolveReply.NotDue(reply.path("deadline").asLong());
+            case "RESOLVED" -> new ResolveReply.Resolved(reply.path("holder").asText(), LockRecords.released(reply.path("released")));
+            default -> throw new IllegalStateException("resolve_takeover answered " + json);
+        };
+    }
+}

@@ -1,0 +1,75 @@
+package io.editlock.waiting;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.editlock.lock.ReleaseReason;
+import io.editlock.lock.Resource;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Plain JUnit, no Quarkus: the waiting and take-over scripts' replies, as their headers write them, become types. */
+class WaitingRepliesTest {
+
+    private static final String CONFIGURATOR_RECORD = """
+            {"type":"configurator","cfg":"12","u":"7","n":"Sara","a":1000,"e":31000}""";
+
+    @Test
+    void waitForReadsFreeQueuedAndNotFound() {
+        assertInstanceOf(WaitReply.Free.class, WaitingReplies.waitFor("{\"s\":\"FREE\"}"), "FREE");
+        assertInstanceOf(WaitReply.NotFound.class, WaitingReplies.waitFor("{\"s\":\"NOT_FOUND\"}"), "NOT_FOUND");
+        assertEquals(new WaitReply.Queued(3, "17-2"), WaitingReplies.waitFor("{\"s\":\"QUEUED\",\"position\":3,\"member\":\"17-2\"}"),
+                "QUEUED keeps position and member");
+    }
+
+    @Test
+    void stopWaitingTellsWhetherTheUserWaited() {
+        assertTrue(WaitingReplies.stopWaiting("{\"s\":\"LEFT\"}"), "LEFT");
+        assertFalse(WaitingReplies.stopWaiting("{\"s\":\"NOT_WAITING\"}"), "NOT_WAITING");
+    }
+
+    @Test
+    void requestTakeoverReadsEveryAnswer() {
+        assertEquals(new TakeoverReply.Pending(90000, true, "7"),
+                WaitingReplies.requestTakeover("{\"s\":\"PENDING\",\"deadline\":90000,\"created\":true,\"holder\":\"7\"}"),
+                "a new request names whom it asked");
+        TakeoverReply asked = WaitingReplies.requestTakeover("{\"s\":\"PENDING\",\"deadline\":90000,\"created\":false}");
+        assertFalse(assertInstanceOf(TakeoverReply.Pending.class, asked, "PENDING").created(), "an earlier request still pending");
+        TakeoverReply locked = WaitingReplies.requestTakeover("{\"s\":\"LOCKED\",\"lock\":" + CONFIGURATOR_RECORD + "}");
+        assertEquals(Resource.configurator(12), assertInstanceOf(TakeoverReply.Locked.class, locked, "LOCKED").blocking().resource(),
+                "the blocking lock");
+        assertInstanceOf(TakeoverReply.NotHeld.class, WaitingReplies.requestTakeover("{\"s\":\"NOT_HELD\"}"), "NOT_HELD");
+        assertInstanceOf(TakeoverReply.Busy.class, WaitingReplies.requestTakeover("{\"s\":\"BUSY\"}"), "BUSY");
+        assertInstanceOf(TakeoverReply.NotFound.class, WaitingReplies.requestTakeover("{\"s\":\"NOT_FOUND\"}"), "NOT_FOUND");
+    }
+
+    @Test
+    void answerAndResolveCarryWhatTheyReleased() {
+        String released = "[{\"lock\":" + CONFIGURATOR_RECORD + ",\"reason\":\"taken-over\",\"except\":\"\"}]";
+        AnswerReply answered = WaitingReplies.answerTakeover("{\"s\":\"ANSWERED\",\"handed\":true,\"released\":" + released + "}");
+        assertTrue(answered.answered(), "ANSWERED");
+        assertEquals(List.of(ReleaseReason.TAKEN_OVER), answered.released().stream().map(r -> r.reason()).toList(), "the handed lock");
+        assertEquals(new AnswerReply(false, List.of()), WaitingReplies.answerTakeover("{\"s\":\"NOT_FOUND\",\"released\":{}}"),
+                "NOT_FOUND, nothing released");
+
+        assertInstanceOf(ResolveReply.Gone.class, WaitingReplies.resolveTakeover("{\"s\":\"GONE\"}"), "GONE");
+        assertEquals(new ResolveReply.NotDue(91000), WaitingReplies.resolveTakeover("{\"s\":\"NOT_DUE\",\"deadline\":91000}"), "NOT_DUE");
+        ResolveReply resolved = WaitingReplies.resolveTakeover("{\"s\":\"RESOLVED\",\"handed\":true,\"holder\":\"7\",\"released\":"
+                + released + "}");
+        ResolveReply.Resolved done = assertInstanceOf(ResolveReply.Resolved.class, resolved, "RESOLVED");
+        assertEquals("7", done.holder(), "who was asked");
+        assertEquals(1, done.released().size(), "the handed lock");
+    }
+
+    @Test
+    void anUnknownStatusIsAnErrorNotAGuess() {
+        assertThrows(IllegalStateException.class, () -> WaitingReplies.waitFor("{\"s\":\"MAYBE\"}"), "wait_for");
+        assertThrows(IllegalStateException.class, () -> WaitingReplies.requestTakeover("{}"), "request_takeover");
+        assertThrows(IllegalStateException.class, () -> WaitingReplies.resolveTakeover("{\"s\":\"MAYBE\"}"), "resolve_takeover");
+        assertThrows(IllegalStateException.class, () -> WaitingReplies.answerTakeover("{\"s\":\"MAYBE\"}"), "answer_takeover");
+        assertThrows(IllegalStateException.class, () -> WaitingReplies.stopWaiting("{\"s\":\"MAYBE\"}"), "stop_waiting");
+    }
+}
