@@ -11,7 +11,7 @@ import io.editlock.lock.LockAudit;
 import io.editlock.lock.LockStoreUnavailableException;
 import io.editlock.lock.LockTokenMismatchException;
 import io.editlock.lock.LockedException;
-import io.editlock.ws.WireFormat;
+import io.editlock.protocol.WireFormat;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.MediaType;

@@ -6,10 +6,9 @@ import io.editlock.auth.AccessTokens;
 import io.editlock.session.SessionLifecycle;
 import io.editlock.session.SocketSession;
 import io.editlock.session.TokenLifetime;
-import io.editlock.ws.ClientRequest;
-import io.editlock.ws.FrameDecoder;
-import io.editlock.ws.RequestHandler;
-import io.editlock.ws.WireFormat;
+import io.editlock.protocol.ClientRequest;
+import io.editlock.protocol.FrameDecoder;
+import io.editlock.requests.RequestHandler;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
@@ -59,7 +58,7 @@ public class LockingNamespace {
         socket.session(session);
         tokenLifetime.start(session, verified.expiresAt());
         acknowledgeConnect(engine, socket);
-        socket.sendText(WireFormat.welcome(session));
+        socket.sendText(handler.welcome(session));
         return socket;
     }
 

@@ -4,6 +4,10 @@ import io.editlock.auth.Identity;
 import io.editlock.auth.LockingUpgradeCheck;
 import io.editlock.limits.FrameSender;
 import io.editlock.limits.SocketQuota;
+import io.editlock.protocol.FrameDecoder;
+import io.editlock.protocol.ServerEvents;
+import io.editlock.protocol.WireFormat;
+import io.editlock.requests.RequestHandler;
 import io.editlock.session.SessionLifecycle;
 import io.editlock.session.SessionRegistry;
 import io.editlock.session.SocketSession;
@@ -63,7 +67,7 @@ public class LockingSocket {
             return null;
         }
         tokenLifetime.start(session, connection.userData().get(LockingUpgradeCheck.TOKEN_EXPIRES_AT));
-        return WireFormat.welcome(session);
+        return handler.welcome(session);
     }
 
     /** The reply goes out through the {@link FrameSender}, so that it counts towards the socket's unsent bytes. */

@@ -1,10 +1,13 @@
-package io.editlock.ws;
+package io.editlock.requests;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.editlock.lock.AcquireResult;
 import io.editlock.lock.LockAudit;
 import io.editlock.lock.LockService;
 import io.editlock.lock.Resource;
+import io.editlock.protocol.ClientRequest;
+import io.editlock.protocol.ServerEvents;
+import io.editlock.protocol.WireFormat;
 import io.editlock.session.SessionLifecycle;
 import io.editlock.session.SessionRegistry;
 import io.editlock.session.SocketSession;

@@ -1,9 +1,11 @@
-package io.editlock.ws;
+package io.editlock.requests;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.editlock.lock.AcquireResult;
 import io.editlock.lock.ReleaseResult;
 import io.editlock.lock.Resource;
+import io.editlock.protocol.ServerEvents;
+import io.editlock.protocol.WireFormat;
 
 /**
  * Lock and unlock results as direct replies: the one place where refusals become

@@ -1,4 +1,4 @@
-package io.editlock.ws;
+package io.editlock.requests;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.editlock.catalog.ConfiguratorStore;
@@ -8,6 +8,9 @@ import io.editlock.limits.WatchQuota;
 import io.editlock.lock.AcquireResult;
 import io.editlock.lock.LockAudit;
 import io.editlock.lock.LockService;
+import io.editlock.protocol.ClientRequest;
+import io.editlock.protocol.ServerEvents;
+import io.editlock.protocol.WireFormat;
 import java.time.Duration;
 import io.editlock.session.RateLimiter;
 import io.editlock.session.SessionLifecycle;
@@ -56,6 +59,12 @@ public class RequestHandler {
         this.lifecycle = lifecycle;
         this.rateLimiter = rateLimiter;
         this.lockRequestsPerSecond = config.rateLimit().lockRequestsPerSecond();
+    }
+
+    /** The first frame of every socket, before any request. */
+    public String welcome(SocketSession session) {
+        return WireFormat.welcome(session.socketId(), session.identity().userId(), session.identity().userName(),
+                session.resumeToken());
     }
 
     public Uni<String> handle(SocketSession session, ClientRequest request) {
