@@ -97,6 +97,21 @@ public final class WireFormat {
         return data;
     }
 
+    /**
+     * {@code lock-failed} data of a lock refused by another user's ({@code LOCKED}): {resource, code,
+     * message, lockedBy, lockedByUserId, blocking}; {@code resource} is what was asked for.
+     */
+    public static ObjectNode lockedBy(Resource requested, Lock blocking) {
+        ObjectNode data = NODES.objectNode();
+        data.set("resource", resource(requested));
+        data.put("code", ErrorCode.LOCKED.wire());
+        data.put("message", Messages.currentlyEditedBy(blocking.ownerUserName()));
+        data.put("lockedBy", blocking.ownerUserName());
+        data.put("lockedByUserId", blocking.ownerUserId());
+        data.set("blocking", lock(blocking, false));
+        return data;
+    }
+
     public static ObjectNode error(String code, String message) {
         ObjectNode data = NODES.objectNode();
         data.put("code", code);

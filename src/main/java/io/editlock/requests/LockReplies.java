@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.editlock.lock.AcquireResult;
 import io.editlock.lock.ReleaseResult;
 import io.editlock.lock.Resource;
+import io.editlock.protocol.ErrorCode;
+import io.editlock.protocol.Messages;
 import io.editlock.protocol.ServerEvents;
 import io.editlock.protocol.WireFormat;
 
@@ -13,13 +15,17 @@ import io.editlock.protocol.WireFormat;
  */
 public final class LockReplies {
 
-    public static final String LOCKED = "LOCKED";
-    public static final String NOT_FOUND = "NOT_FOUND";
-    public static final String RATE_LIMITED = "RATE_LIMITED";
-    public static final String UNAVAILABLE = "UNAVAILABLE";
-    public static final String NOT_HELD = "NOT_HELD";
-
     private LockReplies() {
+    }
+
+    public static String of(LockOutcome outcome, Resource requested, String ref) {
+        if (outcome instanceof LockOutcome.Decided decided) {
+            return of(decided.result(), ref);
+        }
+        if (outcome instanceof LockOutcome.RateLimited limited) {
+            return failed(requested, ErrorCode.RATE_LIMITED, Messages.lockRateExceeded(limited.perSecond()), ref);
+        }
+        return unavailable(requested, ref);
     }
 
     public static String of(AcquireResult result, String ref) {
@@ -30,26 +36,19 @@ public final class LockReplies {
             return WireFormat.frame(ServerEvents.LOCK_ACQUIRED, data, ref);
         }
         if (result instanceof AcquireResult.Refused refused) {
-            String name = refused.blocking().ownerUserName();
-            ObjectNode data = failure(refused.requested(), LOCKED, "Currently edited by " + name);
-            data.put("lockedBy", name);
-            data.put("lockedByUserId", refused.blocking().ownerUserId());
-            data.set("blocking", WireFormat.lock(refused.blocking(), false));
-            return WireFormat.frame(ServerEvents.LOCK_FAILED, data, ref);
+            return WireFormat.frame(ServerEvents.LOCK_FAILED, WireFormat.lockedBy(refused.requested(), refused.blocking()), ref);
         }
-        AcquireResult.NotFound notFound = (AcquireResult.NotFound) result;
-        return WireFormat.frame(ServerEvents.LOCK_FAILED,
-                failure(notFound.requested(), NOT_FOUND, notFoundMessage(notFound.requested())), ref);
-    }
-
-    public static String rateLimited(Resource requested, int perSecond, String ref) {
-        return WireFormat.frame(ServerEvents.LOCK_FAILED, failure(requested, RATE_LIMITED,
-                "Too many lock requests: at most " + perSecond + " a second"), ref);
+        Resource missing = ((AcquireResult.NotFound) result).requested();
+        return failed(missing, ErrorCode.NOT_FOUND, Messages.notFound(missing), ref);
     }
 
     public static String unavailable(Resource requested, String ref) {
-        return WireFormat.frame(ServerEvents.LOCK_FAILED, failure(requested, UNAVAILABLE,
-                "The lock store cannot be reached; nothing was granted. Try again shortly."), ref);
+        return failed(requested, ErrorCode.UNAVAILABLE, Messages.NOTHING_GRANTED, ref);
+    }
+
+    /** A {@code lock-failed} of a code that carries no holder. */
+    public static String failed(Resource requested, ErrorCode code, String message, String ref) {
+        return WireFormat.frame(ServerEvents.LOCK_FAILED, failure(requested, code, message), ref);
     }
 
     public static String of(ReleaseResult result, String ref) {
@@ -57,24 +56,19 @@ public final class LockReplies {
             return WireFormat.frame(ServerEvents.LOCK_RELEASED, WireFormat.released(released.released()), ref);
         }
         Resource resource = ((ReleaseResult.NotHeld) result).resource();
-        return WireFormat.frame(ServerEvents.UNLOCK_FAILED, failure(resource, NOT_HELD, "You do not hold " + resource.canonical()), ref);
+        return WireFormat.frame(ServerEvents.UNLOCK_FAILED, failure(resource, ErrorCode.NOT_HELD, Messages.notHeld(resource)), ref);
     }
 
     /** Unlock while the store is unreachable: nothing changed (the lease still ends by itself). */
     public static String unlockUnavailable(Resource requested, String ref) {
-        return WireFormat.frame(ServerEvents.UNLOCK_FAILED, failure(requested, UNAVAILABLE,
-                "The lock store cannot be reached; the lock was not released."), ref);
+        return WireFormat.frame(ServerEvents.UNLOCK_FAILED, failure(requested, ErrorCode.UNAVAILABLE, Messages.NOT_RELEASED), ref);
     }
 
-    private static ObjectNode failure(Resource resource, String code, String message) {
+    private static ObjectNode failure(Resource resource, ErrorCode code, String message) {
         ObjectNode data = WireFormat.object();
         data.set("resource", WireFormat.resource(resource));
-        data.put("code", code);
+        data.put("code", code.wire());
         data.put("message", message);
         return data;
-    }
-
-    private static String notFoundMessage(Resource resource) {
-        return resource.itemId() != null ? "No item " + resource.itemId() : "No configurator " + resource.configuratorId();
     }
 }
