@@ -1,6 +1,6 @@
 package io.editlock.auth;
 
-import io.editlock.limits.FrameSender;
+import io.editlock.limits.SlowClients;
 import io.editlock.limits.SocketQuota;
 import io.quarkus.websockets.next.HttpUpgradeCheck;
 import io.quarkus.websockets.next.UserData;
@@ -57,7 +57,7 @@ public class LockingUpgradeCheck implements HttpUpgradeCheck {
         }
         context.userData().put(IDENTITY, identity);
         context.userData().put(TOKEN_EXPIRES_AT, verified.get().expiresAt());
-        context.userData().put(FrameSender.TRANSPORT, request.connection());
+        context.userData().put(SlowClients.TRANSPORT, request.connection());
         return CheckResult.permitUpgrade();
     }
 

@@ -3,16 +3,17 @@ package io.editlock.events;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.editlock.lock.Lock;
 import io.editlock.lock.LockChange;
-import io.editlock.limits.FrameSender;
 import io.editlock.lock.LockService;
 import io.editlock.lock.ReleaseReason;
 import io.editlock.lock.ReleasedLock;
 import io.editlock.lock.redis.LockRecords;
+import io.editlock.protocol.ServerEvents;
+import io.editlock.protocol.WireFormat;
 import io.editlock.redis.LockKeys;
+import io.editlock.session.FrameSender;
 import io.editlock.session.SessionRegistry;
 import io.editlock.session.SocketSession;
-import io.editlock.ws.ServerEvents;
-import io.editlock.ws.WireFormat;
+import io.editlock.waiting.WaitingState;
 import io.netty.channel.EventLoop;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.redis.datasource.pubsub.ReactivePubSubCommands.ReactiveRedisSubscriber;
@@ -50,16 +51,16 @@ public class LockEventRelay {
     private final LockService locks;
     private final Vertx vertx;
     private final RelayMetrics metrics;
-    @jakarta.inject.Inject
-    io.editlock.waiting.WaitingState waitingState;
+    private final WaitingState waitingState;
     private final FrameSender sender;
     private volatile ReactiveRedisSubscriber subscriber;
     private volatile boolean stopping;
     private volatile long backoffMs = 100;
 
     public LockEventRelay(ReactiveRedisDataSource redis, LockKeys keys, SessionRegistry registry, LockService locks, Vertx vertx,
-            RelayMetrics metrics, FrameSender sender) {
+            RelayMetrics metrics, FrameSender sender, WaitingState waitingState) {
         this.sender = sender;
+        this.waitingState = waitingState;
         this.redis = redis;
         this.keys = keys;
         this.registry = registry;

@@ -1,7 +1,6 @@
 package io.editlock.limits;
 
 import io.editlock.config.EditlockConfig;
-import io.editlock.session.SocketSession;
 import io.quarkus.websockets.next.UserData;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -23,9 +22,8 @@ public class FrameRate {
         this.perSecond = config.limits().framesPerSecond();
     }
 
-    /** Counts one frame of the socket; false when it is beyond the limit of its second. */
-    public boolean allow(SocketSession session) {
-        UserData data = session.connection().userData();
+    /** Counts one frame of the socket whose user data this is; false when it is beyond the limit of its second. */
+    public boolean allow(UserData data) {
         Window window = data.get(WINDOW);
         if (window == null) {
             window = new Window();

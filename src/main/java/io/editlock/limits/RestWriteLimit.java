@@ -21,11 +21,13 @@ public class RestWriteLimit {
         this.limit = new SharedRateLimit(scripts, keys::restWriteRate, perSecond);
     }
 
+    /** @return whether the user may write once more in this second */
     public Uni<Boolean> allow(String userId) {
-        return limit.allow(userId).invoke(allowed -> {
-            if (!allowed) {
+        return limit.allow(userId).map(verdict -> {
+            if (verdict == Verdict.REFUSED) {
                 metrics.refused(LimitMetrics.Limit.REST_WRITES);
             }
+            return verdict == Verdict.ALLOWED;
         });
     }
 

@@ -19,8 +19,8 @@ import java.util.function.Supplier;
 public final class SharedRateLimit {
 
     private static final LuaScript RESERVE = LuaScript.load("reserve_lock_requests");
-    private static final Uni<Boolean> ALLOWED = Uni.createFrom().item(true);
-    private static final Uni<Boolean> REFUSED = Uni.createFrom().item(false);
+    private static final Uni<Verdict> ALLOWED = Uni.createFrom().item(Verdict.ALLOWED);
+    private static final Uni<Verdict> REFUSED = Uni.createFrom().item(Verdict.REFUSED);
 
     private final ScriptExecutor scripts;
     private final BiFunction<String, Long, String> counterKey;
@@ -37,11 +37,11 @@ public final class SharedRateLimit {
         this.block = String.valueOf(Math.max(1, perSecond / 5));
     }
 
-    public Uni<Boolean> allow(String userId) {
+    public Uni<Verdict> allow(String userId) {
         long window = System.currentTimeMillis() / 1000;
         Allowance allowance = allowances.compute(userId,
                 (id, current) -> current == null || current.window != window ? new Allowance(window) : current);
-        return allowance.take(() -> scripts.run(RESERVE, List.of(counterKey.apply(userId, window)), List.of(limit, block))
+        return allowance.spend(() -> scripts.run(RESERVE, List.of(counterKey.apply(userId, window)), List.of(limit, block))
                 .map(reply -> reply.toInteger()));
     }
 
@@ -67,7 +67,7 @@ public final class SharedRateLimit {
             this.window = window;
         }
 
-        Uni<Boolean> take(Supplier<Uni<Integer>> reserve) {
+        Uni<Verdict> spend(Supplier<Uni<Integer>> reserve) {
             Uni<Void> pending;
             synchronized (this) {
                 if (remaining > 0) {
@@ -86,7 +86,7 @@ public final class SharedRateLimit {
                 }
                 pending = reserving;
             }
-            return pending.chain(() -> take(reserve));
+            return pending.chain(() -> spend(reserve));
         }
 
         private synchronized void reserved(int granted) {

@@ -1,7 +1,6 @@
 package io.editlock.limits;
 
 import io.editlock.config.EditlockConfig;
-import io.editlock.session.SessionRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
@@ -12,24 +11,24 @@ import jakarta.enterprise.context.ApplicationScoped;
 @ApplicationScoped
 public class SocketQuota {
 
-    private final SessionRegistry registry;
+    private final OpenSockets sockets;
     private final LimitMetrics metrics;
     private final int perUser;
 
-    public SocketQuota(SessionRegistry registry, LimitMetrics metrics, EditlockConfig config) {
-        this.registry = registry;
+    public SocketQuota(OpenSockets sockets, LimitMetrics metrics, EditlockConfig config) {
+        this.sockets = sockets;
         this.metrics = metrics;
         this.perUser = config.limits().socketsPerUser();
     }
 
     /** Whether the user may open one more socket (before the upgrade). */
     public boolean admitsAnother(String userId) {
-        return counted(registry.socketsOf(userId).size() < perUser);
+        return counted(sockets.openBy(userId) < perUser);
     }
 
     /** Whether the user's open sockets, the new one counted, are within the limit (after the upgrade). */
     public boolean withinLimit(String userId) {
-        return counted(registry.socketsOf(userId).size() <= perUser);
+        return counted(sockets.openBy(userId) <= perUser);
     }
 
     private boolean counted(boolean admitted) {

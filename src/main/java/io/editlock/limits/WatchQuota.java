@@ -1,8 +1,8 @@
 package io.editlock.limits;
 
 import io.editlock.config.EditlockConfig;
-import io.editlock.session.SocketSession;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Set;
 
 /**
  * At most {@code editlock.limits.watches-per-socket} configurators watched by one socket
@@ -20,8 +20,9 @@ public class WatchQuota {
         this.perSocket = config.limits().watchesPerSocket();
     }
 
-    public boolean admits(SocketSession session, long configuratorId) {
-        if (session.watched().contains(configuratorId) || session.watched().size() < perSocket) {
+    /** @param watched what the socket watches now */
+    public boolean admits(Set<Long> watched, long configuratorId) {
+        if (watched.contains(configuratorId) || watched.size() < perSocket) {
             return true;
         }
         metrics.refused(LimitMetrics.Limit.WATCHES);

@@ -12,7 +12,7 @@ import io.editlock.catalog.UnknownIdException;
 import io.editlock.config.EditlockConfig;
 import io.editlock.lock.GuardType;
 import io.editlock.lock.LockService;
-import io.editlock.ws.WireFormat;
+import io.editlock.protocol.WireFormat;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;

@@ -11,7 +11,8 @@ import io.editlock.lock.LockAudit;
 import io.editlock.lock.LockStoreUnavailableException;
 import io.editlock.lock.LockTokenMismatchException;
 import io.editlock.lock.LockedException;
-import io.editlock.ws.WireFormat;
+import io.editlock.protocol.Messages;
+import io.editlock.protocol.WireFormat;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.MediaType;
@@ -85,7 +86,7 @@ public class RestErrors {
         audit.writeRefused(LOCKED, target(request), caller(request), "blocked-by=" + blocking.resource() + " holder="
                 + AuditText.quote(blocking.ownerUserId()));
         ObjectNode body = WireFormat.object()
-                .put("message", "Currently edited by " + blocking.ownerUserName())
+                .put("message", Messages.currentlyEditedBy(blocking.ownerUserName()))
                 .put("lockedBy", blocking.ownerUserName())
                 .put("lockedByUserId", blocking.ownerUserId());
         body.set("resource", WireFormat.resource(blocking.resource()));
@@ -104,7 +105,7 @@ public class RestErrors {
     public Response unavailable(LockStoreUnavailableException e) {
         LOG.debugf("lock store unavailable: %s", e.getMessage());
         return Response.fromResponse(message(Response.Status.SERVICE_UNAVAILABLE.getStatusCode(),
-                "The lock store cannot be reached; nothing was written. Try again shortly.")).header("Retry-After", "1").build();
+                Messages.NOTHING_WRITTEN)).header("Retry-After", "1").build();
     }
 
     static Response message(int status, String message) {

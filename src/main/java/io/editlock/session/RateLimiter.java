@@ -2,6 +2,7 @@ package io.editlock.session;
 
 import io.editlock.config.EditlockConfig;
 import io.editlock.limits.SharedRateLimit;
+import io.editlock.limits.Verdict;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.ScriptExecutor;
 import io.quarkus.scheduler.Scheduled;
@@ -18,7 +19,7 @@ public class RateLimiter {
         this.limit = new SharedRateLimit(scripts, keys::lockRequestRate, config.rateLimit().lockRequestsPerSecond());
     }
 
-    public Uni<Boolean> allowLockRequest(String userId) {
+    public Uni<Verdict> allowLockRequest(String userId) {
         return limit.allow(userId);
     }
 

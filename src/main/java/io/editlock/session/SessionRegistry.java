@@ -1,5 +1,7 @@
 package io.editlock.session;
 
+import io.editlock.limits.OpenSockets;
+import io.editlock.lock.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Collection;
 import java.util.List;
@@ -13,7 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * (the rooms that broadcasts go to). Node-local: other nodes' sockets are reached through pub/sub.
  */
 @ApplicationScoped
-public class SessionRegistry {
+public class SessionRegistry implements OpenSockets {
 
     private final Map<String, SocketSession> bySocket = new ConcurrentHashMap<>();
     private final Map<String, Set<SocketSession>> byUser = new ConcurrentHashMap<>();
@@ -52,6 +54,46 @@ public class SessionRegistry {
         });
     }
 
+    /**
+     * A lock request joins the room of the configurator it names before the grant (when the
+     * configurator is known), so that no change right after the grant is missed.
+     */
+    public LockRoom joinForLock(SocketSession session, Resource requested) {
+        Long known = requested.configuratorId();
+        return new LockRoom(session, known, known != null && watch(session, known));
+    }
+
+    /** The room of one lock request: joined for good when granted, left again when not and not watched before. */
+    public final class LockRoom {
+        private final SocketSession session;
+        private final Long joined;
+        private final boolean newlyJoined;
+
+        private LockRoom(SocketSession session, Long joined, boolean newlyJoined) {
+            this.session = session;
+            this.joined = joined;
+            this.newlyJoined = newlyJoined;
+        }
+
+        public void granted(long configuratorId) {
+            watch(session, configuratorId);
+        }
+
+        public void notGranted() {
+            if (newlyJoined) {
+                unwatch(session, joined);
+            }
+        }
+    }
+
+    /**
+     * Idleness is the user's, not the socket's (docs/protocol.md §6: "a user who has sent nothing"):
+     * a request in one tab keeps the locks of the user's quiet tabs on this node too.
+     */
+    public void markActive(SocketSession session) {
+        socketsOf(session.identity().userId()).forEach(SocketSession::markActive);
+    }
+
     public Collection<SocketSession> watchers(long configuratorId) {
         Set<SocketSession> room = rooms.get(configuratorId);
         return room == null ? List.of() : room;
@@ -60,6 +102,11 @@ public class SessionRegistry {
     public Collection<SocketSession> socketsOf(String userId) {
         Set<SocketSession> sessions = byUser.get(userId);
         return sessions == null ? List.of() : sessions;
+    }
+
+    @Override
+    public int openBy(String userId) {
+        return socketsOf(userId).size();
     }
 
     public Collection<SocketSession> all() {

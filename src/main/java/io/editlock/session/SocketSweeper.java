@@ -2,10 +2,10 @@ package io.editlock.session;
 
 import io.editlock.config.EditlockConfig;
 import io.editlock.lock.LockService;
+import io.editlock.protocol.CloseReasons;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.PipelinedRedis;
 import io.quarkus.scheduler.Scheduled;
-import io.quarkus.websockets.next.CloseReason;
 import io.vertx.mutiny.redis.client.Command;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -19,7 +19,6 @@ import java.time.Duration;
 @ApplicationScoped
 public class SocketSweeper {
 
-    private static final CloseReason PING_TIMEOUT = new CloseReason(1001, "ping timeout");
 
     private final SessionRegistry registry;
     private final SessionLifecycle lifecycle;
@@ -56,7 +55,7 @@ public class SocketSweeper {
                 continue; // closing already: its close handshake may take a while with a dead peer
             }
             if (session.sincePongNanos() > pingTimeoutNanos) {
-                lifecycle.closeByServer(session, PING_TIMEOUT);
+                lifecycle.closeByServer(session, CloseReasons.PING_TIMEOUT);
             } else if (session.mayKeepLocks() && session.idleNanos() > idleTimeoutNanos) {
                 session.mayKeepLocks(false);
                 locks.releaseIdle(session.socketId(), decidedAt)

@@ -1,7 +1,7 @@
 package io.editlock.session;
 
 import io.editlock.auth.AccessTokens;
-import io.quarkus.websockets.next.CloseReason;
+import io.editlock.protocol.CloseReasons;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
@@ -17,8 +17,6 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 @ApplicationScoped
 public class TokenLifetime {
-
-    public static final CloseReason TOKEN_EXPIRED = new CloseReason(4401, "token expired");
 
     private final AccessTokens tokens;
     private final SessionLifecycle lifecycle;
@@ -71,7 +69,7 @@ public class TokenLifetime {
 
     private void expire(SocketSession session, long timer) {
         if (timers.remove(session.socketId(), timer)) {
-            lifecycle.closeByServer(session, TOKEN_EXPIRED);
+            lifecycle.closeByServer(session, CloseReasons.TOKEN_EXPIRED);
         }
     }
 }

@@ -3,13 +3,12 @@ package io.editlock.socketio;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.editlock.auth.AccessTokens;
+import io.editlock.protocol.ClientRequest;
+import io.editlock.protocol.FrameDecoder;
+import io.editlock.requests.RequestHandler;
 import io.editlock.session.SessionLifecycle;
 import io.editlock.session.SocketSession;
 import io.editlock.session.TokenLifetime;
-import io.editlock.ws.ClientRequest;
-import io.editlock.ws.FrameDecoder;
-import io.editlock.ws.RequestHandler;
-import io.editlock.ws.WireFormat;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.io.IOException;
@@ -50,7 +49,8 @@ public class LockingNamespace {
         try {
             verified = auth.identify(engine.handshake(), parse(payload));
         } catch (SocketIoAuth.Refused refused) {
-            String error = "{\"message\":\"" + refused.code() + "\",\"data\":{\"code\":\"" + refused.code() + "\"}}";
+            String code = refused.code().wire();
+            String error = "{\"message\":\"" + code + "\",\"data\":{\"code\":\"" + code + "\"}}";
             engine.sendMessage(SocketIoPacket.encode(SocketIoPacket.CONNECT_ERROR, NAME, null, error));
             return null;
         }
@@ -59,7 +59,7 @@ public class LockingNamespace {
         socket.session(session);
         tokenLifetime.start(session, verified.expiresAt());
         acknowledgeConnect(engine, socket);
-        socket.sendText(WireFormat.welcome(session));
+        socket.sendText(handler.welcome(session));
         return socket;
     }
 

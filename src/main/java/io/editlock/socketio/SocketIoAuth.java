@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.auth.AccessTokens;
 import io.editlock.auth.OriginPolicy;
 import io.editlock.limits.SocketQuota;
+import io.editlock.protocol.ErrorCode;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
@@ -14,10 +15,6 @@ import jakarta.enterprise.context.ApplicationScoped;
  */
 @ApplicationScoped
 class SocketIoAuth {
-
-    static final String FORBIDDEN = "FORBIDDEN";
-    static final String UNAUTHORIZED = "UNAUTHORIZED";
-    static final String LIMIT_EXCEEDED = "LIMIT_EXCEEDED";
 
     private static final String BEARER = "bearer ";
 
@@ -33,14 +30,14 @@ class SocketIoAuth {
 
     /** A refused connect: {@code code} is what the client's connect_error carries. */
     static final class Refused extends Exception {
-        private final String code;
+        private final ErrorCode code;
 
-        Refused(String code) {
-            super(code, null, false, false);
+        Refused(ErrorCode code) {
+            super(code.wire(), null, false, false);
             this.code = code;
         }
 
-        String code() {
+        ErrorCode code() {
             return code;
         }
     }
@@ -48,15 +45,15 @@ class SocketIoAuth {
     /** In the order of the WebSocket upgrade's checks (docs/protocol.md §3): Origin, token, sockets of the user. */
     AccessTokens.Verified identify(Handshake handshake, JsonNode auth) throws Refused {
         if (!origins.permits(handshake.origin(), handshake.host())) {
-            throw new Refused(FORBIDDEN);
+            throw new Refused(ErrorCode.FORBIDDEN);
         }
         String token = tokenOf(handshake, auth);
         AccessTokens.Verified verified = token == null ? null : tokens.verify(token).orElse(null);
         if (verified == null) {
-            throw new Refused(UNAUTHORIZED);
+            throw new Refused(ErrorCode.UNAUTHORIZED);
         }
         if (!quota.admitsAnother(verified.identity().userId())) {
-            throw new Refused(LIMIT_EXCEEDED);
+            throw new Refused(ErrorCode.LIMIT_EXCEEDED);
         }
         return verified;
     }

@@ -2,20 +2,20 @@ package io.editlock.waiting;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.editlock.limits.FrameSender;
 import io.editlock.lock.Lock;
 import io.editlock.lock.Resource;
 import io.editlock.lock.ResourceType;
 import io.editlock.lock.redis.LockRecords;
 import io.editlock.lock.redis.LockScripts;
 import io.editlock.lock.redis.ScriptJson;
+import io.editlock.protocol.ServerEvents;
+import io.editlock.protocol.WireFormat;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.PipelinedRedis;
+import io.editlock.session.FrameSender;
 import io.editlock.session.NodeIdentity;
 import io.editlock.session.SessionRegistry;
 import io.editlock.session.SocketSession;
-import io.editlock.ws.ServerEvents;
-import io.editlock.ws.WireFormat;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.redis.datasource.pubsub.ReactivePubSubCommands.ReactiveRedisSubscriber;
 import io.quarkus.runtime.ShutdownEvent;
@@ -184,14 +184,7 @@ public class WaitEventRelay {
     private void failed(long c, JsonNode failed) {
         Resource resource = Fields.resource(c, failed.path("f").asText());
         Lock blocking = LockRecords.lock(failed.path("lock"));
-        ObjectNode data = WireFormat.object();
-        data.set("resource", WireFormat.resource(resource));
-        data.put("code", "LOCKED");
-        data.put("message", "Currently edited by " + blocking.ownerUserName());
-        data.put("lockedBy", blocking.ownerUserName());
-        data.put("lockedByUserId", blocking.ownerUserId());
-        data.set("blocking", WireFormat.lock(blocking, false));
-        toUser(failed.path("u").asText(), WireFormat.frame(ServerEvents.LOCK_FAILED, data, null));
+        toUser(failed.path("u").asText(), WireFormat.frame(ServerEvents.LOCK_FAILED, WireFormat.lockedBy(resource, blocking), null));
     }
 
     /** Tells this node's users in the line where they are now, when that changed. */

@@ -2,8 +2,13 @@ package io.editlock.ws;
 
 import io.editlock.auth.Identity;
 import io.editlock.auth.LockingUpgradeCheck;
-import io.editlock.limits.FrameSender;
 import io.editlock.limits.SocketQuota;
+import io.editlock.protocol.CloseReasons;
+import io.editlock.protocol.FrameDecoder;
+import io.editlock.protocol.Messages;
+import io.editlock.requests.RequestHandler;
+import io.editlock.requests.SocketError;
+import io.editlock.session.FrameSender;
 import io.editlock.session.SessionLifecycle;
 import io.editlock.session.SessionRegistry;
 import io.editlock.session.SocketSession;
@@ -20,6 +25,7 @@ import io.quarkus.websockets.next.WebSocketConnection;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClosedException;
 import org.jboss.logging.Logger;
 
 /**
@@ -31,8 +37,6 @@ import org.jboss.logging.Logger;
 public class LockingSocket {
 
     private static final Logger LOG = Logger.getLogger(LockingSocket.class);
-    private static final CloseReason MESSAGE_TOO_BIG = new CloseReason(1009, "frame larger than the configured maximum");
-    private static final CloseReason TOO_MANY_SOCKETS = new CloseReason(1008, "too many sockets");
 
     private final FrameDecoder decoder;
     private final RequestHandler handler;
@@ -59,11 +63,11 @@ public class LockingSocket {
         SocketSession session = lifecycle.open(new WebSocketClientConnection(connection), identity);
         if (!quota.withinLimit(identity.userId())) {
             // Upgrades of one user that raced past the upgrade check: the one beyond the limit goes.
-            lifecycle.closeByServer(session, TOO_MANY_SOCKETS);
+            lifecycle.closeByServer(session, CloseReasons.TOO_MANY_SOCKETS);
             return null;
         }
         tokenLifetime.start(session, connection.userData().get(LockingUpgradeCheck.TOKEN_EXPIRES_AT));
-        return WireFormat.welcome(session);
+        return handler.welcome(session);
     }
 
     /** The reply goes out through the {@link FrameSender}, so that it counts towards the socket's unsent bytes. */
@@ -90,8 +94,7 @@ public class LockingSocket {
      */
     @OnBinaryMessage
     public Uni<Void> onBinary(WebSocketConnection connection, Buffer data) {
-        return connection.sendText(WireFormat.frame(ServerEvents.ERROR,
-                WireFormat.error("BAD_REQUEST", "frames must be JSON text messages, not binary"), null));
+        return connection.sendText(SocketError.frame(new SocketError.BadRequest(Messages.BINARY_FRAME), null));
     }
 
     @OnPongMessage
@@ -113,7 +116,7 @@ public class LockingSocket {
     /** The last line of defence: an unexpected failure is logged and answered, the socket stays open. */
     @OnError
     public String onError(WebSocketConnection connection, Throwable failure) {
-        if (failure instanceof io.vertx.core.http.HttpClosedException || connection.isClosed()) {
+        if (failure instanceof HttpClosedException || connection.isClosed()) {
             LOG.debugf("socket %s closed while sending: %s", connection.id(), failure.getMessage());
             return null;
         }
@@ -121,12 +124,12 @@ public class LockingSocket {
             // docs/protocol.md §4: a frame over the maximum closes the socket with 1009. Vert.x only reports
             // it as a failure (and drops the message); closing is ours to do. A server-initiated
             // close counts as a drop (§5), so closeByServer lets the locks wait out the grace period.
-            registry.find(connection.id()).ifPresentOrElse(session -> lifecycle.closeByServer(session, MESSAGE_TOO_BIG),
-                    () -> connection.close(MESSAGE_TOO_BIG).subscribe().with(ignored -> { }, ignored -> { }));
+            registry.find(connection.id()).ifPresentOrElse(session -> lifecycle.closeByServer(session, CloseReasons.MESSAGE_TOO_BIG),
+                    () -> connection.close(CloseReasons.MESSAGE_TOO_BIG).subscribe().with(ignored -> { }, ignored -> { }));
             return null;
         }
         LOG.errorf(failure, "unexpected failure on socket %s", connection.id());
-        return WireFormat.frame(ServerEvents.ERROR, WireFormat.error("INTERNAL", "The request could not be processed"), null);
+        return SocketError.frame(new SocketError.Internal(), null);
     }
 
     /**

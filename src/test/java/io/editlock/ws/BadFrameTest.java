@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.catalog.ConfiguratorStore;
+import io.editlock.protocol.ServerEvents;
 import io.editlock.redis.LockKeys;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.Fixtures;

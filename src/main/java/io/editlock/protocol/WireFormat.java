@@ -1,4 +1,4 @@
-package io.editlock.ws;
+package io.editlock.protocol;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -8,7 +8,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.editlock.lock.Lock;
 import io.editlock.lock.ReleasedLock;
 import io.editlock.lock.Resource;
-import io.editlock.session.SocketSession;
 import java.util.Collection;
 
 /** The JSON shapes a client sees (docs/protocol.md §4): frames, {@code Resource} and {@code Lock}. */
@@ -40,12 +39,12 @@ public final class WireFormat {
     }
 
     /** The first frame of every socket: {socketId, userId, userName, resumeToken}. */
-    public static String welcome(SocketSession session) {
+    public static String welcome(String socketId, String userId, String userName, String resumeToken) {
         ObjectNode data = object()
-                .put("socketId", session.socketId())
-                .put("userId", session.identity().userId())
-                .put("userName", session.identity().userName())
-                .put("resumeToken", session.resumeToken());
+                .put("socketId", socketId)
+                .put("userId", userId)
+                .put("userName", userName)
+                .put("resumeToken", resumeToken);
         return frame(ServerEvents.WELCOME, data, null);
     }
 
@@ -95,6 +94,21 @@ public final class WireFormat {
         data.put("reason", released.reason().wireName());
         data.put("ownerUserId", released.lock().ownerUserId());
         data.put("ownerUserName", released.lock().ownerUserName());
+        return data;
+    }
+
+    /**
+     * {@code lock-failed} data of a lock refused by another user's ({@code LOCKED}): {resource, code,
+     * message, lockedBy, lockedByUserId, blocking}; {@code resource} is what was asked for.
+     */
+    public static ObjectNode lockedBy(Resource requested, Lock blocking) {
+        ObjectNode data = NODES.objectNode();
+        data.set("resource", resource(requested));
+        data.put("code", ErrorCode.LOCKED.wire());
+        data.put("message", Messages.currentlyEditedBy(blocking.ownerUserName()));
+        data.put("lockedBy", blocking.ownerUserName());
+        data.put("lockedByUserId", blocking.ownerUserId());
+        data.set("blocking", lock(blocking, false));
         return data;
     }
 

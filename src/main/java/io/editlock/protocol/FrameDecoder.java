@@ -1,4 +1,4 @@
-package io.editlock.ws;
+package io.editlock.protocol;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,10 +1,15 @@
-package io.editlock.ws;
+package io.editlock.requests;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.editlock.lock.AcquireResult;
 import io.editlock.lock.LockAudit;
 import io.editlock.lock.LockService;
 import io.editlock.lock.Resource;
+import io.editlock.protocol.ClientRequest;
+import io.editlock.protocol.ErrorCode;
+import io.editlock.protocol.Messages;
+import io.editlock.protocol.ServerEvents;
+import io.editlock.protocol.WireFormat;
 import io.editlock.session.SessionLifecycle;
 import io.editlock.session.SessionRegistry;
 import io.editlock.session.SocketSession;
@@ -59,7 +64,7 @@ public class WaitingRequests {
                         data.set("resource", WireFormat.resource(resolved.orElse(stop.resource())));
                         return WireFormat.frame(ServerEvents.NOT_WAITING, data, stop.ref());
                     })
-                    .onFailure().recoverWithItem(failure -> error("UNAVAILABLE", "The lock store cannot be reached", stop.ref()));
+                    .onFailure().recoverWithItem(failure -> SocketError.frame(new SocketError.StoreUnreachable(), stop.ref()));
         }
         if (request instanceof ClientRequest.RequestTakeover ask) {
             return lifecycle.beforeLockRequest(session).chain(() -> takeovers.request(ask.resource(), session.holder(), ask.message()))
@@ -70,14 +75,14 @@ public class WaitingRequests {
             return takeovers.answer(answer.resource(), session.identity().userId(), answer.accept())
                     .map(answered -> {
                         if (answered.isEmpty()) {
-                            return error("NOT_FOUND", "No take-over request for this resource is waiting for your answer", answer.ref());
+                            return SocketError.frame(new SocketError.NoTakeoverToAnswer(), answer.ref());
                         }
                         ObjectNode data = WireFormat.object();
                         data.set("resource", WireFormat.resource(answered.get()));
                         data.put("accept", answer.accept());
                         return WireFormat.frame(ServerEvents.TAKEOVER_ANSWERED, data, answer.ref());
                     })
-                    .onFailure().recoverWithItem(failure -> error("UNAVAILABLE", "The lock store cannot be reached", answer.ref()));
+                    .onFailure().recoverWithItem(failure -> SocketError.frame(new SocketError.StoreUnreachable(), answer.ref()));
         }
         return null;
     }
@@ -93,7 +98,7 @@ public class WaitingRequests {
                 return Uni.createFrom().item(WireFormat.frame(ServerEvents.QUEUED, data, ref));
             }
             if (outcome instanceof WaitingLines.LimitExceeded limit) {
-                return Uni.createFrom().item(error("LIMIT_EXCEEDED", "You wait in " + limit.limit() + " lines already", ref));
+                return Uni.createFrom().item(SocketError.frame(new SocketError.WaitLimitReached(limit.limit()), ref));
             }
             if (outcome instanceof WaitingLines.NotFound notFound) {
                 return Uni.createFrom().item(LockReplies.of(new AcquireResult.NotFound(notFound.resource()), ref));
@@ -119,26 +124,20 @@ public class WaitingRequests {
             return WireFormat.frame(ServerEvents.TAKEOVER_PENDING, data, ref);
         }
         Takeovers.Refused refused = (Takeovers.Refused) outcome;
-        if (refused.code().equals(LockReplies.LOCKED)) {
+        if (ErrorCode.LOCKED.is(refused.code())) {
             return LockReplies.of(new AcquireResult.Refused(refused.resource(), refused.blocking()), ref);
         }
-        if (refused.code().equals(LockReplies.NOT_FOUND)) {
+        if (ErrorCode.NOT_FOUND.is(refused.code())) {
             return LockReplies.of(new AcquireResult.NotFound(refused.resource()), ref);
         }
-        ObjectNode data = WireFormat.object();
-        data.set("resource", WireFormat.resource(refused.resource()));
-        data.put("code", refused.code());
-        data.put("message", refused.code().equals("BUSY") ? "Somebody else already asked for this lock"
-                : "Nobody else holds " + refused.resource().canonical() + ": you can lock it");
-        return WireFormat.frame(ServerEvents.LOCK_FAILED, data, ref);
+        if (ErrorCode.BUSY.is(refused.code())) {
+            return LockReplies.failed(refused.resource(), ErrorCode.BUSY, Messages.TAKEOVER_BUSY, ref);
+        }
+        return LockReplies.failed(refused.resource(), ErrorCode.NOT_HELD, Messages.takeoverNotNeeded(refused.resource()), ref);
     }
 
     private static String unavailable(Throwable failure, Resource resource, String ref) {
         LOG.debugf("waiting request failed: %s", failure.getMessage());
         return LockReplies.unavailable(resource, ref);
-    }
-
-    private static String error(String code, String message, String ref) {
-        return WireFormat.frame(ServerEvents.ERROR, WireFormat.error(code, message), ref);
     }
 }

@@ -1,9 +1,9 @@
-package io.editlock.limits;
+package io.editlock.session;
 
 import io.editlock.config.EditlockConfig;
-import io.editlock.session.SessionLifecycle;
-import io.editlock.session.SocketSession;
-import io.quarkus.websockets.next.CloseReason;
+import io.editlock.limits.LimitMetrics;
+import io.editlock.limits.SlowClients;
+import io.editlock.protocol.CloseReasons;
 import io.quarkus.websockets.next.UserData;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpConnection;
@@ -20,9 +20,6 @@ import java.util.concurrent.atomic.AtomicLong;
 @ApplicationScoped
 public class FrameSender {
 
-    public static final CloseReason TOO_SLOW = new CloseReason(1008, "too slow");
-    /** The socket's HTTP connection, noted at the upgrade: the only way to end a socket whose close frame cannot get out. */
-    public static final UserData.TypedKey<HttpConnection> TRANSPORT = new UserData.TypedKey<>("editlock.transport");
     private static final UserData.TypedKey<AtomicLong> UNSENT = new UserData.TypedKey<>("editlock.unsent-bytes");
     /** How long the close frame gets to reach a slow client before its TCP connection is ended. */
     private static final long CLOSE_FRAME_WAIT_MS = 1000;
@@ -63,8 +60,8 @@ public class FrameSender {
      */
     private void tooSlow(SocketSession session) {
         metrics.refused(LimitMetrics.Limit.UNSENT);
-        lifecycle.closeByServer(session, TOO_SLOW);
-        HttpConnection transport = session.connection().userData().get(TRANSPORT);
+        lifecycle.closeByServer(session, CloseReasons.TOO_SLOW);
+        HttpConnection transport = session.connection().userData().get(SlowClients.TRANSPORT);
         if (transport != null) {
             vertx.setTimer(CLOSE_FRAME_WAIT_MS, id -> transport.close());
         }

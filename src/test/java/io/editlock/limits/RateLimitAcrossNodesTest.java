@@ -1,4 +1,4 @@
-package io.editlock.ws;
+package io.editlock.limits;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -84,7 +84,7 @@ class RateLimitAcrossNodesTest {
             List<long[]> answers = new ArrayList<>();
             for (int i = 0; i < PER_THREAD; i++) {
                 long window = System.currentTimeMillis() / 1000;
-                boolean allowed = node.allowLockRequest(user).await().atMost(Duration.ofSeconds(5));
+                boolean allowed = node.allowLockRequest(user).await().atMost(Duration.ofSeconds(5)) == Verdict.ALLOWED;
                 if (window == System.currentTimeMillis() / 1000) {
                     answers.add(new long[] {window, allowed ? 1 : 0});
                 } else {

@@ -1,4 +1,4 @@
-package io.editlock.ws;
+package io.editlock.protocol;
 
 import io.editlock.lock.Resource;
 

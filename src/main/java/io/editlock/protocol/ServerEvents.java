@@ -1,4 +1,4 @@
-package io.editlock.ws;
+package io.editlock.protocol;
 
 /** The names of the server events (docs/protocol.md §4), declared once. */
 public final class ServerEvents {

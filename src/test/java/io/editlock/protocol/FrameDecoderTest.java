@@ -1,4 +1,4 @@
-package io.editlock.ws;
+package io.editlock.protocol;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -12,7 +12,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * docs/protocol.md §4, the decoding of one frame on its own: plain JUnit, no server and no store
- * (the decoder never touches either). What the socket then answers is {@link BadFrameTest}'s part.
+ * (the decoder never touches either). What the socket then answers is {@code ws.BadFrameTest}'s part.
  * Frames are written with single quotes for readability; {@link #json} turns them into JSON.
  */
 class FrameDecoderTest {

@@ -1,0 +1,7 @@
+package io.editlock.limits;
+
+/** A limit's answer to one request. */
+public enum Verdict {
+    ALLOWED,
+    REFUSED
+}

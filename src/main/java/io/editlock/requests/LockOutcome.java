@@ -1,0 +1,34 @@
+package io.editlock.requests;
+
+import io.editlock.lock.AcquireResult;
+
+/** How a lock request ended: decided by the store, or refused before it got there. */
+public sealed interface LockOutcome {
+
+    /** The store's answer: granted, refused by another's lock, or nothing to lock. */
+    record Decided(AcquireResult result) implements LockOutcome {
+    }
+
+    /** Beyond the user's lock requests a second (docs/protocol.md §4): the store was not asked. */
+    record RateLimited(int perSecond) implements LockOutcome {
+    }
+
+    /** The store could not be reached or did not answer in time: nothing was granted. */
+    record Unavailable() implements LockOutcome {
+    }
+
+    /** The {@code outcome} tag of the acquire timer. */
+    default String auditName() {
+        if (this instanceof RateLimited) {
+            return "rate_limited";
+        }
+        if (this instanceof Unavailable) {
+            return "unavailable";
+        }
+        AcquireResult result = ((Decided) this).result();
+        if (result instanceof AcquireResult.Granted) {
+            return "granted";
+        }
+        return result instanceof AcquireResult.Refused ? "refused" : "not_found";
+    }
+}
