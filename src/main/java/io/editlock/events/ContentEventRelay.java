@@ -22,7 +22,7 @@ import org.jboss.logging.Logger;
  * Fan-out of content changes across nodes: every successful REST write is published by the script
  * that made it ({@code {c, entity, id, op}}); each node receives it here and sends
  * {@code content-changed} {configuratorId, entity, id, op} to its own watchers of that configurator.
- * The frame is serialized once, whatever the number of watchers.
+ * The frame is serialized once, whatever the number of watchers, and written by {@link FanOut}.
  */
 @ApplicationScoped
 public class ContentEventRelay {
@@ -32,11 +32,11 @@ public class ContentEventRelay {
     private final ReactiveRedisDataSource redis;
     private final LockKeys keys;
     private final SessionRegistry registry;
-    private final FrameSender sender;
+    private final FanOut fanOut;
     private volatile Cancellable subscription;
 
-    public ContentEventRelay(ReactiveRedisDataSource redis, LockKeys keys, SessionRegistry registry, FrameSender sender) {
-        this.sender = sender;
+    public ContentEventRelay(ReactiveRedisDataSource redis, LockKeys keys, SessionRegistry registry, FanOut fanOut) {
+        this.fanOut = fanOut;
         this.redis = redis;
         this.keys = keys;
         this.registry = registry;
@@ -72,10 +72,6 @@ public class ContentEventRelay {
             return;
         }
         String frame = WireFormat.frame(ServerEvents.CONTENT_CHANGED, data, null);
-        registry.watchers(configuratorId).forEach(session -> send(session, frame));
-    }
-
-    private void send(SocketSession session, String frame) {
-        sender.send(session, frame);
+        fanOut.send(registry.watchers(configuratorId), frame, null);
     }
 }

@@ -22,18 +22,14 @@ import io.quarkus.runtime.StartupEvent;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.jboss.logging.Logger;
 
 /**
  * Fan-out across nodes: every lock change is published by the script that made it; each node
  * receives it here and forwards it to its own sockets — {@code lock-released} and
  * {@code lock-updated} to the configurator's watchers, {@code lock-lost} to the former holder.
- * Each frame is serialized once, whatever the number of watchers.
+ * Each frame is serialized once, whatever the number of watchers, and written by {@link FanOut}.
  *
  * <p>Pub/sub delivers at most once: changes published while this node's subscription was down are
  * lost. So when the subscription comes back, every watched configurator gets a fresh
@@ -53,14 +49,16 @@ public class LockEventRelay {
     private final RelayMetrics metrics;
     private final WaitingState waitingState;
     private final FrameSender sender;
+    private final FanOut fanOut;
     private volatile ReactiveRedisSubscriber subscriber;
     private volatile boolean stopping;
     private volatile long backoffMs = 100;
 
     public LockEventRelay(ReactiveRedisDataSource redis, LockKeys keys, SessionRegistry registry, LockService locks, Vertx vertx,
-            RelayMetrics metrics, FrameSender sender, WaitingState waitingState) {
+            RelayMetrics metrics, FrameSender sender, WaitingState waitingState, FanOut fanOut) {
         this.sender = sender;
         this.waitingState = waitingState;
+        this.fanOut = fanOut;
         this.redis = redis;
         this.keys = keys;
         this.registry = registry;
@@ -127,14 +125,16 @@ public class LockEventRelay {
             // docs/protocol.md §4: lock-released goes to the requester of an unlock and to every watcher, once
             // each: the requester already has it as its reply.
             String requester = released.reason() == ReleaseReason.UNLOCK ? released.exceptSocketId() : null;
-            fanOut(registry.watchers(change.configuratorId()), releasedFrame, requester);
+            fanOut.send(registry.watchers(change.configuratorId()), releasedFrame, requester);
             ObjectNode lost = WireFormat.object();
             lost.set("resource", WireFormat.resource(released.lock().resource()));
             lost.put("reason", released.reason().wireName());
             String lostFrame = WireFormat.frame(ServerEvents.LOCK_LOST, lost, null);
-            registry.socketsOf(released.lock().ownerUserId()).stream()
-                    .filter(session -> !session.socketId().equals(released.exceptSocketId()))
-                    .forEach(session -> send(session, lostFrame));
+            for (SocketSession session : registry.socketsOf(released.lock().ownerUserId())) {
+                if (!session.socketId().equals(released.exceptSocketId())) {
+                    send(session, lostFrame);
+                }
+            }
         }
         broadcastState(change.configuratorId(), change.locks());
     }
@@ -144,37 +144,7 @@ public class LockEventRelay {
         updated.set("locks", WireFormat.locks(current, false));
         waitingState.decorate(updated, configuratorId); // docs/protocol.md §14: the waiting lines' lengths
         String updatedFrame = WireFormat.frame(ServerEvents.LOCK_UPDATED, updated, null);
-        fanOut(registry.watchers(configuratorId), updatedFrame, null);
-    }
-
-    /**
-     * One frame to many sockets: each event loop sends to its own sockets, one task per loop, so a
-     * broadcast to thousands of watchers uses every core instead of writing socket after socket on
-     * the subscriber's loop. A socket still gets its frames in the order of the changes: a frame
-     * written from another thread is queued on the socket's loop too, behind the tasks before it.
-     */
-    private void fanOut(Collection<SocketSession> sessions, String frame, String skipSocketId) {
-        if (sessions.size() <= 1) {
-            sessions.stream().filter(session -> !session.socketId().equals(skipSocketId)).forEach(session -> send(session, frame));
-            return;
-        }
-        Map<EventLoop, List<SocketSession>> byLoop = new HashMap<>();
-        for (SocketSession session : sessions) {
-            if (session.socketId().equals(skipSocketId)) {
-                continue;
-            }
-            // Every watcher has sent a message (watch or lock), so its loop is known.
-            session.eventLoop().ifPresentOrElse(
-                    loop -> byLoop.computeIfAbsent(loop.nettyEventLoop(), key -> new ArrayList<>()).add(session),
-                    () -> send(session, frame));
-        }
-        byLoop.forEach((loop, group) -> {
-            if (loop.inEventLoop()) {
-                group.forEach(session -> send(session, frame));
-            } else {
-                group.get(0).eventLoop().orElseThrow().runOnContext(ignored -> group.forEach(session -> send(session, frame)));
-            }
-        });
+        fanOut.send(registry.watchers(configuratorId), updatedFrame, null);
     }
 
     private void send(SocketSession session, String frame) {

@@ -1,12 +1,15 @@
 package io.editlock.protocol;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.editlock.lock.Page;
 import io.editlock.lock.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.io.IOException;
 import java.util.Map;
 import java.util.function.BiFunction;
 
@@ -38,6 +41,10 @@ public class FrameDecoder {
             ClientEvents.UNLOCK_ITEM_SUBRESOURCE, ClientRequest.Unlock::new);
 
     public ClientRequest decode(String frame) {
+        ClientRequest plain = decodePlain(frame);
+        if (plain != null) {
+            return plain;
+        }
         JsonNode root;
         try {
             root = json.readTree(frame);
@@ -101,6 +108,96 @@ public class FrameDecoder {
                     WaitingFrames.decode(event, ref, data);
             case ClientEvents.REAUTH -> new ClientRequest.Reauth(ref, accessToken(data));
             default -> LOCK_EVENTS.get(event).apply(ref, resource(event, data));
+        };
+    }
+
+    /**
+     * The frames every client sends all the time (lock, unlock, watch, unwatch, touch), in their plain
+     * shape, read with the streaming parser: no tree per frame. {@code null} for anything else: an
+     * unusual or invalid frame (another event, another field, a repeated field, a null, a value out
+     * of range, not JSON) goes the tree's way, which answers it exactly as always.
+     */
+    private ClientRequest decodePlain(String frame) {
+        String event = null;
+        String ref = null;
+        boolean data = false;
+        long configuratorId = 0;
+        long itemId = 0;
+        String page = null;
+        try (JsonParser parser = json.getFactory().createParser(frame)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                return null;
+            }
+            JsonToken token;
+            while ((token = parser.nextToken()) == JsonToken.FIELD_NAME) {
+                String field = parser.currentName();
+                JsonToken value = parser.nextToken();
+                if (field.equals("event") && event == null && value == JsonToken.VALUE_STRING) {
+                    event = parser.getText();
+                } else if (field.equals("ref") && ref == null && value == JsonToken.VALUE_STRING && parser.getTextLength() <= MAX_REF) {
+                    ref = parser.getText();
+                } else if (field.equals("data") && !data && value == JsonToken.START_OBJECT) {
+                    data = true;
+                    while ((token = parser.nextToken()) == JsonToken.FIELD_NAME) {
+                        String name = parser.currentName();
+                        JsonToken inner = parser.nextToken();
+                        if (name.equals("configuratorId") && configuratorId == 0) {
+                            configuratorId = plainId(parser, inner);
+                        } else if (name.equals("itemId") && itemId == 0) {
+                            itemId = plainId(parser, inner);
+                        } else if (name.equals("page") && page == null && inner == JsonToken.VALUE_STRING) {
+                            page = parser.getText();
+                        } else {
+                            return null;
+                        }
+                        if ((name.equals("configuratorId") && configuratorId < 0) || (name.equals("itemId") && itemId < 0)) {
+                            return null;
+                        }
+                    }
+                    if (token != JsonToken.END_OBJECT) {
+                        return null;
+                    }
+                } else {
+                    return null;
+                }
+            }
+            if (token != JsonToken.END_OBJECT || event == null) {
+                return null;
+            }
+        } catch (IOException e) {
+            return null;
+        }
+        return plainRequest(event, ref, data, configuratorId, itemId, page);
+    }
+
+    /** A valid id, or -1 (then the tree's way says what is wrong). */
+    private static long plainId(JsonParser parser, JsonToken value) throws IOException {
+        if (value != JsonToken.VALUE_NUMBER_INT || parser.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+            return -1;
+        }
+        long id = parser.getLongValue();
+        return Resource.isValidId(id) ? id : -1;
+    }
+
+    private static ClientRequest plainRequest(String event, String ref, boolean data, long configuratorId, long itemId, String page) {
+        if (event.equals(ClientEvents.TOUCH)) {
+            return new ClientRequest.Touch(ref);
+        }
+        if (!data) {
+            return null;
+        }
+        boolean configurator = configuratorId > 0;
+        return switch (event) {
+            case ClientEvents.WATCH -> configurator ? new ClientRequest.Watch(ref, configuratorId) : null;
+            case ClientEvents.UNWATCH -> configurator ? new ClientRequest.Unwatch(ref, configuratorId) : null;
+            case ClientEvents.LOCK_CONFIGURATOR, ClientEvents.UNLOCK_CONFIGURATOR ->
+                    configurator ? LOCK_EVENTS.get(event).apply(ref, Resource.configurator(configuratorId)) : null;
+            case ClientEvents.LOCK_VARIABLES, ClientEvents.UNLOCK_VARIABLES ->
+                    configurator ? LOCK_EVENTS.get(event).apply(ref, Resource.variables(configuratorId)) : null;
+            case ClientEvents.LOCK_ITEM_SUBRESOURCE, ClientEvents.UNLOCK_ITEM_SUBRESOURCE -> itemId > 0 && page != null
+                    ? Page.fromWire(page).map(known -> LOCK_EVENTS.get(event).apply(ref, Resource.itemPage(itemId, known))).orElse(null)
+                    : null;
+            default -> null;
         };
     }
 

@@ -5,10 +5,11 @@ import io.editlock.limits.LimitMetrics;
 import io.editlock.limits.SlowClients;
 import io.editlock.protocol.CloseReasons;
 import io.quarkus.websockets.next.UserData;
+import io.smallrye.mutiny.subscription.UniSubscriber;
+import io.smallrye.mutiny.subscription.UniSubscription;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpConnection;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Sends every frame a socket gets (replies and broadcasts) and keeps count of what is written but
@@ -20,7 +21,6 @@ import java.util.concurrent.atomic.AtomicLong;
 @ApplicationScoped
 public class FrameSender {
 
-    private static final UserData.TypedKey<AtomicLong> UNSENT = new UserData.TypedKey<>("editlock.unsent-bytes");
     /** How long the close frame gets to reach a slow client before its TCP connection is ended. */
     private static final long CLOSE_FRAME_WAIT_MS = 1000;
 
@@ -40,18 +40,33 @@ public class FrameSender {
         if (!session.connection().isOpen()) {
             return;
         }
-        AtomicLong unsent = unsent(session);
         long size = frame.length();
-        if (unsent.addAndGet(size) > maxUnsent) {
-            unsent.addAndGet(-size);
+        if (session.addUnsent(size) > maxUnsent) {
+            session.addUnsent(-size);
             if (!session.closedByServer()) {
                 tooSlow(session);
             }
             return;
         }
-        session.connection().sendText(frame).subscribe().with(
-                ignored -> unsent.addAndGet(-size),
-                failure -> unsent.addAndGet(-size));
+        session.connection().sendText(frame).subscribe().withSubscriber(new Sent(session, size));
+    }
+
+    /** Gives the frame's size back once it is on the network or failed: one object per frame. */
+    private record Sent(SocketSession session, long size) implements UniSubscriber<Void> {
+
+        @Override
+        public void onSubscribe(UniSubscription subscription) {
+        }
+
+        @Override
+        public void onItem(Void item) {
+            session.addUnsent(-size);
+        }
+
+        @Override
+        public void onFailure(Throwable failure) {
+            session.addUnsent(-size);
+        }
     }
 
     /**
@@ -69,22 +84,6 @@ public class FrameSender {
 
     /** Bytes written to the socket and not yet handed to the network. */
     public long unsentBytes(SocketSession session) {
-        return unsent(session).get();
-    }
-
-    private static AtomicLong unsent(SocketSession session) {
-        UserData data = session.connection().userData();
-        AtomicLong unsent = data.get(UNSENT);
-        if (unsent != null) {
-            return unsent;
-        }
-        synchronized (session) {
-            unsent = data.get(UNSENT);
-            if (unsent == null) {
-                unsent = new AtomicLong();
-                data.put(UNSENT, unsent);
-            }
-            return unsent;
-        }
+        return session.unsent();
     }
 }

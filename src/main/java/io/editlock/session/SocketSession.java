@@ -3,35 +3,45 @@ package io.editlock.session;
 import io.editlock.auth.Identity;
 import io.editlock.lock.Holder;
 import io.vertx.core.Context;
-import io.vertx.core.impl.ContextInternal;
+import java.util.AbstractSet;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 
 /**
  * What this node knows of one open socket: who it is, what it watches, when it was last active and
  * last answered a ping. Mutable fields are read by the sweeper and renewer threads, hence volatile.
+ * A node holds tens of thousands of these, mostly idle: every field counts (docs/benchmarks.md, memory).
  */
 public final class SocketSession {
 
+    private static final AtomicLongFieldUpdater<SocketSession> UNSENT =
+            AtomicLongFieldUpdater.newUpdater(SocketSession.class, "unsentChars");
+
     private final ClientConnection connection;
     private final Identity identity;
-    private final String nodeId;
     private final String resumeToken;
-    private final Set<Long> watched = ConcurrentHashMap.newKeySet();
+    private final Holder holder;
+    private final Set<Long> watched = new WatchedSet();
     private volatile long lastActivityNanos = System.nanoTime();
     private volatile long lastPongNanos = System.nanoTime();
+    /** Characters written to the socket and not yet handed to the network. */
+    private volatile long unsentChars;
     private volatile boolean mayKeepLocks;
     private volatile boolean resumable;
     private volatile boolean closedByServer;
-    /** The event loop the socket's I/O runs on; known from its first message on that loop. */
-    private volatile ContextInternal eventLoop;
+    /** The event loop the socket's I/O runs on, and its thread; known from its first message on that loop. */
+    private volatile Context eventLoop;
+    private volatile Thread eventLoopThread;
 
     public SocketSession(ClientConnection connection, Identity identity, String nodeId, String resumeToken) {
         this.connection = connection;
         this.identity = identity;
-        this.nodeId = nodeId;
         this.resumeToken = resumeToken;
+        this.holder = new Holder(identity.userId(), identity.userName(), connection.id(), nodeId);
     }
 
     public String socketId() {
@@ -44,14 +54,29 @@ public final class SocketSession {
 
     /** Notes the socket's event-loop context, when called on it (a message handler). */
     public void bindEventLoop(Context current) {
-        if (eventLoop == null && current instanceof ContextInternal internal && internal.isEventLoopContext()) {
-            eventLoop = internal;
+        if (eventLoop == null && current != null && current.isEventLoopContext()) {
+            eventLoopThread = Thread.currentThread();
+            eventLoop = current;
         }
     }
 
     /** Empty until the socket has sent a message. */
-    public Optional<ContextInternal> eventLoop() {
+    public Optional<Context> eventLoop() {
         return Optional.ofNullable(eventLoop);
+    }
+
+    /** The thread of {@link #eventLoop()}, which sockets share; null until the socket has sent a message. */
+    public Thread eventLoopThread() {
+        return eventLoop == null ? null : eventLoopThread;
+    }
+
+    /** @return the characters written and not yet handed to the network, after adding {@code delta} */
+    public long addUnsent(long delta) {
+        return UNSENT.addAndGet(this, delta);
+    }
+
+    public long unsent() {
+        return unsentChars;
     }
 
     public Identity identity() {
@@ -63,7 +88,7 @@ public final class SocketSession {
     }
 
     public Holder holder() {
-        return new Holder(identity.userId(), identity.userName(), socketId(), nodeId);
+        return holder;
     }
 
     public Set<Long> watched() {
@@ -111,5 +136,82 @@ public final class SocketSession {
 
     public void closedByServer(boolean value) {
         closedByServer = value;
+    }
+
+    /**
+     * The configurators a socket watches: a few at most (editlock.limits.watches-per-socket), so a
+     * copy-on-write array, a few dozen bytes, where a concurrent hash set costs over 200 per socket.
+     * Reads see a snapshot; changes are serialised.
+     */
+    private static final class WatchedSet extends AbstractSet<Long> {
+
+        private static final long[] NONE = new long[0];
+        private volatile long[] ids = NONE;
+
+        @Override
+        public boolean contains(Object value) {
+            return value instanceof Long id && indexOf(ids, id) >= 0;
+        }
+
+        @Override
+        public synchronized boolean add(Long id) {
+            long[] current = ids;
+            if (indexOf(current, id) >= 0) {
+                return false;
+            }
+            long[] next = Arrays.copyOf(current, current.length + 1);
+            next[current.length] = id;
+            ids = next;
+            return true;
+        }
+
+        @Override
+        public synchronized boolean remove(Object value) {
+            long[] current = ids;
+            int index = value instanceof Long id ? indexOf(current, id) : -1;
+            if (index < 0) {
+                return false;
+            }
+            long[] next = new long[current.length - 1];
+            System.arraycopy(current, 0, next, 0, index);
+            System.arraycopy(current, index + 1, next, index, next.length - index);
+            ids = next.length == 0 ? NONE : next;
+            return true;
+        }
+
+        @Override
+        public int size() {
+            return ids.length;
+        }
+
+        @Override
+        public Iterator<Long> iterator() {
+            long[] snapshot = ids;
+            return new Iterator<>() {
+                private int next;
+
+                @Override
+                public boolean hasNext() {
+                    return next < snapshot.length;
+                }
+
+                @Override
+                public Long next() {
+                    if (next >= snapshot.length) {
+                        throw new NoSuchElementException();
+                    }
+                    return snapshot[next++];
+                }
+            };
+        }
+
+        private static int indexOf(long[] ids, long id) {
+            for (int i = 0; i < ids.length; i++) {
+                if (ids[i] == id) {
+                    return i;
+                }
+            }
+            return -1;
+        }
     }
 }

@@ -107,7 +107,9 @@ final class Report {
         line("");
         for (String key : keys("evalsha")) {
             line("Redis alone: `" + note("evalsha", key, "command") + "` against the same Redis: **" + cell("evalsha", key, "ops_per_s", 0)
-                    + " ops/s**, p50 " + cell("evalsha", key, "p50_ms", 3) + " ms, p99 " + cell("evalsha", key, "p99_ms", 3) + " ms.");
+                    + " ops/s**, p50 " + cell("evalsha", key, "p50_ms", 3) + " ms, p99 " + cell("evalsha", key, "p99_ms", 3) + " ms"
+                    + (!values("evalsha", key, "cpu_redis_us_per_op").isEmpty() ? ", Redis CPU " + cell("evalsha", key, "cpu_redis_us_per_op", 1) + " µs per run" : "")
+                    + ".");
         }
         line("");
     }
