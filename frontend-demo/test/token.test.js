@@ -150,7 +150,7 @@ describe('EditlockClient and its token', () => {
     await socket.answer('reauth', () => ['error', { code: 'UNAUTHORIZED', message: 'bad token' }]);
     await until(() => failed.length === 1);
     assert.equal(failed[0].error.code, 'UNAUTHORIZED');
-    const retry = await socket.answer('reauth', (frame) => ['reauthed', { expiresAt: new Date(Date.now() + 3_600_000).toISOString() }]);
+    const retry = await socket.answer('reauth', () => ['reauthed', { expiresAt: new Date(Date.now() + 3_600_000).toISOString() }]);
     assert.equal(retry.data.accessToken, tokens.handed[2], 'the retry asks the provider again');
     assert.equal(client.state, 'open');
     client.close();
