@@ -13,7 +13,7 @@ import { boundInput } from './widgets.js';
  *   request {resource, byUserName, message, deadline} — someone asks us for a page we hold
  *
  * @param {{client: import('./editlock-client.js').EditlockClient, state: object, render: Function,
- *          toast: Function, granted: (lock: object) => void}} app
+ *          toast: Function, granted: (lock: object) => void, retry: (edit: object) => void}} app
  */
 export function installHandover(app) {
   const { client, state, render, toast } = app;
