@@ -46,6 +46,7 @@ export function saveSession(storage, auth, now = Date.now()) {
   }
 }
 
+/** @param {Storage} storage */
 export function forgetSession(storage) {
   try {
     storage.removeItem(KEY);
@@ -54,7 +55,10 @@ export function forgetSession(storage) {
   }
 }
 
-/** Whether a `storage` event says the sign-in of this browser ended (signed out in another tab). */
+/**
+ * Whether a `storage` event says the sign-in of this browser ended (signed out in another tab).
+ * @param {StorageEvent} event
+ */
 export function signedOutElsewhere(event) {
   return event.key === KEY && !event.newValue;
 }

@@ -1,6 +1,7 @@
 // actions.js — what the views may do: each user action, passed on to the part of the demo that owns it.
 
 import { resourceKey } from '../editlock-client.js';
+import { ApiError } from '../api.js';
 
 /**
  * @param {import('./context.js').App} app
@@ -55,7 +56,8 @@ export function createActions(app) {
         location.hash = `#/c/${created.id}/structure`;
         return true;
       } catch (failure) {
-        app.toast(failure.status === 400 ? 'Please give the configurator a name.' : failure.message, 'error');
+        const error = /** @type {Error} */ (failure);
+        app.toast(error instanceof ApiError && error.status === 400 ? 'Please give the configurator a name.' : error.message, 'error');
         return false;
       }
     },
@@ -65,7 +67,7 @@ export function createActions(app) {
         await session().api.call('DELETE', `/api/locks/${encodeURIComponent(resourceKey(lock.resource))}`);
         app.toast(`Released ${lock.ownerUserName}\u2019s lock.`);
       } catch (failure) {
-        app.toast(failure.message, 'error');
+        app.toast(/** @type {Error} */ (failure).message, 'error');
       }
     },
   };

@@ -1,6 +1,7 @@
 // configurator.js — the open configurator: watching its locks, loading it (again when it changed),
 // and the list of all of them on the home page.
 
+import { ApiError } from '../api.js';
 import { normalizeConfigurator } from '../model.js';
 
 const NOT_FOUND = 'This configurator does not exist (any more).';
@@ -24,10 +25,11 @@ export function createConfigurator(app) {
         state.viewError = null;
       }
     } catch (failure) {
+      const error = /** @type {Error} */ (failure);
       if (state.route.configuratorId === id) {
-        state.viewError = failure.status === 404
+        state.viewError = error instanceof ApiError && error.status === 404
           ? NOT_FOUND
-          : `Could not load this configurator: ${failure.message}`;
+          : `Could not load this configurator: ${error.message}`;
       }
     }
     app.render();
@@ -80,7 +82,7 @@ export function createConfigurator(app) {
         state.configurators = await app.session.api.listConfigurators();
       } catch (failure) {
         state.configurators = state.configurators || [];
-        app.toast(`Could not load the configurators: ${failure.message}`, 'error');
+        app.toast(`Could not load the configurators: ${/** @type {Error} */ (failure).message}`, 'error');
       }
       app.render();
     },

@@ -131,7 +131,7 @@ export function createSignIn(app) {
         saveSession(localStorage, auth);
         await startWorkspace(auth);
       } catch (failure) {
-        app.toast(failure.message || 'Could not sign in.', 'error');
+        app.toast(/** @type {Error} */ (failure).message || 'Could not sign in.', 'error');
       } finally {
         state.busy = false;
         app.render();

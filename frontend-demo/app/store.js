@@ -41,7 +41,7 @@
  * @property {boolean} busy signing in
  * @property {Map<string, {send: () => Promise<boolean>, timer: any}>} pendingDeletes entries deleted but
  *   not yet sent, so that Undo can bring them back: `${kind}:${id}` → {timer, send}
- * @property {object} [handover] see handover.js
+ * @property {import('../handover.js').HandoverState} [handover] asking for pages and waiting in line (handover.js)
  */
 
 /** @returns {State} the state of a signed-out demo */
