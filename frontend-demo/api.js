@@ -2,6 +2,11 @@
 
 /** A REST call that did not succeed; `status` is the HTTP status, `body` its JSON body if any. */
 export class ApiError extends Error {
+  /**
+   * @param {number} status
+   * @param {any} body
+   * @param {string} [message]
+   */
   constructor(status, body, message) {
     super(message || (body && body.message) || `The server answered ${status}.`);
     this.name = 'ApiError';
@@ -10,6 +15,9 @@ export class ApiError extends Error {
   }
 }
 
+/** @typedef {import('./editlock-client.js').Page} Page */
+/** @typedef {number | null | undefined} LockToken the fencing token of the page's lock */
+
 /** The URL segment of an item page's entries. */
 export const PAGE_COLLECTION = Object.freeze({
   filters: 'filters',
@@ -17,7 +25,13 @@ export const PAGE_COLLECTION = Object.freeze({
   attributes: 'attribute-values',
 });
 
-/** Signs in as a demo user. @returns {Promise<string>} the token */
+/**
+ * Signs in as a demo user.
+ * @param {string} userId
+ * @param {string} name
+ * @param {string[]} [roles]
+ * @returns {Promise<string>} the token
+ */
 export async function demoLogin(userId, name, roles = []) {
   const response = await fetch('/api/auth/demo-login', {
     method: 'POST',
@@ -53,56 +67,76 @@ export class Api {
     }
   }
 
+  /** @param {number} id */
   configurator(id) {
     return this.call('GET', `/api/configurators/${id}`);
   }
 
+  /** @param {string} name */
   createConfigurator(name) {
     return this.call('POST', '/api/configurators', { name });
   }
 
+  /** @param {number} id @param {string} name @param {LockToken} lockToken */
   renameConfigurator(id, name, lockToken) {
     return this.call('PATCH', `/api/configurators/${id}`, { name }, lockToken);
   }
 
+  /** @param {number} configuratorId @param {string} name @param {number | null} parentItemId @param {LockToken} lockToken */
   addItem(configuratorId, name, parentItemId, lockToken) {
     return this.call('POST', `/api/configurators/${configuratorId}/items`, { name, parentItemId: parentItemId || null }, lockToken);
   }
 
+  /** @param {number} itemId @param {string} name @param {LockToken} lockToken */
   renameItem(itemId, name, lockToken) {
     return this.call('PATCH', `/api/items/${itemId}`, { name }, lockToken);
   }
 
+  /** @param {number} itemId @param {LockToken} lockToken */
   deleteItem(itemId, lockToken) {
     return this.call('DELETE', `/api/items/${itemId}`, undefined, lockToken);
   }
 
-  /** @param {'filters'|'dependencies'|'attributes'} page */
+  /** @param {number} itemId @param {Page} page @param {object} fields @param {LockToken} lockToken */
   addEntry(itemId, page, fields, lockToken) {
     return this.call('POST', `/api/items/${itemId}/${PAGE_COLLECTION[page]}`, fields, lockToken);
   }
 
+  /** @param {Page} page @param {number} entryId @param {object} fields @param {LockToken} lockToken */
   updateEntry(page, entryId, fields, lockToken) {
     return this.call('PATCH', `/api/${PAGE_COLLECTION[page]}/${entryId}`, fields, lockToken);
   }
 
+  /** @param {Page} page @param {number} entryId @param {LockToken} lockToken */
   deleteEntry(page, entryId, lockToken) {
     return this.call('DELETE', `/api/${PAGE_COLLECTION[page]}/${entryId}`, undefined, lockToken);
   }
 
+  /** @param {number} configuratorId @param {object} fields @param {LockToken} lockToken */
   addVariable(configuratorId, fields, lockToken) {
     return this.call('POST', `/api/configurators/${configuratorId}/variables`, fields, lockToken);
   }
 
+  /** @param {number} variableId @param {object} fields @param {LockToken} lockToken */
   updateVariable(variableId, fields, lockToken) {
     return this.call('PATCH', `/api/variables/${variableId}`, fields, lockToken);
   }
 
+  /** @param {number} variableId @param {LockToken} lockToken */
   deleteVariable(variableId, lockToken) {
     return this.call('DELETE', `/api/variables/${variableId}`, undefined, lockToken);
   }
 
+  /**
+   * One REST call; rejects with an ApiError unless it succeeded.
+   * @param {string} method
+   * @param {string} path
+   * @param {object} [body]
+   * @param {LockToken} [lockToken] the fencing token, sent as `Lock-Token`
+   * @returns {Promise<any>} the response's JSON body
+   */
   async call(method, path, body, lockToken) {
+    /** @type {Record<string, string>} */
     const headers = { Authorization: `Bearer ${this.token()}`, Accept: 'application/json' };
     if (body !== undefined) {
       headers['Content-Type'] = 'application/json';
@@ -124,6 +158,7 @@ export class Api {
   }
 }
 
+/** @param {Response} response @returns {Promise<any>} */
 async function readBody(response) {
   const text = await response.text();
   if (!text) {

@@ -29,12 +29,12 @@ export function h(tag, attrs, ...children) {
         if (property.startsWith('--')) {
           element.style.setProperty(property, String(setting));
         } else {
-          element.style[property] = setting;
+          element.style[/** @type {any} */ (property)] = setting;
         }
       }
     } else if (name === 'value') {
       element.setAttribute('value', String(value)); // also as an attribute, so that it shows in the DOM
-      element.value = value;
+      /** @type {HTMLInputElement} */ (element).value = value;
     } else if (value === true) {
       element.setAttribute(name, '');
     } else {
@@ -45,6 +45,10 @@ export function h(tag, attrs, ...children) {
   return element;
 }
 
+/**
+ * @param {Element} element
+ * @param {any[]} children
+ */
 function append(element, children) {
   for (const child of children) {
     if (child === null || child === undefined || child === false) {
@@ -60,7 +64,11 @@ function append(element, children) {
   }
 }
 
-/** Replaces the children of `element`. */
+/**
+ * Replaces the children of `element`.
+ * @param {Element} element
+ * @param {...any} children
+ */
 export function replace(element, ...children) {
   element.replaceChildren();
   append(element, children);
@@ -68,7 +76,12 @@ export function replace(element, ...children) {
 
 const AVATAR_HUES = [210, 265, 330, 20, 150, 185, 45, 295];
 
-/** A round avatar with the user's initials, colored by their id. */
+/**
+ * A round avatar with the user's initials, colored by their id.
+ * @param {string} userId
+ * @param {string} name
+ * @param {'xs' | 'sm' | 'md'} [size]
+ */
 export function avatar(userId, name, size = 'md') {
   let hash = 0;
   for (const char of String(userId)) {
@@ -84,9 +97,13 @@ export function avatar(userId, name, size = 'md') {
   }, initials || '?');
 }
 
-/** Remembers which field had focus (by its data-field key) so that a re-render can restore it. */
+/**
+ * Remembers which field had focus (by its data-field key) so that a re-render can restore it.
+ * @param {HTMLElement} root
+ * @returns {() => void} puts the focus back
+ */
 export function rememberFocus(root) {
-  const active = document.activeElement;
+  const active = /** @type {HTMLInputElement | null} */ (document.activeElement);
   if (!active || !root.contains(active) || !active.dataset.field) {
     return () => {};
   }
@@ -94,7 +111,7 @@ export function rememberFocus(root) {
   const start = active.selectionStart;
   const end = active.selectionEnd;
   return () => {
-    const again = root.querySelector(`[data-field="${CSS.escape(key)}"]`);
+    const again = /** @type {HTMLInputElement | null} */ (root.querySelector(`[data-field="${CSS.escape(key)}"]`));
     if (again && !again.disabled) {
       again.focus();
       if (typeof start === 'number' && typeof again.setSelectionRange === 'function') {

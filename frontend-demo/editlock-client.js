@@ -1,3 +1,4 @@
+// @ts-check
 // editlock-client.js — the browser client of the editlock server (docs/protocol.md).
 // One ES module, no dependencies. It owns the WebSocket /locking: requests return promises for
 // their direct reply, broadcasts arrive as DOM events, drops are survived with `resume`.
@@ -66,9 +67,39 @@
  * @property {number[]} [reloadResumeRetryDelaysMs=[250, 500, 1000]] waits before each retry of the `resume` a
  *   reloaded page sends (the server may not have seen the old page's close yet); short, as the server keeps a
  *   reloaded page's locks only for its reload grace (3 s by default)
- * @property {((url: string, token: string) => WebSocket) | null} [openSocket] opens the socket instead of a
+ * @property {((url: string, token: string) => SocketLike) | null} [openSocket] opens the socket instead of a
  *   WebSocket to `url` (with the token as `tokenIn` says). Anything with the WebSocket's
  *   send/close/readyState/onmessage/onclose will do (socketio-socket.js: the same frames over Socket.IO)
+ */
+
+/**
+ * What the client needs of a socket: a WebSocket, or anything that behaves like one (`openSocket`).
+ * @typedef {object} SocketLike
+ * @property {(text: string) => void} send
+ * @property {(code?: number, reason?: string) => void} close
+ * @property {number} readyState 1 when open
+ * @property {((message: MessageEvent) => void) | null} onmessage
+ * @property {((close: CloseEvent) => void) | null} onclose
+ * @property {((error: Event) => void) | null} onerror
+ */
+
+/**
+ * One frame of the protocol, either way.
+ * @typedef {object} Frame
+ * @property {string} event
+ * @property {any} [data]
+ * @property {string} [ref] the request's reference, echoed by its direct reply
+ */
+
+/**
+ * What a refusal's data may carry (`lock-failed`, `unlock-failed`, `error`).
+ * @typedef {object} RefusalData
+ * @property {string} [code]
+ * @property {string} [message]
+ * @property {Resource} [resource]
+ * @property {string} [lockedBy]
+ * @property {string} [lockedByUserId]
+ * @property {Lock} [blocking]
  */
 
 /** The pages of an item. */
@@ -83,6 +114,8 @@ const TOKEN_EXPIRED_CODE = 4401;
 /** The longest delay setTimeout keeps (about 24 days); longer ones would fire at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 const ACTIVITY_EVENTS = ['pointerdown', 'keydown', 'wheel', 'touchstart'];
+/** WebSocket.OPEN */
+const OPEN = 1;
 
 /**
  * A request refused by the server (`lock-failed`, `unlock-failed`, `error`), or one that got no
@@ -93,7 +126,7 @@ export class EditlockError extends Error {
    * @param {string} code `LOCKED`, `NOT_FOUND`, `RATE_LIMITED`, `UNAVAILABLE`, `NOT_HELD`,
    *   `BAD_REQUEST`, `RESUME_FAILED`, `TIMEOUT`, `DISCONNECTED`, `CLOSED`
    * @param {string} message
-   * @param {object} [data] the reply's data
+   * @param {RefusalData} [data] the reply's data
    */
   constructor(code, message, data = {}) {
     super(message);
@@ -140,8 +173,9 @@ export function resourceKey(resource) {
 }
 
 /**
- * Whether `held`, held by another user, refuses a request for `wanted` (the conflict table).
- * `wanted` must carry its `configuratorId`.
+ * Whether `held`, held by another user, refuses a request for `wanted` (the conflict table,
+ * docs/protocol.md §2). `wanted` must carry its `configuratorId`. The only copy of the table in the
+ * client: {@link blockingLock} and the demo ask it.
  * @param {Resource} wanted
  * @param {Resource} held
  * @returns {boolean}
@@ -158,6 +192,52 @@ export function conflicts(wanted, held) {
   }
   return wanted.itemId === held.itemId && wanted.page === held.page;
 }
+
+/**
+ * The lock among `locks` that refuses `userId` a request for `wanted`: another user's lock that
+ * {@link conflicts} with it (a user's own locks never refuse them).
+ * @param {Resource} wanted
+ * @param {Lock[]} locks
+ * @param {string} userId
+ * @returns {Lock | undefined}
+ */
+export function blockingLock(wanted, locks, userId) {
+  return locks.find((lock) => lock.ownerUserId !== userId && conflicts(wanted, lock.resource));
+}
+
+/**
+ * The request that locks `resource`, and the one that releases it.
+ * @param {Resource} resource
+ * @returns {{lock: string, unlock: string, data: {configuratorId?: number, itemId?: number, page?: Page}}}
+ */
+function requestsFor(resource) {
+  if (resource.type === 'item-subresource') {
+    return {
+      lock: 'lock-item-subresource', unlock: 'unlock-item-subresource',
+      data: { itemId: resource.itemId, page: resource.page },
+    };
+  }
+  return { lock: `lock-${resource.type}`, unlock: `unlock-${resource.type}`, data: { configuratorId: resource.configuratorId } };
+}
+
+/**
+ * One socket of the client, and what the client keeps about it.
+ * @typedef {object} Link
+ * @property {SocketLike} socket
+ * @property {{resolve: (welcome: Welcome) => void, reject: (error: Error) => void} | null} first
+ *   the `connect()` waiting for this socket, on the first one
+ * @property {number} tokenExpiresAt when the token it was opened with ends (ms), NaN if unknown
+ */
+
+/**
+ * A request waiting for its reply.
+ * @typedef {object} Pending
+ * @property {(frame: Frame) => void} resolve
+ * @property {(error: Error) => void} reject
+ * @property {ReturnType<typeof setTimeout>} timer
+ * @property {string[]} expect the reply events that mean success
+ * @property {boolean} queued not sent yet (waiting for a ready socket)
+ */
 
 /**
  * The connection to editlock. Events (each a `CustomEvent`, its `detail` is the event's data):
@@ -188,6 +268,34 @@ export function conflicts(wanted, held) {
  * }
  */
 export class EditlockClient extends EventTarget {
+  /** @type {Link | null} the current socket */
+  #link = null;
+  #ready = false;
+  #nextRef = 1;
+  /** @type {Map<string, Pending>} */
+  #pending = new Map();
+  /** @type {Array<() => void>} requests waiting for a ready socket */
+  #queue = [];
+  #attempt = 0;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  #reconnectTimer = undefined;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  #reauthTimer = undefined;
+  /** @type {string | null} */
+  #resumeToken = null;
+  #lastTouch = 0;
+  #closedByUser = false;
+  #pausedByPageHide = false;
+  /** @type {Promise<Welcome> | null} */
+  #connectPromise = null;
+  #onActivity = () => this.#maybeTouch();
+  /** @param {PageTransitionEvent} event */
+  #onPageHide = (event) => this.#pageHidden(event);
+  /** @param {PageTransitionEvent} event */
+  #onPageShow = (event) => { if (event.persisted) this.#reopenAfterPageShow(); };
+  #onOnline = () => this.#reconnectNow();
+  #onOffline = () => this.#drop('browser offline');
+
   /** @param {EditlockClientOptions} options */
   constructor(options) {
     super();
@@ -221,26 +329,6 @@ export class EditlockClient extends EventTarget {
     this.watched = new Set();
     /** @type {Map<string, number>} the lines this user waits in (canonical string -> position, 1 = next) */
     this.waiting = new Map();
-
-    this._socket = null;
-    this._ready = false;
-    this._nextRef = 1;
-    /** @type {Map<string, {resolve: Function, reject: Function, timer: any, expect: string[]}>} */
-    this._pending = new Map();
-    /** @type {Array<() => void>} requests waiting for a ready socket */
-    this._queue = [];
-    this._attempt = 0;
-    this._reconnectTimer = null;
-    this._reauthTimer = null;
-    this._resumeToken = null;
-    this._lastTouch = 0;
-    this._closedByUser = false;
-    this._connectPromise = null;
-    this._onActivity = () => this._maybeTouch();
-    this._onPageHide = (event) => this._pageHidden(event);
-    this._onPageShow = (event) => { if (event.persisted) this._reopenAfterPageShow(); };
-    this._onOnline = () => this._reconnectNow();
-    this._onOffline = () => this._drop('browser offline');
   }
 
   // ---- connection ---------------------------------------------------------------------------
@@ -251,15 +339,15 @@ export class EditlockClient extends EventTarget {
    * @returns {Promise<Welcome>}
    */
   connect() {
-    if (this._connectPromise) {
-      return this._connectPromise;
+    if (this.#connectPromise) {
+      return this.#connectPromise;
     }
-    this._closedByUser = false;
-    this._listen(true);
-    this._connectPromise = new Promise((resolve, reject) => {
-      this._open({ resolve, reject });
+    this.#closedByUser = false;
+    this.#listen(true);
+    this.#connectPromise = new Promise((resolve, reject) => {
+      this.#open({ resolve, reject });
     });
-    return this._connectPromise;
+    return this.#connectPromise;
   }
 
   /**
@@ -268,24 +356,24 @@ export class EditlockClient extends EventTarget {
    * @param {string} [reason]
    */
   close(reason = 'client closed') {
-    this._closedByUser = true;
-    this._listen(false);
-    clearTimeout(this._reconnectTimer);
-    clearTimeout(this._reauthTimer);
-    this._failAll('CLOSED', 'The connection was closed');
-    if (this._socket) {
-      const socket = this._socket;
-      this._socket = null;
-      this._detach(socket);
+    this.#closedByUser = true;
+    this.#listen(false);
+    clearTimeout(this.#reconnectTimer);
+    clearTimeout(this.#reauthTimer);
+    this.#failAll('CLOSED', 'The connection was closed');
+    if (this.#link) {
+      const { socket } = this.#link;
+      this.#link = null;
+      detach(socket);
       socket.close(1000, reason);
     }
-    this._ready = false;
-    this._connectPromise = null;
+    this.#ready = false;
+    this.#connectPromise = null;
     this.locks.clear();
     this.welcome = null;
-    this._resumeToken = null;
-    this._forgetRemembered();
-    this._setState('closed');
+    this.#resumeToken = null;
+    this.#forgetRemembered();
+    this.#setState('closed');
   }
 
   /**
@@ -298,9 +386,9 @@ export class EditlockClient extends EventTarget {
       return;
     }
     try {
-      if (this._resumeToken && this.welcome && this.locks.size > 0) {
+      if (this.#resumeToken && this.welcome && this.locks.size > 0) {
         storage.setItem(this.options.resumeStorageKey, JSON.stringify({
-          resumeToken: this._resumeToken, userId: this.welcome.userId, at: Date.now(),
+          resumeToken: this.#resumeToken, userId: this.welcome.userId, at: Date.now(),
         }));
       } else {
         storage.removeItem(this.options.resumeStorageKey);
@@ -314,42 +402,52 @@ export class EditlockClient extends EventTarget {
 
   /** @param {number} configuratorId @returns {Promise<Lock>} */
   lockConfigurator(configuratorId) {
-    return this._lock('lock-configurator', { configuratorId });
+    return this.#lock('lock-configurator', { configuratorId });
   }
 
   /** @param {number} configuratorId @returns {Promise<Lock>} */
   lockVariables(configuratorId) {
-    return this._lock('lock-variables', { configuratorId });
+    return this.#lock('lock-variables', { configuratorId });
   }
 
   /** @param {number} itemId @param {Page} page @returns {Promise<Lock>} */
   lockItemPage(itemId, page) {
-    return this._lock('lock-item-subresource', { itemId, page });
+    return this.#lock('lock-item-subresource', { itemId, page });
+  }
+
+  /**
+   * Locks whatever `resource` names (convenience for apps that keep resources).
+   * @param {Resource} resource
+   * @returns {Promise<Lock>}
+   */
+  lock(resource) {
+    const { lock, data } = requestsFor(resource);
+    return this.#lock(lock, data);
   }
 
   /** @param {number} configuratorId @returns {Promise<object>} the `lock-released` data */
   unlockConfigurator(configuratorId) {
-    return this._unlock('unlock-configurator', { configuratorId });
+    return this.#unlock('unlock-configurator', { configuratorId });
   }
 
   /** @param {number} configuratorId @returns {Promise<object>} */
   unlockVariables(configuratorId) {
-    return this._unlock('unlock-variables', { configuratorId });
+    return this.#unlock('unlock-variables', { configuratorId });
   }
 
   /** @param {number} itemId @param {Page} page @returns {Promise<object>} */
   unlockItemPage(itemId, page) {
-    return this._unlock('unlock-item-subresource', { itemId, page });
+    return this.#unlock('unlock-item-subresource', { itemId, page });
   }
 
   /**
    * Releases whatever lock `resource` names (convenience for apps that keep resources).
    * @param {Resource} resource
+   * @returns {Promise<object>}
    */
   unlock(resource) {
-    if (resource.type === 'configurator') return this.unlockConfigurator(resource.configuratorId);
-    if (resource.type === 'variables') return this.unlockVariables(resource.configuratorId);
-    return this.unlockItemPage(resource.itemId, resource.page);
+    const { unlock, data } = requestsFor(resource);
+    return this.#unlock(unlock, data);
   }
 
   /**
@@ -360,21 +458,24 @@ export class EditlockClient extends EventTarget {
    */
   async watch(configuratorId) {
     this.watched.add(configuratorId);
-    const reply = await this._request('watch', { configuratorId }, ['lock-updated']);
-    this._emit('lock-updated', reply.data);
+    const reply = await this.#request('watch', { configuratorId }, ['lock-updated']);
+    this.#emit('lock-updated', reply.data);
     return reply.data;
   }
 
   /** @param {number} configuratorId @returns {Promise<{configuratorId: number}>} */
   async unwatch(configuratorId) {
     this.watched.delete(configuratorId);
-    return (await this._request('unwatch', { configuratorId }, ['unwatched'])).data;
+    return (await this.#request('unwatch', { configuratorId }, ['unwatched'])).data;
   }
 
-  /** Tells the server the user is active (idle timeout). Sent by itself on user activity. */
+  /**
+   * Tells the server the user is active (idle timeout). Sent by itself on user activity.
+   * @returns {Promise<object>}
+   */
   async touch() {
-    this._lastTouch = Date.now();
-    return (await this._request('touch', {}, ['touched'])).data;
+    this.#lastTouch = Date.now();
+    return (await this.#request('touch', {}, ['touched'])).data;
   }
 
   /**
@@ -400,7 +501,7 @@ export class EditlockClient extends EventTarget {
    */
   async requestTakeover(resource, message) {
     const data = message ? { resource, message } : { resource };
-    return (await this._request('request-takeover', data, ['takeover-pending'])).data;
+    return (await this.#request('request-takeover', data, ['takeover-pending'])).data;
   }
 
   /**
@@ -411,7 +512,7 @@ export class EditlockClient extends EventTarget {
    * @returns {Promise<{resource: Resource, accept: boolean}>}
    */
   async answerTakeover(resource, accept) {
-    return (await this._request('answer-takeover', { resource, accept: Boolean(accept) }, ['takeover-answered'])).data;
+    return (await this.#request('answer-takeover', { resource, accept: Boolean(accept) }, ['takeover-answered'])).data;
   }
 
   /**
@@ -423,7 +524,7 @@ export class EditlockClient extends EventTarget {
    * @returns {Promise<{lock: Lock} | {resource: Resource, position: number}>}
    */
   async waitFor(resource) {
-    const reply = await this._request('wait-for', { resource }, ['queued', 'lock-acquired']);
+    const reply = await this.#request('wait-for', { resource }, ['queued', 'lock-acquired']);
     if (reply.event === 'lock-acquired') {
       this.locks.set(resourceKey(reply.data.lock.resource), reply.data.lock);
       return { lock: reply.data.lock };
@@ -438,24 +539,35 @@ export class EditlockClient extends EventTarget {
    * @returns {Promise<{resource: Resource}>}
    */
   async stopWaiting(resource) {
-    const reply = await this._request('stop-waiting', { resource }, ['not-waiting']);
+    const reply = await this.#request('stop-waiting', { resource }, ['not-waiting']);
     this.waiting.delete(resourceKey(reply.data.resource));
     return reply.data;
   }
 
-  async _lock(event, data) {
-    const reply = await this._request(event, data, ['lock-acquired']);
+  /**
+   * @param {string} event
+   * @param {object} data
+   * @returns {Promise<Lock>}
+   */
+  async #lock(event, data) {
+    const reply = await this.#request(event, data, ['lock-acquired']);
+    /** @type {{lock: Lock, released?: Resource[]}} */
     const { lock, released = [] } = reply.data;
     for (const resource of released) {
-      this._forget(resource);
+      this.#forget(resource);
     }
     this.locks.set(resourceKey(lock.resource), lock);
     return lock;
   }
 
-  async _unlock(event, data) {
-    const reply = await this._request(event, data, ['lock-released']);
-    this._forget(reply.data.resource);
+  /**
+   * @param {string} event
+   * @param {object} data
+   * @returns {Promise<object>}
+   */
+  async #unlock(event, data) {
+    const reply = await this.#request(event, data, ['lock-released']);
+    this.#forget(reply.data.resource);
     return reply.data;
   }
 
@@ -465,42 +577,41 @@ export class EditlockClient extends EventTarget {
    * @param {object} data
    * @param {string[]} expect the reply events that mean success
    * @param {{immediate?: boolean}} [how] immediate: send on the open socket even before it is ready
+   * @returns {Promise<Frame>}
    */
-  _request(event, data, expect, how = {}) {
-    if (this._closedByUser || this.state === 'idle') {
+  #request(event, data, expect, how = {}) {
+    if (this.#closedByUser || this.state === 'idle') {
       return Promise.reject(new EditlockError('CLOSED', 'Not connected: call connect() first'));
     }
     return new Promise((resolve, reject) => {
-      const ref = `r${this._nextRef++}`;
+      const ref = `r${this.#nextRef++}`;
       const timer = setTimeout(() => {
-        const pending = this._pending.get(ref);
+        const pending = this.#pending.get(ref);
         if (pending) {
-          this._pending.delete(ref);
+          this.#pending.delete(ref);
           reject(new EditlockError('TIMEOUT', `No reply to ${event}`));
           if (!pending.queued) {
-            this._drop('request timed out'); // sent and never answered: the socket is dead
+            this.#drop('request timed out'); // sent and never answered: the socket is dead
           }
         }
       }, this.options.requestTimeoutMs);
-      const send = () => {
-        if (!this._pending.has(ref)) {
-          return; // timed out while queued
-        }
+      /** @param {Pending} pending */
+      const send = (pending) => {
+        pending.queued = false;
         if (!how.immediate) {
-          this._lastTouch = Date.now(); // the app's requests mark the user active on the server
+          this.#lastTouch = Date.now(); // the app's requests mark the user active on the server
         }
-        this._socket.send(JSON.stringify({ event, data, ref }));
+        this.#link?.socket.send(JSON.stringify({ event, data, ref }));
       };
-      this._pending.set(ref, { resolve, reject, timer, expect, queued: true });
-      if (this._ready || (how.immediate && this._socket && this._socket.readyState === 1)) {
-        this._pending.get(ref).queued = false;
-        send();
+      /** @type {Pending} */
+      const pending = { resolve, reject, timer, expect, queued: true };
+      this.#pending.set(ref, pending);
+      if (this.#ready || (how.immediate && this.#link && this.#link.socket.readyState === OPEN)) {
+        send(pending);
       } else {
-        this._queue.push(() => {
-          const pending = this._pending.get(ref);
-          if (pending) {
-            pending.queued = false;
-            send();
+        this.#queue.push(() => {
+          if (this.#pending.get(ref) === pending) {
+            send(pending); // not timed out while queued
           }
         });
       }
@@ -509,7 +620,9 @@ export class EditlockClient extends EventTarget {
 
   // ---- incoming frames ----------------------------------------------------------------------
 
-  _onFrame(text) {
+  /** @param {string} text */
+  #onFrame(text) {
+    /** @type {Frame} */
     let frame;
     try {
       frame = JSON.parse(text);
@@ -518,36 +631,45 @@ export class EditlockClient extends EventTarget {
     }
     const { event, data = {}, ref } = frame;
     if (event === 'welcome') {
-      this._welcomed(data);
+      this.#welcomed(data);
       return;
     }
-    if (ref !== undefined && this._pending.has(ref)) {
-      this._settle(ref, frame);
+    const pending = ref === undefined ? undefined : this.#pending.get(ref);
+    if (ref !== undefined && pending) {
+      this.#pending.delete(ref);
+      clearTimeout(pending.timer);
+      this.#settle(pending, frame);
       return;
     }
-    this._broadcast(event, data);
+    this.#broadcast(event, data);
   }
 
-  _settle(ref, frame) {
-    const pending = this._pending.get(ref);
-    this._pending.delete(ref);
-    clearTimeout(pending.timer);
+  /**
+   * @param {Pending} pending
+   * @param {Frame} frame its direct reply
+   */
+  #settle(pending, frame) {
     if (pending.expect.includes(frame.event)) {
       pending.resolve(frame);
       return;
     }
+    /** @type {RefusalData} */
     const data = frame.data || {};
     pending.reject(new EditlockError(data.code || 'ERROR', data.message || frame.event, data));
   }
 
-  _broadcast(event, data) {
+  /**
+   * @param {string} event
+   * @param {any} data
+   */
+  #broadcast(event, data) {
     switch (event) {
       case 'lock-lost':
-        this._forget(data.resource);
+        this.#forget(data.resource);
         break;
       case 'lock-released':
         if (this.welcome && data.ownerUserId === this.welcome.userId) {
-          this._forget(data.resource); // released by another socket of ours
+          this.#forget(data.resource); // released by another socket of ours
         }
         break;
       case 'lock-updated':
@@ -570,10 +692,11 @@ export class EditlockClient extends EventTarget {
       default:
         return; // unknown or unsolicited: ignore
     }
-    this._emit(event, data);
+    this.#emit(event, data);
   }
 
-  _forget(resource) {
+  /** @param {Resource | undefined} resource */
+  #forget(resource) {
     if (resource) {
       this.locks.delete(resourceKey(resource));
     }
@@ -581,41 +704,43 @@ export class EditlockClient extends EventTarget {
 
   // ---- socket lifecycle ---------------------------------------------------------------------
 
-  async _open(first) {
-    this._setState(first ? 'connecting' : 'reconnecting');
+  /** @param {Link['first']} first the `connect()` waiting, on the first attempt */
+  async #open(first) {
+    this.#setState(first ? 'connecting' : 'reconnecting');
+    /** @type {string} */
     let token;
     try {
-      token = typeof this.options.token === 'function' ? await this.options.token() : this.options.token;
+      const { token: given } = this.options;
+      token = typeof given === 'function' ? await given() : given;
     } catch (failure) {
-      this._openFailed(first, failure);
+      this.#openFailed(first, /** @type {Error} */ (failure));
       return;
     }
-    if (this._closedByUser) {
+    if (this.#closedByUser) {
       return;
     }
-    const socket = this.options.openSocket ? this.options.openSocket(this._url(), token) : this._openWebSocket(token);
-    this._socket = socket;
-    this._ready = false;
-    socket._first = first;
-    socket._tokenExpiresAt = tokenExpiry(token);
-    socket.onmessage = (message) => { if (this._socket === socket) this._onFrame(message.data); };
-    socket.onclose = (close) => { if (this._socket === socket) this._closed(socket, close.code, close.reason); };
+    const socket = this.options.openSocket ? this.options.openSocket(this.#url(), token) : this.#openWebSocket(token);
+    /** @type {Link} */
+    const link = { socket, first, tokenExpiresAt: tokenExpiry(token) };
+    this.#link = link;
+    this.#ready = false;
+    socket.onmessage = (message) => { if (this.#link === link) this.#onFrame(message.data); };
+    socket.onclose = (close) => { if (this.#link === link) this.#closed(link, close.code, close.reason); };
     socket.onerror = () => { /* a close follows */ };
   }
 
-  _openWebSocket(token) {
+  /**
+   * @param {string} token
+   * @returns {SocketLike}
+   */
+  #openWebSocket(token) {
     return this.options.tokenIn === 'query'
-      ? new WebSocket(`${this._url()}?access_token=${encodeURIComponent(token)}`)
-      : new WebSocket(this._url(), ['editlock', `bearer.${token}`]);
+      ? new WebSocket(`${this.#url()}?access_token=${encodeURIComponent(token)}`)
+      : new WebSocket(this.#url(), ['editlock', `bearer.${token}`]);
   }
 
-  _detach(socket) {
-    socket.onmessage = null;
-    socket.onclose = null;
-    socket.onerror = null;
-  }
-
-  _url() {
+  /** @returns {string} */
+  #url() {
     if (this.options.url) {
       return this.options.url;
     }
@@ -623,48 +748,53 @@ export class EditlockClient extends EventTarget {
     return `${scheme}//${location.host}/locking`;
   }
 
-  async _welcomed(welcome) {
-    const socket = this._socket;
-    const reconnected = !socket._first;
-    const previousToken = this._resumeToken;
-    this.welcome = welcome;
-    this._resumeToken = welcome.resumeToken;
-    if (reconnected) {
-      await this._recover(previousToken);
-    } else {
-      await this._resumeAfterReload(welcome, socket);
+  /** @param {Welcome} welcome */
+  async #welcomed(welcome) {
+    const link = this.#link;
+    if (!link) {
+      return;
     }
-    if (this._socket !== socket) {
-      if (socket._first) {
-        socket._first.resolve(welcome); // requests wait for the next socket
-        socket._first = null;
+    const reconnected = !link.first;
+    const previousToken = this.#resumeToken;
+    this.welcome = welcome;
+    this.#resumeToken = welcome.resumeToken;
+    if (reconnected) {
+      await this.#recover(previousToken, link);
+    } else {
+      await this.#resumeAfterReload(welcome, link);
+    }
+    if (this.#link !== link) {
+      if (link.first) {
+        link.first.resolve(welcome); // requests wait for the next socket
+        link.first = null;
       }
       return; // dropped again while recovering
     }
-    this._attempt = 0;
-    this._ready = true;
-    this._scheduleReauth(socket, socket._tokenExpiresAt);
-    this._setState('open');
-    const queued = this._queue.splice(0);
+    this.#attempt = 0;
+    this.#ready = true;
+    this.#scheduleReauth(link, link.tokenExpiresAt);
+    this.#setState('open');
+    const queued = this.#queue.splice(0);
     queued.forEach((send) => send());
-    if (socket._first) {
-      socket._first.resolve(welcome);
-      socket._first = null;
+    if (link.first) {
+      link.first.resolve(welcome);
+      link.first = null;
     }
-    this._emit('connected', { welcome, reconnected });
+    this.#emit('connected', { welcome, reconnected });
   }
 
   /**
    * After a reconnect: take the locks back with `resume` (retrying `RESUME_FAILED` while the
    * server may still think the old socket lives), re-take by re-entry what resume did not give
    * back, then re-watch.
+   * @param {string | null} previousToken
+   * @param {Link} link
    */
-  async _recover(previousToken) {
-    const socket = this._socket;
+  async #recover(previousToken, link) {
     const expected = new Map(this.locks);
     if (previousToken && expected.size > 0) {
-      const resumed = await this._resume(previousToken, socket);
-      if (this._socket !== socket) {
+      const resumed = await this.#resume(previousToken, link);
+      if (this.#link !== link) {
         return;
       }
       if (resumed) {
@@ -672,33 +802,40 @@ export class EditlockClient extends EventTarget {
           this.locks.set(resourceKey(lock.resource), lock);
           expected.delete(resourceKey(lock.resource));
         }
-        this._emit('resumed', { locks: resumed });
+        this.#emit('resumed', { locks: resumed });
       }
-      await this._retake([...expected.values()], socket);
+      await this.#retake([...expected.values()], link);
     }
-    const watches = [...this.watched].map((configuratorId) => this._request('watch', { configuratorId }, ['lock-updated'], { immediate: true })
-      .then((reply) => this._emit('lock-updated', reply.data))
+    const watches = [...this.watched].map((configuratorId) => this.#request('watch', { configuratorId }, ['lock-updated'], { immediate: true })
+      .then((reply) => this.#emit('lock-updated', reply.data))
       .catch((failure) => {
         if (failure.code === 'NOT_FOUND') this.watched.delete(configuratorId);
       }));
     await Promise.all(watches);
   }
 
-  /** The page before this one in the tab held locks: take them back before the app asks for any. */
-  async _resumeAfterReload(welcome, socket) {
-    const remembered = this._takeRemembered(welcome.userId);
+  /**
+   * The page before this one in the tab held locks: take them back before the app asks for any.
+   * @param {Welcome} welcome
+   * @param {Link} link
+   */
+  async #resumeAfterReload(welcome, link) {
+    const remembered = this.#takeRemembered(welcome.userId);
     if (!remembered) {
       return;
     }
-    const resumed = await this._resume(remembered, socket, this.options.reloadResumeRetryDelaysMs);
-    if (resumed && this._socket === socket) {
+    const resumed = await this.#resume(remembered, link, this.options.reloadResumeRetryDelaysMs);
+    if (resumed && this.#link === link) {
       resumed.forEach((lock) => this.locks.set(resourceKey(lock.resource), lock));
-      this._emit('resumed', { locks: resumed, reload: true });
+      this.#emit('resumed', { locks: resumed, reload: true });
     }
   }
 
-  /** @returns {string | null} the resume token the page before kept for this user, taken out of storage */
-  _takeRemembered(userId) {
+  /**
+   * @param {string} userId
+   * @returns {string | null} the resume token the page before kept for this user, taken out of storage
+   */
+  #takeRemembered(userId) {
     const storage = this.options.resumeStorage;
     if (!storage) {
       return null;
@@ -713,7 +850,7 @@ export class EditlockClient extends EventTarget {
     }
   }
 
-  _forgetRemembered() {
+  #forgetRemembered() {
     try {
       this.options.resumeStorage?.removeItem(this.options.resumeStorageKey);
     } catch {
@@ -721,208 +858,246 @@ export class EditlockClient extends EventTarget {
     }
   }
 
-  /** @returns {Promise<Lock[] | null>} the resumed locks, or null when resume was refused for good */
-  async _resume(resumeToken, socket, retryDelaysMs = this.options.resumeRetryDelaysMs) {
+  /**
+   * @param {string} resumeToken
+   * @param {Link} link
+   * @param {number[]} [retryDelaysMs]
+   * @returns {Promise<Lock[] | null>} the resumed locks, or null when resume was refused for good
+   */
+  async #resume(resumeToken, link, retryDelaysMs = this.options.resumeRetryDelaysMs) {
     const delays = [...retryDelaysMs];
     for (;;) {
       try {
-        const reply = await this._request('resume', { resumeToken }, ['resumed'], { immediate: true });
+        const reply = await this.#request('resume', { resumeToken }, ['resumed'], { immediate: true });
         return reply.data.locks || [];
       } catch (failure) {
-        if (failure.code !== 'RESUME_FAILED' || delays.length === 0 || this._socket !== socket) {
+        const delay = delays.shift();
+        if (!(failure instanceof EditlockError) || failure.code !== 'RESUME_FAILED' || delay === undefined || this.#link !== link) {
           return null;
         }
-        await new Promise((resolve) => setTimeout(resolve, delays.shift()));
-        if (this._socket !== socket) {
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        if (this.#link !== link) {
           return null;
         }
       }
     }
   }
 
-  /** Locks that resume did not bring back: ask again (a re-entry keeps the same grant); lost if refused. */
-  async _retake(locks, socket) {
+  /**
+   * Locks that resume did not bring back: ask again (a re-entry keeps the same grant); lost if refused.
+   * @param {Lock[]} locks
+   * @param {Link} link
+   */
+  async #retake(locks, link) {
     await Promise.all(locks.map(async (lock) => {
       const { resource } = lock;
-      const data = resource.type === 'item-subresource'
-        ? { itemId: resource.itemId, page: resource.page }
-        : { configuratorId: resource.configuratorId };
-      const event = resource.type === 'item-subresource' ? 'lock-item-subresource' : `lock-${resource.type}`;
+      const { lock: event, data } = requestsFor(resource);
       try {
-        const reply = await this._request(event, data, ['lock-acquired'], { immediate: true });
+        const reply = await this.#request(event, data, ['lock-acquired'], { immediate: true });
         this.locks.set(resourceKey(reply.data.lock.resource), reply.data.lock);
       } catch (failure) {
-        if (this._socket !== socket) {
+        if (this.#link !== link) {
           return;
         }
         this.locks.delete(resourceKey(resource));
-        this._emit('lock-lost', { resource, reason: 'disconnect', refusal: failure });
+        this.#emit('lock-lost', { resource, reason: 'disconnect', refusal: failure });
       }
     }));
   }
 
-  _closed(socket, code, reason) {
-    this._detach(socket);
-    this._socket = null;
-    this._ready = false;
-    clearTimeout(this._reauthTimer);
-    this._failPending('DISCONNECTED', 'The connection was lost');
-    if (socket._first && !this.welcome) {
-      this._openFailed(socket._first, new EditlockError('DISCONNECTED', `Could not connect (${code})`));
+  /**
+   * @param {Link} link
+   * @param {number} code
+   * @param {string} reason
+   */
+  #closed(link, code, reason) {
+    detach(link.socket);
+    this.#link = null;
+    this.#ready = false;
+    clearTimeout(this.#reauthTimer);
+    this.#failPending('DISCONNECTED', 'The connection was lost');
+    if (link.first && !this.welcome) {
+      this.#openFailed(link.first, new EditlockError('DISCONNECTED', `Could not connect (${code})`));
       return;
     }
     // A token that ended cannot open a new socket: only a token provider can give a fresh one.
-    const willReconnect = !this._closedByUser && code !== 1008
+    const willReconnect = !this.#closedByUser && code !== 1008
       && !(code === TOKEN_EXPIRED_CODE && typeof this.options.token !== 'function');
-    this._emit('disconnected', { code, reason, willReconnect });
+    this.#emit('disconnected', { code, reason, willReconnect });
     if (willReconnect) {
-      this._scheduleReconnect();
+      this.#scheduleReconnect();
     } else {
-      this._setState('closed');
+      this.#setState('closed');
     }
   }
 
-  _openFailed(first, failure) {
+  /**
+   * @param {Link['first']} first
+   * @param {Error} failure
+   */
+  #openFailed(first, failure) {
     if (first) {
-      this._connectPromise = null;
-      this._listen(false);
-      this._setState('closed');
+      this.#connectPromise = null;
+      this.#listen(false);
+      this.#setState('closed');
       first.reject(failure);
       return;
     }
-    this._scheduleReconnect();
+    this.#scheduleReconnect();
   }
 
-  /** Gives up on the current socket as a drop (not a clean close): the server keeps its locks for a resume. */
-  _drop(why) {
-    const socket = this._socket;
-    if (!socket || this._closedByUser) {
+  /**
+   * Gives up on the current socket as a drop (not a clean close): the server keeps its locks for a resume.
+   * @param {string} why
+   */
+  #drop(why) {
+    const link = this.#link;
+    if (!link || this.#closedByUser) {
       return;
     }
-    this._closed(socket, DROP_CODE, why);
+    this.#closed(link, DROP_CODE, why);
     try {
-      socket.close(DROP_CODE, why);
+      link.socket.close(DROP_CODE, why);
     } catch {
       // already closing
     }
   }
 
-  _scheduleReconnect() {
-    clearTimeout(this._reconnectTimer);
-    this._attempt += 1;
-    const ceiling = Math.min(this.options.backoffMaxMs, this.options.backoffBaseMs * 2 ** (this._attempt - 1));
+  #scheduleReconnect() {
+    clearTimeout(this.#reconnectTimer);
+    this.#attempt += 1;
+    const ceiling = Math.min(this.options.backoffMaxMs, this.options.backoffBaseMs * 2 ** (this.#attempt - 1));
     const delayMs = Math.round(ceiling / 2 + Math.random() * ceiling / 2); // jitter: 50–100 % of the ceiling
-    this._setState('reconnecting');
-    this._emit('reconnecting', { attempt: this._attempt, delayMs });
-    this._reconnectTimer = setTimeout(() => this._open(null), delayMs);
+    this.#setState('reconnecting');
+    this.#emit('reconnecting', { attempt: this.#attempt, delayMs });
+    this.#reconnectTimer = setTimeout(() => this.#open(null), delayMs);
   }
 
   /** The browser says the network is back: try at once instead of waiting out the backoff. */
-  _reconnectNow() {
-    if (this.state !== 'reconnecting' || this._socket || this._closedByUser) {
+  #reconnectNow() {
+    if (this.state !== 'reconnecting' || this.#link || this.#closedByUser) {
       return;
     }
-    clearTimeout(this._reconnectTimer);
-    this._open(null);
+    clearTimeout(this.#reconnectTimer);
+    this.#open(null);
   }
 
-  _pageHidden(event) {
+  /** @param {PageTransitionEvent} event */
+  #pageHidden(event) {
     if (!event.persisted) {
       // The page unloads: perhaps a reload. The browser closes the socket with 1001, for which the
       // server keeps the locks a few seconds; the next page of this tab resumes them.
       this.rememberForReload();
       return;
     }
-    if (!this._socket) {
+    if (!this.#link) {
       return;
     }
     // Parked in the back/forward cache: close cleanly so that the server frees our locks at once.
-    const socket = this._socket;
-    this._socket = null;
-    this._ready = false;
-    clearTimeout(this._reauthTimer);
-    this._detach(socket);
+    const { socket } = this.#link;
+    this.#link = null;
+    this.#ready = false;
+    clearTimeout(this.#reauthTimer);
+    detach(socket);
     socket.close(1000, 'page hidden');
-    this._failPending('DISCONNECTED', 'The page was left');
-    this._pausedByPageHide = event.persisted;
+    this.#failPending('DISCONNECTED', 'The page was left');
+    this.#pausedByPageHide = event.persisted;
   }
 
-  _reopenAfterPageShow() {
-    if (!this._pausedByPageHide || this._closedByUser) {
+  #reopenAfterPageShow() {
+    if (!this.#pausedByPageHide || this.#closedByUser) {
       return;
     }
-    this._pausedByPageHide = false;
+    this.#pausedByPageHide = false;
     const lost = [...this.locks.values()];
     this.locks.clear();
-    lost.forEach((lock) => this._emit('lock-lost', { resource: lock.resource, reason: 'disconnect' }));
-    this._resumeToken = null;
-    this._open(null);
+    lost.forEach((lock) => this.#emit('lock-lost', { resource: lock.resource, reason: 'disconnect' }));
+    this.#resumeToken = null;
+    this.#open(null);
   }
 
-  _failPending(code, message) {
-    for (const [ref, pending] of this._pending) {
+  /**
+   * @param {string} code
+   * @param {string} message
+   */
+  #failPending(code, message) {
+    for (const [ref, pending] of this.#pending) {
       if (!pending.queued) {
         clearTimeout(pending.timer);
-        this._pending.delete(ref);
+        this.#pending.delete(ref);
         pending.reject(new EditlockError(code, message));
       }
     }
   }
 
-  _failAll(code, message) {
-    this._queue = [];
-    for (const pending of this._pending.values()) {
+  /**
+   * @param {string} code
+   * @param {string} message
+   */
+  #failAll(code, message) {
+    this.#queue = [];
+    for (const pending of this.#pending.values()) {
       clearTimeout(pending.timer);
       pending.reject(new EditlockError(code, message));
     }
-    this._pending.clear();
+    this.#pending.clear();
   }
 
   // ---- token renewal ------------------------------------------------------------------------
 
-  /** Plans the renewal of the socket's token, `reauthLeadMs` before it ends (only with a token provider). */
-  _scheduleReauth(socket, expiresAtMs) {
-    clearTimeout(this._reauthTimer);
-    this._reauthTimer = null;
-    if (typeof this.options.token !== 'function' || !Number.isFinite(expiresAtMs)) {
+  /**
+   * Plans the renewal of the socket's token, `reauthLeadMs` before it ends (only with a token provider).
+   * @param {Link} link
+   * @param {number} expiresAtMs
+   */
+  #scheduleReauth(link, expiresAtMs) {
+    clearTimeout(this.#reauthTimer);
+    this.#reauthTimer = undefined;
+    const provider = this.options.token;
+    if (typeof provider !== 'function' || !Number.isFinite(expiresAtMs)) {
       return;
     }
     const remaining = expiresAtMs - Date.now();
     const dueAt = expiresAtMs - Math.min(this.options.reauthLeadMs, Math.max(0, remaining) / 2);
     const wake = () => {
-      if (this._socket !== socket) {
+      if (this.#link !== link) {
         return;
       }
       if (Date.now() < dueAt) {
-        this._reauthTimer = setTimeout(wake, Math.min(dueAt - Date.now(), MAX_TIMER_MS));
+        this.#reauthTimer = setTimeout(wake, Math.min(dueAt - Date.now(), MAX_TIMER_MS));
         return;
       }
-      this._reauth(socket, expiresAtMs);
+      this.#reauth(link, provider, expiresAtMs);
     };
-    this._reauthTimer = setTimeout(wake, Math.min(Math.max(0, dueAt - Date.now()), MAX_TIMER_MS));
+    this.#reauthTimer = setTimeout(wake, Math.min(Math.max(0, dueAt - Date.now()), MAX_TIMER_MS));
   }
 
-  async _reauth(socket, expiresAtMs) {
+  /**
+   * @param {Link} link
+   * @param {() => string | Promise<string>} provider
+   * @param {number} expiresAtMs
+   */
+  async #reauth(link, provider, expiresAtMs) {
     try {
-      const accessToken = await this.options.token();
-      if (this._socket !== socket || !this._ready) {
+      const accessToken = await provider();
+      if (this.#link !== link || !this.#ready) {
         return;
       }
-      const reply = await this._request('reauth', { accessToken }, ['reauthed'], { immediate: true });
-      if (this._socket !== socket) {
+      const reply = await this.#request('reauth', { accessToken }, ['reauthed'], { immediate: true });
+      if (this.#link !== link) {
         return;
       }
-      this._emit('reauthed', reply.data);
-      this._scheduleReauth(socket, Date.parse(reply.data.expiresAt));
+      this.#emit('reauthed', reply.data);
+      this.#scheduleReauth(link, Date.parse(reply.data.expiresAt));
     } catch (error) {
-      if (this._socket !== socket) {
+      if (this.#link !== link) {
         return;
       }
-      this._emit('reauth-failed', { error });
+      this.#emit('reauth-failed', { error });
       // Once the old token ends the server closes the socket (4401); the reconnect asks the provider again.
       if (Date.now() + this.options.reauthRetryMs < expiresAtMs) {
-        this._reauthTimer = setTimeout(() => {
-          if (this._socket === socket) this._reauth(socket, expiresAtMs);
+        this.#reauthTimer = setTimeout(() => {
+          if (this.#link === link) this.#reauth(link, provider, expiresAtMs);
         }, this.options.reauthRetryMs);
       }
     }
@@ -930,24 +1105,36 @@ export class EditlockClient extends EventTarget {
 
   // ---- activity -----------------------------------------------------------------------------
 
-  _listen(on) {
+  /** @param {boolean} on */
+  #listen(on) {
     const target = this.options.activityTarget;
-    const method = on ? 'addEventListener' : 'removeEventListener';
     if (target) {
-      ACTIVITY_EVENTS.forEach((name) => target[method](name, this._onActivity, { passive: true, capture: true }));
+      ACTIVITY_EVENTS.forEach((name) => (on
+        ? target.addEventListener(name, this.#onActivity, { passive: true, capture: true })
+        : target.removeEventListener(name, this.#onActivity, { capture: true })));
     }
-    if (typeof window !== 'undefined') {
+    if (typeof window === 'undefined') {
+      return;
+    }
+    if (on) {
       if (this.options.closeOnPageHide) {
-        window[method]('pagehide', this._onPageHide);
-        window[method]('pageshow', this._onPageShow);
+        window.addEventListener('pagehide', this.#onPageHide);
+        window.addEventListener('pageshow', this.#onPageShow);
       }
-      window[method]('online', this._onOnline);
-      window[method]('offline', this._onOffline);
+      window.addEventListener('online', this.#onOnline);
+      window.addEventListener('offline', this.#onOffline);
+    } else {
+      if (this.options.closeOnPageHide) {
+        window.removeEventListener('pagehide', this.#onPageHide);
+        window.removeEventListener('pageshow', this.#onPageShow);
+      }
+      window.removeEventListener('online', this.#onOnline);
+      window.removeEventListener('offline', this.#onOffline);
     }
   }
 
-  _maybeTouch() {
-    if (!this._ready || Date.now() - this._lastTouch < this.options.touchIntervalMs) {
+  #maybeTouch() {
+    if (!this.#ready || Date.now() - this.#lastTouch < this.options.touchIntervalMs) {
       return;
     }
     this.touch().catch(() => { /* a drop is handled by the reconnect */ });
@@ -955,16 +1142,31 @@ export class EditlockClient extends EventTarget {
 
   // ---- events -------------------------------------------------------------------------------
 
-  _setState(state) {
+  /** @param {ConnectionState} state */
+  #setState(state) {
     if (state === this.state) {
       return;
     }
     const previous = this.state;
     this.state = state;
-    this._emit('statechange', { state, previous });
+    this.#emit('statechange', { state, previous });
   }
 
-  _emit(type, detail) {
+  /**
+   * @param {string} type
+   * @param {any} detail
+   */
+  #emit(type, detail) {
     this.dispatchEvent(new CustomEvent(type, { detail }));
   }
+}
+
+/**
+ * Stops listening to a socket the client is done with.
+ * @param {SocketLike} socket
+ */
+function detach(socket) {
+  socket.onmessage = null;
+  socket.onclose = null;
+  socket.onerror = null;
 }

@@ -6,21 +6,37 @@ import { resourceKey } from './editlock-client.js';
 import { h } from './dom.js';
 import { boundInput } from './widgets.js';
 
+/** @typedef {import('./app/store.js').State} State */
+/** @typedef {import('./app/store.js').Edit} Edit */
+/** @typedef {import('./editlock-client.js').Lock} Lock */
+
 /**
  * state.handover:
- *   asked   {key, holder, deadline} — our take-over request for the open page, while it stands
- *   queue   {key, position}         — our place in the open page's line
- *   request {resource, byUserName, message, deadline} — someone asks us for a page we hold
- *
- * @param {{client: import('./editlock-client.js').EditlockClient, state: object, render: Function,
- *          toast: Function, granted: (lock: object) => void}} app
+ * @typedef {object} HandoverState
+ * @property {{key: string, holder: string, deadline: string} | null} asked our take-over request for the open page, while it stands
+ * @property {{key: string, position: number} | null} queue our place in the open page's line
+ * @property {{resource: import('./editlock-client.js').Resource, byUserName: string, message?: string, deadline: string} | null} request
+ *   someone asks us for a page we hold
+ */
+
+/**
+ * @param {{client: import('./editlock-client.js').EditlockClient, state: State, render: () => void,
+ *          toast: import('./app/context.js').ToastFn, granted: (lock: Lock) => void, retry: (edit: Edit) => void}} app
  */
 export function installHandover(app) {
   const { client, state, render, toast } = app;
-  state.handover = { asked: null, queue: null, request: null };
+  /** @type {HandoverState} */
+  const handover = { asked: null, queue: null, request: null };
+  state.handover = handover;
+  /** @type {ReturnType<typeof setInterval> | null} */
   let ticker = null;
+  /**
+   * @param {string} type
+   * @param {(detail: any) => void} handle
+   */
+  const on = (type, handle) => client.addEventListener(type, (event) => handle(/** @type {CustomEvent} */ (event).detail));
   const tick = () => {
-    const pending = state.handover.asked || state.handover.request;
+    const pending = handover.asked || handover.request;
     if (pending && !ticker) {
       ticker = setInterval(() => render(), 1000);
     } else if (!pending && ticker) {
@@ -29,67 +45,69 @@ export function installHandover(app) {
     }
   };
 
+  /** @param {Lock} lock */
   const grantedHere = (lock) => {
     const key = resourceKey(lock.resource);
-    if (state.handover.asked && state.handover.asked.key === key) state.handover.asked = null;
-    if (state.handover.queue && state.handover.queue.key === key) state.handover.queue = null;
+    if (handover.asked && handover.asked.key === key) handover.asked = null;
+    if (handover.queue && handover.queue.key === key) handover.queue = null;
     app.granted(lock);
     tick();
     render();
   };
-  client.addEventListener('lock-acquired', (event) => {
-    if (event.detail.queued) {
+  on('lock-acquired', (detail) => {
+    if (detail.queued) {
       toast('It\u2019s your turn: you can edit the page now.');
-      grantedHere(event.detail.lock);
+      grantedHere(detail.lock);
     }
   });
-  client.addEventListener('takeover-granted', (event) => {
+  on('takeover-granted', (detail) => {
     toast('The page was handed over to you.');
-    grantedHere(event.detail.lock);
+    grantedHere(detail.lock);
   });
-  client.addEventListener('takeover-refused', (event) => {
-    if (state.handover.asked && state.handover.asked.key === resourceKey(event.detail.resource)) {
-      state.handover.asked = null;
+  on('takeover-refused', (detail) => {
+    if (handover.asked && handover.asked.key === resourceKey(detail.resource)) {
+      handover.asked = null;
     }
-    toast(`${event.detail.byUserName} keeps editing the page for now.`);
+    toast(`${detail.byUserName} keeps editing the page for now.`);
     tick();
     render();
   });
-  client.addEventListener('lock-failed', (event) => {
-    if (state.handover.asked && state.handover.asked.key === resourceKey(event.detail.resource)) {
-      state.handover.asked = null;
-      toast(`The page could not be handed over: ${event.detail.message}`, 'error');
+  on('lock-failed', (detail) => {
+    if (handover.asked && handover.asked.key === resourceKey(detail.resource)) {
+      handover.asked = null;
+      toast(`The page could not be handed over: ${detail.message}`, 'error');
       tick();
       render();
     }
   });
-  client.addEventListener('queue-updated', (event) => {
-    const key = resourceKey(event.detail.resource);
-    if (state.handover.queue && state.handover.queue.key === key) {
-      state.handover.queue.position = event.detail.position;
+  on('queue-updated', (detail) => {
+    const key = resourceKey(detail.resource);
+    if (handover.queue && handover.queue.key === key) {
+      handover.queue.position = detail.position;
       render();
     }
   });
-  client.addEventListener('takeover-requested', (event) => {
-    state.handover.request = event.detail;
+  on('takeover-requested', (detail) => {
+    handover.request = detail;
     tick();
     render();
   });
-  client.addEventListener('lock-lost', (event) => {
-    const request = state.handover.request;
-    if (request && resourceKey(request.resource) === resourceKey(event.detail.resource)) {
-      state.handover.request = null;
+  on('lock-lost', (detail) => {
+    const request = handover.request;
+    if (request && resourceKey(request.resource) === resourceKey(detail.resource)) {
+      handover.request = null;
       tick();
     }
   });
 
   return {
-    /** Asks the holder of the open page for it. */
+    /** Asks the holder of the open page for it. @param {Edit} edit @param {string} [message] */
     async askHolder(edit, message) {
       try {
         const pending = await client.requestTakeover(edit.resource, message || undefined);
-        state.handover.asked = { key: edit.key, holder: edit.blockedBy ? edit.blockedBy.name : 'the editor', deadline: pending.deadline };
-      } catch (failure) {
+        handover.asked = { key: edit.key, holder: edit.blockedBy ? edit.blockedBy.name : 'the editor', deadline: pending.deadline };
+      } catch (caught) {
+        const failure = /** @type {import('./editlock-client.js').EditlockError} */ (caught);
         if (failure.code === 'NOT_HELD') {
           app.retry(edit);
         } else if (failure.code === 'BUSY') {
@@ -101,63 +119,72 @@ export function installHandover(app) {
       tick();
       render();
     },
-    /** Joins the open page's line; the page becomes editable by itself when it is our turn. */
+    /** Joins the open page's line; the page becomes editable by itself when it is our turn. @param {Edit} edit */
     async waitForPage(edit) {
       try {
         const reply = await client.waitFor(edit.resource);
-        if (reply.lock) {
+        if ('lock' in reply) {
           grantedHere(reply.lock);
           return;
         }
-        state.handover.queue = { key: edit.key, position: reply.position };
+        handover.queue = { key: edit.key, position: reply.position };
       } catch (failure) {
-        toast(failure.message, 'error');
+        toast(/** @type {Error} */ (failure).message, 'error');
       }
       render();
     },
+    /** @param {Edit} edit */
     async stopWaiting(edit) {
-      state.handover.queue = null;
+      handover.queue = null;
       render();
       await client.stopWaiting(edit.resource).catch(() => {});
     },
-    /** The holder's answer to the request in the dialog. */
+    /** The holder's answer to the request in the dialog. @param {boolean} accept */
     async answer(accept) {
-      const request = state.handover.request;
-      state.handover.request = null;
+      const request = handover.request;
+      handover.request = null;
       tick();
       render();
       if (request) {
         await client.answerTakeover(request.resource, accept).catch((failure) => toast(failure.message, 'error'));
       }
     },
-    /** The open page is left: its line and request with it. */
+    /** The open page is left: its line and request with it. @param {Edit} edit */
     left(edit) {
-      const queue = state.handover.queue;
+      const queue = handover.queue;
       if (queue && queue.key === edit.key) {
-        state.handover.queue = null;
+        handover.queue = null;
         client.stopWaiting(edit.resource).catch(() => {});
       }
-      if (state.handover.asked && state.handover.asked.key === edit.key) {
-        state.handover.asked = null;
+      if (handover.asked && handover.asked.key === edit.key) {
+        handover.asked = null;
         tick();
       }
     },
   };
 }
 
+/** @param {string} deadline */
 function secondsLeft(deadline) {
   return Math.max(0, Math.ceil((Date.parse(deadline) - Date.now()) / 1000));
 }
 
+/** @param {number} position */
 function positionText(position) {
   if (position === 1) return 'You are next.';
   return `You are number ${position} in line.`;
 }
 
-/** What the read-only banner of a page someone else edits offers. */
+/** @typedef {ReturnType<typeof import('./app/actions.js').createActions>} Actions */
+
+/**
+ * What the read-only banner of a page someone else edits offers.
+ * @param {State} state
+ * @param {Actions} actions
+ */
 export function blockedExtras(state, actions) {
-  const edit = state.edit;
-  const handover = state.handover || {};
+  const edit = /** @type {Edit} */ (state.edit);
+  const handover = state.handover || { asked: null, queue: null, request: null };
   const holder = edit.blockedBy ? edit.blockedBy.name : 'the editor';
   const parts = [];
   if (handover.asked && handover.asked.key === edit.key) {
@@ -181,7 +208,11 @@ export function blockedExtras(state, actions) {
   return h('div', { class: 'handover' }, parts);
 }
 
-/** The holder's dialog: who asks, their message, the countdown, Keep / Hand over. */
+/**
+ * The holder's dialog: who asks, their message, the countdown, Keep / Hand over.
+ * @param {State} state
+ * @param {Actions} actions
+ */
 export function takeoverDialog(state, actions) {
   const request = state.handover && state.handover.request;
   if (!request) {

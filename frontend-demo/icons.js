@@ -3,7 +3,10 @@
 
 const SVG = 'http://www.w3.org/2000/svg';
 
-/** Each icon on a 20×20 grid: [tag, attributes] drawn with the current text colour. */
+/**
+ * Each icon on a 20×20 grid: [tag, attributes] drawn with the current text colour.
+ * @type {Record<'lock' | 'pencil' | 'warning' | 'clock' | 'check' | 'search', Array<[string, Record<string, string | number>]>>}
+ */
 const SHAPES = {
   lock: [
     ['rect', { x: 4, y: 9, width: 12, height: 8.5, rx: 2, fill: 'currentColor' }],
@@ -34,7 +37,7 @@ const SHAPES = {
 
 /**
  * An inline SVG icon, hidden from screen readers (the text next to it says what it means).
- * @param {keyof SHAPES} name
+ * @param {keyof typeof SHAPES} name
  * @returns {SVGSVGElement}
  */
 export function icon(name) {

@@ -1,9 +1,12 @@
 // model.js — the configurator as the demo shows it, and the words it uses for locks.
 
 /** @typedef {{id: number, name: string, parentItemId: number | null, children: number[],
- *   filters: object[], dependencies: object[], attributes: object[]}} ItemView */
-/** @typedef {{id: number, name: string, items: Map<number, ItemView>, roots: number[], variables: object[]}} ConfiguratorView */
+ *   filters: Entry[], dependencies: Entry[], attributes: Entry[]}} ItemView */
+/** @typedef {{id: number} & Record<string, any>} Entry a filter, dependency, attribute value or variable */
+/** @typedef {{id: number, name: string, items: Map<number, ItemView>, roots: number[], variables: Entry[]}} ConfiguratorView */
+/** @typedef {import('./editlock-client.js').Resource} Resource */
 
+/** @type {Readonly<Record<string, string>>} */
 export const PAGE_TITLES = Object.freeze({
   filters: 'Filters',
   dependencies: 'Dependencies',
@@ -13,10 +16,13 @@ export const PAGE_TITLES = Object.freeze({
 /**
  * Turns `GET /api/configurators/{id}` into a flat, indexed tree. Accepts items nested (with
  * `children`) or flat (with `parentItemId`).
+ * @param {any} body
  * @returns {ConfiguratorView}
  */
 export function normalizeConfigurator(body) {
+  /** @type {Map<number, ItemView>} */
   const items = new Map();
+  /** @param {any} node @param {number | null} parentId */
   const visit = (node, parentId) => {
     items.set(node.id, {
       id: node.id,
@@ -27,9 +33,9 @@ export function normalizeConfigurator(body) {
       dependencies: sortById(node.dependencies),
       attributes: sortById(node.attributeValues ?? node.attributes),
     });
-    (node.children || []).forEach((child) => visit(child, node.id));
+    (node.children || []).forEach((/** @type {any} */ child) => visit(child, node.id));
   };
-  (body.items || []).forEach((node) => visit(node, null));
+  (body.items || []).forEach((/** @type {any} */ node) => visit(node, null));
   const roots = [];
   for (const item of [...items.values()].sort((a, b) => a.id - b.id)) {
     const parent = item.parentItemId && items.get(item.parentItemId);
@@ -42,15 +48,22 @@ export function normalizeConfigurator(body) {
   return { id: body.id, name: body.name, items, roots, variables: sortById(body.variables) };
 }
 
+/** @param {Entry[] | undefined} list @returns {Entry[]} */
 function sortById(list) {
   return [...(list || [])].sort((a, b) => a.id - b.id);
 }
 
-/** The items in tree order, each with its depth. */
+/**
+ * The items in tree order, each with its depth.
+ * @param {ConfiguratorView} view
+ * @returns {{item: ItemView, depth: number}[]}
+ */
 export function itemsInOrder(view) {
+  /** @type {{item: ItemView, depth: number}[]} */
   const out = [];
+  /** @param {number} id @param {number} depth */
   const walk = (id, depth) => {
-    const item = view.items.get(id);
+    const item = /** @type {ItemView} */ (view.items.get(id));
     out.push({ item, depth });
     item.children.forEach((child) => walk(child, depth + 1));
   };
@@ -58,9 +71,16 @@ export function itemsInOrder(view) {
   return out;
 }
 
-/** The item and every item below it. */
+/**
+ * The item and every item below it.
+ * @param {ConfiguratorView} view
+ * @param {number} itemId
+ * @returns {number[]}
+ */
 export function subtree(view, itemId) {
+  /** @type {number[]} */
   const ids = [];
+  /** @param {number} id */
   const walk = (id) => {
     ids.push(id);
     (view.items.get(id)?.children || []).forEach(walk);
@@ -69,7 +89,10 @@ export function subtree(view, itemId) {
   return ids;
 }
 
-/** The sentence a blocked user reads. Its first sentence is fixed: "Currently edited by <name>." */
+/**
+ * The sentence a blocked user reads. Its first sentence is fixed: "Currently edited by <name>."
+ * @param {string} name
+ */
 export function editedByMessage(name) {
   return {
     headline: `Currently edited by ${name}.`,
@@ -77,7 +100,10 @@ export function editedByMessage(name) {
   };
 }
 
-/** Why a lock was taken away, in words (lock-lost reasons). */
+/**
+ * Why a lock was taken away, in words (lock-lost reasons).
+ * @param {string} reason
+ */
 export function lostReasonText(reason) {
   switch (reason) {
     case 'expired': return 'Your editing session expired, so the page was released.';
@@ -92,7 +118,11 @@ export function lostReasonText(reason) {
   }
 }
 
-/** What a lock covers, in words, for the lock list ("Frame · Filters"). */
+/**
+ * What a lock covers, in words, for the lock list ("Frame · Filters").
+ * @param {Resource} resource
+ * @param {ConfiguratorView | null} view
+ */
 export function describeResource(resource, view) {
   if (resource.type === 'configurator') {
     return 'Whole configurator (restructuring)';
@@ -100,11 +130,14 @@ export function describeResource(resource, view) {
   if (resource.type === 'variables') {
     return 'Variables';
   }
-  const item = view && view.items.get(resource.itemId);
-  return `${item ? item.name : `Item ${resource.itemId}`} \u00b7 ${PAGE_TITLES[resource.page] || resource.page}`;
+  const item = view && view.items.get(/** @type {number} */ (resource.itemId));
+  return `${item ? item.name : `Item ${resource.itemId}`} \u00b7 ${PAGE_TITLES[/** @type {string} */ (resource.page)] || resource.page}`;
 }
 
-/** "just now", "3 min ago". */
+/**
+ * "just now", "3 min ago".
+ * @param {string} isoInstant
+ */
 export function since(isoInstant) {
   const seconds = Math.max(0, Math.round((Date.now() - Date.parse(isoInstant)) / 1000));
   if (seconds < 45) return 'just now';

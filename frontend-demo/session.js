@@ -1,19 +1,20 @@
 // session.js — the demo's sign-in, kept for the browser: a link opened in a new tab is signed in
 // too (each tab still opens its own socket). It ends when the token does, or on sign-out.
 
+import { tokenExpiry as readExpiry } from './editlock-client.js';
+
 const KEY = 'editlock.demo.session';
 /** Signed in this long at most when the token's own expiry cannot be read. */
 const FALLBACK_LIFETIME_MS = 12 * 60 * 60 * 1000;
 
-/** When the JWT expires (its `exp`), in ms since the epoch; null if it cannot be read. */
+/**
+ * When the JWT expires (its `exp`), in ms since the epoch; null if it cannot be read.
+ * @param {string} token
+ * @returns {number | null}
+ */
 export function tokenExpiry(token) {
-  try {
-    const payload = token.split('.')[1].replace(/-/g, '+').replace(/_/g, '/');
-    const { exp } = JSON.parse(atob(payload));
-    return typeof exp === 'number' ? exp * 1000 : null;
-  } catch {
-    return null;
-  }
+  const expiresAt = readExpiry(token);
+  return Number.isFinite(expiresAt) ? expiresAt : null;
 }
 
 /**
@@ -22,7 +23,7 @@ export function tokenExpiry(token) {
  * @param {number} [now]
  */
 export function loadSession(storage, now = Date.now()) {
-  let saved = null;
+  let saved;
   try {
     saved = JSON.parse(storage.getItem(KEY) || 'null');
   } catch {
@@ -45,6 +46,7 @@ export function saveSession(storage, auth, now = Date.now()) {
   }
 }
 
+/** @param {Storage} storage */
 export function forgetSession(storage) {
   try {
     storage.removeItem(KEY);
@@ -53,7 +55,10 @@ export function forgetSession(storage) {
   }
 }
 
-/** Whether a `storage` event says the sign-in of this browser ended (signed out in another tab). */
+/**
+ * Whether a `storage` event says the sign-in of this browser ended (signed out in another tab).
+ * @param {StorageEvent} event
+ */
 export function signedOutElsewhere(event) {
   return event.key === KEY && !event.newValue;
 }

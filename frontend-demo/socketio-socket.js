@@ -1,3 +1,4 @@
+// @ts-check
 // socketio-socket.js — the /locking frames of editlock-client.js carried over Socket.IO
 // (docs/protocol.md §12), for the demo's `?transport=socketio`. It looks like a WebSocket to the
 // client: a request with a ref goes out as an emit with an acknowledgement, and the ack's
@@ -11,63 +12,87 @@ const CONNECTING = 0;
 const OPEN = 1;
 const CLOSED = 3;
 
+/** @typedef {import('./editlock-client.js').Frame} Frame */
+/** @typedef {import('./editlock-client.js').SocketLike} SocketLike */
+
+/** @implements {SocketLike} */
 export class SocketIoSocket {
+  #socket;
+
   /**
    * @param {string} token the JWT, sent in the connect packet's `auth`
    * @param {string} [origin] the editlock server; default: the page's own
    */
   constructor(token, origin = location.origin) {
     this.readyState = CONNECTING;
+    /** @type {((message: MessageEvent) => void) | null} */
     this.onmessage = null;
+    /** @type {((close: CloseEvent) => void) | null} */
     this.onclose = null;
+    /** @type {((error: Event) => void) | null} */
     this.onerror = null;
-    this._socket = io(`${origin}/locking`, { auth: { token }, reconnection: false, forceNew: true });
-    this._socket.on('connect', () => { this.readyState = OPEN; });
-    this._socket.onAny((event, data) => this._deliver({ event, data }));
-    this._socket.on('connect_error', (error) => {
+    this.#socket = io(`${origin}/locking`, { auth: { token }, reconnection: false, forceNew: true });
+    this.#socket.on('connect', () => { this.readyState = OPEN; });
+    this.#socket.onAny((event, data) => this.#deliver({ event, data }));
+    this.#socket.on('connect_error', (error) => {
       // Refused identity is final, as a 1008 close is for the WebSocket client.
       const refused = error.message === 'UNAUTHORIZED' || error.message === 'FORBIDDEN';
-      this._ended(refused ? 1008 : 1006, error.message);
+      this.#ended(refused ? 1008 : 1006, error.message);
     });
-    this._socket.on('disconnect', (reason) => this._ended(reason === 'io client disconnect' ? 1000 : 1006, reason));
+    this.#socket.on('disconnect', (reason) => this.#ended(reason === 'io client disconnect' ? 1000 : 1006, reason));
   }
 
+  /** @param {string} text one frame of the client */
   send(text) {
+    /** @type {Frame} */
     const { event, data, ref } = JSON.parse(text);
     if (ref === undefined) {
-      this._socket.emit(event, data);
+      this.#socket.emit(event, data);
     } else {
-      this._socket.emit(event, data, (reply) => this._deliver({ ...reply, ref }));
+      this.#socket.emit(event, data, (/** @type {Frame} */ reply) => this.#deliver({ ...reply, ref }));
     }
   }
 
-  /** 1000/1001: a clean close (`disconnect`, locks freed at once); any other code: a drop, kept for a resume. */
+  /**
+   * 1000/1001: a clean close (`disconnect`, locks freed at once); any other code: a drop, kept for a resume.
+   * @param {number} [code]
+   */
   close(code = 1000) {
     if (code === 1000 || code === 1001) {
-      this._socket.disconnect();
-    } else if (this._socket.io.engine) {
-      this._socket.io.engine.close();
+      this.#socket.disconnect();
+    } else if (this.#socket.io.engine) {
+      this.#socket.io.engine.close();
     }
   }
 
-  _deliver(frame) {
+  /** @param {Frame} frame */
+  #deliver(frame) {
     if (this.onmessage) {
-      this.onmessage({ data: JSON.stringify(frame) });
+      this.onmessage(new MessageEvent('message', { data: JSON.stringify(frame) }));
     }
   }
 
-  _ended(code, reason) {
+  /**
+   * @param {number} code
+   * @param {string} reason
+   */
+  #ended(code, reason) {
     if (this.readyState === CLOSED) {
       return;
     }
     this.readyState = CLOSED;
     if (this.onclose) {
-      this.onclose({ code, reason });
+      this.onclose(new CloseEvent('close', { code, reason }));
     }
   }
 }
 
-/** The `openSocket` option of EditlockClient: the URL is Socket.IO's own, `/socket.io/` on the page's host. */
+/**
+ * The `openSocket` option of EditlockClient: the URL is Socket.IO's own, `/socket.io/` on the page's host.
+ * @param {string} url
+ * @param {string} token
+ * @returns {SocketIoSocket}
+ */
 export function openSocketIo(url, token) {
   return new SocketIoSocket(token);
 }

@@ -19,7 +19,7 @@ export function renderApp(root, state, actions) {
     h('div', { class: 'shell' },
       topBar(state, actions),
       h('div', { class: 'workspace' },
-        sidebar(state, actions),
+        sidebar(state),
         h('main', { class: 'main', id: 'main' }, mainContent(state, actions)))),
     takeoverDialog(state, actions),
     toasts(state));
@@ -111,7 +111,7 @@ function topBar(state, actions) {
 
 // ---- sidebar ------------------------------------------------------------------------------------
 
-function sidebar(state, actions) {
+function sidebar(state) {
   if (!state.route.configuratorId) {
     return h('aside', { class: 'sidebar' },
       h('div', { class: 'sidebar-section' },

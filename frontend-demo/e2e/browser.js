@@ -31,13 +31,19 @@ export async function screenshot(page, name) {
  * frontend-demo/screenshots/NAME.png when EDITLOCK_E2E_README_SHOTS=1.
  */
 export async function readmeShot(page, name) {
-  await page.waitForTimeout(250); // a toast that just appeared has finished sliding in
+  await animationsDone(page); // a toast that just appeared has finished sliding in
   const file = await screenshot(page, name);
   if (process.env.EDITLOCK_E2E_README_SHOTS === '1') {
     fs.mkdirSync(README_SHOTS, { recursive: true });
     fs.copyFileSync(file, path.join(README_SHOTS, `${name}.png`));
   }
   return file;
+}
+
+/** Waits until no animation that ends is running (the connection's pulsing dot never ends). */
+export async function animationsDone(page) {
+  await page.waitForFunction(() => document.getAnimations()
+    .every((animation) => animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity));
 }
 
 /** Removes the screenshots of an earlier run. */
@@ -55,6 +61,33 @@ export class User {
     this.baseUrl = baseUrl;
     /** every WebSocket frame of this user's pages: {at, dir: 'in'|'out', event, data} */
     this.frames = [];
+    /** @type {Array<() => boolean>} */
+    this.frameWaiters = [];
+  }
+
+  /**
+   * Resolves once `count` frames pass `test` (counting those seen already), with those frames.
+   * @param {(frame: {at: number, dir: string, event: string, data: any}) => boolean} test
+   */
+  framesArrived(test, { count = 1, timeout = 10_000, what = 'frames' } = {}) {
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const matching = this.frames.filter(test);
+        if (matching.length < count) {
+          return false;
+        }
+        clearTimeout(timer);
+        resolve(matching);
+        return true;
+      };
+      const timer = setTimeout(() => {
+        this.frameWaiters = this.frameWaiters.filter((waiter) => waiter !== check);
+        reject(new Error(`${what}: fewer than ${count} within ${timeout} ms`));
+      }, timeout);
+      if (!check()) {
+        this.frameWaiters.push(check);
+      }
+    });
   }
 
   async launch() {
@@ -93,6 +126,7 @@ export class User {
         try {
           const { event, data } = JSON.parse(frame.payload);
           this.frames.push({ at: Date.now(), dir, event, data });
+          this.frameWaiters = this.frameWaiters.filter((waiter) => !waiter());
         } catch {
           // not ours
         }

@@ -6,10 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startServer } from './server.js';
 import { User, readmeShot, screenshot } from './browser.js';
-
-/** The reload grace the server runs with (its default). */
-const RELOAD_GRACE_MS = 3_000;
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+import { graceSentinel } from './sentinels.js';
 
 function pageWithStatus(page, status) {
   return page.locator(`[data-testid=page][data-status=${status}]`);
@@ -48,17 +45,21 @@ async function addEntry(page, text) {
   await editableEntry(page, text).waitFor();
 }
 
-/** Where the element is on screen, once it is there (every render replaces the DOM). */
+/** Where the element is on screen, once it is there (every render replaces the DOM: measured again if it was replaced). */
 async function boxOf(locator) {
-  const deadline = Date.now() + 5_000;
-  for (;;) {
+  for (let attempt = 0; attempt < 10; attempt += 1) {
+    await locator.waitFor({ timeout: 5_000 });
     const box = await locator.boundingBox().catch(() => null);
-    if (box || Date.now() > deadline) {
-      assert.ok(box, 'the element is on screen');
+    if (box) {
       return box;
     }
-    await sleep(50);
   }
+  return assert.fail('the element is on screen');
+}
+
+/** Resolves once the page has handled what came before and drawn itself again (two animation frames). */
+async function drawn(page) {
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 }
 
 /** Records every lock status the page shows from now on, also those shown only for a moment. */
@@ -139,6 +140,7 @@ describe('every day in the demo', { timeout: 300_000 }, () => {
   it('Tom reloads: Sara never sees the page free, Tom is editing again with the same grant', async (t) => {
     const token = await tom.page.getAttribute('[data-testid=page]', 'data-lock-token');
     assert.ok(token, 'Tom holds the page');
+    const sentinel = await graceSentinel(server.baseUrl);
     await recordStatuses(sara.page);
     const reloadedAt = Date.now();
 
@@ -150,8 +152,10 @@ describe('every day in the demo', { timeout: 300_000 }, () => {
     assert.ok(resumed && resumed.data.locks.length === 1, 'the reloaded page resumed Tom\u2019s lock');
     t.diagnostic(`Tom was editing again ${editingAfter} ms after the reload (resumed after ${resumed.at - reloadedAt} ms)`);
 
-    // Past the old page's reload grace and then some: Sara never saw the page free.
-    await sleep(Math.max(0, reloadedAt + RELOAD_GRACE_MS + 2_500 - Date.now()));
+    // Past the old page's reload grace, Sara never saw the page free. A socket closed the same way after
+    // the old page loses its lock when its own reload grace ends; the old page's grace is over by then.
+    const graceMs = await sentinel.end('page-gone');
+    t.diagnostic(`the reload grace of a socket closed after Tom's old page ended ${graceMs} ms after its close`);
     const statuses = await sara.page.evaluate(() => window.__statuses);
     assert.deepEqual(statuses, ['blocked'], 'Sara\u2019s page stayed read-only all along');
     const released = sara.frames.filter((f) => f.dir === 'in' && f.at >= reloadedAt && f.event === 'lock-released');
@@ -225,9 +229,18 @@ describe('every day in the demo', { timeout: 300_000 }, () => {
     }, [x, y]);
     assert.ok(!under || !under.danger, `after Add the pointer is over ${JSON.stringify(under)}, not a Delete`);
     await page.mouse.click(x, y); // the second click of a double click
-    await sleep(300);
+    await drawn(page);
     assert.equal(await editableEntry(page, 'frame.weight < 2').count(), 1, 'the second click deleted nothing');
 
+    // Every delete the page sends, and whether Sara still saw the filter when it went out.
+    const deletes = [];
+    const filterUrls = (url) => url.pathname.startsWith('/api/filters/');
+    await page.route(filterUrls, async (route) => {
+      if (route.request().method() === 'DELETE') {
+        deletes.push({ saraSawIt: await entry(sara.page, 'frame.weight < 2').count() });
+      }
+      await route.continue();
+    });
     await editableEntry(page, 'frame.weight < 2').locator('button.danger').click();
     assert.equal(await editableEntry(page, 'frame.weight < 2').count(), 0, 'the row is gone at once');
     const undoToast = toast(page, 'Filter deleted.');
@@ -235,12 +248,14 @@ describe('every day in the demo', { timeout: 300_000 }, () => {
     await readmeShot(page, 'deleted-with-undo');
     await undoToast.locator('button', { hasText: 'Undo' }).click();
     await editableEntry(page, 'frame.weight < 2').waitFor({ timeout: 1_000 });
-    await sleep(6_500); // past the Undo window: nothing was sent
-    assert.equal(await entry(sara.page, 'frame.weight < 2').count(), 1, 'Sara still sees the filter');
 
+    // Deleted again: this Undo window ends after the first one, so an undone delete that was sent
+    // anyway would have gone out first.
     await editableEntry(page, 'frame.weight < 2').locator('button.danger').click();
     await entry(sara.page, 'frame.weight < 2').waitFor({ state: 'detached', timeout: 10_000 });
     assert.equal(await editableEntry(page, 'frame.weight < 2').count(), 0, 'deleted once the Undo window is over');
+    assert.deepEqual(deletes, [{ saraSawIt: 1 }], 'past the first Undo window nothing was sent: Sara still saw the filter');
+    await page.unroute(filterUrls);
   });
 
   it('a configurator or an item that does not exist gets a proper not-found page', async () => {

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startServer } from './server.js';
 import { User, screenshot } from './browser.js';
+import { consentSentinel } from './sentinels.js';
 
 const CONSENT_SECONDS = 4;
 
@@ -92,6 +93,7 @@ describe('asking for a page and waiting in line', { timeout: 300_000 }, () => {
   });
 
   it('Tom asks again for another page; Sara keeps it', async () => {
+    const sentinel = await consentSentinel(server.baseUrl);
     await open(sara, pages[1]);
     await waitForStatus(sara.page, 'editing');
     await open(tom, pages[1]);
@@ -101,8 +103,9 @@ describe('asking for a page and waiting in line', { timeout: 300_000 }, () => {
     await sara.page.click('[data-testid=takeover-keep]');
     await tom.page.locator('.toast', { hasText: 'Sara keeps editing the page for now.' }).waitFor();
     await tom.page.locator('[data-testid=ask-holder]').waitFor();
-    // Past the consent window nothing changes: the refusal ended the request.
-    await new Promise((resolve) => setTimeout(resolve, (CONSENT_SECONDS + 1) * 1000));
+    // Past the consent window nothing changes: the refusal ended the request. (A request asked for
+    // after Tom's passes at its deadline: Tom's deadline is over by then.)
+    await sentinel.askAndWaitOut();
     assert.equal(await pageWithStatus(sara.page, 'editing').count(), 1);
     assert.equal(await pageWithStatus(tom.page, 'blocked').count(), 1);
   });

@@ -5,9 +5,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startServer } from './server.js';
 import { User, clearScreenshots, screenshot } from './browser.js';
+import { graceSentinel } from './sentinels.js';
+import { login } from './socketio-clients.js';
 
 const FRIENDLY_REST = 'You can view this page. It will become editable when they\u2019re done.';
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The open page's lock status: opening, editing, blocked, lost, error, missing. */
 function pageWithStatus(page, status) {
@@ -163,7 +164,12 @@ describe('two people editing one configurator', { timeout: 300_000 }, () => {
     assert.ok(text.includes(FRIENDLY_REST), `the 423 is explained: ${text}`);
     assert.equal(await omar.page.locator('.toast.error').count(), 0, 'no error box');
     await screenshot(omar.page, 'omar-stale-save-refused-friendly-423');
-    await sleep(300);
+    const [, configuratorId] = frameFiltersUrl.match(/#\/c\/(\d+)\//);
+    const reader = await login(server.baseUrl, 'demo-reader', 'Reader');
+    const stored = await (await fetch(`${server.baseUrl}/api/configurators/${configuratorId}`, {
+      headers: { Authorization: `Bearer ${reader}` },
+    })).text();
+    assert.ok(!stored.includes('wheel.size == 29'), 'the server did not store the refused filter');
     assert.equal(await entry(sara.page, 'wheel.size == 29').count(), 0, 'the refused filter was not saved');
   });
 
@@ -176,11 +182,24 @@ describe('two people editing one configurator', { timeout: 300_000 }, () => {
 
     const token = await sara.page.getAttribute('[data-testid=page]', 'data-lock-token');
     assert.ok(token, 'Sara holds the page');
+    const sentinel = await graceSentinel(server.baseUrl);
     const droppedAt = Date.now();
+    // Offline for a few seconds: until three attempts of her client to reconnect have failed.
+    const failedAttempts = new Promise((resolve) => {
+      let failed = 0;
+      const onSocket = (socket) => socket.once('close', () => {
+        failed += 1;
+        if (failed === 3) {
+          sara.page.off('websocket', onSocket);
+          resolve();
+        }
+      });
+      sara.page.on('websocket', onSocket);
+    });
     await sara.context.setOffline(true);
     await sara.page.locator('[data-testid=connection]', { hasText: 'Reconnecting' }).waitFor({ timeout: 5_000 });
     await screenshot(sara.page, 'sara-offline-reconnecting');
-    await sleep(3_000);
+    await failedAttempts;
     await sara.context.setOffline(false);
 
     await sara.page.locator('[data-testid=connection]', { hasText: 'Live' }).waitFor({ timeout: 20_000 });
@@ -197,8 +216,10 @@ describe('two people editing one configurator', { timeout: 300_000 }, () => {
     await entry(sara.page, 'frame.material != "steel"').waitFor();
     await entry(omar.page, 'frame.material != "steel"').waitFor({ timeout: 2_000 });
 
-    // Past the grace period of the dropped socket: still no release.
-    await sleep(Math.max(0, droppedAt + 13_000 - Date.now()));
+    // Past the grace period of the dropped socket: still no release. A socket dropped after Sara's loses
+    // its lock when its own grace period ends; hers is over by then.
+    const graceMs = await sentinel.end('drop');
+    t.diagnostic(`the grace period of a socket dropped after Sara's ended ${graceMs} ms after its drop`);
     const releases = omar.frames.filter((f) => f.dir === 'in' && f.at >= droppedAt && f.event === 'lock-released');
     assert.deepEqual(releases, [], 'Omar saw no lock-released');
     await waitForStatus(omar.page, 'blocked', 1_000);

@@ -76,7 +76,7 @@ export async function startServer(settings = {}) {
     await waitUntilReady(baseUrl, child);
   } catch (failure) {
     child.kill('SIGKILL');
-    throw new Error(`${failure.message} (see target/${logName})`);
+    throw new Error(`${failure.message} (see target/${logName})`, { cause: failure });
   }
   const stop = async () => {
     if (child.exitCode !== null) {

@@ -40,7 +40,10 @@ describe('Socket.IO clients on one node', { timeout: 300_000 }, () => {
     const welcome = await sara.welcome;
     assert.equal(welcome.userId, 'sara');
     assert.ok(welcome.resumeToken, 'welcome carries a resumeToken');
-    await eventually(() => sara.socket.io.engine.transport.name === 'websocket');
+    const { engine } = sara.socket.io;
+    if (engine.transport.name !== 'websocket') {
+      await new Promise((resolve) => engine.once('upgrade', resolve));
+    }
 
     sara.socket.emit('lock-configurator', { configuratorId });
     const acquired = await sara.log.waitFor('lock-acquired');

@@ -4,106 +4,19 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { EditlockClient, conflicts, resourceKey } from '../editlock-client.js';
+import {
+  FakeSocket, FILTERS, MemoryStorage, connected as connectedTo, events, installFakeSockets, lockOf, removeFakeSockets, until,
+} from './support/scripted-server.js';
 
-/** A WebSocket the test plays the server of. */
-class FakeSocket {
-  static all = [];
-
-  constructor(url, protocols) {
-    this.url = url;
-    this.protocols = protocols;
-    this.readyState = 0;
-    this.sent = [];
-    this.closedWith = null;
-    FakeSocket.all.push(this);
-    queueMicrotask(() => { this.readyState = 1; });
-  }
-
-  send(text) {
-    this.sent.push(JSON.parse(text));
-  }
-
-  close(code) {
-    this.closedWith = code;
-    this.readyState = 3;
-  }
-
-  /** The server sends a frame. */
-  push(event, data, ref) {
-    this.onmessage?.({ data: JSON.stringify(ref === undefined ? { event, data } : { event, data, ref }) });
-  }
-
-  /** The connection drops (no close frame). */
-  drop() {
-    this.readyState = 3;
-    this.onclose?.({ code: 1006, reason: '' });
-  }
-
-  welcome(resumeToken) {
-    this.readyState = 1;
-    this.push('welcome', { socketId: `s${FakeSocket.all.length}`, userId: '7', userName: 'Sara', resumeToken });
-  }
-
-  /** Waits for the next frame sent with this event and answers it with `reply(frame)`. */
-  async answer(event, reply) {
-    const frame = await until(() => this.sent.find((f) => f.event === event && !f.answered));
-    frame.answered = true;
-    const [replyEvent, data] = reply(frame);
-    this.push(replyEvent, data, frame.ref);
-    return frame;
-  }
-}
-
-/** sessionStorage, as far as the client uses it. */
-class MemoryStorage {
-  constructor() { this.values = new Map(); }
-  getItem(key) { return this.values.has(key) ? this.values.get(key) : null; }
-  setItem(key, value) { this.values.set(key, String(value)); }
-  removeItem(key) { this.values.delete(key); }
-}
-
-async function until(find, timeoutMs = 2000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = find();
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
-
-const FILTERS = { type: 'item-subresource', configuratorId: 12, itemId: 5, page: 'filters' };
-const lockOf = (token, owner = ['7', 'Sara']) => ({
-  resource: FILTERS, ownerUserId: owner[0], ownerUserName: owner[1],
-  acquiredAt: '2026-01-01T00:00:00Z', expiresAt: '2026-01-01T00:00:30Z', token,
-});
-
-function events(client, type) {
-  const seen = [];
-  client.addEventListener(type, (event) => seen.push(event.detail));
-  return seen;
-}
-
-async function connected(options = {}) {
-  const client = new EditlockClient({
-    token: 'jwt', url: 'ws://test/locking', activityTarget: null, closeOnPageHide: false,
-    backoffBaseMs: 5, backoffMaxMs: 20, resumeRetryDelaysMs: [10, 10, 10], requestTimeoutMs: 1000, ...options,
+function connected(options = {}) {
+  return connectedTo({
+    token: 'jwt', backoffBaseMs: 5, backoffMaxMs: 20, resumeRetryDelaysMs: [10, 10, 10], requestTimeoutMs: 1000, ...options,
   });
-  const ready = client.connect();
-  const socket = await until(() => FakeSocket.all[0]);
-  socket.welcome('resume-1');
-  await ready;
-  return { client, socket };
 }
 
 describe('EditlockClient', () => {
-  beforeEach(() => {
-    FakeSocket.all = [];
-    globalThis.WebSocket = FakeSocket;
-  });
-  afterEach(() => {
-    delete globalThis.WebSocket;
-  });
+  beforeEach(installFakeSockets);
+  afterEach(removeFakeSockets);
 
   it('connects with the token in the subprotocol and resolves with the welcome', async () => {
     const { client, socket } = await connected();

@@ -3,58 +3,10 @@
 
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { EditlockClient, tokenExpiry } from '../editlock-client.js';
-
-/** A WebSocket the test plays the server of. */
-class FakeSocket {
-  static all = [];
-
-  constructor(url, protocols) {
-    Object.assign(this, { url, protocols, readyState: 1, sent: [], closedWith: null });
-    FakeSocket.all.push(this);
-  }
-
-  send(text) {
-    this.sent.push(JSON.parse(text));
-  }
-
-  close(code) {
-    this.closedWith = code;
-    this.readyState = 3;
-  }
-
-  push(event, data, ref) {
-    this.onmessage?.({ data: JSON.stringify(ref === undefined ? { event, data } : { event, data, ref }) });
-  }
-
-  /** The server closes the socket with this code. */
-  closeByServer(code, reason) {
-    this.readyState = 3;
-    this.onclose?.({ code, reason });
-  }
-
-  welcome(resumeToken) {
-    this.push('welcome', { socketId: `s${FakeSocket.all.length}`, userId: '7', userName: 'Sara', resumeToken });
-  }
-
-  async answer(event, reply) {
-    const frame = await until(() => this.sent.find((f) => f.event === event && !f.answered));
-    frame.answered = true;
-    const [replyEvent, data] = reply(frame);
-    this.push(replyEvent, data, frame.ref);
-    return frame;
-  }
-}
-
-async function until(find, timeoutMs = 3000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = find();
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
+import { tokenExpiry } from '../editlock-client.js';
+import {
+  FakeSocket, FILTERS, connected as connectedTo, events, installFakeSockets, lockOf, removeFakeSockets, until,
+} from './support/scripted-server.js';
 
 /** An unsigned JWT-shaped token (the client reads `exp`; only the server verifies). */
 function jwt(name, endsInMs) {
@@ -73,38 +25,13 @@ function provider(lifeMs) {
   return { next, handed };
 }
 
-function events(client, type) {
-  const seen = [];
-  client.addEventListener(type, (event) => seen.push(event.detail));
-  return seen;
+function connected(options) {
+  return connectedTo({ backoffBaseMs: 5, backoffMaxMs: 20, resumeRetryDelaysMs: [10], requestTimeoutMs: 2000, ...options });
 }
-
-async function connected(options) {
-  const client = new EditlockClient({
-    url: 'ws://test/locking', activityTarget: null, closeOnPageHide: false,
-    backoffBaseMs: 5, backoffMaxMs: 20, resumeRetryDelaysMs: [10], requestTimeoutMs: 2000, ...options,
-  });
-  const ready = client.connect();
-  const socket = await until(() => FakeSocket.all[0]);
-  socket.welcome('resume-1');
-  await ready;
-  return { client, socket };
-}
-
-const FILTERS = { type: 'item-subresource', configuratorId: 12, itemId: 5, page: 'filters' };
-const lockOf = (token) => ({
-  resource: FILTERS, ownerUserId: '7', ownerUserName: 'Sara',
-  acquiredAt: '2026-01-01T00:00:00Z', expiresAt: '2026-01-01T00:00:30Z', token,
-});
 
 describe('EditlockClient and its token', () => {
-  beforeEach(() => {
-    FakeSocket.all = [];
-    globalThis.WebSocket = FakeSocket;
-  });
-  afterEach(() => {
-    delete globalThis.WebSocket;
-  });
+  beforeEach(installFakeSockets);
+  afterEach(removeFakeSockets);
 
   it('reads when a token ends', () => {
     const token = jwt('a', 60_000);
@@ -150,7 +77,7 @@ describe('EditlockClient and its token', () => {
     await socket.answer('reauth', () => ['error', { code: 'UNAUTHORIZED', message: 'bad token' }]);
     await until(() => failed.length === 1);
     assert.equal(failed[0].error.code, 'UNAUTHORIZED');
-    const retry = await socket.answer('reauth', (frame) => ['reauthed', { expiresAt: new Date(Date.now() + 3_600_000).toISOString() }]);
+    const retry = await socket.answer('reauth', () => ['reauthed', { expiresAt: new Date(Date.now() + 3_600_000).toISOString() }]);
     assert.equal(retry.data.accessToken, tokens.handed[2], 'the retry asks the provider again');
     assert.equal(client.state, 'open');
     client.close();

@@ -3,81 +3,19 @@
 
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { EditlockClient } from '../editlock-client.js';
+import {
+  FILTERS, connected as connectedTo, events, installFakeSockets, lockOf as lockHeldBy, removeFakeSockets,
+} from './support/scripted-server.js';
 
-class FakeSocket {
-  static all = [];
+const lockOf = (token) => lockHeldBy(token, ['7', 'Tom']);
 
-  constructor(url) {
-    this.url = url;
-    this.readyState = 0;
-    this.sent = [];
-    FakeSocket.all.push(this);
-    queueMicrotask(() => { this.readyState = 1; });
-  }
-
-  send(text) {
-    this.sent.push(JSON.parse(text));
-  }
-
-  close() {
-    this.readyState = 3;
-  }
-
-  push(event, data, ref) {
-    this.onmessage?.({ data: JSON.stringify(ref === undefined ? { event, data } : { event, data, ref }) });
-  }
-
-  async answer(event, reply) {
-    const frame = await until(() => this.sent.find((f) => f.event === event && !f.answered));
-    frame.answered = true;
-    const [replyEvent, data] = reply(frame);
-    this.push(replyEvent, data, frame.ref);
-    return frame;
-  }
-}
-
-async function until(find, timeoutMs = 2000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = find();
-    if (found) return found;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
-
-const FILTERS = { type: 'item-subresource', configuratorId: 12, itemId: 5, page: 'filters' };
-const lockOf = (token, owner = ['7', 'Tom']) => ({
-  resource: FILTERS, ownerUserId: owner[0], ownerUserName: owner[1],
-  acquiredAt: '2026-01-01T00:00:00Z', expiresAt: '2026-01-01T00:00:30Z', token,
-});
-
-function events(client, type) {
-  const seen = [];
-  client.addEventListener(type, (event) => seen.push(event.detail));
-  return seen;
-}
-
-async function connected() {
-  const client = new EditlockClient({
-    token: 'jwt', url: 'ws://test/locking', activityTarget: null, closeOnPageHide: false, requestTimeoutMs: 1000,
-  });
-  const ready = client.connect();
-  const socket = await until(() => FakeSocket.all[0]);
-  socket.push('welcome', { socketId: 's1', userId: '7', userName: 'Tom', resumeToken: 'r' });
-  await ready;
-  return { client, socket };
+function connected() {
+  return connectedTo({ token: 'jwt', requestTimeoutMs: 1000 }, { resumeToken: 'r', userName: 'Tom' });
 }
 
 describe('take-over and waiting', () => {
-  beforeEach(() => {
-    FakeSocket.all = [];
-    globalThis.WebSocket = FakeSocket;
-  });
-  afterEach(() => {
-    delete globalThis.WebSocket;
-  });
+  beforeEach(installFakeSockets);
+  afterEach(removeFakeSockets);
 
   it('requestTakeover resolves with the deadline; takeover-granted puts the lock in client.locks', async () => {
     const { client, socket } = await connected();

@@ -1,0 +1,141 @@
+// sign-in.js — signing in and out, and the signed-in user's connections: the socket client (with the
+// token provider that keeps it signed in), the REST API, and the take-over and waiting part.
+
+import { EditlockClient, tokenExpiry } from '../editlock-client.js';
+import { Api, demoLogin } from '../api.js';
+import { installHandover } from '../handover.js';
+import { saveSession, forgetSession } from '../session.js';
+
+/** A token with less than this left is replaced (the client renews the socket's a minute before its end). */
+const TOKEN_RENEW_MS = 2 * 60_000;
+
+/** @typedef {NonNullable<import('./store.js').State['auth']>} Auth */
+
+/** @param {string} name */
+function slug(name) {
+  return name.trim().toLowerCase().normalize('NFKD').replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'user';
+}
+
+/** `?transport=socketio`: the same client, its frames carried over Socket.IO instead of /locking. */
+function wantsSocketIo() {
+  return new URLSearchParams(location.search).get('transport') === 'socketio';
+}
+
+async function socketIoOptions() {
+  const { openSocketIo } = await import('../socketio-socket.js');
+  return { openSocket: openSocketIo };
+}
+
+/**
+ * The token provider: the signed-in token while it lasts, else a fresh one from demo login. A real
+ * application asks its identity provider here (a refresh token, a silent sign-in).
+ * @param {Auth} auth
+ */
+async function freshToken(auth) {
+  if (!(tokenExpiry(auth.token) - Date.now() > TOKEN_RENEW_MS)) {
+    auth.token = await demoLogin(auth.userId, auth.name, auth.admin ? ['admin'] : []);
+    saveSession(localStorage, auth);
+  }
+  return auth.token;
+}
+
+/** @param {import('./context.js').App} app */
+export function createSignIn(app) {
+  const { state } = app;
+
+  /** Signing out (here or in another tab) closes the socket with 1000: the server frees our pages at once. */
+  function signOut() {
+    app.writes.sendPendingDeletes();
+    forgetSession(localStorage);
+    if (app.session) {
+      app.session.client.close('signed out');
+    }
+    app.session = null;
+    Object.assign(state, { auth: null, connection: 'idle', route: { view: 'home' }, configurators: null, view: null, locks: [], edit: null });
+    state.drafts.clear();
+    history.replaceState(null, '', '#/');
+    app.render();
+  }
+
+  /**
+   * Connects as `auth` and opens the page of the route.
+   * @param {Auth} auth
+   */
+  async function startWorkspace(auth) {
+    state.auth = auth;
+    const api = new Api(() => auth.token);
+    // Only the Socket.IO switch waits for a module: without it the client exists at once, as callers expect.
+    const client = new EditlockClient({ token: () => freshToken(auth), ...(wantsSocketIo() ? await socketIoOptions() : {}) });
+    client.addEventListener('statechange', (event) => {
+      state.connection = /** @type {CustomEvent} */ (event).detail.state;
+      app.render();
+    });
+    /**
+     * @param {string} type
+     * @param {(detail: any) => void} handle
+     */
+    const on = (type, handle) => client.addEventListener(type, (event) => handle(/** @type {CustomEvent} */ (event).detail));
+    on('lock-updated', (detail) => app.edit.lockUpdated(detail));
+    on('lock-released', (detail) => app.edit.lockReleased(detail));
+    on('lock-lost', (detail) => app.edit.lockLost(detail));
+    on('content-changed', (detail) => app.configurator.contentChanged(detail));
+    on('connected', ({ reconnected }) => {
+      if (reconnected) {
+        app.edit.reconnected();
+        app.configurator.scheduleReload();
+      }
+    });
+    const handover = installHandover({ client, state, render: app.render, toast: app.toast,
+      granted: (lock) => app.edit.granted(lock), retry: (edit) => app.edit.acquire(edit) });
+    app.session = { client, api, handover };
+    on('resumed', (detail) => {
+      if (detail.locks.length > 0 && !detail.reload) {
+        app.toast('Reconnected. Your edit lock was kept.');
+      }
+    });
+    app.render();
+    try {
+      await client.connect();
+    } catch {
+      // The token is no longer accepted and no fresh one can be had (the server restarted with a new
+      // key, or demo login was switched off).
+      signOut();
+      app.toast('Your session has ended. Please sign in again.', 'error');
+      return;
+    }
+    await app.navigation.navigate();
+  }
+
+  return {
+    startWorkspace,
+    signOut,
+
+    /**
+     * Signs in through demo login as `name` (an administrator if `admin`), kept for the browser.
+     * @param {string} name
+     * @param {boolean} admin
+     */
+    async signIn(name, admin) {
+      const trimmed = name.trim();
+      if (!trimmed) {
+        app.toast('Please enter your name.', 'error');
+        return;
+      }
+      state.busy = true;
+      app.render();
+      try {
+        const userId = `demo-${slug(trimmed)}`;
+        const token = await demoLogin(userId, trimmed, admin ? ['admin'] : []);
+        /** @type {Auth} */
+        const auth = { token, userId, name: trimmed, admin: Boolean(admin) };
+        saveSession(localStorage, auth);
+        await startWorkspace(auth);
+      } catch (failure) {
+        app.toast(/** @type {Error} */ (failure).message || 'Could not sign in.', 'error');
+      } finally {
+        state.busy = false;
+        app.render();
+      }
+    },
+  };
+}

@@ -1,0 +1,90 @@
+// store.js — the demo's state, in one place, and the one way to say it changed: `changed()` redraws
+// once, after the current task, however often it is called.
+
+/**
+ * The open page's edit session.
+ * @typedef {object} Edit
+ * @property {string} key the canonical string of its resource
+ * @property {import('../editlock-client.js').Resource} resource
+ * @property {'opening' | 'editing' | 'blocked' | 'lost' | 'error' | 'missing'} status 'blocked': another
+ *   user holds it; 'lost': our lock was taken away; 'error': could not ask; 'missing': no such page
+ * @property {number} [token] the fencing token while editing
+ * @property {{name: string, userId?: string} | null} [blockedBy]
+ * @property {string | null} [reason] why the lock was lost, in words
+ * @property {string | null} [message] what went wrong asking for it
+ * @property {boolean} [acquiring] a lock request is under way
+ */
+
+/**
+ * A message in the corner.
+ * @typedef {object} Toast
+ * @property {number} id
+ * @property {string} text
+ * @property {'info' | 'success' | 'error'} kind
+ * @property {{label: string, run: () => void} | null} action
+ * @property {number} createdAt
+ */
+
+/**
+ * Everything the views draw from.
+ * @typedef {object} State
+ * @property {{token: string, userId: string, name: string, admin: boolean} | null} auth
+ * @property {string} connection the client's connection state
+ * @property {{view: string, configuratorId?: number, itemId?: number, page?: string}} route
+ * @property {object[] | null} configurators the home page's list (null: loading)
+ * @property {import('../model.js').ConfiguratorView | null} view the open configurator
+ * @property {string | null} viewError why it cannot be shown
+ * @property {import('../editlock-client.js').Lock[]} locks every lock in the open configurator
+ * @property {Edit | null} edit
+ * @property {Map<string, string>} drafts what the user typed, by field, kept across redraws
+ * @property {Toast[]} toasts
+ * @property {boolean} busy signing in
+ * @property {Map<string, {send: () => Promise<boolean>, timer: any}>} pendingDeletes entries deleted but
+ *   not yet sent, so that Undo can bring them back: `${kind}:${id}` → {timer, send}
+ * @property {import('../handover.js').HandoverState} [handover] asking for pages and waiting in line (handover.js)
+ */
+
+/** @returns {State} the state of a signed-out demo */
+export function initialState() {
+  return {
+    auth: null,
+    connection: 'idle',
+    route: { view: 'home' },
+    configurators: null,
+    view: null,
+    viewError: null,
+    locks: [],
+    edit: null,
+    drafts: new Map(),
+    toasts: [],
+    busy: false,
+    pendingDeletes: new Map(),
+  };
+}
+
+/**
+ * @param {State} state
+ * @returns {{state: State, changed: () => void, subscribe: (listener: (state: State) => void) => void}}
+ */
+export function createStore(state) {
+  /** @type {Array<(state: State) => void>} */
+  const listeners = [];
+  let queued = false;
+  return {
+    state,
+    /** Redraws once the current task is done (many changes, one redraw). */
+    changed() {
+      if (queued) {
+        return;
+      }
+      queued = true;
+      queueMicrotask(() => {
+        queued = false;
+        listeners.forEach((listener) => listener(state));
+      });
+    },
+    subscribe(listener) {
+      listeners.push(listener);
+    },
+  };
+}

@@ -1,0 +1,121 @@
+// What the unit tests of editlock-client.js share: a WebSocket whose server the test plays (frame by
+// frame), a client connected to it, and small helpers to wait for a condition and record events.
+
+import { EditlockClient } from '../../editlock-client.js';
+
+/** A WebSocket the test plays the server of. Every socket the client opens is in `FakeSocket.all`. */
+export class FakeSocket {
+  /** @type {FakeSocket[]} */
+  static all = [];
+
+  constructor(url, protocols) {
+    this.url = url;
+    this.protocols = protocols;
+    this.readyState = 0;
+    this.sent = [];
+    this.closedWith = null;
+    FakeSocket.all.push(this);
+    queueMicrotask(() => { this.readyState = 1; });
+  }
+
+  send(text) {
+    this.sent.push(JSON.parse(text));
+  }
+
+  close(code) {
+    this.closedWith = code;
+    this.readyState = 3;
+  }
+
+  /** The server sends a frame. */
+  push(event, data, ref) {
+    this.onmessage?.({ data: JSON.stringify(ref === undefined ? { event, data } : { event, data, ref }) });
+  }
+
+  /** The connection drops (no close frame). */
+  drop() {
+    this.closeByServer(1006, '');
+  }
+
+  /** The server closes the socket with this code. */
+  closeByServer(code, reason) {
+    this.readyState = 3;
+    this.onclose?.({ code, reason });
+  }
+
+  /** The server's first frame: the socket is user 7's. */
+  welcome(resumeToken, userName = 'Sara') {
+    this.readyState = 1;
+    this.push('welcome', { socketId: `s${FakeSocket.all.length}`, userId: '7', userName, resumeToken });
+  }
+
+  /** Waits for the next frame sent with this event and answers it with `reply(frame)`: `[event, data]`. */
+  async answer(event, reply) {
+    const frame = await until(() => this.sent.find((f) => f.event === event && !f.answered));
+    frame.answered = true;
+    const [replyEvent, data] = reply(frame);
+    this.push(replyEvent, data, frame.ref);
+    return frame;
+  }
+}
+
+/** Makes FakeSocket the WebSocket of the tests that follow (call in `beforeEach`). */
+export function installFakeSockets() {
+  FakeSocket.all = [];
+  globalThis.WebSocket = FakeSocket;
+}
+
+/** Call in `afterEach`. */
+export function removeFakeSockets() {
+  delete globalThis.WebSocket;
+}
+
+/** sessionStorage, as far as the client uses it. */
+export class MemoryStorage {
+  constructor() { this.values = new Map(); }
+  getItem(key) { return this.values.has(key) ? this.values.get(key) : null; }
+  setItem(key, value) { this.values.set(key, String(value)); }
+  removeItem(key) { this.values.delete(key); }
+}
+
+/** Resolves with what `find` returns once it is truthy; checked every few milliseconds. */
+export async function until(find, timeoutMs = 3000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = find();
+    if (found) return found;
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
+/** Records the `detail` of every `type` event of the client. */
+export function events(client, type) {
+  const seen = [];
+  client.addEventListener(type, (event) => seen.push(event.detail));
+  return seen;
+}
+
+/** Item 5's filters in configurator 12. */
+export const FILTERS = { type: 'item-subresource', configuratorId: 12, itemId: 5, page: 'filters' };
+
+/** A lock of FILTERS with its fencing token, held by user 7 (or `owner`: [userId, userName]). */
+export function lockOf(token, owner = ['7', 'Sara']) {
+  return {
+    resource: FILTERS, ownerUserId: owner[0], ownerUserName: owner[1],
+    acquiredAt: '2026-01-01T00:00:00Z', expiresAt: '2026-01-01T00:00:30Z', token,
+  };
+}
+
+/**
+ * A client connected to the first FakeSocket, after its welcome (`resumeToken`, user 7 named `userName`).
+ * Activity and page-hide listening are off.
+ */
+export async function connected(options = {}, { resumeToken = 'resume-1', userName = 'Sara' } = {}) {
+  const client = new EditlockClient({ url: 'ws://test/locking', activityTarget: null, closeOnPageHide: false, ...options });
+  const ready = client.connect();
+  const socket = await until(() => FakeSocket.all[0]);
+  socket.welcome(resumeToken, userName);
+  await ready;
+  return { client, socket };
+}
