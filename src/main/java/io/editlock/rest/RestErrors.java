@@ -3,6 +3,8 @@ package io.editlock.rest;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.editlock.catalog.ForbiddenException;
+import io.editlock.catalog.IdempotencyKeyInUseException;
+import io.editlock.catalog.IdempotencyKeyReusedException;
 import io.editlock.catalog.InvalidInputException;
 import io.editlock.catalog.UnknownIdException;
 import io.editlock.lock.AuditText;
@@ -22,7 +24,8 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 /**
  * The one place where refusals become HTTP: 400 invalid input, 403 not allowed, 404 unknown id, 423 locked by
- * another user, 412 stale Lock-Token, 503 lock store unreachable (writes fail closed). Every body is
+ * another user, 412 stale Lock-Token, 422/409 an {@code Idempotency-Key} reused for another request or still in
+ * progress (docs/protocol.md §8), 503 lock store unreachable (writes fail closed). Every body is
  * JSON with a {@code message}.
  */
 public class RestErrors {
@@ -31,6 +34,8 @@ public class RestErrors {
     public static final int LOCKED = 423;
     /** Status 429: a user's writes beyond the rate limit (answered with Retry-After by RestWriteLimitFilter). */
     public static final int TOO_MANY_REQUESTS = 429;
+    /** Status 422: an Idempotency-Key sent again with another request. */
+    static final int UNPROCESSABLE = 422;
 
     private static final Logger LOG = Logger.getLogger(RestErrors.class);
 
@@ -106,6 +111,17 @@ public class RestErrors {
         LOG.debugf("lock store unavailable: %s", e.getMessage());
         return Response.fromResponse(message(Response.Status.SERVICE_UNAVAILABLE.getStatusCode(),
                 Messages.NOTHING_WRITTEN)).header("Retry-After", "1").build();
+    }
+
+    @ServerExceptionMapper
+    public Response idempotencyKeyReused(IdempotencyKeyReusedException e) {
+        return message(UNPROCESSABLE, e.getMessage());
+    }
+
+    @ServerExceptionMapper
+    public Response idempotencyKeyInUse(IdempotencyKeyInUseException e) {
+        return Response.fromResponse(message(Response.Status.CONFLICT.getStatusCode(), e.getMessage()))
+                .header("Retry-After", "1").build();
     }
 
     static Response message(int status, String message) {
