@@ -1,6 +1,7 @@
 package io.editlock.lock.redis;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.config.EditlockConfig;
 import io.editlock.lock.Holder;
 import io.editlock.lock.Lock;
 import io.editlock.lock.ReleaseReason;
@@ -9,9 +10,12 @@ import io.editlock.lock.Resource;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.LuaScript;
 import io.editlock.redis.ScriptExecutor;
+import io.editlock.redis.Scripts;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -21,30 +25,23 @@ import java.util.List;
 @ApplicationScoped
 public class LockScripts {
 
-    /** Every script that frees or grants a lock serves the waiting lines in the same run (docs/protocol.md §14). */
-    private static final String WAITING = "waitlines_lib";
-
-    static final LuaScript ACQUIRE = LuaScript.load("acquire_lock", WAITING);
-    static final LuaScript RELEASE = LuaScript.load("release_lock", WAITING);
-    static final LuaScript RELEASE_SOCKET = LuaScript.load("release_socket_locks", WAITING);
-    static final LuaScript RENEW_SOCKET = LuaScript.load("renew_socket_locks");
-    static final LuaScript MOVE_SOCKET = LuaScript.load("move_socket_locks", WAITING);
-    static final LuaScript REAP_EXPIRED = LuaScript.load("reap_expired_locks", WAITING);
-    static final LuaScript LIST = LuaScript.load("list_locks");
-    static final LuaScript SCHEDULE_EXPIRY = LuaScript.load("schedule_expiry");
-    static final LuaScript RESCHEDULE_EXPIRY = LuaScript.load("reschedule_expiry");
-    static final LuaScript CANCEL_REQUEST = LuaScript.load("cancel_lock_request", WAITING);
-
-    /** Every script, for loading at start-up and for the one-slot test. */
-    public static final List<LuaScript> ALL = List.of(ACQUIRE, RELEASE, RELEASE_SOCKET, RENEW_SOCKET, MOVE_SOCKET,
-            REAP_EXPIRED, LIST, SCHEDULE_EXPIRY, RESCHEDULE_EXPIRY, CANCEL_REQUEST);
+    static final LuaScript ACQUIRE = Scripts.ACQUIRE_LOCK;
+    static final LuaScript RELEASE = Scripts.RELEASE_LOCK;
+    static final LuaScript RELEASE_SOCKET = Scripts.RELEASE_SOCKET_LOCKS;
+    static final LuaScript RENEW_SOCKET = Scripts.RENEW_SOCKET_LOCKS;
+    static final LuaScript MOVE_SOCKET = Scripts.MOVE_SOCKET_LOCKS;
+    static final LuaScript REAP_EXPIRED = Scripts.REAP_EXPIRED_LOCKS;
+    static final LuaScript LIST = Scripts.LIST_LOCKS;
+    static final LuaScript SCHEDULE_EXPIRY = Scripts.SCHEDULE_EXPIRY;
+    static final LuaScript RESCHEDULE_EXPIRY = Scripts.RESCHEDULE_EXPIRY;
+    static final LuaScript CANCEL_REQUEST = Scripts.CANCEL_LOCK_REQUEST;
 
     private final ScriptExecutor executor;
     private final LockKeys keys;
     private final Duration lease;
 
-    @jakarta.inject.Inject
-    public LockScripts(ScriptExecutor executor, LockKeys keys, io.editlock.config.EditlockConfig config) {
+    @Inject
+    public LockScripts(ScriptExecutor executor, LockKeys keys, EditlockConfig config) {
         this(executor, keys, config.lease().ttl());
     }
 
@@ -127,7 +124,7 @@ public class LockScripts {
     public Uni<List<Lock>> moveSocket(long configuratorId, String oldSocket, String newSocket, String newNode, Duration lease) {
         List<String> k = List.of(keys.locks(configuratorId)); // locks
         List<String> a = List.of(oldSocket, newSocket, newNode, String.valueOf(lease.toMillis()));
-        List<String> waitingArgs = new java.util.ArrayList<>(withWaiting(a, lease));
+        List<String> waitingArgs = new ArrayList<>(withWaiting(a, lease));
         waitingArgs.add(String.valueOf(configuratorId));
         return executor.run(MOVE_SOCKET, withWaiting(k, configuratorId), waitingArgs)
                 .map(reply -> LockRecords.locks(LockRecords.parse(reply.toString()).path("moved")));
@@ -149,14 +146,14 @@ public class LockScripts {
 
     /** The waiting-line keys after a script's own keys (lua/waitlines_lib.lua). */
     private List<String> withWaiting(List<String> k, long configuratorId) {
-        List<String> all = new java.util.ArrayList<>(k);
+        List<String> all = new ArrayList<>(k);
         all.addAll(keys.waiting(configuratorId)); // lines, line, waiters, takeovers
         return all;
     }
 
     /** The lease of grants from a line and the waiting channel after a script's own arguments. */
     private List<String> withWaiting(List<String> a, Duration lease) {
-        List<String> all = new java.util.ArrayList<>(a);
+        List<String> all = new ArrayList<>(a);
         all.add(String.valueOf((lease == null ? this.lease : lease).toMillis()));
         all.add(keys.waitEventsChannel());
         return all;
