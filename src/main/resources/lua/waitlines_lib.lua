@@ -107,9 +107,10 @@ local function waiter_of(ctx, field, user)
 end
 
 -- Takes 'user' out of the line of 'field' (no-op when not in it). O(log n + the user's sockets).
-local function leave_line(ctx, field, user)
+-- 'entry': the user's waiter record when the caller has just read it.
+local function leave_line(ctx, field, user, entry)
   if ctx == nil or ctx.calm then return false end
-  local entry = waiter_of(ctx, field, user)
+  entry = entry or waiter_of(ctx, field, user)
   if entry == nil then return false end
   redis.call('ZREM', ctx.line, entry.m)
   redis.call('HDEL', ctx.waiters, field .. '|' .. user)
@@ -147,10 +148,9 @@ local function end_takeover(ctx, field, takeover)
   ctx.changed = true
 end
 
--- Grants 'field' to whoever comes first, if it is free for them: the asker of a pending take-over,
--- else the head of its line. O(locks held + log n).
-local function serve_field(ctx, locks_key, live, now, field)
-  local raw = redis.call('HGET', ctx.takeovers, field)
+-- Grants 'field' to whoever comes first, if it is free for them: the asker of a pending take-over
+-- ('raw', as read from the take-overs hash), else the head of its line. O(locks held + log n).
+local function serve_field(ctx, locks_key, live, now, field, raw)
   if raw then
     local takeover = cjson.decode(raw)
     local held = live[field]
@@ -176,7 +176,7 @@ local function serve_field(ctx, locks_key, live, now, field)
     else
       if blocked_for(live, field, user, nil) ~= nil then return end
       local entry = waiter_of(ctx, field, user)
-      leave_line(ctx, field, user)
+      leave_line(ctx, field, user, entry)
       local lock, schedule = new_grant(ctx, locks_key, live, field, user, entry.n, entry.k, now)
       ctx.grants[#ctx.grants + 1] = { kind = 'queued', lock = lock, schedule = schedule }
       return
@@ -233,7 +233,11 @@ local function serve(ctx, locks_key, live, now, released, field)
     for _, f in ipairs(redis.call('HKEYS', ctx.lines)) do fields[f] = true end
     for _, f in ipairs(redis.call('HKEYS', ctx.takeovers)) do fields[f] = true end
   end
-  for candidate, _ in pairs(fields) do serve_field(ctx, locks_key, live, now, candidate) end
+  -- The pending take-overs of every candidate in one read.
+  local candidates = {}
+  for candidate, _ in pairs(fields) do candidates[#candidates + 1] = candidate end
+  local pending = #candidates > 0 and redis.call('HMGET', ctx.takeovers, unpack(candidates)) or {}
+  for i, candidate in ipairs(candidates) do serve_field(ctx, locks_key, live, now, candidate, pending[i]) end
   local granted = #ctx.grants > 0
   publish_waiting(ctx, live)
   return granted
