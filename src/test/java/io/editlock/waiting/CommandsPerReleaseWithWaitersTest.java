@@ -35,7 +35,7 @@ class CommandsPerReleaseWithWaitersTest {
      * The release that hands the page to the head of its line: release_lock's own work, the line's
      * (head, waiter record, leaving it, the count), the new grant and the waiting event.
      */
-    private static final long PER_RELEASE = 0;
+    private static final long PER_RELEASE = 17;
 
     @Inject
     LockService locks;
