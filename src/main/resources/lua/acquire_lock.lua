@@ -73,7 +73,7 @@ if own ~= nil and own.u == user_id then
   keep(own, socket_id, node_id, request)
   own.e = now + lease_ms
   own.n = user_name
-  keep_for_lease(book, own.e)
+  keep_for_lease(book, own.e, now)
   write_locks(locks_key, book, { field, own })
   if #released > 0 or served then announce(channel, configurator_id, live, released, now) end
   if leave_line(waiting, field, user_id) then publish_waiting(waiting, live) end
@@ -88,7 +88,7 @@ if item_id ~= '' then
   lock.page = page
 end
 local schedule = needs_schedule(book, now, lock.e)
-keep_for_lease(book, lock.e)
+keep_for_lease(book, lock.e, now)
 write_locks(locks_key, book, { field, lock })
 live[field] = lock
 announce(channel, configurator_id, live, released, now)

@@ -26,7 +26,7 @@ local lock = live[field]
 -- acquire_lock looks for void markers only until '#void', and the hash lives at least as long.
 local void_until = now + void_ms + 1000
 if book_num(book, 'void') < void_until then book_set(book, 'void', void_until) end
-keep_until(book, void_until)
+keep_until(book, void_until, now)
 local changed = {}
 
 if lock ~= nil and lock.k[socket_id] ~= nil and lock.r ~= nil and lock.r[socket_id] == request then

@@ -113,23 +113,23 @@ local function write_locks(locks_key, book, fields)
   end
   book.dirty = {}
   if #args > 0 then redis.call('HSET', locks_key, unpack(args)) end
-  if book.expire_at ~= nil then
-    redis.call('PEXPIREAT', locks_key, string.format('%d', book.expire_at))
-    book.expire_at = nil
+  if book.expire_in ~= nil then
+    redis.call('PEXPIRE', locks_key, string.format('%d', book.expire_in))
+    book.expire_in = nil
   end
 end
 
 -- Makes the hash live at least until 'till' (ms) and then some, unless '#exp' says it already
 -- does. The TTL only ever grows: every TTL of the hash is set here and recorded in '#exp'.
-local function keep_until(book, till)
+local function keep_until(book, till, now)
   if book_num(book, 'exp') >= till then return end
-  book.expire_at = till + 30000
-  book_set(book, 'exp', book.expire_at)
+  book.expire_in = till + 30000 - now
+  book_set(book, 'exp', till + 30000)
 end
 
 -- Keeps the hash alive at least as long as a lease ending at 'ends', and '#seq' a while after.
-local function keep_for_lease(book, ends)
-  keep_until(book, ends + 30000)
+local function keep_for_lease(book, ends, now)
+  keep_until(book, ends + 30000, now)
 end
 
 -- A new fencing token: strictly increasing per configurator (so per resource), and never below

@@ -29,7 +29,7 @@ for _, record in ipairs(records) do
   end
 end
 if #moved > 0 then
-  keep_for_lease(book, now + lease_ms)
+  keep_for_lease(book, now + lease_ms, now)
   write_locks(locks_key, book, changed)
 end
 -- KEYS[2..5], ARGV[5..7] (optional; leaseMs, waitChannel, configuratorId): what the old socket

@@ -21,7 +21,7 @@ for _, record in ipairs(records) do
   end
 end
 if #changed > 0 then
-  keep_for_lease(book, now + lease_ms)
+  keep_for_lease(book, now + lease_ms, now)
   write_locks(locks_key, book, changed)
 end
 return #changed / 2

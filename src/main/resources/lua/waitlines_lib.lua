@@ -76,7 +76,7 @@ local function new_grant(ctx, locks_key, live, field, user, name, keepers, now)
     lock.type, lock.item, lock.page = 'item-subresource', item, page
   end
   local schedule = needs_schedule(ctx.book, now, lock.e)
-  keep_for_lease(ctx.book, lock.e)
+  keep_for_lease(ctx.book, lock.e, now)
   write_locks(locks_key, ctx.book, { field, lock })
   live[field] = lock
   return lock, schedule

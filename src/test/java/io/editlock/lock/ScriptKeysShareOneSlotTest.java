@@ -197,6 +197,20 @@ class ScriptKeysShareOneSlotTest {
         }
     }
 
+    /** Production's Redis user may run only the commands of deploy/redis-users.acl: every script keeps to them. */
+    @Test
+    void everyScriptRunsOnlyCommandsTheProductionAclAllows() throws Exception {
+        String acl = Files.readString(Path.of("deploy", "redis-users.acl"));
+        for (LuaScript script : Scripts.ALL) {
+            Matcher call = REDIS_CALL.matcher(script.source());
+            while (call.find()) {
+                String command = call.group(1).toLowerCase(Locale.ROOT);
+                assertTrue(acl.contains(" +" + command + " ") || acl.contains(" +" + command + "\n") || acl.endsWith(" +" + command),
+                        script.name() + " calls " + command + ", which deploy/redis-users.acl does not allow");
+            }
+        }
+    }
+
     /** A library is put in front of a script only when the script (or a library after it) calls into it. */
     @Test
     void everyScriptCarriesOnlyTheLibrariesItUses() throws Exception {
