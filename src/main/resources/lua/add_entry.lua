@@ -3,11 +3,11 @@
 -- Cost: O(locks held + entries of that item's page).
 --
 -- KEYS[1] configurator    hash: the configurator's record; absent = no such configurator
--- KEYS[2] locks           hash of the configurator's locks (see lib.lua)
+-- KEYS[2] locks           hash of the configurator's locks (see locks_lib.lua)
 -- KEYS[3] items           hash: itemId -> item record
 -- KEYS[4] entries         hash: entryId -> entry record, of this entity
 -- KEYS[5] itemEntries     hash: '<itemId>:<page>' -> JSON array of entry ids
--- ARGV[1] guard           JSON (see lib.lua)
+-- ARGV[1] guard           JSON (see guards_lib.lua)
 -- ARGV[2] configuratorId
 -- ARGV[3] entity          'filter' | 'dependency' | 'attribute-value' | 'variable'
 -- ARGV[4] entryId

@@ -2,10 +2,10 @@
 -- writes), check and write in one run. Cost: O(locks held + siblings of the new item).
 --
 -- KEYS[1] configurator    hash: the configurator's record; absent = no such configurator
--- KEYS[2] locks           hash of the configurator's locks (see lib.lua)
+-- KEYS[2] locks           hash of the configurator's locks (see locks_lib.lua)
 -- KEYS[3] items           hash: itemId -> item record {id, name, parentItemId?}
 -- KEYS[4] children        hash: itemId -> JSON array of child item ids
--- ARGV[1] guard           JSON (see lib.lua)
+-- ARGV[1] guard           JSON (see guards_lib.lua)
 -- ARGV[2] configuratorId  ARGV[3] itemId  ARGV[4] name
 -- ARGV[5] parentItemId    '' for a top-level item
 -- ARGV[6] lockChannel     ARGV[7] contentChannel

@@ -1,7 +1,7 @@
 -- answer_takeover: the holder accepts or refuses a pending take-over (docs/protocol.md §13).
 -- Accepting hands the lock over in this same run (hand_over in takeover_lib.lua).
 --
--- KEYS[1] locks         hash of the configurator's locks (see lib.lua)
+-- KEYS[1] locks         hash of the configurator's locks (see locks_lib.lua)
 -- KEYS[2..5]            lines, line, waiters, takeovers (see waitlines_lib.lua)
 -- ARGV[1] field         ARGV[2] configuratorId  ARGV[3] userId (the holder answering)
 -- ARGV[4] accept        '1' | '0'
@@ -9,11 +9,10 @@
 -- Reply (JSON): {s='ANSWERED', handed, released=[...]} | {s='NOT_FOUND', released=[...]}
 local locks_key = KEYS[1]
 local field, configurator_id, user_id, accept, channel = ARGV[1], ARGV[2], ARGV[3], ARGV[4] == '1', ARGV[5]
-local ctx = waiting_context(KEYS, 2, ARGV, 6, configurator_id)
-
 local now = now_ms()
 local released = {}
-local live = load_live(locks_key, now, released)
+local live, book = load_live(locks_key, now, released)
+local ctx = waiting_context(KEYS, 2, ARGV, 6, configurator_id, book)
 local pending = redis.call('HGET', ctx.takeovers, field)
 local takeover = pending and cjson.decode(pending) or nil
 local answered, handed = false, false
@@ -28,7 +27,7 @@ if takeover ~= nil and takeover.h == user_id then
 end
 local served = false
 if #released > 0 then served = serve(ctx, locks_key, live, now, released) end
-if #released > 0 or served or handed then announce(channel, configurator_id, live, released) end
+if #released > 0 or served or handed then announce(channel, configurator_id, live, released, now) end
 publish_waiting(ctx, live)
 if not answered then return cjson.encode({ s = 'NOT_FOUND', released = released }) end
 return cjson.encode({ s = 'ANSWERED', handed = handed, released = released })

@@ -3,7 +3,7 @@
 -- yet it never will (the void marker), and if it ran, the keeper it added goes again; a lock nobody
 -- else keeps is released and announced. A socket that kept the lock before that request keeps it.
 --
--- KEYS[1] locks          hash of the configurator's locks (see lib.lua)
+-- KEYS[1] locks          hash of the configurator's locks (see locks_lib.lua)
 -- KEYS[2] void           string: the marker acquire_lock looks for
 -- ARGV[1] field          'cfg' | 'var' | 'i:<itemId>:<page>'
 -- ARGV[2] socketId       ARGV[3] request   the number the request ran under
@@ -21,13 +21,18 @@ redis.call('SET', void_key, '1', 'PX', void_ms)
 
 local now = now_ms()
 local released = {}
-local live = load_live(locks_key, now, released)
+local live, book = load_live(locks_key, now, released)
 local lock = live[field]
+-- acquire_lock looks for void markers only until '#void', and the hash lives at least as long.
+local void_until = now + void_ms + 1000
+if book_num(book, 'void') < void_until then book_set(book, 'void', void_until) end
+keep_until(book, void_until, now)
+local changed = {}
 
 if lock ~= nil and lock.k[socket_id] ~= nil and lock.r ~= nil and lock.r[socket_id] == request then
   unkeep(lock, socket_id)
   if has_keepers(lock) then
-    redis.call('HSET', locks_key, field, cjson.encode(lock))
+    changed = { field, lock }
   else
     redis.call('HDEL', locks_key, field)
     live[field] = nil
@@ -35,6 +40,7 @@ if lock ~= nil and lock.k[socket_id] ~= nil and lock.r ~= nil and lock.r[socket_
   end
 end
 
-local served = serve(waiting_context(KEYS, 3, ARGV, 8, configurator_id), locks_key, live, now, released)
-if #released > 0 or served then announce(channel, configurator_id, live, released) end
+write_locks(locks_key, book, changed)
+local served = serve(waiting_context(KEYS, 3, ARGV, 8, configurator_id, book), locks_key, live, now, released)
+if #released > 0 or served then announce(channel, configurator_id, live, released, now) end
 return cjson.encode({ released = released })

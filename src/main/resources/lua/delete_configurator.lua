@@ -3,13 +3,13 @@
 -- else can hold one: the guard would have refused). Cost: O(its items and entries), inherently.
 --
 -- KEYS[1] configurator      hash: the configurator's record; absent = no such configurator
--- KEYS[2] locks             hash of the configurator's locks (see lib.lua)
+-- KEYS[2] locks             hash of the configurator's locks (see locks_lib.lua)
 -- KEYS[3] items             hash: itemId -> item record
 -- KEYS[4] children          hash: itemId -> JSON array of child item ids
 -- KEYS[5] itemEntries       hash: '<itemId>:<page>' -> JSON array of entry ids
 -- KEYS[6] filters           KEYS[7] dependencies  KEYS[8] attributeValues  KEYS[9] variables
 --                           hashes: entryId -> entry record
--- ARGV[1] guard             JSON (see lib.lua)
+-- ARGV[1] guard             JSON (see guards_lib.lua)
 -- ARGV[2] configuratorId
 -- ARGV[3] lockChannel       ARGV[4] contentChannel
 -- ARGV[5] mayDeleteAny      '1' when the deleter is an admin; else only the creator (createdBy = guard.u) may
@@ -26,7 +26,7 @@ if redis.call('EXISTS', configurator_key) == 0 then return reply({ s = 'NOT_FOUN
 if may_delete_any ~= '1' and redis.call('HGET', configurator_key, 'createdBy') ~= guard.u then
   return reply({ s = 'FORBIDDEN' })
 end
-local refusal, live = run_guard(locks_key, guard, nil, lock_channel, configurator_id)
+local refusal, live, now = run_guard(locks_key, guard, nil, lock_channel, configurator_id)
 if refusal ~= nil then return reply(refusal) end
 
 local released = {}
@@ -36,7 +36,7 @@ for field, lock in pairs(live) do
     live[field] = nil
   end
 end
-if #released > 0 then announce(lock_channel, configurator_id, live, released) end
+if #released > 0 then announce(lock_channel, configurator_id, live, released, now) end
 
 local deleted = {
   s = 'OK',

@@ -1,10 +1,10 @@
 -- delete_entry: deletes an entry (guard 'page' of the entry's item, or 'variables'), check and
 -- write in one run. Cost: O(locks held + entries of that item's page).
 --
--- KEYS[1] locks           hash of the configurator's locks (see lib.lua)
+-- KEYS[1] locks           hash of the configurator's locks (see locks_lib.lua)
 -- KEYS[2] entries         hash: entryId -> entry record, of this entity
 -- KEYS[3] itemEntries     hash: '<itemId>:<page>' -> JSON array of entry ids
--- ARGV[1] guard           JSON (see lib.lua)
+-- ARGV[1] guard           JSON (see guards_lib.lua)
 -- ARGV[2] configuratorId
 -- ARGV[3] entity          'filter' | 'dependency' | 'attribute-value' | 'variable'
 -- ARGV[4] entryId

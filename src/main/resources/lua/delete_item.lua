@@ -3,13 +3,13 @@
 -- deleter's own page locks in the sub-tree are released with reason 'deleted' and announced.
 -- Cost: O(locks held + the sub-tree and its entries), inherently; never O(items of the configurator).
 --
--- KEYS[1] locks           hash of the configurator's locks (see lib.lua)
+-- KEYS[1] locks           hash of the configurator's locks (see locks_lib.lua)
 -- KEYS[2] items           hash: itemId -> item record {id, name, parentItemId?}
 -- KEYS[3] children        hash: itemId -> JSON array of child item ids
 -- KEYS[4] itemEntries     hash: '<itemId>:<page>' -> JSON array of entry ids
 -- KEYS[5] filters         KEYS[6] dependencies  KEYS[7] attributeValues
 --                         hashes: entryId -> entry record (pages filters, dependencies, attributes)
--- ARGV[1] guard           JSON (see lib.lua)
+-- ARGV[1] guard           JSON (see guards_lib.lua)
 -- ARGV[2] configuratorId  ARGV[3] itemId
 -- ARGV[4] lockChannel     ARGV[5] contentChannel
 -- Reply (JSON): {s='OK', items=[id...], filters=[...], dependencies=[...], attributeValues=[...]}
@@ -38,7 +38,7 @@ while next_index <= #order do
   next_index = next_index + 1
 end
 
-local refusal, live = run_guard(locks_key, guard, subtree, lock_channel, configurator_id)
+local refusal, live, now = run_guard(locks_key, guard, subtree, lock_channel, configurator_id)
 if refusal ~= nil then return reply(refusal) end
 
 local released = {}
@@ -50,7 +50,7 @@ for field, lock in pairs(live) do
     released[#released + 1] = released_entry(lock, 'deleted', '')
   end
 end
-if #released > 0 then announce(lock_channel, configurator_id, live, released) end
+if #released > 0 then announce(lock_channel, configurator_id, live, released, now) end
 
 local deleted = { s = 'OK', items = order, filters = {}, dependencies = {}, attributeValues = {} }
 for _, id in ipairs(order) do

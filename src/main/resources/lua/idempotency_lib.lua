@@ -1,4 +1,4 @@
--- Helpers of the create scripts for Idempotency-Key (docs/protocol.md §8). Loaded after lib.lua.
+-- Helpers of the create scripts for Idempotency-Key (docs/protocol.md §8). Needs no other library.
 -- The key's record lives in the configurator's hash slot, beside what the create writes, and is
 -- written in the same script run as the create: a crash can neither create without the record nor
 -- leave a record of a create that did not happen. Its value is JSON:

@@ -1,7 +1,7 @@
 -- reap_expired_locks: releases and announces (reason 'expired') every lease of the configurator
 -- that ran out, e.g. because the node that renewed it died. Run by any node's reaper.
 --
--- KEYS[1] locks          hash of the configurator's locks (see lib.lua)
+-- KEYS[1] locks          hash of the configurator's locks (see locks_lib.lua)
 -- ARGV[1] configuratorId ARGV[2] channel
 -- KEYS[2..5], ARGV[3..4] waiting lines (waitlines_lib.lua; optional): every line and take-over whose
 --                        resource is free is served (also those freed unseen by a write's guard)
@@ -13,9 +13,9 @@ local configurator_id, channel = ARGV[1], ARGV[2]
 
 local now = now_ms()
 local released = {}
-local live = load_live(locks_key, now, released)
-local served = serve(waiting_context(KEYS, 2, ARGV, 3, configurator_id), locks_key, live, now, nil)
-if #released > 0 or served then announce(channel, configurator_id, live, released) end
+local live, book = load_live(locks_key, now, released)
+local served = serve(waiting_context(KEYS, 2, ARGV, 3, configurator_id, book), locks_key, live, now, nil)
+if #released > 0 or served then announce(channel, configurator_id, live, released, now) end
 
 local earliest = 0
 for _, lock in pairs(live) do

@@ -3,7 +3,7 @@
 -- anyone, the same user included) has another token and is left alone. Without a token it removes
 -- the user's current grant (an explicit unlock: any socket of the holder may unlock).
 --
--- KEYS[1] locks          hash of the configurator's locks (see lib.lua)
+-- KEYS[1] locks          hash of the configurator's locks (see locks_lib.lua)
 -- ARGV[1] field          'cfg' | 'var' | 'i:<itemId>:<page>'
 -- ARGV[2] userId         the holder that must own the lock
 -- ARGV[3] token          '' or the fencing token of the exact grant to remove
@@ -20,13 +20,13 @@ local configurator_id, channel = ARGV[6], ARGV[7]
 
 local now = now_ms()
 local released = {}
-local live = load_live(locks_key, now, released)
+local live, book = load_live(locks_key, now, released)
 local lock = live[field]
-local waiting = waiting_context(KEYS, 2, ARGV, 8, configurator_id)
+local waiting = waiting_context(KEYS, 2, ARGV, 8, configurator_id, book)
 
 if lock == nil or lock.u ~= user_id or (token ~= '' and lock.t ~= token) then
   if #released > 0 then serve(waiting, locks_key, live, now, released) end
-  if #released > 0 then announce(channel, configurator_id, live, released) end
+  if #released > 0 then announce(channel, configurator_id, live, released, now) end
   return cjson.encode({ s = 'NOT_HELD', released = released })
 end
 
@@ -34,5 +34,5 @@ redis.call('HDEL', locks_key, field)
 live[field] = nil
 released[#released + 1] = released_entry(lock, reason, except_socket)
 serve(waiting, locks_key, live, now, released)
-announce(channel, configurator_id, live, released)
+announce(channel, configurator_id, live, released, now)
 return cjson.encode({ s = 'RELEASED', lock = lock, released = released })

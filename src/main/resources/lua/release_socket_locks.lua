@@ -1,7 +1,7 @@
 -- release_socket_locks: a socket is gone (or idle): it stops keeping the locks of this
 -- configurator; every lock no other socket keeps is released. Atomic per configurator.
 --
--- KEYS[1] locks          hash of the configurator's locks (see lib.lua)
+-- KEYS[1] locks          hash of the configurator's locks (see locks_lib.lua)
 -- ARGV[1] socketId
 -- ARGV[2] reason         'disconnect' | 'idle' | 'expired'
 -- ARGV[3] configuratorId ARGV[4] channel
@@ -16,24 +16,29 @@ local up_to = tonumber(ARGV[5])
 
 local now = now_ms()
 local released = {}
-local live = load_live(locks_key, now, released)
-local waiting = waiting_context(KEYS, 2, ARGV, 6, configurator_id)
+local live, book = load_live(locks_key, now, released)
+local waiting = waiting_context(KEYS, 2, ARGV, 6, configurator_id, book)
 forget_socket(waiting, socket_id)
 
+local changed, gone = {}, {}
 for field, lock in pairs(live) do
   local request = (lock.q and lock.q[socket_id]) or 0
   if lock.k[socket_id] ~= nil and (up_to == nil or request <= up_to) then
     unkeep(lock, socket_id)
     if has_keepers(lock) then
-      redis.call('HSET', locks_key, field, cjson.encode(lock))
+      changed[#changed + 1] = field
+      changed[#changed + 1] = lock
     else
-      redis.call('HDEL', locks_key, field)
+      gone[#gone + 1] = field
       live[field] = nil
       released[#released + 1] = released_entry(lock, reason, '')
     end
   end
 end
 
+write_locks(locks_key, book, changed)
+if #gone > 0 then redis.call('HDEL', locks_key, unpack(gone)) end
+
 local served = serve(waiting, locks_key, live, now, released)
-if #released > 0 or served then announce(channel, configurator_id, live, released) end
+if #released > 0 or served then announce(channel, configurator_id, live, released, now) end
 return cjson.encode({ released = released })

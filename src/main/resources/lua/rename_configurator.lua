@@ -2,8 +2,8 @@
 -- one run. Cost: O(locks held in the configurator).
 --
 -- KEYS[1] configurator    hash: the configurator's record; absent = no such configurator
--- KEYS[2] locks           hash of the configurator's locks (see lib.lua)
--- ARGV[1] guard           JSON (see lib.lua)
+-- KEYS[2] locks           hash of the configurator's locks (see locks_lib.lua)
+-- ARGV[1] guard           JSON (see guards_lib.lua)
 -- ARGV[2] configuratorId  ARGV[3] name
 -- ARGV[4] lockChannel     ARGV[5] contentChannel
 -- Reply (JSON): {s='OK', record={id,name,createdAt,createdBy}} | {s='NOT_FOUND'} | {s='LOCKED', lock} | {s='STALE_TOKEN'}

@@ -1,9 +1,9 @@
 -- rename_item: guarded rename of an item (guard 'item': only the configurator lock refuses it),
 -- check and write in one run. Cost: O(locks held in the configurator).
 --
--- KEYS[1] locks           hash of the configurator's locks (see lib.lua)
+-- KEYS[1] locks           hash of the configurator's locks (see locks_lib.lua)
 -- KEYS[2] items           hash: itemId -> item record
--- ARGV[1] guard           JSON (see lib.lua)
+-- ARGV[1] guard           JSON (see guards_lib.lua)
 -- ARGV[2] configuratorId  ARGV[3] itemId  ARGV[4] name
 -- ARGV[5] lockChannel     ARGV[6] contentChannel
 -- Reply (JSON): {s='OK', record} | {s='NOT_FOUND'} | {s='LOCKED', lock} | {s='STALE_TOKEN'}

@@ -13,8 +13,7 @@
 -- Reply: {1} counted (or already in) | {0, <settled entry>...} refused: the user is in max lines
 local lines_key = KEYS[1]
 local entry, max, ttl_ms, settle_ms = ARGV[1], tonumber(ARGV[2]), ARGV[3], tonumber(ARGV[4])
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local now = now_ms()
 
 if not redis.call('ZSCORE', lines_key, entry) and redis.call('ZCARD', lines_key) >= max then
   local reply = { 0 }

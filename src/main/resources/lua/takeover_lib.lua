@@ -1,5 +1,5 @@
 -- The hand-over of a take-over (docs/protocol.md §13), shared by answer_takeover and
--- resolve_takeover. Loaded after waitlines_lib.lua.
+-- resolve_takeover. Loaded after waitlines_lib.lua (and locks_lib.lua).
 
 -- Hands 'field' to the asker of 'takeover' in this one step, if the lock is still exactly the grant
 -- that was asked for (or already free) and nothing else blocks the asker: the holder's grant ends

@@ -1,10 +1,10 @@
 -- update_entry: changes some fields of an entry (guard 'page' of the entry's item, or 'variables'),
 -- check and write in one run. Cost: O(locks held in the configurator).
 --
--- KEYS[1] locks           hash of the configurator's locks (see lib.lua)
+-- KEYS[1] locks           hash of the configurator's locks (see locks_lib.lua)
 -- KEYS[2] items           hash: itemId -> item record
 -- KEYS[3] entries         hash: entryId -> entry record, of this entity
--- ARGV[1] guard           JSON (see lib.lua)
+-- ARGV[1] guard           JSON (see guards_lib.lua)
 -- ARGV[2] configuratorId
 -- ARGV[3] entity          'filter' | 'dependency' | 'attribute-value' | 'variable'
 -- ARGV[4] entryId

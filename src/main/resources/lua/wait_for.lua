@@ -3,7 +3,7 @@
 -- and the caller locks it as any lock request; else the user joins the line, or keeps their place.
 -- Cost: O(locks held + log n).
 --
--- KEYS[1] locks         hash of the configurator's locks (see lib.lua)
+-- KEYS[1] locks         hash of the configurator's locks (see locks_lib.lua)
 -- KEYS[2] configurator  hash: the configurator's record; absent = no such configurator
 -- KEYS[3] items         hash: itemId -> item record of this configurator
 -- KEYS[4..7]            lines, line, waiters, takeovers (see waitlines_lib.lua)
@@ -16,17 +16,16 @@
 local locks_key, configurator_key, items_key = KEYS[1], KEYS[2], KEYS[3]
 local field, configurator_id, item_id = ARGV[1], ARGV[2], ARGV[3]
 local user_id, user_name, socket_id, node_id, channel = ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8]
-local ctx = waiting_context(KEYS, 4, ARGV, 9, configurator_id)
-
 if redis.call('EXISTS', configurator_key) == 0 then return cjson.encode({ s = 'NOT_FOUND' }) end
 if item_id ~= '' and redis.call('HEXISTS', items_key, item_id) == 0 then return cjson.encode({ s = 'NOT_FOUND' }) end
 
 local now = now_ms()
 local released = {}
-local live = load_live(locks_key, now, released)
+local live, book = load_live(locks_key, now, released)
+local ctx = waiting_context(KEYS, 4, ARGV, 9, configurator_id, book)
 local served = false
 if #released > 0 or (live[field] == nil and someone_first(ctx, field)) then served = serve(ctx, locks_key, live, now, released, field) end
-if #released > 0 or served then announce(channel, configurator_id, live, released) end
+if #released > 0 or served then announce(channel, configurator_id, live, released, now) end
 
 local own = live[field]
 if (own ~= nil and own.u == user_id)

@@ -1,5 +1,5 @@
 -- Waiting lines (docs/protocol.md §14) and pending take-overs (§13) of one configurator, for the
--- scripts that change its locks. Loaded after lib.lua. A script that frees a lock calls serve() in
+-- scripts that change its locks. Loaded after locks_lib.lua. A script that frees a lock calls serve() in
 -- the same run, so the page goes to the asker of a take-over, else to the head of its line, before
 -- anyone else can ask: no gap, and nobody else is woken.
 --
@@ -16,7 +16,10 @@
 --   takeovers  hash  field -> pending take-over {u, n, k, h, hn, t, d, m}: asker id, name and
 --                    sockets; holder id and name; the holder's grant (token) asked for; deadline (ms);
 --                    message
--- And two ARGV in a row: the lease (ms) of grants, and the channel of waiting events.
+-- And two ARGV in a row: the lease (ms) of grants, and the channel of waiting events. Every script
+-- that serves lines has the configurator's locks hash as KEYS[1]; its '#calm' (see locks_lib.lua)
+-- says that there is neither a line nor a take-over, so that a lock request or a release in a
+-- configurator nobody waits in reads nothing of the above.
 --
 -- Every change publishes one waiting event (JSON) on that channel:
 --   {c, locks=[public views], waiting={canonical=n}, grants=[{kind='queued'|'takeover', lock, schedule}],
@@ -35,30 +38,36 @@ local function canonical_of(configurator_id, field)
   return 'item:' .. item .. ':' .. page
 end
 
--- nil when the caller passed no waiting keys: then nothing here runs.
-local function waiting_context(keys, k, args, a, configurator_id)
+-- nil when the caller passed no waiting keys: then nothing here runs. 'book' is the locks hash's
+-- bookkeeping as load_live read it (locks_lib.lua).
+local function waiting_context(keys, k, args, a, configurator_id, book)
   if keys[k] == nil or keys[k + 3] == nil then return nil end
-  return { lines = keys[k], line = keys[k + 1], waiters = keys[k + 2], takeovers = keys[k + 3],
-           lease = tonumber(args[a]), channel = args[a + 1], cfg = configurator_id,
+  return { locks = keys[1], lines = keys[k], line = keys[k + 1], waiters = keys[k + 2], takeovers = keys[k + 3],
+           lease = tonumber(args[a]), channel = args[a + 1], cfg = configurator_id, book = book,
+           calm = book.v.calm ~= nil,
            grants = {}, left = {}, moved = {}, failed = {}, requested = {}, refused = {}, changed = false }
 end
 
--- The lock of another user that refuses 'field' to 'user' (the table of §2), ignoring 'except'.
-local function blocked_for(live, field, user, except)
-  for held_field, lock in pairs(live) do
-    if held_field ~= except and lock.u ~= user and conflicts(field, held_field) then return lock end
+-- Whether nobody waits and nobody asks for a take-over in the configurator. Looks (one EXISTS)
+-- only when '#calm' does not say so already, and records what it found with the next write_locks.
+local function is_calm(ctx)
+  if ctx == nil or ctx.calm then return true end
+  if redis.call('EXISTS', ctx.lines, ctx.takeovers) == 0 then
+    ctx.calm = true
+    book_set(ctx.book, 'calm', '1')
   end
-  return nil
+  return ctx.calm
+end
+
+-- A line or a take-over is about to be added: '#calm' goes, in the same run.
+local function stir(ctx)
+  if ctx.book.v.calm ~= nil then redis.call('HDEL', ctx.locks, '#calm') end
+  ctx.book.v.calm, ctx.book.dirty.calm, ctx.calm = nil, nil, false
 end
 
 -- A new grant (new fencing token) of 'field' to 'user', kept by the given sockets. As acquire_lock.
 local function new_grant(ctx, locks_key, live, field, user, name, keepers, now)
-  local token = redis.call('HINCRBY', locks_key, '#seq', 1)
-  if token < now * 1000 then
-    token = now * 1000
-    redis.call('HSET', locks_key, '#seq', string.format('%d', token))
-  end
-  local lock = { type = 'configurator', cfg = ctx.cfg, u = user, n = name, t = string.format('%d', token),
+  local lock = { type = 'configurator', cfg = ctx.cfg, u = user, n = name, t = next_token(ctx.book, now),
                  a = now, e = now + ctx.lease, k = keepers }
   if field == 'var' then
     lock.type = 'variables'
@@ -66,9 +75,9 @@ local function new_grant(ctx, locks_key, live, field, user, name, keepers, now)
     local item, page = string.match(field, '^i:(%d+):(.+)$')
     lock.type, lock.item, lock.page = 'item-subresource', item, page
   end
-  redis.call('HSET', locks_key, field, cjson.encode(lock))
-  local schedule = needs_schedule(locks_key, now, lock.e)
-  extend_key(locks_key, ctx.lease)
+  local schedule = needs_schedule(ctx.book, now, lock.e)
+  keep_for_lease(ctx.book, lock.e, now)
+  write_locks(locks_key, ctx.book, { field, lock })
   live[field] = lock
   return lock, schedule
 end
@@ -98,9 +107,10 @@ local function waiter_of(ctx, field, user)
 end
 
 -- Takes 'user' out of the line of 'field' (no-op when not in it). O(log n + the user's sockets).
-local function leave_line(ctx, field, user)
-  if ctx == nil then return false end
-  local entry = waiter_of(ctx, field, user)
+-- 'entry': the user's waiter record when the caller has just read it.
+local function leave_line(ctx, field, user, entry)
+  if ctx == nil or ctx.calm then return false end
+  entry = entry or waiter_of(ctx, field, user)
   if entry == nil then return false end
   redis.call('ZREM', ctx.line, entry.m)
   redis.call('HDEL', ctx.waiters, field .. '|' .. user)
@@ -118,6 +128,7 @@ local function join_line(ctx, field, user, name, socket_id, node_id)
   local wk = field .. '|' .. user
   local entry = waiter_of(ctx, field, user)
   if entry == nil then
+    stir(ctx)
     local seq = redis.call('HINCRBY', ctx.waiters, '#seq', 1)
     entry = { m = field .. '|' .. string.format('%016d', seq) .. '|' .. user, n = name, k = {} }
     redis.call('ZADD', ctx.line, 0, entry.m)
@@ -137,10 +148,9 @@ local function end_takeover(ctx, field, takeover)
   ctx.changed = true
 end
 
--- Grants 'field' to whoever comes first, if it is free for them: the asker of a pending take-over,
--- else the head of its line. O(locks held + log n).
-local function serve_field(ctx, locks_key, live, now, field)
-  local raw = redis.call('HGET', ctx.takeovers, field)
+-- Grants 'field' to whoever comes first, if it is free for them: the asker of a pending take-over
+-- ('raw', as read from the take-overs hash), else the head of its line. O(locks held + log n).
+local function serve_field(ctx, locks_key, live, now, field, raw)
   if raw then
     local takeover = cjson.decode(raw)
     local held = live[field]
@@ -166,7 +176,7 @@ local function serve_field(ctx, locks_key, live, now, field)
     else
       if blocked_for(live, field, user, nil) ~= nil then return end
       local entry = waiter_of(ctx, field, user)
-      leave_line(ctx, field, user)
+      leave_line(ctx, field, user, entry)
       local lock, schedule = new_grant(ctx, locks_key, live, field, user, entry.n, entry.k, now)
       ctx.grants[#ctx.grants + 1] = { kind = 'queued', lock = lock, schedule = schedule }
       return
@@ -207,7 +217,7 @@ end
 -- them. Only a released configurator lock can unblock every line. Returns true when it granted something (the caller then
 -- announces the new state). Cost: O(locks held + log n) per line looked at, never O(waiters).
 local function serve(ctx, locks_key, live, now, released, field)
-  if ctx == nil then return false end
+  if ctx == nil or ctx.calm then return false end
   local fields, all = {}, released == nil
   if not all then
     for _, entry in ipairs(released) do
@@ -223,7 +233,11 @@ local function serve(ctx, locks_key, live, now, released, field)
     for _, f in ipairs(redis.call('HKEYS', ctx.lines)) do fields[f] = true end
     for _, f in ipairs(redis.call('HKEYS', ctx.takeovers)) do fields[f] = true end
   end
-  for candidate, _ in pairs(fields) do serve_field(ctx, locks_key, live, now, candidate) end
+  -- The pending take-overs of every candidate in one read.
+  local candidates = {}
+  for candidate, _ in pairs(fields) do candidates[#candidates + 1] = candidate end
+  local pending = #candidates > 0 and redis.call('HMGET', ctx.takeovers, unpack(candidates)) or {}
+  for i, candidate in ipairs(candidates) do serve_field(ctx, locks_key, live, now, candidate, pending[i]) end
   local granted = #ctx.grants > 0
   publish_waiting(ctx, live)
   return granted
@@ -231,7 +245,7 @@ end
 
 -- Whether a free 'field' has someone to serve first (then a lock request must not take it).
 local function someone_first(ctx, field)
-  if ctx == nil then return false end
+  if ctx == nil or ctx.calm then return false end
   return redis.call('HEXISTS', ctx.lines, field) == 1 or redis.call('HEXISTS', ctx.takeovers, field) == 1
 end
 

@@ -7,6 +7,7 @@ import io.editlock.lock.redis.ScriptJson;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.LuaScript;
 import io.editlock.redis.ScriptExecutor;
+import io.editlock.redis.Scripts;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -23,22 +24,16 @@ import java.util.List;
 @ApplicationScoped
 public class CatalogScripts {
 
-    private static final String IDEMPOTENCY = "idempotency_lib";
-
-    static final LuaScript CREATE_CONFIGURATOR = LuaScript.load("create_configurator", IDEMPOTENCY);
-    static final LuaScript RENAME_CONFIGURATOR = LuaScript.load("rename_configurator");
-    static final LuaScript DELETE_CONFIGURATOR = LuaScript.load("delete_configurator");
-    static final LuaScript ADD_ITEM = LuaScript.load("add_item", IDEMPOTENCY);
-    static final LuaScript RENAME_ITEM = LuaScript.load("rename_item");
-    static final LuaScript DELETE_ITEM = LuaScript.load("delete_item");
-    static final LuaScript ADD_ENTRY = LuaScript.load("add_entry", IDEMPOTENCY);
-    static final LuaScript UPDATE_ENTRY = LuaScript.load("update_entry");
-    static final LuaScript DELETE_ENTRY = LuaScript.load("delete_entry");
-    static final LuaScript READ_CONFIGURATOR = LuaScript.load("read_configurator");
-
-    /** Every script, for the one-slot test. */
-    public static final List<LuaScript> ALL = List.of(CREATE_CONFIGURATOR, RENAME_CONFIGURATOR, DELETE_CONFIGURATOR,
-            ADD_ITEM, RENAME_ITEM, DELETE_ITEM, ADD_ENTRY, UPDATE_ENTRY, DELETE_ENTRY, READ_CONFIGURATOR);
+    static final LuaScript CREATE_CONFIGURATOR = Scripts.CREATE_CONFIGURATOR;
+    static final LuaScript RENAME_CONFIGURATOR = Scripts.RENAME_CONFIGURATOR;
+    static final LuaScript DELETE_CONFIGURATOR = Scripts.DELETE_CONFIGURATOR;
+    static final LuaScript ADD_ITEM = Scripts.ADD_ITEM;
+    static final LuaScript RENAME_ITEM = Scripts.RENAME_ITEM;
+    static final LuaScript DELETE_ITEM = Scripts.DELETE_ITEM;
+    static final LuaScript ADD_ENTRY = Scripts.ADD_ENTRY;
+    static final LuaScript UPDATE_ENTRY = Scripts.UPDATE_ENTRY;
+    static final LuaScript DELETE_ENTRY = Scripts.DELETE_ENTRY;
+    static final LuaScript READ_CONFIGURATOR = Scripts.READ_CONFIGURATOR;
 
     private final ScriptExecutor executor;
     private final LockKeys keys;

@@ -2,6 +2,7 @@ package io.editlock.limits;
 
 import io.editlock.redis.LuaScript;
 import io.editlock.redis.ScriptExecutor;
+import io.editlock.redis.Scripts;
 import io.smallrye.mutiny.Uni;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +19,7 @@ import java.util.function.Supplier;
  */
 public final class SharedRateLimit {
 
-    private static final LuaScript RESERVE = LuaScript.load("reserve_lock_requests");
+    private static final LuaScript RESERVE = Scripts.RESERVE_LOCK_REQUESTS;
     private static final Uni<Verdict> ALLOWED = Uni.createFrom().item(Verdict.ALLOWED);
     private static final Uni<Verdict> REFUSED = Uni.createFrom().item(Verdict.REFUSED);
 

@@ -3,6 +3,7 @@ package io.editlock.redis;
 import io.editlock.config.EditlockConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.util.List;
 
 /**
  * Every Redis key and channel name editlock uses, in one place.
@@ -156,9 +157,9 @@ public class LockKeys {
      * The waiting lines and pending take-overs of a configurator (docs/protocol.md §13, §14), as the
      * scripts take them: lines, line, waiters, takeovers (layout in lua/waitlines_lib.lua).
      */
-    public java.util.List<String> waiting(long configuratorId) {
+    public List<String> waiting(long configuratorId) {
         String tag = prefix + ":" + hashTag(configuratorId);
-        return java.util.List.of(tag + ":wait-lines", tag + ":wait-line", tag + ":waiters", tag + ":takeovers");
+        return List.of(tag + ":wait-lines", tag + ":wait-line", tag + ":waiters", tag + ":takeovers");
     }
 
     /** Sorted set: {@code <configuratorId>|<field>} -> deadline (ms) of a pending take-over, for every node's sweep. */

@@ -10,13 +10,14 @@ import io.vertx.mutiny.redis.client.RedisConnection;
 import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
 import io.vertx.redis.client.RedisOptions;
-import io.vertx.redis.client.impl.PooledRedisConnection;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
@@ -28,9 +29,9 @@ import org.jboss.logging.Logger;
  * socket's commands go out and come back on the socket's own event loop, and the commands that the
  * replies of one read set off leave together in one write (Vert.x flushes once a read is done).
  *
- * <p>Callers that are not on an event loop (workers, tests) share the default client's pool. A
- * connection that fails is dropped and the next command opens another; commands in flight on it
- * fail, and their requests are answered UNAVAILABLE.
+ * <p>Callers that are not on an event loop (workers, tests) share one more such connection. A
+ * connection that fails, or stays silent past the timeout, is closed for good and the next command
+ * opens another; commands in flight on it fail, and their requests are answered UNAVAILABLE.
  */
 @ApplicationScoped
 public class PipelinedRedis {
@@ -52,7 +53,7 @@ public class PipelinedRedis {
         this.options = options;
         this.vertx = vertx;
         this.timeout = timeout;
-        this.shared = new Lane(defaultClient, false);
+        this.shared = new Lane(() -> options.defaultClient().map(base -> ownClient(base, "editlock-pipeline-shared")));
     }
 
     public Uni<Response> execute(Command command, String... args) {
@@ -61,8 +62,8 @@ public class PipelinedRedis {
             request.arg(arg);
         }
         Lane lane = lane();
-        Uni<RedisConnection> used = lane.connection();
-        return used.flatMap(open -> open.send(request))
+        Connection used = lane.connection();
+        return used.opened.flatMap(open -> open.send(request))
                 .ifNoItem().after(timeout).failWith(() -> new RedisTimeoutException(command, timeout))
                 // A connection that stays silent may be half-open: the next command opens another.
                 .onFailure(RedisTimeoutException.class).invoke(() -> lane.drop(used));
@@ -71,6 +72,7 @@ public class PipelinedRedis {
     @PreDestroy
     void close() {
         lanes.values().forEach(Lane::close);
+        shared.close();
     }
 
     private Lane lane() {
@@ -82,80 +84,100 @@ public class PipelinedRedis {
             return own;
         }
         // The default client's options are known once it exists (its first command creates it).
+        String name = "editlock-pipeline-" + Thread.currentThread().getName();
         return options.defaultClient()
-                .map(base -> lanes.computeIfAbsent(Thread.currentThread(), thread -> new Lane(clientOnThisEventLoop(base), true)))
+                .map(base -> lanes.computeIfAbsent(Thread.currentThread(), thread -> new Lane(() -> Optional.of(ownClient(base, name)))))
                 .orElse(shared);
     }
 
     /**
-     * Created on the calling event loop, which its connections then belong to. Its pool and its
-     * connections are metered under names of their own, not again under the default client's.
+     * A client of its own for one connection, created on the calling thread (an event loop's client
+     * keeps its connections on that loop). Its pool and its connection are metered under the lane's
+     * name, not again under the default client's.
      */
-    private Redis clientOnThisEventLoop(RedisOptions base) {
-        String lane = "editlock-pipeline-" + Thread.currentThread().getName();
-        // A client of this name from an earlier start in the same JVM (a dev-mode reload, the test
-        // suite) may still be closing, its connection stuck: its meters would turn this client's
-        // into a refused registration, and the metrics would describe a client that is gone.
-        meters.getMeters().stream().filter(meter -> lane.equals(meter.getId().getTag("clientName"))).forEach(meters::remove);
-        base.setPoolName(lane);
-        base.setMetricsName("redis|" + lane);
-        base.setMaxPoolSize(2);
-        return Redis.createClient(vertx, base);
+    private Redis ownClient(RedisOptions base, String name) {
+        // A client of this name from before (an earlier connection of the lane, a dev-mode reload,
+        // the test suite) may still be closing: its meters would turn this client's into a refused
+        // registration, and the metrics would describe a client that is gone.
+        meters.getMeters().stream().filter(meter -> name.equals(meter.getId().getTag("clientName"))).forEach(meters::remove);
+        RedisOptions own = new RedisOptions(base);
+        own.setPoolName(name);
+        own.setMetricsName("redis|" + name);
+        own.setMaxPoolSize(1);
+        return Redis.createClient(vertx, own);
     }
 
-    /** One client's long-lived connection, shared by every command sent through it. */
-    private static final class Lane {
-        private final Redis client;
-        private final boolean owned;
-        private final AtomicReference<Uni<RedisConnection>> connection = new AtomicReference<>();
+    /**
+     * One long-lived connection, shared by every command sent through it. Each connection comes from
+     * a client of its own, so that a silent (half-open) one can be closed for good by closing its
+     * client: closing a pooled connection only hands it back to its pool, which would hand the same
+     * connection out again. Until the default client's options are known, the shared lane borrows the
+     * default client's pooled connection instead.
+     */
+    private final class Lane {
+        private final Supplier<Optional<Redis>> clients;
+        private final AtomicReference<Connection> current = new AtomicReference<>();
 
-        Lane(Redis client, boolean owned) {
-            this.client = client;
-            this.owned = owned;
+        Lane(Supplier<Optional<Redis>> clients) {
+            this.clients = clients;
         }
 
-        Uni<RedisConnection> connection() {
-            Uni<RedisConnection> current = connection.get();
-            if (current != null) {
-                return current;
+        Connection connection() {
+            Connection connection = current.get();
+            if (connection != null) {
+                return connection;
             }
-            AtomicReference<Uni<RedisConnection>> self = new AtomicReference<>();
-            Uni<RedisConnection> opening = client.connect()
-                    .invoke(opened -> opened.exceptionHandler(failure -> ended(self.get(), opened, failure))
-                            .endHandler(() -> ended(self.get(), opened, null)))
-                    .onFailure().invoke(failure -> connection.compareAndSet(self.get(), null))
-                    .memoize().indefinitely();
-            self.set(opening);
-            return connection.compareAndSet(null, opening) ? opening : connection();
+            Connection opening = new Connection(this);
+            return current.compareAndSet(null, opening) ? opening : connection();
         }
 
-        void drop(Uni<RedisConnection> used) {
-            if (connection.compareAndSet(used, null)) {
-                used.subscribe().with(Lane::discard, failure -> { });
+        void drop(Connection used) {
+            if (current.compareAndSet(used, null)) {
+                used.close();
             }
-        }
-
-        /**
-         * Closing a pooled connection only hands it back to its pool, which would hand the same silent
-         * (half-open) connection out again: it has to be closed for good, so that the pool opens another.
-         */
-        private static void discard(RedisConnection silent) {
-            if (silent.getDelegate() instanceof PooledRedisConnection pooled) {
-                pooled.actual().forceClose();
-            }
-            silent.closeAndForget();
-        }
-
-        private void ended(Uni<RedisConnection> which, RedisConnection opened, Throwable failure) {
-            LOG.debugf("pipelined Redis connection ended (%s); the next command opens another",
-                    failure == null ? "closed" : failure.getMessage());
-            connection.compareAndSet(which, null);
-            opened.closeAndForget();
         }
 
         void close() {
-            if (owned) {
+            Connection connection = current.getAndSet(null);
+            if (connection != null) {
+                connection.close();
+            }
+        }
+    }
+
+    /**
+     * One connection of a lane, opened by the first command that uses it, and the client of its own
+     * it came from (none: borrowed from the default client's pool).
+     */
+    private final class Connection {
+        private final Uni<RedisConnection> opened;
+        private volatile Redis own;
+
+        Connection(Lane lane) {
+            this.opened = Uni.createFrom().deferred(() -> {
+                        own = lane.clients.get().orElse(null);
+                        return (own != null ? own : defaultClient).connect();
+                    })
+                    .invoke(connection -> connection.exceptionHandler(failure -> ended(lane, connection, failure))
+                            .endHandler(() -> ended(lane, connection, null)))
+                    .onFailure().invoke(failure -> lane.drop(this))
+                    .memoize().indefinitely();
+        }
+
+        private void ended(Lane lane, RedisConnection connection, Throwable failure) {
+            LOG.debugf("pipelined Redis connection ended (%s); the next command opens another",
+                    failure == null ? "closed" : failure.getMessage());
+            lane.drop(this);
+            connection.closeAndForget();
+        }
+
+        /** Closed for good: with the client of its own when it has one, else handed back to the pool. */
+        void close() {
+            Redis client = own;
+            if (client != null) {
                 client.close();
+            } else {
+                opened.subscribe().with(RedisConnection::closeAndForget, failure -> { });
             }
         }
     }

@@ -4,6 +4,7 @@ import io.editlock.config.EditlockConfig;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.LuaScript;
 import io.editlock.redis.ScriptExecutor;
+import io.editlock.redis.Scripts;
 import io.editlock.redis.PipelinedRedis;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
@@ -21,7 +22,7 @@ import java.util.Optional;
 @ApplicationScoped
 public class ResumeStore {
 
-    private static final LuaScript CLAIM = LuaScript.load("claim_resume");
+    private static final LuaScript CLAIM = Scripts.CLAIM_RESUME;
 
     private final PipelinedRedis redis;
     private final SocketPresence presence;

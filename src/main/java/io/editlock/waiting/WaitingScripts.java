@@ -7,6 +7,7 @@ import io.editlock.lock.Resource;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.LuaScript;
 import io.editlock.redis.ScriptExecutor;
+import io.editlock.redis.Scripts;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -23,19 +24,12 @@ import java.util.function.Function;
 @ApplicationScoped
 public class WaitingScripts {
 
-    private static final String WAITING = "waitlines_lib";
-    private static final String TAKEOVER = "takeover_lib";
-
-    static final LuaScript WAIT_FOR = LuaScript.load("wait_for", WAITING);
-    static final LuaScript STOP_WAITING = LuaScript.load("stop_waiting", WAITING);
-    static final LuaScript REQUEST_TAKEOVER = LuaScript.load("request_takeover", WAITING, TAKEOVER);
-    static final LuaScript ANSWER_TAKEOVER = LuaScript.load("answer_takeover", WAITING, TAKEOVER);
-    static final LuaScript RESOLVE_TAKEOVER = LuaScript.load("resolve_takeover", WAITING, TAKEOVER);
-    static final LuaScript RESERVE_LINE = LuaScript.load("reserve_waiting_line");
-
-    /** Every script, for the one-slot test. */
-    public static final List<LuaScript> ALL = List.of(WAIT_FOR, STOP_WAITING, REQUEST_TAKEOVER, ANSWER_TAKEOVER, RESOLVE_TAKEOVER,
-            RESERVE_LINE);
+    static final LuaScript WAIT_FOR = Scripts.WAIT_FOR;
+    static final LuaScript STOP_WAITING = Scripts.STOP_WAITING;
+    static final LuaScript REQUEST_TAKEOVER = Scripts.REQUEST_TAKEOVER;
+    static final LuaScript ANSWER_TAKEOVER = Scripts.ANSWER_TAKEOVER;
+    static final LuaScript RESOLVE_TAKEOVER = Scripts.RESOLVE_TAKEOVER;
+    static final LuaScript RESERVE_LINE = Scripts.RESERVE_WAITING_LINE;
 
     private final ScriptExecutor executor;
     private final LockKeys keys;

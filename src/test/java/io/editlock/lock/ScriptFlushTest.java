@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import io.editlock.catalog.ConfiguratorStore;
 import io.editlock.redis.LuaScript;
+import io.editlock.redis.Scripts;
 import io.editlock.support.Fixtures;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -23,8 +24,8 @@ import org.junit.jupiter.api.Test;
 class ScriptFlushTest {
 
     private static final Duration WAIT = Duration.ofSeconds(10);
-    /** Same source, so the same SHA-1 under which Redis caches the engine's acquire script. */
-    private static final LuaScript ACQUIRE = LuaScript.load("acquire_lock", "waitlines_lib");
+    /** The engine's acquire script, as Redis caches it. */
+    private static final LuaScript ACQUIRE = Scripts.ACQUIRE_LOCK;
 
     @Inject
     LockService locks;

@@ -6,29 +6,47 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.editlock.catalog.CatalogScripts;
 import io.editlock.catalog.Entity;
-import java.util.OptionalLong;
+import io.editlock.catalog.Idempotency;
+import io.editlock.config.EditlockConfig;
+import io.editlock.limits.SharedRateLimit;
 import io.editlock.lock.redis.LockScripts;
 import io.editlock.redis.LockKeys;
-import io.editlock.catalog.Idempotency;
-import io.editlock.waiting.WaitingScripts;
+import io.editlock.redis.LuaLibrary;
 import io.editlock.redis.LuaScript;
+import io.editlock.redis.PipelinedRedis;
 import io.editlock.redis.ScriptExecutor;
+import io.editlock.redis.Scripts;
+import io.editlock.session.ResumeStore;
+import io.editlock.waiting.WaitingScripts;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Response;
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Redis Cluster runs a script only if all the keys it names live in one hash slot. Every script
- * call of the engine (and the catalog's add-item) is recorded with its keys, and every call's keys
- * must hash to one slot; every configurator key must carry the configurator's {@code {c<id>}} tag.
- * No Redis needed: the slot function is computed here as Redis Cluster does.
+ * Redis Cluster runs a script only if all the keys it names live in one hash slot, and it must be
+ * told every key in KEYS. Every script of the registry ({@link Scripts}) is called through its typed
+ * wrapper and recorded with its keys: every call's keys must hash to one slot, and every configurator
+ * key must carry the configurator's {@code {c<id>}} tag. Every script's source reaches Redis keys
+ * only through variables (taken from KEYS), never through a key name it builds. No Redis needed:
+ * the slot function is computed here as Redis Cluster does.
  */
 class ScriptKeysShareOneSlotTest {
 
@@ -124,11 +142,14 @@ class ScriptKeysShareOneSlotTest {
             executor.about = c;
         }
 
+        executor.about = null; // one user's counter, and one resume record: keys of their own
+        new SharedRateLimit(executor, keys::lockRequestRate, 10).allow("7");
+        new ResumeStore(new SilentRedis(), null, executor, keys, leaseOf(lease)).claim("resume-token", "7")
+                .subscribe().with(ignored -> { }, ignored -> { });
+
         Set<String> called = executor.calls.stream().map(Call::script).collect(Collectors.toCollection(TreeSet::new));
-        Set<String> every = LockScripts.ALL.stream().map(LuaScript::name).collect(Collectors.toCollection(TreeSet::new));
-        CatalogScripts.ALL.forEach(script -> every.add(script.name()));
-        WaitingScripts.ALL.forEach(script -> every.add(script.name()));
-        assertEquals(every, called, "this test must call every lock and catalog script; a new script needs a call here");
+        Set<String> every = Scripts.ALL.stream().map(LuaScript::name).collect(Collectors.toCollection(TreeSet::new));
+        assertEquals(every, called, "this test must call every script of the registry; a new script needs a call here");
 
         for (Call call : executor.calls) {
             assertFalse(call.keys().isEmpty(), call.script() + " is called without keys: it cannot be routed in a cluster");
@@ -145,6 +166,98 @@ class ScriptKeysShareOneSlotTest {
         }
     }
 
+    // --- the registry ---------------------------------------------------------------------------
+
+    @Test
+    void everyScriptFileIsInTheRegistry() throws Exception {
+        Set<String> files;
+        try (Stream<Path> lua = Files.list(Path.of(getClass().getClassLoader().getResource("lua").toURI()))) {
+            files = lua.map(path -> path.getFileName().toString().replace(".lua", ""))
+                    .filter(name -> !name.endsWith("_lib")).collect(Collectors.toCollection(TreeSet::new));
+        }
+        Set<String> registered = Scripts.ALL.stream().map(LuaScript::name).collect(Collectors.toCollection(TreeSet::new));
+        assertEquals(files, registered, "every script under lua/ is run through the registry (Scripts), and only those");
+        assertEquals(Scripts.ALL.size(), Scripts.ALL.stream().map(LuaScript::sha1).distinct().count(), "no script is registered twice");
+    }
+
+    /** A key that does not come through KEYS cannot be routed in a cluster: no redis.call on a key name made in Lua. */
+    @Test
+    void everyScriptReachesKeysOnlyThroughKeys() {
+        for (LuaScript script : Scripts.ALL) {
+            Matcher call = REDIS_CALL.matcher(script.source());
+            while (call.find()) {
+                String command = call.group(1).toUpperCase(Locale.ROOT);
+                if (KEYLESS.contains(command)) {
+                    continue;
+                }
+                String key = String.valueOf(call.group(2)).trim();
+                assertTrue(key.matches("[A-Za-z_][A-Za-z0-9_.]*|KEYS\\[\\d+]"),
+                        script.name() + " calls " + command + " on " + key + ": keys must come from KEYS, through a variable");
+            }
+        }
+    }
+
+    /** Production's Redis user may run only the commands of deploy/redis-users.acl: every script keeps to them. */
+    @Test
+    void everyScriptRunsOnlyCommandsTheProductionAclAllows() throws Exception {
+        String acl = Files.readString(Path.of("deploy", "redis-users.acl"));
+        for (LuaScript script : Scripts.ALL) {
+            Matcher call = REDIS_CALL.matcher(script.source());
+            while (call.find()) {
+                String command = call.group(1).toLowerCase(Locale.ROOT);
+                assertTrue(acl.contains(" +" + command + " ") || acl.contains(" +" + command + "\n") || acl.endsWith(" +" + command),
+                        script.name() + " calls " + command + ", which deploy/redis-users.acl does not allow");
+            }
+        }
+    }
+
+    /** A library is put in front of a script only when the script (or a library after it) calls into it. */
+    @Test
+    void everyScriptCarriesOnlyTheLibrariesItUses() throws Exception {
+        for (LuaScript script : Scripts.ALL) {
+            for (LuaLibrary library : script.libraries()) {
+                String text = resource("lua/" + library.file() + ".lua");
+                String after = script.source().substring(script.source().indexOf(text) + text.length());
+                Matcher functions = LOCAL_FUNCTION.matcher(text);
+                boolean used = false;
+                while (!used && functions.find()) {
+                    used = Pattern.compile("(?<![\\w.])" + functions.group(1) + "\\(").matcher(after).find();
+                }
+                assertTrue(used, script.name() + " carries " + library + " but calls none of its functions");
+            }
+        }
+    }
+
+    private static final Pattern REDIS_CALL = Pattern.compile("redis\\.call\\(\\s*'([A-Za-z]+)'\\s*(?:,([^,)]*))?");
+    private static final Pattern LOCAL_FUNCTION = Pattern.compile("local function (\\w+)\\(");
+    /** Commands whose first argument is not a key. */
+    private static final Set<String> KEYLESS = Set.of("TIME", "PUBLISH");
+
+    private static String resource(String path) throws IOException {
+        try (InputStream in = ScriptKeysShareOneSlotTest.class.getClassLoader().getResourceAsStream(path)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+    }
+
+    /** Answers every command with nothing (a resume record that is not there). */
+    private static final class SilentRedis extends PipelinedRedis {
+        SilentRedis() {
+            super(null, null, null, null, Duration.ofSeconds(1));
+        }
+
+        @Override
+        public Uni<Response> execute(Command command, String... args) {
+            return Uni.createFrom().nullItem();
+        }
+    }
+
+    /** Settings with only a lease, which is all the resume store reads. */
+    private static EditlockConfig leaseOf(Duration ttl) {
+        EditlockConfig.Lease lease = (EditlockConfig.Lease) Proxy.newProxyInstance(EditlockConfig.class.getClassLoader(),
+                new Class<?>[] { EditlockConfig.Lease.class }, (proxy, method, args) -> ttl);
+        return (EditlockConfig) Proxy.newProxyInstance(EditlockConfig.class.getClassLoader(), new Class<?>[] { EditlockConfig.class },
+                (proxy, method, args) -> lease);
+    }
 
     // --- Redis Cluster's key -> slot ----------------------------------------------------------
 

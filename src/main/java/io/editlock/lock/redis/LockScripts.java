@@ -9,6 +9,7 @@ import io.editlock.lock.Resource;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.LuaScript;
 import io.editlock.redis.ScriptExecutor;
+import io.editlock.redis.Scripts;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -23,23 +24,16 @@ import java.util.List;
 @ApplicationScoped
 public class LockScripts {
 
-    /** Every script that frees or grants a lock serves the waiting lines in the same run (docs/protocol.md §14). */
-    private static final String WAITING = "waitlines_lib";
-
-    static final LuaScript ACQUIRE = LuaScript.load("acquire_lock", WAITING);
-    static final LuaScript RELEASE = LuaScript.load("release_lock", WAITING);
-    static final LuaScript RELEASE_SOCKET = LuaScript.load("release_socket_locks", WAITING);
-    static final LuaScript RENEW_SOCKET = LuaScript.load("renew_socket_locks");
-    static final LuaScript MOVE_SOCKET = LuaScript.load("move_socket_locks", WAITING);
-    static final LuaScript REAP_EXPIRED = LuaScript.load("reap_expired_locks", WAITING);
-    static final LuaScript LIST = LuaScript.load("list_locks");
-    static final LuaScript SCHEDULE_EXPIRY = LuaScript.load("schedule_expiry");
-    static final LuaScript RESCHEDULE_EXPIRY = LuaScript.load("reschedule_expiry");
-    static final LuaScript CANCEL_REQUEST = LuaScript.load("cancel_lock_request", WAITING);
-
-    /** Every script, for loading at start-up and for the one-slot test. */
-    public static final List<LuaScript> ALL = List.of(ACQUIRE, RELEASE, RELEASE_SOCKET, RENEW_SOCKET, MOVE_SOCKET,
-            REAP_EXPIRED, LIST, SCHEDULE_EXPIRY, RESCHEDULE_EXPIRY, CANCEL_REQUEST);
+    static final LuaScript ACQUIRE = Scripts.ACQUIRE_LOCK;
+    static final LuaScript RELEASE = Scripts.RELEASE_LOCK;
+    static final LuaScript RELEASE_SOCKET = Scripts.RELEASE_SOCKET_LOCKS;
+    static final LuaScript RENEW_SOCKET = Scripts.RENEW_SOCKET_LOCKS;
+    static final LuaScript MOVE_SOCKET = Scripts.MOVE_SOCKET_LOCKS;
+    static final LuaScript REAP_EXPIRED = Scripts.REAP_EXPIRED_LOCKS;
+    static final LuaScript LIST = Scripts.LIST_LOCKS;
+    static final LuaScript SCHEDULE_EXPIRY = Scripts.SCHEDULE_EXPIRY;
+    static final LuaScript RESCHEDULE_EXPIRY = Scripts.RESCHEDULE_EXPIRY;
+    static final LuaScript CANCEL_REQUEST = Scripts.CANCEL_LOCK_REQUEST;
 
     private final ScriptExecutor executor;
     private final LockKeys keys;

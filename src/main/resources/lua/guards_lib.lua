@@ -1,0 +1,56 @@
+-- Guards of REST writes (docs/protocol.md §7, §8). Loaded after locks_lib.lua. A write script runs
+-- its guard and its write in the same run, so no grant can come between the check and the write.
+-- The guard comes as JSON (ARGV):
+--   kind   'configurator' | 'item' | 'item-full' | 'page' | 'variables' | 'none' (internal writes)
+--   item   the item id ('page', 'item', 'item-full'); page the page ('page')
+--   u      the writer's user id; token  '' or the Lock-Token the writer sent
+-- 'subtree' is a set of item ids (strings) for 'item-full': the item and every item below it.
+
+-- Whether another user's lock in 'field' refuses a write under this guard (table of §8).
+local function guard_blocks(guard, field, subtree)
+  local kind = guard.kind
+  if kind == 'none' then return false end
+  if field == 'cfg' or kind == 'configurator' then return true end
+  if kind == 'variables' then return field == 'var' end
+  if kind == 'page' then return field == 'i:' .. guard.item .. ':' .. guard.page end
+  if kind == 'item-full' then
+    local item = string.match(field, '^i:(%d+):')
+    return item ~= nil and subtree[item] == true
+  end
+  return false -- 'item': only the configurator lock refuses it
+end
+
+-- The writer's own locks whose token a Lock-Token may name: those that cover the write (§7).
+local function covering_fields(guard)
+  if guard.kind == 'page' then return { 'i:' .. guard.item .. ':' .. guard.page, 'cfg' } end
+  if guard.kind == 'variables' then return { 'var', 'cfg' } end
+  return { 'cfg' }
+end
+
+-- Runs the guard on the live locks. nil: the write may go ahead. Else the refusal, as a reply:
+-- {s='LOCKED', lock=<the widest blocking lock, public view>} (423), then {s='STALE_TOKEN'} (412).
+local function check_guard(live, guard, subtree)
+  if guard.kind == 'none' then return nil end
+  local blocking = widest_blocker(live, function(field, lock)
+    return lock.u ~= guard.u and guard_blocks(guard, field, subtree)
+  end)
+  if blocking ~= nil then return { s = 'LOCKED', lock = public_view(blocking) } end
+  if guard.token ~= nil and guard.token ~= '' then
+    for _, field in ipairs(covering_fields(guard)) do
+      local own = live[field]
+      if own ~= nil and own.u == guard.u and own.t == guard.token then return nil end
+    end
+    return { s = 'STALE_TOKEN' }
+  end
+  return nil
+end
+
+-- Loads the live locks (announcing leases found expired on the way) and runs the guard.
+-- Returns the refusal reply or nil, the live locks, and the time of the decision.
+local function run_guard(locks_key, guard, subtree, lock_channel, configurator_id)
+  local released = {}
+  local now = now_ms()
+  local live = load_live(locks_key, now, released)
+  if #released > 0 then announce(lock_channel, configurator_id, live, released, now) end
+  return check_guard(live, guard, subtree or {}), live, now
+end
