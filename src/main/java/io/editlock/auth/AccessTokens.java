@@ -21,8 +21,7 @@ public class AccessTokens {
     }
 
     /** Who the token names and when it ends; empty for a bad token. */
-    public record Verified(Identity identity, Instant expiresAt) {
-    }
+    public record Verified(Identity identity, Instant expiresAt) {}
 
     public Optional<Verified> verify(String token) {
         try {

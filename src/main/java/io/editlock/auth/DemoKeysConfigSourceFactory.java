@@ -27,17 +27,19 @@ public class DemoKeysConfigSourceFactory implements ConfigSourceFactory {
 
     /** Survives dev-mode restarts, which load this class again; memory only, never written out. */
     private static final String PRIVATE_KEY_PROPERTY = "io.editlock.demo-login-private-key";
+
     private static final String PUBLIC_KEY_PROPERTY = "io.editlock.demo-login-public-key";
 
     @Override
     public Iterable<ConfigSource> getConfigSources(ConfigSourceContext context) {
-        if (!isTrue(context.getValue("editlock.demo-login.enabled")) || isSet(context.getValue("mp.jwt.verify.publickey.location"))
+        if (!isTrue(context.getValue("editlock.demo-login.enabled"))
+                || isSet(context.getValue("mp.jwt.verify.publickey.location"))
                 || isSet(context.getValue("mp.jwt.verify.publickey"))) {
             return List.of();
         }
         ensureKeyPair();
-        return List.of(new PropertiesConfigSource(Map.of("mp.jwt.verify.publickey", System.getProperty(PUBLIC_KEY_PROPERTY)),
-                "editlock-demo-keys", 50));
+        return List.of(new PropertiesConfigSource(
+                Map.of("mp.jwt.verify.publickey", System.getProperty(PUBLIC_KEY_PROPERTY)), "editlock-demo-keys", 50));
     }
 
     /** The generated signing key, if this JVM generated one. */
@@ -62,8 +64,12 @@ public class DemoKeysConfigSourceFactory implements ConfigSourceFactory {
             KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
             generator.initialize(2048);
             KeyPair pair = generator.generateKeyPair();
-            System.setProperty(PRIVATE_KEY_PROPERTY, Base64.getEncoder().encodeToString(pair.getPrivate().getEncoded()));
-            System.setProperty(PUBLIC_KEY_PROPERTY, Base64.getEncoder().encodeToString(pair.getPublic().getEncoded()));
+            System.setProperty(
+                    PRIVATE_KEY_PROPERTY,
+                    Base64.getEncoder().encodeToString(pair.getPrivate().getEncoded()));
+            System.setProperty(
+                    PUBLIC_KEY_PROPERTY,
+                    Base64.getEncoder().encodeToString(pair.getPublic().getEncoded()));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("RSA is not available", e);
         }

@@ -25,8 +25,7 @@ public class DemoLoginResource {
         this.issuer = issuer;
     }
 
-    public record DemoLoginRequest(String userId, String name, List<String> roles) {
-    }
+    public record DemoLoginRequest(String userId, String name, List<String> roles) {}
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
@@ -38,17 +37,22 @@ public class DemoLoginResource {
         }
         String problem = problemWith(request);
         if (problem != null) {
-            return Response.status(Response.Status.BAD_REQUEST).entity(Map.of("message", problem)).build();
+            return Response.status(Response.Status.BAD_REQUEST)
+                    .entity(Map.of("message", problem))
+                    .build();
         }
         List<String> roles = request.roles() == null ? List.of() : request.roles();
-        return Response.ok(Map.of("token", issuer.issue(request.userId(), request.name(), roles))).build();
+        return Response.ok(Map.of("token", issuer.issue(request.userId(), request.name(), roles)))
+                .build();
     }
 
     private static String problemWith(DemoLoginRequest request) {
         if (request == null) {
             return "a JSON body {userId, name, roles?} is required";
         }
-        if (request.userId() == null || request.userId().isBlank() || request.userId().length() > MAX_FIELD) {
+        if (request.userId() == null
+                || request.userId().isBlank()
+                || request.userId().length() > MAX_FIELD) {
             return "userId must be a non-empty string of at most " + MAX_FIELD + " characters";
         }
         if (request.name() == null || request.name().isBlank() || request.name().length() > MAX_FIELD) {

@@ -22,7 +22,9 @@ public class DemoTokenIssuer {
     private final String issuer;
     private final Set<String> audiences;
 
-    public DemoTokenIssuer(EditlockConfig config, @ConfigProperty(name = "mp.jwt.verify.issuer") String issuer,
+    public DemoTokenIssuer(
+            EditlockConfig config,
+            @ConfigProperty(name = "mp.jwt.verify.issuer") String issuer,
             @ConfigProperty(name = "mp.jwt.verify.audiences") Set<String> audiences) {
         this.config = config;
         this.issuer = issuer;

@@ -10,7 +10,8 @@ public record Identity(String userId, String userName, Set<String> roles) {
 
     public static Identity of(JsonWebToken token) {
         String name = firstNonBlank(token.getClaim("name"), token.getClaim("preferred_username"), token.getSubject());
-        return new Identity(token.getSubject(), name, token.getGroups() == null ? Set.of() : Set.copyOf(token.getGroups()));
+        return new Identity(
+                token.getSubject(), name, token.getGroups() == null ? Set.of() : Set.copyOf(token.getGroups()));
     }
 
     public boolean isAdmin() {

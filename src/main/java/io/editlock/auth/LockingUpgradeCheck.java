@@ -21,13 +21,15 @@ import java.util.Optional;
 public class LockingUpgradeCheck implements HttpUpgradeCheck {
 
     public static final UserData.TypedKey<Identity> IDENTITY = new UserData.TypedKey<>("editlock.identity");
-    public static final UserData.TypedKey<Instant> TOKEN_EXPIRES_AT = new UserData.TypedKey<>("editlock.token-expires-at");
+    public static final UserData.TypedKey<Instant> TOKEN_EXPIRES_AT =
+            new UserData.TypedKey<>("editlock.token-expires-at");
     /**
      * The subprotocol the server speaks and echoes. A browser cannot set headers on a WebSocket, but
      * it can offer subprotocols: {@code new WebSocket(url, ["editlock", "bearer." + jwt])} keeps the
      * token out of the URL and so out of proxies' access logs.
      */
     public static final String SUBPROTOCOL = "editlock";
+
     public static final String BEARER_SUBPROTOCOL_PREFIX = "bearer.";
     private static final String BEARER = "bearer ";
 

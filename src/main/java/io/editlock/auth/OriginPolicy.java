@@ -36,7 +36,9 @@ public class OriginPolicy {
         }
         try {
             URI uri = new URI(normalized);
-            return host != null && uri.getRawAuthority() != null && uri.getRawAuthority().equals(host.trim().toLowerCase(Locale.ROOT));
+            return host != null
+                    && uri.getRawAuthority() != null
+                    && uri.getRawAuthority().equals(host.trim().toLowerCase(Locale.ROOT));
         } catch (URISyntaxException e) {
             return false;
         }

@@ -36,11 +36,15 @@ public class CatalogIndex {
 
     public Uni<Void> put(Entity entity, long id, Location where) {
         return switch (entity) {
-            case CONFIGURATOR -> execute(Command.SADD, keys.configuratorIndex(), String.valueOf(id)).replaceWithVoid();
-            case ITEM -> execute(Command.HSET, keys.itemIndex(), String.valueOf(id), String.valueOf(where.configuratorId()))
-                    .replaceWithVoid();
-            default -> execute(Command.HSET, keys.entryIndex(entity.wireName()), String.valueOf(id), encode(where))
-                    .replaceWithVoid();
+            case CONFIGURATOR ->
+                execute(Command.SADD, keys.configuratorIndex(), String.valueOf(id))
+                        .replaceWithVoid();
+            case ITEM ->
+                execute(Command.HSET, keys.itemIndex(), String.valueOf(id), String.valueOf(where.configuratorId()))
+                        .replaceWithVoid();
+            default ->
+                execute(Command.HSET, keys.entryIndex(entity.wireName()), String.valueOf(id), encode(where))
+                        .replaceWithVoid();
         };
     }
 
@@ -49,11 +53,12 @@ public class CatalogIndex {
             return Uni.createFrom().voidItem();
         }
         List<String> args = new ArrayList<>();
-        args.add(switch (entity) {
-            case CONFIGURATOR -> keys.configuratorIndex();
-            case ITEM -> keys.itemIndex();
-            default -> keys.entryIndex(entity.wireName());
-        });
+        args.add(
+                switch (entity) {
+                    case CONFIGURATOR -> keys.configuratorIndex();
+                    case ITEM -> keys.itemIndex();
+                    default -> keys.entryIndex(entity.wireName());
+                });
         ids.forEach(id -> args.add(String.valueOf(id)));
         return execute(entity == Entity.CONFIGURATOR ? Command.SREM : Command.HDEL, args.toArray(String[]::new))
                 .replaceWithVoid();
@@ -66,10 +71,12 @@ public class CatalogIndex {
     public Uni<Optional<Location>> locate(Entity entity, long id) {
         return switch (entity) {
             case CONFIGURATOR -> Uni.createFrom().item(Optional.of(new Location(id, null)));
-            case ITEM -> execute(Command.HGET, keys.itemIndex(), String.valueOf(id))
-                    .map(reply -> Optional.ofNullable(reply).map(c -> new Location(c.toLong(), id)));
-            default -> execute(Command.HGET, keys.entryIndex(entity.wireName()), String.valueOf(id))
-                    .map(reply -> Optional.ofNullable(reply).map(where -> decode(where.toString())));
+            case ITEM ->
+                execute(Command.HGET, keys.itemIndex(), String.valueOf(id))
+                        .map(reply -> Optional.ofNullable(reply).map(c -> new Location(c.toLong(), id)));
+            default ->
+                execute(Command.HGET, keys.entryIndex(entity.wireName()), String.valueOf(id))
+                        .map(reply -> Optional.ofNullable(reply).map(where -> decode(where.toString())));
         };
     }
 
@@ -88,12 +95,15 @@ public class CatalogIndex {
     }
 
     private static String encode(Location where) {
-        return where.itemId() == null ? String.valueOf(where.configuratorId()) : where.configuratorId() + ":" + where.itemId();
+        return where.itemId() == null
+                ? String.valueOf(where.configuratorId())
+                : where.configuratorId() + ":" + where.itemId();
     }
 
     private static Location decode(String where) {
         int colon = where.indexOf(':');
-        return colon < 0 ? new Location(Long.parseLong(where), null)
+        return colon < 0
+                ? new Location(Long.parseLong(where), null)
                 : new Location(Long.parseLong(where.substring(0, colon)), Long.parseLong(where.substring(colon + 1)));
     }
 }

@@ -49,82 +49,155 @@ public class CatalogScripts {
     }
 
     /** @param idempotency null without an Idempotency-Key */
-    public Uni<JsonNode> createConfigurator(long c, String name, String createdAt, String createdBy, Idempotency idempotency) {
+    public Uni<JsonNode> createConfigurator(
+            long c, String name, String createdAt, String createdBy, Idempotency idempotency) {
         List<String> k = List.of(keys.configurator(c)); // configurator
-        return json(CREATE_CONFIGURATOR, withRecord(k, c, idempotency), withRecord(List.of(id(c), name, createdAt,
-                keys.contentEventsChannel(), createdBy == null ? "" : createdBy), idempotency));
+        return json(
+                CREATE_CONFIGURATOR,
+                withRecord(k, c, idempotency),
+                withRecord(
+                        List.of(
+                                id(c),
+                                name,
+                                createdAt,
+                                keys.contentEventsChannel(),
+                                createdBy == null ? "" : createdBy),
+                        idempotency));
     }
 
     public Uni<JsonNode> renameConfigurator(Guard guard, String name) {
         long c = guard.configuratorId();
         List<String> k = List.of(keys.configurator(c), keys.locks(c)); // configurator, locks
-        return json(RENAME_CONFIGURATOR, k, List.of(guard.toScriptJson(), id(c), name, keys.lockEventsChannel(),
-                keys.contentEventsChannel()));
+        return json(
+                RENAME_CONFIGURATOR,
+                k,
+                List.of(guard.toScriptJson(), id(c), name, keys.lockEventsChannel(), keys.contentEventsChannel()));
     }
 
     /** @param mayDeleteAny an admin's delete; anyone else may delete only what they created */
     public Uni<JsonNode> deleteConfigurator(Guard guard, boolean mayDeleteAny) {
         long c = guard.configuratorId();
         List<String> k = List.of(
-                keys.configurator(c),                               // configurator
-                keys.locks(c),                                      // locks
-                keys.items(c),                                      // items
-                keys.children(c),                                   // children
-                keys.itemEntries(c),                                // itemEntries
-                keys.entries(c, Entity.FILTER.collection()),        // filters
-                keys.entries(c, Entity.DEPENDENCY.collection()),    // dependencies
+                keys.configurator(c), // configurator
+                keys.locks(c), // locks
+                keys.items(c), // items
+                keys.children(c), // children
+                keys.itemEntries(c), // itemEntries
+                keys.entries(c, Entity.FILTER.collection()), // filters
+                keys.entries(c, Entity.DEPENDENCY.collection()), // dependencies
                 keys.entries(c, Entity.ATTRIBUTE_VALUE.collection()), // attributeValues
-                keys.entries(c, Entity.VARIABLE.collection()));     // variables
-        return json(DELETE_CONFIGURATOR, k, List.of(guard.toScriptJson(), id(c), keys.lockEventsChannel(),
-                keys.contentEventsChannel(), mayDeleteAny ? "1" : "0"));
+                keys.entries(c, Entity.VARIABLE.collection())); // variables
+        return json(
+                DELETE_CONFIGURATOR,
+                k,
+                List.of(
+                        guard.toScriptJson(),
+                        id(c),
+                        keys.lockEventsChannel(),
+                        keys.contentEventsChannel(),
+                        mayDeleteAny ? "1" : "0"));
     }
 
     /**
      * @param parentItemId null for a top-level item; @param maxItems the configurator's cap, 0 for none;
      * @param idempotency null without an Idempotency-Key
      */
-    public Uni<JsonNode> addItem(Guard guard, long itemId, String name, Long parentItemId, int maxItems, Idempotency idempotency) {
+    public Uni<JsonNode> addItem(
+            Guard guard, long itemId, String name, Long parentItemId, int maxItems, Idempotency idempotency) {
         long c = guard.configuratorId();
-        List<String> k = List.of(keys.configurator(c), keys.locks(c), keys.items(c), keys.children(c)); // configurator, locks, items, children
-        return json(ADD_ITEM, withRecord(k, c, idempotency), withRecord(List.of(guard.toScriptJson(), id(c), id(itemId), name,
-                parentItemId == null ? "" : id(parentItemId), keys.lockEventsChannel(), keys.contentEventsChannel(),
-                String.valueOf(maxItems)), idempotency));
+        List<String> k = List.of(
+                keys.configurator(c),
+                keys.locks(c),
+                keys.items(c),
+                keys.children(c)); // configurator, locks, items, children
+        return json(
+                ADD_ITEM,
+                withRecord(k, c, idempotency),
+                withRecord(
+                        List.of(
+                                guard.toScriptJson(),
+                                id(c),
+                                id(itemId),
+                                name,
+                                parentItemId == null ? "" : id(parentItemId),
+                                keys.lockEventsChannel(),
+                                keys.contentEventsChannel(),
+                                String.valueOf(maxItems)),
+                        idempotency));
     }
 
     public Uni<JsonNode> renameItem(Guard guard, String name) {
         long c = guard.configuratorId();
         List<String> k = List.of(keys.locks(c), keys.items(c)); // locks, items
-        return json(RENAME_ITEM, k, List.of(guard.toScriptJson(), id(c), id(guard.itemId()), name,
-                keys.lockEventsChannel(), keys.contentEventsChannel()));
+        return json(
+                RENAME_ITEM,
+                k,
+                List.of(
+                        guard.toScriptJson(),
+                        id(c),
+                        id(guard.itemId()),
+                        name,
+                        keys.lockEventsChannel(),
+                        keys.contentEventsChannel()));
     }
 
     public Uni<JsonNode> deleteItem(Guard guard) {
         long c = guard.configuratorId();
         List<String> k = List.of(
-                keys.locks(c),                                        // locks
-                keys.items(c),                                        // items
-                keys.children(c),                                     // children
-                keys.itemEntries(c),                                  // itemEntries
-                keys.entries(c, Entity.FILTER.collection()),          // filters
-                keys.entries(c, Entity.DEPENDENCY.collection()),      // dependencies
+                keys.locks(c), // locks
+                keys.items(c), // items
+                keys.children(c), // children
+                keys.itemEntries(c), // itemEntries
+                keys.entries(c, Entity.FILTER.collection()), // filters
+                keys.entries(c, Entity.DEPENDENCY.collection()), // dependencies
                 keys.entries(c, Entity.ATTRIBUTE_VALUE.collection())); // attributeValues
-        return json(DELETE_ITEM, k, List.of(guard.toScriptJson(), id(c), id(guard.itemId()), keys.lockEventsChannel(),
-                keys.contentEventsChannel()));
+        return json(
+                DELETE_ITEM,
+                k,
+                List.of(
+                        guard.toScriptJson(),
+                        id(c),
+                        id(guard.itemId()),
+                        keys.lockEventsChannel(),
+                        keys.contentEventsChannel()));
     }
 
     /**
      * @param fields the entry's own fields as JSON; @param referencedItem null or an item the entry names;
      * @param maxEntries the page's cap, 0 for none; @param idempotency null without an Idempotency-Key
      */
-    public Uni<JsonNode> addEntry(Guard guard, Entity entity, long entryId, String fields, Long referencedItem, int maxEntries,
+    public Uni<JsonNode> addEntry(
+            Guard guard,
+            Entity entity,
+            long entryId,
+            String fields,
+            Long referencedItem,
+            int maxEntries,
             Idempotency idempotency) {
         long c = guard.configuratorId();
-        List<String> k = List.of(keys.configurator(c), keys.locks(c), keys.items(c), // configurator, locks, items
-                keys.entries(c, entity.collection()), keys.itemEntries(c));       // entries, itemEntries
-        return json(ADD_ENTRY, withRecord(k, c, idempotency), withRecord(List.of(guard.toScriptJson(), id(c), entity.wireName(),
-                id(entryId), entity.onItemPage() ? id(guard.itemId()) : "", entity.onItemPage() ? entity.page().wireName() : "",
-                fields, referencedItem == null ? "" : id(referencedItem), keys.lockEventsChannel(),
-                keys.contentEventsChannel(), String.valueOf(maxEntries)), idempotency));
+        List<String> k = List.of(
+                keys.configurator(c),
+                keys.locks(c),
+                keys.items(c), // configurator, locks, items
+                keys.entries(c, entity.collection()),
+                keys.itemEntries(c)); // entries, itemEntries
+        return json(
+                ADD_ENTRY,
+                withRecord(k, c, idempotency),
+                withRecord(
+                        List.of(
+                                guard.toScriptJson(),
+                                id(c),
+                                entity.wireName(),
+                                id(entryId),
+                                entity.onItemPage() ? id(guard.itemId()) : "",
+                                entity.onItemPage() ? entity.page().wireName() : "",
+                                fields,
+                                referencedItem == null ? "" : id(referencedItem),
+                                keys.lockEventsChannel(),
+                                keys.contentEventsChannel(),
+                                String.valueOf(maxEntries)),
+                        idempotency));
     }
 
     /** The key's record after a create script's keys (idempotency_lib.lua). */
@@ -150,33 +223,57 @@ public class CatalogScripts {
 
     public Uni<JsonNode> updateEntry(Guard guard, Entity entity, long entryId, String changes, Long referencedItem) {
         long c = guard.configuratorId();
-        List<String> k = List.of(keys.locks(c), keys.items(c), keys.entries(c, entity.collection())); // locks, items, entries
-        return json(UPDATE_ENTRY, k, List.of(guard.toScriptJson(), id(c), entity.wireName(), id(entryId), changes,
-                referencedItem == null ? "" : id(referencedItem), keys.lockEventsChannel(), keys.contentEventsChannel()));
+        List<String> k =
+                List.of(keys.locks(c), keys.items(c), keys.entries(c, entity.collection())); // locks, items, entries
+        return json(
+                UPDATE_ENTRY,
+                k,
+                List.of(
+                        guard.toScriptJson(),
+                        id(c),
+                        entity.wireName(),
+                        id(entryId),
+                        changes,
+                        referencedItem == null ? "" : id(referencedItem),
+                        keys.lockEventsChannel(),
+                        keys.contentEventsChannel()));
     }
 
     public Uni<JsonNode> deleteEntry(Guard guard, Entity entity, long entryId) {
         long c = guard.configuratorId();
-        List<String> k = List.of(keys.locks(c), keys.entries(c, entity.collection()), keys.itemEntries(c)); // locks, entries, itemEntries
-        return json(DELETE_ENTRY, k, List.of(guard.toScriptJson(), id(c), entity.wireName(), id(entryId),
-                entity.onItemPage() ? entity.page().wireName() : "", keys.lockEventsChannel(), keys.contentEventsChannel()));
+        List<String> k = List.of(
+                keys.locks(c),
+                keys.entries(c, entity.collection()),
+                keys.itemEntries(c)); // locks, entries, itemEntries
+        return json(
+                DELETE_ENTRY,
+                k,
+                List.of(
+                        guard.toScriptJson(),
+                        id(c),
+                        entity.wireName(),
+                        id(entryId),
+                        entity.onItemPage() ? entity.page().wireName() : "",
+                        keys.lockEventsChannel(),
+                        keys.contentEventsChannel()));
     }
 
     /** The raw snapshot: [] or [[id, name, createdAt], items, filters, dependencies, attribute values, variables]. */
     public Uni<Response> read(long c) {
         List<String> k = List.of(
-                keys.configurator(c),                                  // configurator
-                keys.items(c),                                         // items
-                keys.entries(c, Entity.FILTER.collection()),           // filters
-                keys.entries(c, Entity.DEPENDENCY.collection()),       // dependencies
-                keys.entries(c, Entity.ATTRIBUTE_VALUE.collection()),  // attributeValues
-                keys.entries(c, Entity.VARIABLE.collection()));        // variables
+                keys.configurator(c), // configurator
+                keys.items(c), // items
+                keys.entries(c, Entity.FILTER.collection()), // filters
+                keys.entries(c, Entity.DEPENDENCY.collection()), // dependencies
+                keys.entries(c, Entity.ATTRIBUTE_VALUE.collection()), // attributeValues
+                keys.entries(c, Entity.VARIABLE.collection())); // variables
         return executor.run(READ_CONFIGURATOR, k, List.of()).onFailure().transform(LockStoreUnavailableException::of);
     }
 
     private Uni<JsonNode> json(LuaScript script, List<String> k, List<String> a) {
         return executor.run(script, k, a)
-                .onFailure().transform(LockStoreUnavailableException::of)
+                .onFailure()
+                .transform(LockStoreUnavailableException::of)
                 .map(reply -> ScriptJson.parse(reply.toString()));
     }
 

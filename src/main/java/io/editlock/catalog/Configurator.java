@@ -6,5 +6,4 @@ import java.time.Instant;
  * A configurator without its content. {@code createdBy} is the user id of whoever created it
  * (it may delete it, besides an admin); null for one the server made itself.
  */
-public record Configurator(long id, String name, Instant createdAt, String createdBy) {
-}
+public record Configurator(long id, String name, Instant createdAt, String createdBy) {}

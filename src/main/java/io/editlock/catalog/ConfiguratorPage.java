@@ -7,5 +7,4 @@ import java.util.Optional;
  * One page of {@code GET /api/configurators}: the configurators, and the id to continue after when
  * more follow.
  */
-public record ConfiguratorPage(List<Configurator> configurators, Optional<Long> nextAfter) {
-}
+public record ConfiguratorPage(List<Configurator> configurators, Optional<Long> nextAfter) {}

@@ -37,8 +37,8 @@ public class ConfiguratorStore implements ItemOwners {
     private final LockKeys keys;
     private final int maxItems;
 
-    public ConfiguratorStore(PipelinedRedis redis, CatalogScripts scripts, CatalogIndex index, LockKeys keys,
-            EditlockConfig config) {
+    public ConfiguratorStore(
+            PipelinedRedis redis, CatalogScripts scripts, CatalogIndex index, LockKeys keys, EditlockConfig config) {
         this.redis = redis;
         this.scripts = scripts;
         this.index = index;
@@ -62,13 +62,18 @@ public class ConfiguratorStore implements ItemOwners {
      *                    and a retry gets the configurator the first attempt created
      */
     public Uni<Configurator> createConfigurator(String name, String createdBy, Idempotency idempotency) {
-        Uni<Long> nextId = idempotency == null ? index.nextId(Entity.CONFIGURATOR) : Uni.createFrom().item(idempotency.id());
+        Uni<Long> nextId = idempotency == null
+                ? index.nextId(Entity.CONFIGURATOR)
+                : Uni.createFrom().item(idempotency.id());
         return nextId.flatMap(id -> {
-            Configurator configurator = new Configurator(id, name, Instant.now().truncatedTo(ChronoUnit.MILLIS), createdBy);
+            Configurator configurator =
+                    new Configurator(id, name, Instant.now().truncatedTo(ChronoUnit.MILLIS), createdBy);
             return index.put(Entity.CONFIGURATOR, id, new Location(id, null))
-                    .chain(() -> scripts.createConfigurator(id, name, configurator.createdAt().toString(), createdBy, idempotency))
+                    .chain(() -> scripts.createConfigurator(
+                            id, name, configurator.createdAt().toString(), createdBy, idempotency))
                     .map(reply -> {
-                        CatalogOutcomes.written(reply, Guard.none(id), () -> UnknownIdException.of(Entity.CONFIGURATOR, id));
+                        CatalogOutcomes.written(
+                                reply, Guard.none(id), () -> UnknownIdException.of(Entity.CONFIGURATOR, id));
                         return reply.has("record") ? CatalogRecords.configurator(reply.path("record")) : configurator;
                     });
         });
@@ -81,14 +86,25 @@ public class ConfiguratorStore implements ItemOwners {
      */
     public Uni<ConfiguratorPage> configurators(long afterId, int limit) {
         return index.configuratorIds().flatMap(ids -> {
-            List<Long> next = ids.stream().filter(id -> id > afterId).sorted().limit(limit + 1L).toList();
+            List<Long> next = ids.stream()
+                    .filter(id -> id > afterId)
+                    .sorted()
+                    .limit(limit + 1L)
+                    .toList();
             List<Long> page = next.subList(0, Math.min(limit, next.size()));
             boolean more = next.size() > limit;
-            return Multi.createFrom().iterable(page)
-                    .onItem().transformToUni(this::find).merge(READS_IN_FLIGHT)
-                    .collect().asList()
-                    .map(found -> new ConfiguratorPage(found.stream().flatMap(Optional::stream)
-                            .sorted(Comparator.comparingLong(Configurator::id)).toList(),
+            return Multi.createFrom()
+                    .iterable(page)
+                    .onItem()
+                    .transformToUni(this::find)
+                    .merge(READS_IN_FLIGHT)
+                    .collect()
+                    .asList()
+                    .map(found -> new ConfiguratorPage(
+                            found.stream()
+                                    .flatMap(Optional::stream)
+                                    .sorted(Comparator.comparingLong(Configurator::id))
+                                    .toList(),
                             more ? Optional.of(page.get(page.size() - 1)) : Optional.empty()));
         });
     }
@@ -104,7 +120,10 @@ public class ConfiguratorStore implements ItemOwners {
                 throw UnknownIdException.of(Entity.CONFIGURATOR, id);
             }
             Response head = reply.get(0);
-            Configurator configurator = new Configurator(id, head.get(1).toString(), Instant.parse(head.get(2).toString()),
+            Configurator configurator = new Configurator(
+                    id,
+                    head.get(1).toString(),
+                    Instant.parse(head.get(2).toString()),
                     head.size() > 3 && head.get(3) != null ? head.get(3).toString() : null);
             List<Item> items = new ArrayList<>();
             reply.get(1).forEach(record -> items.add(CatalogRecords.item(id, CatalogRecords.parse(record.toString()))));
@@ -112,7 +131,9 @@ public class ConfiguratorStore implements ItemOwners {
             List<Entity> kinds = List.of(Entity.FILTER, Entity.DEPENDENCY, Entity.ATTRIBUTE_VALUE, Entity.VARIABLE);
             for (int i = 0; i < kinds.size(); i++) {
                 Entity kind = kinds.get(i);
-                reply.get(2 + i).forEach(record -> entries.add(CatalogRecords.entry(kind, id, CatalogRecords.parse(record.toString()))));
+                reply.get(2 + i)
+                        .forEach(record ->
+                                entries.add(CatalogRecords.entry(kind, id, CatalogRecords.parse(record.toString()))));
             }
             return CatalogRecords.tree(configurator, items, entries);
         });
@@ -121,7 +142,8 @@ public class ConfiguratorStore implements ItemOwners {
     public Uni<Configurator> renameConfigurator(Guard guard, String name) {
         long id = guard.configuratorId();
         return scripts.renameConfigurator(guard, name)
-                .map(reply -> CatalogRecords.configurator(written(reply, guard, Entity.CONFIGURATOR, id).path("record")));
+                .map(reply -> CatalogRecords.configurator(
+                        written(reply, guard, Entity.CONFIGURATOR, id).path("record")));
     }
 
     /**
@@ -133,13 +155,15 @@ public class ConfiguratorStore implements ItemOwners {
         long id = guard.configuratorId();
         return scripts.deleteConfigurator(guard, mayDeleteAny)
                 .map(reply -> written(reply, guard, Entity.CONFIGURATOR, id))
-                .call(reply -> Uni.join().all(
-                        index.remove(Entity.CONFIGURATOR, List.of(id)),
-                        index.remove(Entity.ITEM, CatalogRecords.ids(reply.path("items"))),
-                        index.remove(Entity.FILTER, CatalogRecords.ids(reply.path("filters"))),
-                        index.remove(Entity.DEPENDENCY, CatalogRecords.ids(reply.path("dependencies"))),
-                        index.remove(Entity.ATTRIBUTE_VALUE, CatalogRecords.ids(reply.path("attributeValues"))),
-                        index.remove(Entity.VARIABLE, CatalogRecords.ids(reply.path("variables")))).andFailFast())
+                .call(reply -> Uni.join()
+                        .all(
+                                index.remove(Entity.CONFIGURATOR, List.of(id)),
+                                index.remove(Entity.ITEM, CatalogRecords.ids(reply.path("items"))),
+                                index.remove(Entity.FILTER, CatalogRecords.ids(reply.path("filters"))),
+                                index.remove(Entity.DEPENDENCY, CatalogRecords.ids(reply.path("dependencies"))),
+                                index.remove(Entity.ATTRIBUTE_VALUE, CatalogRecords.ids(reply.path("attributeValues"))),
+                                index.remove(Entity.VARIABLE, CatalogRecords.ids(reply.path("variables"))))
+                        .andFailFast())
                 .replaceWithVoid();
     }
 
@@ -149,7 +173,8 @@ public class ConfiguratorStore implements ItemOwners {
      * @return the item, or empty when the configurator (or the parent item in it) does not exist
      */
     public Uni<Optional<Item>> addItem(long configuratorId, String name, Long parentItemId) {
-        return addItem(Guard.none(configuratorId), name, parentItemId, 0, null).map(Optional::of)
+        return addItem(Guard.none(configuratorId), name, parentItemId, 0, null)
+                .map(Optional::of)
                 .onFailure(failure -> failure instanceof UnknownIdException || failure instanceof InvalidInputException)
                 .recoverWithItem(Optional.empty());
     }
@@ -169,47 +194,59 @@ public class ConfiguratorStore implements ItemOwners {
 
     private Uni<Item> addItem(Guard guard, String name, Long parentItemId, int cap, Idempotency idempotency) {
         long c = guard.configuratorId();
-        Uni<Long> nextId = idempotency == null ? index.nextId(Entity.ITEM) : Uni.createFrom().item(idempotency.id());
+        Uni<Long> nextId = idempotency == null
+                ? index.nextId(Entity.ITEM)
+                : Uni.createFrom().item(idempotency.id());
         return nextId.flatMap(id -> index.put(Entity.ITEM, id, new Location(c, id))
                 .chain(() -> scripts.addItem(guard, id, name, parentItemId, cap, idempotency))
-                .map(reply -> CatalogRecords.item(c, written(reply, guard, Entity.CONFIGURATOR, c).path("record")))
-                .onFailure(ConfiguratorStore::refused).call(() -> index.remove(Entity.ITEM, List.of(id))));
+                .map(reply -> CatalogRecords.item(
+                        c, written(reply, guard, Entity.CONFIGURATOR, c).path("record")))
+                .onFailure(ConfiguratorStore::refused)
+                .call(() -> index.remove(Entity.ITEM, List.of(id))));
     }
 
     public Uni<Item> item(long itemId) {
-        return index.locate(Entity.ITEM, itemId).flatMap(where -> where.isEmpty()
-                ? Uni.createFrom().failure(UnknownIdException.of(Entity.ITEM, itemId))
-                : redis.execute(Command.HGET, keys.items(where.get().configuratorId()), String.valueOf(itemId))
-                        .onFailure().transform(LockStoreUnavailableException::of)
-                        .map(record -> {
-                            if (record == null) {
-                                throw UnknownIdException.of(Entity.ITEM, itemId);
-                            }
-                            return CatalogRecords.item(where.get().configuratorId(), CatalogRecords.parse(record.toString()));
-                        }));
+        return index.locate(Entity.ITEM, itemId)
+                .flatMap(where -> where.isEmpty()
+                        ? Uni.createFrom().failure(UnknownIdException.of(Entity.ITEM, itemId))
+                        : redis.execute(Command.HGET, keys.items(where.get().configuratorId()), String.valueOf(itemId))
+                                .onFailure()
+                                .transform(LockStoreUnavailableException::of)
+                                .map(record -> {
+                                    if (record == null) {
+                                        throw UnknownIdException.of(Entity.ITEM, itemId);
+                                    }
+                                    return CatalogRecords.item(
+                                            where.get().configuratorId(), CatalogRecords.parse(record.toString()));
+                                }));
     }
 
     /** @param guard of the item */
     public Uni<Item> renameItem(Guard guard, String name) {
-        return scripts.renameItem(guard, name).map(reply -> CatalogRecords.item(guard.configuratorId(),
-                written(reply, guard, Entity.ITEM, guard.itemId()).path("record")));
+        return scripts.renameItem(guard, name)
+                .map(reply -> CatalogRecords.item(
+                        guard.configuratorId(),
+                        written(reply, guard, Entity.ITEM, guard.itemId()).path("record")));
     }
 
     /** Deletes the item with its sub-tree; the deleter's page locks there go with reason deleted. */
     public Uni<Void> deleteItem(Guard guard) {
         return scripts.deleteItem(guard)
                 .map(reply -> written(reply, guard, Entity.ITEM, guard.itemId()))
-                .call(reply -> Uni.join().all(
-                        index.remove(Entity.ITEM, CatalogRecords.ids(reply.path("items"))),
-                        index.remove(Entity.FILTER, CatalogRecords.ids(reply.path("filters"))),
-                        index.remove(Entity.DEPENDENCY, CatalogRecords.ids(reply.path("dependencies"))),
-                        index.remove(Entity.ATTRIBUTE_VALUE, CatalogRecords.ids(reply.path("attributeValues")))).andFailFast())
+                .call(reply -> Uni.join()
+                        .all(
+                                index.remove(Entity.ITEM, CatalogRecords.ids(reply.path("items"))),
+                                index.remove(Entity.FILTER, CatalogRecords.ids(reply.path("filters"))),
+                                index.remove(Entity.DEPENDENCY, CatalogRecords.ids(reply.path("dependencies"))),
+                                index.remove(Entity.ATTRIBUTE_VALUE, CatalogRecords.ids(reply.path("attributeValues"))))
+                        .andFailFast())
                 .replaceWithVoid();
     }
 
     public Uni<Boolean> configuratorExists(long configuratorId) {
         return redis.execute(Command.EXISTS, keys.configurator(configuratorId))
-                .onFailure().transform(LockStoreUnavailableException::of)
+                .onFailure()
+                .transform(LockStoreUnavailableException::of)
                 .map(reply -> reply.toInteger() == 1);
     }
 
@@ -221,9 +258,14 @@ public class ConfiguratorStore implements ItemOwners {
 
     private Uni<Optional<Configurator>> find(long id) {
         return redis.execute(Command.HMGET, keys.configurator(id), "name", "createdAt", "createdBy")
-                .onFailure().transform(LockStoreUnavailableException::of)
-                .map(reply -> reply.get(0) == null ? Optional.empty()
-                        : Optional.of(new Configurator(id, reply.get(0).toString(), Instant.parse(reply.get(1).toString()),
+                .onFailure()
+                .transform(LockStoreUnavailableException::of)
+                .map(reply -> reply.get(0) == null
+                        ? Optional.empty()
+                        : Optional.of(new Configurator(
+                                id,
+                                reply.get(0).toString(),
+                                Instant.parse(reply.get(1).toString()),
                                 reply.get(2) == null ? null : reply.get(2).toString())));
     }
 
@@ -234,6 +276,7 @@ public class ConfiguratorStore implements ItemOwners {
     /** A write that did not happen for a reason of its own (not a store failure): its index entry goes. */
     static boolean refused(Throwable failure) {
         // A key reused for another request names an id the first request may have created.
-        return !(failure instanceof LockStoreUnavailableException) && !(failure instanceof IdempotencyKeyReusedException);
+        return !(failure instanceof LockStoreUnavailableException)
+                && !(failure instanceof IdempotencyKeyReusedException);
     }
 }

@@ -4,10 +4,16 @@ import java.time.Instant;
 import java.util.List;
 
 /** A configurator with its whole content: the item tree with every page's entries, and its variables. */
-public record ConfiguratorTree(long id, String name, Instant createdAt, String createdBy, List<Node> items, List<Entry.Variable> variables) {
+public record ConfiguratorTree(
+        long id, String name, Instant createdAt, String createdBy, List<Node> items, List<Entry.Variable> variables) {
 
     /** An item with its pages and the items below it; every list is ordered by id. */
-    public record Node(long id, String name, Long parentItemId, List<Entry.Filter> filters,
-            List<Entry.Dependency> dependencies, List<Entry.AttributeValue> attributeValues, List<Node> children) {
-    }
+    public record Node(
+            long id,
+            String name,
+            Long parentItemId,
+            List<Entry.Filter> filters,
+            List<Entry.Dependency> dependencies,
+            List<Entry.AttributeValue> attributeValues,
+            List<Node> children) {}
 }

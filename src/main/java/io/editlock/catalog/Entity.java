@@ -12,9 +12,15 @@ public enum Entity {
     CONFIGURATOR("configurator", "configurators", null, List.of()),
     ITEM("item", "items", null, List.of()),
     FILTER("filter", "filters", Page.FILTERS, List.of(EntryField.text("expression"))),
-    DEPENDENCY("dependency", "dependencies", Page.DEPENDENCIES,
+    DEPENDENCY(
+            "dependency",
+            "dependencies",
+            Page.DEPENDENCIES,
             List.of(EntryField.itemId("targetItemId"), EntryField.text("effect"))),
-    ATTRIBUTE_VALUE("attribute-value", "attribute-values", Page.ATTRIBUTES,
+    ATTRIBUTE_VALUE(
+            "attribute-value",
+            "attribute-values",
+            Page.ATTRIBUTES,
             List.of(EntryField.name("name"), EntryField.value("value"))),
     VARIABLE("variable", "variables", null, List.of(EntryField.name("name"), EntryField.text("formula")));
 

@@ -7,15 +7,11 @@ public sealed interface Entry permits Entry.Filter, Entry.Dependency, Entry.Attr
 
     long configuratorId();
 
-    record Filter(long id, long configuratorId, long itemId, String expression) implements Entry {
-    }
+    record Filter(long id, long configuratorId, long itemId, String expression) implements Entry {}
 
-    record Dependency(long id, long configuratorId, long itemId, long targetItemId, String effect) implements Entry {
-    }
+    record Dependency(long id, long configuratorId, long itemId, long targetItemId, String effect) implements Entry {}
 
-    record AttributeValue(long id, long configuratorId, long itemId, String name, String value) implements Entry {
-    }
+    record AttributeValue(long id, long configuratorId, long itemId, String name, String value) implements Entry {}
 
-    record Variable(long id, long configuratorId, String name, String formula) implements Entry {
-    }
+    record Variable(long id, long configuratorId, String name, String formula) implements Entry {}
 }

@@ -27,8 +27,8 @@ public class EntryStore {
     private final LockKeys keys;
     private final int maxEntries;
 
-    public EntryStore(PipelinedRedis redis, CatalogScripts scripts, CatalogIndex index, LockKeys keys,
-            EditlockConfig config) {
+    public EntryStore(
+            PipelinedRedis redis, CatalogScripts scripts, CatalogIndex index, LockKeys keys, EditlockConfig config) {
         this.redis = redis;
         this.scripts = scripts;
         this.index = index;
@@ -49,31 +49,46 @@ public class EntryStore {
         long c = guard.configuratorId();
         Entity owner = entity.onItemPage() ? Entity.ITEM : Entity.CONFIGURATOR;
         Object ownerId = entity.onItemPage() ? guard.itemId() : c;
-        Uni<Long> nextId = idempotency == null ? index.nextId(entity) : Uni.createFrom().item(idempotency.id());
+        Uni<Long> nextId =
+                idempotency == null ? index.nextId(entity) : Uni.createFrom().item(idempotency.id());
         return nextId.flatMap(id -> index.put(entity, id, new Location(c, entity.onItemPage() ? guard.itemId() : null))
-                .chain(() -> scripts.addEntry(guard, entity, id, json(fields), referencedItem(entity, fields), maxEntries, idempotency))
-                .map(reply -> CatalogRecords.entry(entity, c,
+                .chain(() -> scripts.addEntry(
+                        guard, entity, id, json(fields), referencedItem(entity, fields), maxEntries, idempotency))
+                .map(reply -> CatalogRecords.entry(
+                        entity,
+                        c,
                         ConfiguratorStore.written(reply, guard, owner, ownerId).path("record")))
-                .onFailure(ConfiguratorStore::refused).call(() -> index.remove(entity, List.of(id))));
+                .onFailure(ConfiguratorStore::refused)
+                .call(() -> index.remove(entity, List.of(id))));
     }
 
     public Uni<Entry> find(Entity entity, long id) {
-        return index.locate(entity, id).flatMap(where -> where.isEmpty()
-                ? Uni.createFrom().failure(UnknownIdException.of(entity, id))
-                : redis.execute(Command.HGET, keys.entries(where.get().configuratorId(), entity.collection()), String.valueOf(id))
-                        .onFailure().transform(LockStoreUnavailableException::of)
-                        .map(record -> {
-                            if (record == null) {
-                                throw UnknownIdException.of(entity, id);
-                            }
-                            return CatalogRecords.entry(entity, where.get().configuratorId(), CatalogRecords.parse(record.toString()));
-                        }));
+        return index.locate(entity, id)
+                .flatMap(where -> where.isEmpty()
+                        ? Uni.createFrom().failure(UnknownIdException.of(entity, id))
+                        : redis.execute(
+                                        Command.HGET,
+                                        keys.entries(where.get().configuratorId(), entity.collection()),
+                                        String.valueOf(id))
+                                .onFailure()
+                                .transform(LockStoreUnavailableException::of)
+                                .map(record -> {
+                                    if (record == null) {
+                                        throw UnknownIdException.of(entity, id);
+                                    }
+                                    return CatalogRecords.entry(
+                                            entity,
+                                            where.get().configuratorId(),
+                                            CatalogRecords.parse(record.toString()));
+                                }));
     }
 
     /** @param changes some of the entity's fields (at least one) */
     public Uni<Entry> update(Guard guard, Entity entity, long id, Map<String, String> changes) {
         return scripts.updateEntry(guard, entity, id, json(changes), referencedItem(entity, changes))
-                .map(reply -> CatalogRecords.entry(entity, guard.configuratorId(),
+                .map(reply -> CatalogRecords.entry(
+                        entity,
+                        guard.configuratorId(),
                         ConfiguratorStore.written(reply, guard, entity, id).path("record")));
     }
 
@@ -89,7 +104,8 @@ public class EntryStore {
         return entity.fields().stream()
                 .filter(field -> field.type() == EntryField.Type.ITEM_ID && fields.containsKey(field.name()))
                 .map(field -> Long.valueOf(fields.get(field.name())))
-                .findFirst().orElse(null);
+                .findFirst()
+                .orElse(null);
     }
 
     private static String json(Map<String, String> fields) {

@@ -12,5 +12,4 @@ import java.time.Duration;
  * @param keyId       the user and key, hashed: never meets another user's key
  * @param fingerprint route and body of the request; another request under the same key is refused
  */
-public record Idempotency(long id, String keyId, String fingerprint, Duration ttl) {
-}
+public record Idempotency(long id, String keyId, String fingerprint, Duration ttl) {}

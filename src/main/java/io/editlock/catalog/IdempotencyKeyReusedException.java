@@ -4,6 +4,10 @@ package io.editlock.catalog;
 public class IdempotencyKeyReusedException extends RuntimeException {
 
     public IdempotencyKeyReusedException() {
-        super("This Idempotency-Key was already used for another request (another body or route); use a new key", null, false, false);
+        super(
+                "This Idempotency-Key was already used for another request (another body or route); use a new key",
+                null,
+                false,
+                false);
     }
 }

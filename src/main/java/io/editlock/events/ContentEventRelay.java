@@ -6,9 +6,7 @@ import io.editlock.lock.redis.ScriptJson;
 import io.editlock.protocol.ServerEvents;
 import io.editlock.protocol.WireFormat;
 import io.editlock.redis.LockKeys;
-import io.editlock.session.FrameSender;
 import io.editlock.session.SessionRegistry;
-import io.editlock.session.SocketSession;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -43,10 +41,16 @@ public class ContentEventRelay {
     }
 
     void start(@Observes StartupEvent event) {
-        subscription = redis.pubsub(String.class).subscribe(keys.contentEventsChannel())
-                .onFailure().invoke(failure -> LOG.warnf("content events subscription failed, retrying: %s", failure.getMessage()))
-                .onFailure().retry().withBackOff(Duration.ofMillis(200), Duration.ofSeconds(5)).indefinitely()
-                .subscribe().with(this::deliver, failure -> LOG.error("content events subscription ended", failure));
+        subscription = redis.pubsub(String.class)
+                .subscribe(keys.contentEventsChannel())
+                .onFailure()
+                .invoke(failure -> LOG.warnf("content events subscription failed, retrying: %s", failure.getMessage()))
+                .onFailure()
+                .retry()
+                .withBackOff(Duration.ofMillis(200), Duration.ofSeconds(5))
+                .indefinitely()
+                .subscribe()
+                .with(this::deliver, failure -> LOG.error("content events subscription ended", failure));
     }
 
     void stop(@Observes ShutdownEvent event) {

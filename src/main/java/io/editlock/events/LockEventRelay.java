@@ -14,7 +14,6 @@ import io.editlock.session.FrameSender;
 import io.editlock.session.SessionRegistry;
 import io.editlock.session.SocketSession;
 import io.editlock.waiting.WaitingState;
-import io.netty.channel.EventLoop;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.redis.datasource.pubsub.ReactivePubSubCommands.ReactiveRedisSubscriber;
 import io.quarkus.runtime.ShutdownEvent;
@@ -54,8 +53,16 @@ public class LockEventRelay {
     private volatile boolean stopping;
     private volatile long backoffMs = 100;
 
-    public LockEventRelay(ReactiveRedisDataSource redis, LockKeys keys, SessionRegistry registry, LockService locks, Vertx vertx,
-            RelayMetrics metrics, FrameSender sender, WaitingState waitingState, FanOut fanOut) {
+    public LockEventRelay(
+            ReactiveRedisDataSource redis,
+            LockKeys keys,
+            SessionRegistry registry,
+            LockService locks,
+            Vertx vertx,
+            RelayMetrics metrics,
+            FrameSender sender,
+            WaitingState waitingState,
+            FanOut fanOut) {
         this.sender = sender;
         this.waitingState = waitingState;
         this.fanOut = fanOut;
@@ -75,21 +82,25 @@ public class LockEventRelay {
         stopping = true;
         ReactiveRedisSubscriber current = subscriber;
         if (current != null) {
-            current.unsubscribe().subscribe().with(ignored -> { }, failure -> { });
+            current.unsubscribe().subscribe().with(ignored -> {}, failure -> {});
         }
     }
 
     private void subscribe(boolean afterOutage) {
         redis.pubsub(String.class)
-                .subscribe(keys.lockEventsChannel(), this::deliver, this::subscriptionLost, failure -> subscriptionLost())
-                .subscribe().with(subscribed -> {
-                    subscriber = subscribed;
-                    backoffMs = 100;
-                    if (afterOutage) {
-                        LOG.info("lock events subscription is back; re-syncing every watched configurator");
-                        resyncWatchers();
-                    }
-                }, failure -> subscriptionLost());
+                .subscribe(
+                        keys.lockEventsChannel(), this::deliver, this::subscriptionLost, failure -> subscriptionLost())
+                .subscribe()
+                .with(
+                        subscribed -> {
+                            subscriber = subscribed;
+                            backoffMs = 100;
+                            if (afterOutage) {
+                                LOG.info("lock events subscription is back; re-syncing every watched configurator");
+                                resyncWatchers();
+                            }
+                        },
+                        failure -> subscriptionLost());
     }
 
     private void subscriptionLost() {
@@ -106,8 +117,12 @@ public class LockEventRelay {
     /** A fresh {@code lock-updated} of every configurator watched on this node. */
     void resyncWatchers() {
         for (Long configuratorId : List.copyOf(registry.watchedConfigurators())) {
-            locks.locks(configuratorId).subscribe().with(current -> broadcastState(configuratorId, current),
-                    failure -> LOG.debugf("re-sync of configurator %d failed: %s", configuratorId, failure.getMessage()));
+            locks.locks(configuratorId)
+                    .subscribe()
+                    .with(
+                            current -> broadcastState(configuratorId, current),
+                            failure -> LOG.debugf(
+                                    "re-sync of configurator %d failed: %s", configuratorId, failure.getMessage()));
         }
     }
 

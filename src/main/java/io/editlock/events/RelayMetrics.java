@@ -27,11 +27,13 @@ public class RelayMetrics {
         for (ResourceType type : ResourceType.values()) {
             Gauge.builder("editlock.locks.held", this, metrics -> metrics.held(type))
                     .description("Locks held, by type (as seen in lock changes since this node started)")
-                    .tag("type", type.wireName()).register(registry);
+                    .tag("type", type.wireName())
+                    .register(registry);
         }
         this.lag = Timer.builder("editlock.pubsub.lag")
                 .description("From the script that published a lock change to its arrival at this node")
-                .publishPercentileHistogram().register(registry);
+                .publishPercentileHistogram()
+                .register(registry);
     }
 
     void received(LockChange change) {
@@ -50,6 +52,8 @@ public class RelayMetrics {
     }
 
     private double held(ResourceType type) {
-        return heldByConfigurator.values().stream().mapToInt(counts -> counts.getOrDefault(type, 0)).sum();
+        return heldByConfigurator.values().stream()
+                .mapToInt(counts -> counts.getOrDefault(type, 0))
+                .sum();
     }
 }

@@ -15,7 +15,11 @@ public class LimitMetrics {
 
     /** The {@code limit} tag values. */
     public enum Limit {
-        SOCKETS("sockets"), WATCHES("watches"), FRAMES("frames"), UNSENT("unsent"), REST_WRITES("rest-writes");
+        SOCKETS("sockets"),
+        WATCHES("watches"),
+        FRAMES("frames"),
+        UNSENT("unsent"),
+        REST_WRITES("rest-writes");
 
         private final String tag;
 
@@ -32,7 +36,12 @@ public class LimitMetrics {
     }
 
     public void refused(Limit limit) {
-        counters.computeIfAbsent(limit, key -> Counter.builder("editlock.limit.refusals").tag("limit", key.tag)
-                .description("Requests, upgrades and sockets refused or closed by a limit").register(meters)).increment();
+        counters.computeIfAbsent(
+                        limit,
+                        key -> Counter.builder("editlock.limit.refusals")
+                                .tag("limit", key.tag)
+                                .description("Requests, upgrades and sockets refused or closed by a limit")
+                                .register(meters))
+                .increment();
     }
 }

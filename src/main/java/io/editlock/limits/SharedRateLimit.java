@@ -40,10 +40,11 @@ public final class SharedRateLimit {
 
     public Uni<Verdict> allow(String userId) {
         long window = System.currentTimeMillis() / 1000;
-        Allowance allowance = allowances.compute(userId,
-                (id, current) -> current == null || current.window != window ? new Allowance(window) : current);
-        return allowance.spend(() -> scripts.run(RESERVE, List.of(counterKey.apply(userId, window)), List.of(limit, block))
-                .map(reply -> reply.toInteger()));
+        Allowance allowance = allowances.compute(
+                userId, (id, current) -> current == null || current.window != window ? new Allowance(window) : current);
+        return allowance.spend(
+                () -> scripts.run(RESERVE, List.of(counterKey.apply(userId, window)), List.of(limit, block))
+                        .map(reply -> reply.toInteger()));
     }
 
     /** Call about once a second, so that users who went quiet leave nothing behind. */
@@ -81,9 +82,11 @@ public final class SharedRateLimit {
                 if (reserving == null) {
                     reserving = reserve.get()
                             .invoke(this::reserved)
-                            .onTermination().invoke(this::reservationEnded)
+                            .onTermination()
+                            .invoke(this::reservationEnded)
                             .replaceWithVoid()
-                            .memoize().indefinitely();
+                            .memoize()
+                            .indefinitely();
                 }
                 pending = reserving;
             }

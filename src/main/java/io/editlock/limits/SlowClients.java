@@ -12,6 +12,5 @@ public final class SlowClients {
     /** The socket's HTTP connection, noted at the upgrade. */
     public static final UserData.TypedKey<HttpConnection> TRANSPORT = new UserData.TypedKey<>("editlock.transport");
 
-    private SlowClients() {
-    }
+    private SlowClients() {}
 }

@@ -9,14 +9,11 @@ public sealed interface AcquireResult {
      * @param reentry  the user already held it: same grant, lease renewed
      * @param released what the one-configurator rule took away from the user
      */
-    record Granted(Lock lock, boolean reentry, List<Resource> released) implements AcquireResult {
-    }
+    record Granted(Lock lock, boolean reentry, List<Resource> released) implements AcquireResult {}
 
     /** Another user holds a conflicting lock. */
-    record Refused(Resource requested, Lock blocking) implements AcquireResult {
-    }
+    record Refused(Resource requested, Lock blocking) implements AcquireResult {}
 
     /** No such configurator or item. */
-    record NotFound(Resource requested) implements AcquireResult {
-    }
+    record NotFound(Resource requested) implements AcquireResult {}
 }

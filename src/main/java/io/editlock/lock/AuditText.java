@@ -10,8 +10,7 @@ public final class AuditText {
 
     private static final char[] HEX = "0123456789abcdef".toCharArray();
 
-    private AuditText() {
-    }
+    private AuditText() {}
 
     /** {@code "value"}, escaped; {@code -} for null. */
     public static String quote(String value) {
@@ -33,7 +32,11 @@ public final class AuditText {
                 case '\t' -> out.append("\\t");
                 default -> {
                     if (needsEscape(c)) {
-                        out.append("\\u").append(HEX[c >> 12 & 0xF]).append(HEX[c >> 8 & 0xF]).append(HEX[c >> 4 & 0xF]).append(HEX[c & 0xF]);
+                        out.append("\\u")
+                                .append(HEX[c >> 12 & 0xF])
+                                .append(HEX[c >> 8 & 0xF])
+                                .append(HEX[c >> 4 & 0xF])
+                                .append(HEX[c & 0xF]);
                     } else {
                         out.append(c);
                     }

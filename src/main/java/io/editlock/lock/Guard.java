@@ -9,7 +9,8 @@ import java.util.OptionalLong;
  * page where it matters), who writes, and the {@code Lock-Token} they sent. A write script runs it
  * before its write, in the same run (see {@code lua/lib.lua}).
  */
-public record Guard(GuardType type, long configuratorId, Long itemId, Page page, String userId, OptionalLong lockToken) {
+public record Guard(
+        GuardType type, long configuratorId, Long itemId, Page page, String userId, OptionalLong lockToken) {
 
     /** For internal writes (fixtures): checks nothing. */
     public static Guard none(long configuratorId) {

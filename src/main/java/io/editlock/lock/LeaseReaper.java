@@ -31,7 +31,8 @@ public class LeaseReaper {
     private final int batch;
     private final LockAudit audit;
 
-    public LeaseReaper(PipelinedRedis redis, LockScripts scripts, LockKeys keys, EditlockConfig config, LockAudit audit) {
+    public LeaseReaper(
+            PipelinedRedis redis, LockScripts scripts, LockKeys keys, EditlockConfig config, LockAudit audit) {
         this.audit = audit;
         this.redis = redis;
         this.scripts = scripts;
@@ -39,25 +40,41 @@ public class LeaseReaper {
         this.batch = config.lease().reaperBatch();
     }
 
-    @Scheduled(every = "${editlock.lease.reaper-interval:1s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+    @Scheduled(
+            every = "${editlock.lease.reaper-interval:1s}",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> reapDueLeases() {
-        return reapDue().onFailure().recoverWithUni(failure -> {
-            LOG.debugf("lease reaper pass failed (will retry): %s", failure.getMessage());
-            return Uni.createFrom().item(0);
-        }).replaceWithVoid();
+        return reapDue()
+                .onFailure()
+                .recoverWithUni(failure -> {
+                    LOG.debugf("lease reaper pass failed (will retry): %s", failure.getMessage());
+                    return Uni.createFrom().item(0);
+                })
+                .replaceWithVoid();
     }
 
     /** @return how many configurators were looked at */
     public Uni<Integer> reapDue() {
-        return redis.execute(Command.ZRANGEBYSCORE, keys.leaseExpiries(), "-inf", String.valueOf(System.currentTimeMillis()),
-                        "WITHSCORES", "LIMIT", "0", String.valueOf(batch))
-                .flatMap(due -> Multi.createFrom().iterable(entries(due))
-                        .onItem().transformToUniAndMerge(entry -> scripts.reapExpired(entry.configuratorId())
+        return redis.execute(
+                        Command.ZRANGEBYSCORE,
+                        keys.leaseExpiries(),
+                        "-inf",
+                        String.valueOf(System.currentTimeMillis()),
+                        "WITHSCORES",
+                        "LIMIT",
+                        "0",
+                        String.valueOf(batch))
+                .flatMap(due -> Multi.createFrom()
+                        .iterable(entries(due))
+                        .onItem()
+                        .transformToUniAndMerge(entry -> scripts.reapExpired(entry.configuratorId())
                                 .invoke(reaped -> audit.released(reaped.released()))
-                                .flatMap(reaped -> scripts.rescheduleExpiry(entry.configuratorId(), entry.score(),
-                                        reaped.nextExpiryMillis())))
-                        .collect().asList().map(List::size));
+                                .flatMap(reaped -> scripts.rescheduleExpiry(
+                                        entry.configuratorId(), entry.score(), reaped.nextExpiryMillis())))
+                        .collect()
+                        .asList()
+                        .map(List::size));
     }
 
     private static List<Due> entries(Response reply) {
@@ -77,6 +94,5 @@ public class LeaseReaper {
         return (long) Double.parseDouble(score.toString());
     }
 
-    private record Due(long configuratorId, long score) {
-    }
+    private record Due(long configuratorId, long score) {}
 }

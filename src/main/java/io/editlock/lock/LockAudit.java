@@ -39,6 +39,7 @@ public class LockAudit {
     private final Map<ReleaseReason, Counter> releaseCounters = new ConcurrentHashMap<>();
     /** Lines not yet handed to the logger, in the order they were recorded. */
     private final Queue<String> pending = new ConcurrentLinkedQueue<>();
+
     private final ScheduledExecutorService writer = Executors.newSingleThreadScheduledExecutor(task -> {
         Thread thread = new Thread(task, "editlock-audit");
         thread.setDaemon(true);
@@ -73,9 +74,15 @@ public class LockAudit {
 
     /** @param outcome granted, refused, not_found, rate_limited or unavailable */
     public void acquireTook(String outcome, Duration took) {
-        acquireTimers.computeIfAbsent(outcome, tag -> Timer.builder("editlock.lock.acquire")
-                .description("Lock request latency on the server, by outcome")
-                .tag("outcome", tag).publishPercentileHistogram().register(registry)).record(took);
+        acquireTimers
+                .computeIfAbsent(
+                        outcome,
+                        tag -> Timer.builder("editlock.lock.acquire")
+                                .description("Lock request latency on the server, by outcome")
+                                .tag("outcome", tag)
+                                .publishPercentileHistogram()
+                                .register(registry))
+                .record(took);
     }
 
     public void granted(Lock lock, boolean reentry) {
@@ -88,8 +95,8 @@ public class LockAudit {
     public void refused(Resource requested, String userId, Lock blocking) {
         conflicts.increment();
         if (AUDIT.isInfoEnabled()) {
-            pending.add("refuse resource=" + requested + " user=" + AuditText.quote(userId) + " blocked-by=" + blocking.resource()
-                    + " holder=" + AuditText.quote(blocking.ownerUserId()));
+            pending.add("refuse resource=" + requested + " user=" + AuditText.quote(userId) + " blocked-by="
+                    + blocking.resource() + " holder=" + AuditText.quote(blocking.ownerUserId()));
         }
     }
 
@@ -104,8 +111,8 @@ public class LockAudit {
             conflicts.increment();
         }
         if (AUDIT.isInfoEnabled()) {
-            pending.add("refuse-write status=" + status + " target=" + AuditText.quote(target) + " user=" + AuditText.quote(userId)
-                    + " " + detail);
+            pending.add("refuse-write status=" + status + " target=" + AuditText.quote(target) + " user="
+                    + AuditText.quote(userId) + " " + detail);
         }
     }
 
@@ -114,17 +121,24 @@ public class LockAudit {
     }
 
     public void released(ReleasedLock released) {
-        releaseCounters.computeIfAbsent(released.reason(), reason -> Counter.builder("editlock.lock.releases")
-                .description("Locks released, by reason").tag("reason", reason.wireName()).register(registry)).increment();
+        releaseCounters
+                .computeIfAbsent(
+                        released.reason(),
+                        reason -> Counter.builder("editlock.lock.releases")
+                                .description("Locks released, by reason")
+                                .tag("reason", reason.wireName())
+                                .register(registry))
+                .increment();
         if (AUDIT.isInfoEnabled()) {
-            pending.add("release resource=" + released.lock().resource() + " user=" + AuditText.quote(released.lock().ownerUserId())
+            pending.add("release resource=" + released.lock().resource() + " user="
+                    + AuditText.quote(released.lock().ownerUserId())
                     + " reason="
                     + released.reason().wireName() + " token=" + released.lock().token());
         }
     }
 
     public void brokenByAdmin(ReleasedLock released, String adminUserId) {
-        pending.add("admin-break resource=" + released.lock().resource() + " holder=" + AuditText.quote(released.lock().ownerUserId())
-                + " admin=" + AuditText.quote(adminUserId));
+        pending.add("admin-break resource=" + released.lock().resource() + " holder="
+                + AuditText.quote(released.lock().ownerUserId()) + " admin=" + AuditText.quote(adminUserId));
     }
 }

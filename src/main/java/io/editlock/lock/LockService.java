@@ -31,8 +31,15 @@ public class LockService {
     private final LockAudit audit;
     private final Duration lease;
 
-    public LockService(LockScripts scripts, ItemOwners items, SocketIndex sockets, SocketLocks socketLocks,
-            UserConfigurators users, LockRequests requests, EditlockConfig config, LockAudit audit) {
+    public LockService(
+            LockScripts scripts,
+            ItemOwners items,
+            SocketIndex sockets,
+            SocketLocks socketLocks,
+            UserConfigurators users,
+            LockRequests requests,
+            EditlockConfig config,
+            LockAudit audit) {
         this.scripts = scripts;
         this.items = items;
         this.sockets = sockets;
@@ -44,24 +51,29 @@ public class LockService {
     }
 
     public Uni<AcquireResult> acquire(Resource requested, Holder holder) {
-        return items.resolve(requested).flatMap(resolved -> resolved.isEmpty()
-                ? Uni.createFrom().<AcquireResult>item(new AcquireResult.NotFound(requested))
-                : acquireResolved(resolved.get(), holder))
-                .onFailure().transform(LockStoreUnavailableException::of);
+        return items.resolve(requested)
+                .flatMap(resolved -> resolved.isEmpty()
+                        ? Uni.createFrom().<AcquireResult>item(new AcquireResult.NotFound(requested))
+                        : acquireResolved(resolved.get(), holder))
+                .onFailure()
+                .transform(LockStoreUnavailableException::of);
     }
 
     /** An explicit unlock by the user, from any of their sockets. */
     public Uni<ReleaseResult> release(Resource requested, String userId, String socketId) {
-        return items.resolve(requested).flatMap(resolved -> resolved.isEmpty()
-                ? Uni.createFrom().<ReleaseResult>item(new ReleaseResult.NotHeld(requested))
-                : release(resolved.get(), userId, 0, ReleaseReason.UNLOCK, socketId))
-                .onFailure().transform(LockStoreUnavailableException::of);
+        return items.resolve(requested)
+                .flatMap(resolved -> resolved.isEmpty()
+                        ? Uni.createFrom().<ReleaseResult>item(new ReleaseResult.NotHeld(requested))
+                        : release(resolved.get(), userId, 0, ReleaseReason.UNLOCK, socketId))
+                .onFailure()
+                .transform(LockStoreUnavailableException::of);
     }
 
     /** Releases exactly this grant (by its token), if it still exists: admin break-lock, deletes. */
     public Uni<ReleaseResult> releaseGrant(Lock grant, ReleaseReason reason, String exceptSocketId) {
         return release(grant.resource(), grant.ownerUserId(), grant.token(), reason, exceptSocketId)
-                .onFailure().transform(LockStoreUnavailableException::of);
+                .onFailure()
+                .transform(LockStoreUnavailableException::of);
     }
 
     /** The socket is gone: release what no other socket keeps, per configurator atomically. */
@@ -84,12 +96,19 @@ public class LockService {
 
     /** The socket lives: renew the leases it keeps (and the user's configurator record). @return the number renewed */
     public Uni<Integer> renewSocket(String socketId, String userId) {
-        return socketLocks.renew(socketId).call(() -> users.renew(userId)).onFailure().transform(LockStoreUnavailableException::of);
+        return socketLocks
+                .renew(socketId)
+                .call(() -> users.renew(userId))
+                .onFailure()
+                .transform(LockStoreUnavailableException::of);
     }
 
     /** Resume: the locks a dropped socket kept move to the new socket, same grants. */
     public Uni<List<Lock>> moveSocket(String oldSocketId, String newSocketId, String newNodeId) {
-        return socketLocks.move(oldSocketId, newSocketId, newNodeId).onFailure().transform(LockStoreUnavailableException::of);
+        return socketLocks
+                .move(oldSocketId, newSocketId, newNodeId)
+                .onFailure()
+                .transform(LockStoreUnavailableException::of);
     }
 
     /** The live locks of a configurator (empty for one that does not exist). */
@@ -110,14 +129,19 @@ public class LockService {
         long request = requests.next();
         // The socket index is written beside the grant, in the same moment: a socket may be listed
         // where it keeps nothing (harmless), and a grant it misses still ends with its lease.
-        return Uni.combine().all().unis(sockets.add(holder.socketId(), resource.configuratorId()),
-                        scripts.acquire(resource, holder, lease, request)).collectFailures()
+        return Uni.combine()
+                .all()
+                .unis(
+                        sockets.add(holder.socketId(), resource.configuratorId()),
+                        scripts.acquire(resource, holder, lease, request))
+                .collectFailures()
                 .with((indexed, reply) -> reply)
                 .invoke(reply -> audit.released(reply.released()))
                 .flatMap(reply -> decided(resource, holder, reply))
                 // The requester hears UNAVAILABLE, so it must hold nothing for this request, also when
                 // the script ran after all (a timeout) or a step after the grant failed.
-                .onFailure().invoke(() -> requests.giveBack(resource, holder.socketId(), request));
+                .onFailure()
+                .invoke(() -> requests.giveBack(resource, holder.socketId(), request));
     }
 
     private Uni<AcquireResult> decided(Resource resource, Holder holder, AcquireReply reply) {
@@ -139,17 +163,24 @@ public class LockService {
         Lock lock = reply.lock();
         audit.granted(lock, reply.reentry());
         // Only when no look at the configurator is due before this lease ends (acquire_lock decides).
-        Uni<Void> scheduled = !reply.schedule() ? Uni.createFrom().voidItem()
-                : scripts.scheduleExpiry(resource.configuratorId(), lock.expiresAt().toEpochMilli());
-        Uni<List<Resource>> released = resource.type() != ResourceType.CONFIGURATOR ? Uni.createFrom().item(List.of())
-                : reply.reentry() ? users.restore(lock).replaceWith(List.<Resource>of())
-                : users.switchTo(lock, holder.socketId());
-        return Uni.combine().all().unis(scheduled, released)
+        Uni<Void> scheduled = !reply.schedule()
+                ? Uni.createFrom().voidItem()
+                : scripts.scheduleExpiry(
+                        resource.configuratorId(), lock.expiresAt().toEpochMilli());
+        Uni<List<Resource>> released = resource.type() != ResourceType.CONFIGURATOR
+                ? Uni.createFrom().item(List.of())
+                : reply.reentry()
+                        ? users.restore(lock).replaceWith(List.<Resource>of())
+                        : users.switchTo(lock, holder.socketId());
+        return Uni.combine()
+                .all()
+                .unis(scheduled, released)
                 .with((ignored, taken) -> new AcquireResult.Granted(lock, reply.reentry(), taken));
     }
 
     /** @param token 0 = the user's current grant, else exactly that grant */
-    private Uni<ReleaseResult> release(Resource resource, String userId, long token, ReleaseReason reason, String exceptSocketId) {
+    private Uni<ReleaseResult> release(
+            Resource resource, String userId, long token, ReleaseReason reason, String exceptSocketId) {
         return scripts.release(resource, userId, token, reason, exceptSocketId)
                 .invoke(reply -> audit.released(reply.released()))
                 .map(reply -> reply instanceof ReleaseReply.Released released

@@ -9,7 +9,9 @@ public class LockStoreUnavailableException extends RuntimeException {
 
     /** Any failure to reach or use the store, as this exception (itself if it already is one). */
     public static LockStoreUnavailableException of(Throwable failure) {
-        return failure instanceof LockStoreUnavailableException unavailable ? unavailable
-                : new LockStoreUnavailableException("the lock store cannot be reached: " + failure.getMessage(), failure);
+        return failure instanceof LockStoreUnavailableException unavailable
+                ? unavailable
+                : new LockStoreUnavailableException(
+                        "the lock store cannot be reached: " + failure.getMessage(), failure);
     }
 }

@@ -21,6 +21,8 @@ public enum Page {
 
     /** Case-sensitive, as the contract says. */
     public static Optional<Page> fromWire(String name) {
-        return Arrays.stream(values()).filter(page -> page.wireName.equals(name)).findFirst();
+        return Arrays.stream(values())
+                .filter(page -> page.wireName.equals(name))
+                .findFirst();
     }
 }

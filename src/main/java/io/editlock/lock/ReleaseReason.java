@@ -6,7 +6,13 @@ import java.util.Optional;
 
 /** Why a lock went away (docs/protocol.md §4, {@code lock-released.reason}). */
 public enum ReleaseReason {
-    UNLOCK, DISCONNECT, REPLACED, EXPIRED, IDLE, ADMIN, DELETED,
+    UNLOCK,
+    DISCONNECT,
+    REPLACED,
+    EXPIRED,
+    IDLE,
+    ADMIN,
+    DELETED,
     /** Handed to another user with consent (docs/protocol.md §13). */
     TAKEN_OVER;
 
@@ -15,6 +21,8 @@ public enum ReleaseReason {
     }
 
     public static Optional<ReleaseReason> fromWire(String name) {
-        return Arrays.stream(values()).filter(reason -> reason.wireName().equals(name)).findFirst();
+        return Arrays.stream(values())
+                .filter(reason -> reason.wireName().equals(name))
+                .findFirst();
     }
 }

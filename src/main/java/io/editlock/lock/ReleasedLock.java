@@ -5,5 +5,4 @@ package io.editlock.lock;
  * reply; every other socket of the holder gets {@code lock-lost}). {@code exceptSocketId} is empty
  * when no request of the holder caused it.
  */
-public record ReleasedLock(Lock lock, ReleaseReason reason, String exceptSocketId) {
-}
+public record ReleasedLock(Lock lock, ReleaseReason reason, String exceptSocketId) {}

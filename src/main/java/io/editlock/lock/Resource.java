@@ -14,8 +14,8 @@ public record Resource(ResourceType type, Long configuratorId, Long itemId, Page
     /** Ids are positive integers below 2^53 (they travel as JSON numbers). */
     public static final long MAX_ID = (1L << 53) - 1;
 
-    private static final Pattern CANONICAL = Pattern.compile(
-            "configurator:(\\d{1,16})|configurator:(\\d{1,16}):variables|item:(\\d{1,16}):([a-z]+)");
+    private static final Pattern CANONICAL =
+            Pattern.compile("configurator:(\\d{1,16})|configurator:(\\d{1,16}):variables|item:(\\d{1,16}):([a-z]+)");
 
     public static Resource configurator(long configuratorId) {
         return new Resource(ResourceType.CONFIGURATOR, configuratorId, null, null);

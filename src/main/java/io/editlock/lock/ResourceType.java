@@ -20,6 +20,8 @@ public enum ResourceType {
     }
 
     public static Optional<ResourceType> fromWire(String name) {
-        return Arrays.stream(values()).filter(type -> type.wireName.equals(name)).findFirst();
+        return Arrays.stream(values())
+                .filter(type -> type.wireName.equals(name))
+                .findFirst();
     }
 }

@@ -21,10 +21,22 @@ public final class ClientEvents {
     public static final String STOP_WAITING = "stop-waiting";
     public static final String REAUTH = "reauth";
 
-    public static final Set<String> ALL = Set.of(LOCK_CONFIGURATOR, LOCK_VARIABLES, LOCK_ITEM_SUBRESOURCE, UNLOCK_CONFIGURATOR,
-            UNLOCK_VARIABLES, UNLOCK_ITEM_SUBRESOURCE, WATCH, UNWATCH, TOUCH, RESUME,
-            REQUEST_TAKEOVER, ANSWER_TAKEOVER, WAIT_FOR, STOP_WAITING, REAUTH);
+    public static final Set<String> ALL = Set.of(
+            LOCK_CONFIGURATOR,
+            LOCK_VARIABLES,
+            LOCK_ITEM_SUBRESOURCE,
+            UNLOCK_CONFIGURATOR,
+            UNLOCK_VARIABLES,
+            UNLOCK_ITEM_SUBRESOURCE,
+            WATCH,
+            UNWATCH,
+            TOUCH,
+            RESUME,
+            REQUEST_TAKEOVER,
+            ANSWER_TAKEOVER,
+            WAIT_FOR,
+            STOP_WAITING,
+            REAUTH);
 
-    private ClientEvents() {
-    }
+    private ClientEvents() {}
 }

@@ -7,39 +7,29 @@ public sealed interface ClientRequest {
 
     String ref();
 
-    record Lock(String ref, Resource resource) implements ClientRequest {
-    }
+    record Lock(String ref, Resource resource) implements ClientRequest {}
 
-    record Unlock(String ref, Resource resource) implements ClientRequest {
-    }
+    record Unlock(String ref, Resource resource) implements ClientRequest {}
 
-    record Watch(String ref, long configuratorId) implements ClientRequest {
-    }
+    record Watch(String ref, long configuratorId) implements ClientRequest {}
 
-    record Unwatch(String ref, long configuratorId) implements ClientRequest {
-    }
+    record Unwatch(String ref, long configuratorId) implements ClientRequest {}
 
-    record Touch(String ref) implements ClientRequest {
-    }
+    record Touch(String ref) implements ClientRequest {}
 
-    record Resume(String ref, String resumeToken) implements ClientRequest {
-    }
+    record Resume(String ref, String resumeToken) implements ClientRequest {}
 
     /** {@code wait-for} (docs/protocol.md §14). */
-    record WaitFor(String ref, Resource resource) implements ClientRequest {
-    }
+    record WaitFor(String ref, Resource resource) implements ClientRequest {}
 
     /** {@code stop-waiting} (docs/protocol.md §14). */
-    record StopWaiting(String ref, Resource resource) implements ClientRequest {
-    }
+    record StopWaiting(String ref, Resource resource) implements ClientRequest {}
 
     /** {@code request-takeover} (docs/protocol.md §13); {@code message} null when none was given. */
-    record RequestTakeover(String ref, Resource resource, String message) implements ClientRequest {
-    }
+    record RequestTakeover(String ref, Resource resource, String message) implements ClientRequest {}
 
     /** {@code answer-takeover} (docs/protocol.md §13). */
-    record AnswerTakeover(String ref, Resource resource, boolean accept) implements ClientRequest {
-    }
+    record AnswerTakeover(String ref, Resource resource, boolean accept) implements ClientRequest {}
 
     /** A fresh token for the open socket (docs/protocol.md §3); never logged, never echoed. */
     record Reauth(String ref, String accessToken) implements ClientRequest {
@@ -51,6 +41,5 @@ public sealed interface ClientRequest {
     }
 
     /** Not a valid request: answered with {@code error BAD_REQUEST}; ref only when the ref itself was valid. */
-    record Invalid(String ref, String message) implements ClientRequest {
-    }
+    record Invalid(String ref, String message) implements ClientRequest {}
 }

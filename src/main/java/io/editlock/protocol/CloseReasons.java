@@ -20,6 +20,5 @@ public final class CloseReasons {
     /** The server's pings went unanswered (§5). */
     public static final CloseReason PING_TIMEOUT = new CloseReason(1001, "ping timeout");
 
-    private CloseReasons() {
-    }
+    private CloseReasons() {}
 }

@@ -104,8 +104,10 @@ public class FrameDecoder {
             case ClientEvents.WATCH -> new ClientRequest.Watch(ref, id(data, "configuratorId"));
             case ClientEvents.UNWATCH -> new ClientRequest.Unwatch(ref, id(data, "configuratorId"));
             case ClientEvents.RESUME -> new ClientRequest.Resume(ref, resumeToken(data));
-            case ClientEvents.WAIT_FOR, ClientEvents.STOP_WAITING, ClientEvents.REQUEST_TAKEOVER, ClientEvents.ANSWER_TAKEOVER ->
-                    WaitingFrames.decode(event, ref, data);
+            case ClientEvents.WAIT_FOR,
+                    ClientEvents.STOP_WAITING,
+                    ClientEvents.REQUEST_TAKEOVER,
+                    ClientEvents.ANSWER_TAKEOVER -> WaitingFrames.decode(event, ref, data);
             case ClientEvents.REAUTH -> new ClientRequest.Reauth(ref, accessToken(data));
             default -> LOCK_EVENTS.get(event).apply(ref, resource(event, data));
         };
@@ -134,7 +136,10 @@ public class FrameDecoder {
                 JsonToken value = parser.nextToken();
                 if (field.equals("event") && event == null && value == JsonToken.VALUE_STRING) {
                     event = parser.getText();
-                } else if (field.equals("ref") && ref == null && value == JsonToken.VALUE_STRING && parser.getTextLength() <= MAX_REF) {
+                } else if (field.equals("ref")
+                        && ref == null
+                        && value == JsonToken.VALUE_STRING
+                        && parser.getTextLength() <= MAX_REF) {
                     ref = parser.getText();
                 } else if (field.equals("data") && !data && value == JsonToken.START_OBJECT) {
                     data = true;
@@ -150,7 +155,8 @@ public class FrameDecoder {
                         } else {
                             return null;
                         }
-                        if ((name.equals("configuratorId") && configuratorId < 0) || (name.equals("itemId") && itemId < 0)) {
+                        if ((name.equals("configuratorId") && configuratorId < 0)
+                                || (name.equals("itemId") && itemId < 0)) {
                             return null;
                         }
                     }
@@ -179,7 +185,8 @@ public class FrameDecoder {
         return Resource.isValidId(id) ? id : -1;
     }
 
-    private static ClientRequest plainRequest(String event, String ref, boolean data, long configuratorId, long itemId, String page) {
+    private static ClientRequest plainRequest(
+            String event, String ref, boolean data, long configuratorId, long itemId, String page) {
         if (event.equals(ClientEvents.TOUCH)) {
             return new ClientRequest.Touch(ref);
         }
@@ -191,12 +198,15 @@ public class FrameDecoder {
             case ClientEvents.WATCH -> configurator ? new ClientRequest.Watch(ref, configuratorId) : null;
             case ClientEvents.UNWATCH -> configurator ? new ClientRequest.Unwatch(ref, configuratorId) : null;
             case ClientEvents.LOCK_CONFIGURATOR, ClientEvents.UNLOCK_CONFIGURATOR ->
-                    configurator ? LOCK_EVENTS.get(event).apply(ref, Resource.configurator(configuratorId)) : null;
+                configurator ? LOCK_EVENTS.get(event).apply(ref, Resource.configurator(configuratorId)) : null;
             case ClientEvents.LOCK_VARIABLES, ClientEvents.UNLOCK_VARIABLES ->
-                    configurator ? LOCK_EVENTS.get(event).apply(ref, Resource.variables(configuratorId)) : null;
-            case ClientEvents.LOCK_ITEM_SUBRESOURCE, ClientEvents.UNLOCK_ITEM_SUBRESOURCE -> itemId > 0 && page != null
-                    ? Page.fromWire(page).map(known -> LOCK_EVENTS.get(event).apply(ref, Resource.itemPage(itemId, known))).orElse(null)
-                    : null;
+                configurator ? LOCK_EVENTS.get(event).apply(ref, Resource.variables(configuratorId)) : null;
+            case ClientEvents.LOCK_ITEM_SUBRESOURCE, ClientEvents.UNLOCK_ITEM_SUBRESOURCE ->
+                itemId > 0 && page != null
+                        ? Page.fromWire(page)
+                                .map(known -> LOCK_EVENTS.get(event).apply(ref, Resource.itemPage(itemId, known)))
+                                .orElse(null)
+                        : null;
             default -> null;
         };
     }
@@ -213,8 +223,11 @@ public class FrameDecoder {
         if (page == null || !page.isTextual()) {
             throw new BadField("page must be one of filters, dependencies, attributes");
         }
-        return Resource.itemPage(itemId, Page.fromWire(page.textValue())
-                .orElseThrow(() -> new BadField("unknown page '" + page.textValue() + "': filters, dependencies or attributes")));
+        return Resource.itemPage(
+                itemId,
+                Page.fromWire(page.textValue())
+                        .orElseThrow(() -> new BadField(
+                                "unknown page '" + page.textValue() + "': filters, dependencies or attributes")));
     }
 
     private static long id(JsonNode data, String field) {
@@ -230,7 +243,10 @@ public class FrameDecoder {
 
     private static String resumeToken(JsonNode data) {
         JsonNode node = present(data.get("resumeToken"));
-        if (node == null || !node.isTextual() || node.textValue().isEmpty() || node.textValue().length() > MAX_RESUME_TOKEN) {
+        if (node == null
+                || !node.isTextual()
+                || node.textValue().isEmpty()
+                || node.textValue().length() > MAX_RESUME_TOKEN) {
             throw new BadField("resumeToken must be the string from welcome");
         }
         return node.textValue();
@@ -238,8 +254,12 @@ public class FrameDecoder {
 
     private static String accessToken(JsonNode data) {
         JsonNode node = present(data.get("accessToken"));
-        if (node == null || !node.isTextual() || node.textValue().isBlank() || node.textValue().length() > MAX_ACCESS_TOKEN) {
-            throw new BadField("accessToken must be a JWT (a non-empty string of at most " + MAX_ACCESS_TOKEN + " characters)");
+        if (node == null
+                || !node.isTextual()
+                || node.textValue().isBlank()
+                || node.textValue().length() > MAX_ACCESS_TOKEN) {
+            throw new BadField(
+                    "accessToken must be a JWT (a non-empty string of at most " + MAX_ACCESS_TOKEN + " characters)");
         }
         return node.textValue();
     }

@@ -10,6 +10,7 @@ public final class Messages {
 
     /** The start of every message about a store that does not answer. */
     public static final String STORE_UNREACHABLE = "The lock store cannot be reached";
+
     public static final String NOTHING_GRANTED = STORE_UNREACHABLE + "; nothing was granted. Try again shortly.";
     public static final String NOT_RELEASED = STORE_UNREACHABLE + "; the lock was not released.";
     public static final String NOTHING_WRITTEN = STORE_UNREACHABLE + "; nothing was written. Try again shortly.";
@@ -17,13 +18,13 @@ public final class Messages {
             "This resumeToken cannot be resumed (unknown, expired, used, another user's, or its socket is still open)";
     public static final String REAUTH_REFUSED =
             "This token cannot renew the socket (invalid, expired, or another user's); the socket keeps its token";
-    public static final String NO_TAKEOVER_TO_ANSWER = "No take-over request for this resource is waiting for your answer";
+    public static final String NO_TAKEOVER_TO_ANSWER =
+            "No take-over request for this resource is waiting for your answer";
     public static final String TAKEOVER_BUSY = "Somebody else already asked for this lock";
     public static final String BINARY_FRAME = "frames must be JSON text messages, not binary";
     public static final String INTERNAL = "The request could not be processed";
 
-    private Messages() {
-    }
+    private Messages() {}
 
     /** Why a lock was refused ({@code LOCKED}): the holder's name. */
     public static String currentlyEditedBy(String userName) {

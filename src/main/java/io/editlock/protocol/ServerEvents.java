@@ -25,6 +25,5 @@ public final class ServerEvents {
     public static final String QUEUE_UPDATED = "queue-updated";
     public static final String NOT_WAITING = "not-waiting";
 
-    private ServerEvents() {
-    }
+    private ServerEvents() {}
 }

@@ -13,8 +13,7 @@ final class WaitingFrames {
 
     static final int MAX_MESSAGE = 200;
 
-    private WaitingFrames() {
-    }
+    private WaitingFrames() {}
 
     static ClientRequest decode(String event, String ref, JsonNode data) {
         try {
@@ -38,7 +37,9 @@ final class WaitingFrames {
             throw new IllegalArgumentException("resource must be an object {type, configuratorId, itemId?, page?}");
         }
         JsonNode type = present(node.get("type"));
-        ResourceType kind = type == null || !type.isTextual() ? null : ResourceType.fromWire(type.textValue()).orElse(null);
+        ResourceType kind = type == null || !type.isTextual()
+                ? null
+                : ResourceType.fromWire(type.textValue()).orElse(null);
         if (kind == null) {
             throw new IllegalArgumentException("resource.type must be configurator, variables or item-subresource");
         }
@@ -48,10 +49,14 @@ final class WaitingFrames {
             case ITEM_SUBRESOURCE -> {
                 JsonNode page = present(node.get("page"));
                 if (page == null || !page.isTextual()) {
-                    throw new IllegalArgumentException("resource.page must be one of filters, dependencies, attributes");
+                    throw new IllegalArgumentException(
+                            "resource.page must be one of filters, dependencies, attributes");
                 }
-                Resource itemPage = Resource.itemPage(id(node, "itemId"), Page.fromWire(page.textValue()).orElseThrow(() ->
-                        new IllegalArgumentException("unknown page '" + page.textValue() + "': filters, dependencies or attributes")));
+                Resource itemPage = Resource.itemPage(
+                        id(node, "itemId"),
+                        Page.fromWire(page.textValue())
+                                .orElseThrow(() -> new IllegalArgumentException("unknown page '" + page.textValue()
+                                        + "': filters, dependencies or attributes")));
                 // A configuratorId the client sends is not trusted: the server resolves the item's own.
                 yield itemPage;
             }

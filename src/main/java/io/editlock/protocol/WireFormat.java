@@ -16,8 +16,7 @@ public final class WireFormat {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
-    private WireFormat() {
-    }
+    private WireFormat() {}
 
     public static ObjectNode object() {
         return NODES.objectNode();
@@ -40,8 +39,7 @@ public final class WireFormat {
 
     /** The first frame of every socket: {socketId, userId, userName, resumeToken}. */
     public static String welcome(String socketId, String userId, String userName, String resumeToken) {
-        ObjectNode data = object()
-                .put("socketId", socketId)
+        ObjectNode data = object().put("socketId", socketId)
                 .put("userId", userId)
                 .put("userName", userName)
                 .put("resumeToken", resumeToken);

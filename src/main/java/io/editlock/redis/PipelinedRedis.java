@@ -46,7 +46,11 @@ public class PipelinedRedis {
     private final Map<Thread, Lane> lanes = new ConcurrentHashMap<>();
     private final Lane shared;
 
-    public PipelinedRedis(Redis defaultClient, RedisOptionsCapture options, Vertx vertx, MeterRegistry meters,
+    public PipelinedRedis(
+            Redis defaultClient,
+            RedisOptionsCapture options,
+            Vertx vertx,
+            MeterRegistry meters,
             @ConfigProperty(name = "quarkus.redis.timeout", defaultValue = "10s") Duration timeout) {
         this.meters = meters;
         this.defaultClient = defaultClient;
@@ -63,10 +67,14 @@ public class PipelinedRedis {
         }
         Lane lane = lane();
         Connection used = lane.connection();
-        return used.opened.flatMap(open -> open.send(request))
-                .ifNoItem().after(timeout).failWith(() -> new RedisTimeoutException(command, timeout))
+        return used.opened
+                .flatMap(open -> open.send(request))
+                .ifNoItem()
+                .after(timeout)
+                .failWith(() -> new RedisTimeoutException(command, timeout))
                 // A connection that stays silent may be half-open: the next command opens another.
-                .onFailure(RedisTimeoutException.class).invoke(() -> lane.drop(used));
+                .onFailure(RedisTimeoutException.class)
+                .invoke(() -> lane.drop(used));
     }
 
     @PreDestroy
@@ -86,7 +94,8 @@ public class PipelinedRedis {
         // The default client's options are known once it exists (its first command creates it).
         String name = "editlock-pipeline-" + Thread.currentThread().getName();
         return options.defaultClient()
-                .map(base -> lanes.computeIfAbsent(Thread.currentThread(), thread -> new Lane(() -> Optional.of(ownClient(base, name)))))
+                .map(base -> lanes.computeIfAbsent(
+                        Thread.currentThread(), thread -> new Lane(() -> Optional.of(ownClient(base, name)))))
                 .orElse(shared);
     }
 
@@ -99,7 +108,9 @@ public class PipelinedRedis {
         // A client of this name from before (an earlier connection of the lane, a dev-mode reload,
         // the test suite) may still be closing: its meters would turn this client's into a refused
         // registration, and the metrics would describe a client that is gone.
-        meters.getMeters().stream().filter(meter -> name.equals(meter.getId().getTag("clientName"))).forEach(meters::remove);
+        meters.getMeters().stream()
+                .filter(meter -> name.equals(meter.getId().getTag("clientName")))
+                .forEach(meters::remove);
         RedisOptions own = new RedisOptions(base);
         own.setPoolName(name);
         own.setMetricsName("redis|" + name);
@@ -154,18 +165,23 @@ public class PipelinedRedis {
         private volatile Redis own;
 
         Connection(Lane lane) {
-            this.opened = Uni.createFrom().deferred(() -> {
+            this.opened = Uni.createFrom()
+                    .deferred(() -> {
                         own = lane.clients.get().orElse(null);
                         return (own != null ? own : defaultClient).connect();
                     })
-                    .invoke(connection -> connection.exceptionHandler(failure -> ended(lane, connection, failure))
+                    .invoke(connection -> connection
+                            .exceptionHandler(failure -> ended(lane, connection, failure))
                             .endHandler(() -> ended(lane, connection, null)))
-                    .onFailure().invoke(failure -> lane.drop(this))
-                    .memoize().indefinitely();
+                    .onFailure()
+                    .invoke(failure -> lane.drop(this))
+                    .memoize()
+                    .indefinitely();
         }
 
         private void ended(Lane lane, RedisConnection connection, Throwable failure) {
-            LOG.debugf("pipelined Redis connection ended (%s); the next command opens another",
+            LOG.debugf(
+                    "pipelined Redis connection ended (%s); the next command opens another",
                     failure == null ? "closed" : failure.getMessage());
             lane.drop(this);
             connection.closeAndForget();
@@ -177,7 +193,7 @@ public class PipelinedRedis {
             if (client != null) {
                 client.close();
             } else {
-                opened.subscribe().with(RedisConnection::closeAndForget, failure -> { });
+                opened.subscribe().with(RedisConnection::closeAndForget, failure -> {});
             }
         }
     }

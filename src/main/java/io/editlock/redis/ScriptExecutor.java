@@ -47,9 +47,13 @@ public class ScriptExecutor {
                             missing.add(Scripts.ALL.get(i));
                         }
                     }
-                    return Multi.createFrom().iterable(missing)
-                            .onItem().transformToUniAndConcatenate(script -> redis.execute(Command.SCRIPT, "LOAD", script.source()))
-                            .collect().asList();
+                    return Multi.createFrom()
+                            .iterable(missing)
+                            .onItem()
+                            .transformToUniAndConcatenate(
+                                    script -> redis.execute(Command.SCRIPT, "LOAD", script.source()))
+                            .collect()
+                            .asList();
                 })
                 .replaceWith(Scripts.ALL.size());
     }

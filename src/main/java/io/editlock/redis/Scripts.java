@@ -55,12 +55,35 @@ public final class Scripts {
     public static final LuaScript CLAIM_RESUME = LuaScript.of("claim_resume");
 
     /** Every script above. */
-    public static final List<LuaScript> ALL = List.of(ACQUIRE_LOCK, RELEASE_LOCK, CANCEL_LOCK_REQUEST, RELEASE_SOCKET_LOCKS,
-            RENEW_SOCKET_LOCKS, MOVE_SOCKET_LOCKS, REAP_EXPIRED_LOCKS, LIST_LOCKS, SCHEDULE_EXPIRY, RESCHEDULE_EXPIRY,
-            WAIT_FOR, STOP_WAITING, REQUEST_TAKEOVER, ANSWER_TAKEOVER, RESOLVE_TAKEOVER, RESERVE_WAITING_LINE,
-            CREATE_CONFIGURATOR, RENAME_CONFIGURATOR, DELETE_CONFIGURATOR, ADD_ITEM, RENAME_ITEM, DELETE_ITEM, ADD_ENTRY,
-            UPDATE_ENTRY, DELETE_ENTRY, READ_CONFIGURATOR, RESERVE_LOCK_REQUESTS, CLAIM_RESUME);
+    public static final List<LuaScript> ALL = List.of(
+            ACQUIRE_LOCK,
+            RELEASE_LOCK,
+            CANCEL_LOCK_REQUEST,
+            RELEASE_SOCKET_LOCKS,
+            RENEW_SOCKET_LOCKS,
+            MOVE_SOCKET_LOCKS,
+            REAP_EXPIRED_LOCKS,
+            LIST_LOCKS,
+            SCHEDULE_EXPIRY,
+            RESCHEDULE_EXPIRY,
+            WAIT_FOR,
+            STOP_WAITING,
+            REQUEST_TAKEOVER,
+            ANSWER_TAKEOVER,
+            RESOLVE_TAKEOVER,
+            RESERVE_WAITING_LINE,
+            CREATE_CONFIGURATOR,
+            RENAME_CONFIGURATOR,
+            DELETE_CONFIGURATOR,
+            ADD_ITEM,
+            RENAME_ITEM,
+            DELETE_ITEM,
+            ADD_ENTRY,
+            UPDATE_ENTRY,
+            DELETE_ENTRY,
+            READ_CONFIGURATOR,
+            RESERVE_LOCK_REQUESTS,
+            CLAIM_RESUME);
 
-    private Scripts() {
-    }
+    private Scripts() {}
 }

@@ -6,16 +6,13 @@ import io.editlock.lock.AcquireResult;
 public sealed interface LockOutcome {
 
     /** The store's answer: granted, refused by another's lock, or nothing to lock. */
-    record Decided(AcquireResult result) implements LockOutcome {
-    }
+    record Decided(AcquireResult result) implements LockOutcome {}
 
     /** Beyond the user's lock requests a second (docs/protocol.md §4): the store was not asked. */
-    record RateLimited(int perSecond) implements LockOutcome {
-    }
+    record RateLimited(int perSecond) implements LockOutcome {}
 
     /** The store could not be reached or did not answer in time: nothing was granted. */
-    record Unavailable() implements LockOutcome {
-    }
+    record Unavailable() implements LockOutcome {}
 
     /** The {@code outcome} tag of the acquire timer. */
     default String auditName() {

@@ -15,8 +15,7 @@ import io.editlock.protocol.WireFormat;
  */
 public final class LockReplies {
 
-    private LockReplies() {
-    }
+    private LockReplies() {}
 
     public static String of(LockOutcome outcome, Resource requested, String ref) {
         if (outcome instanceof LockOutcome.Decided decided) {
@@ -36,7 +35,8 @@ public final class LockReplies {
             return WireFormat.frame(ServerEvents.LOCK_ACQUIRED, data, ref);
         }
         if (result instanceof AcquireResult.Refused refused) {
-            return WireFormat.frame(ServerEvents.LOCK_FAILED, WireFormat.lockedBy(refused.requested(), refused.blocking()), ref);
+            return WireFormat.frame(
+                    ServerEvents.LOCK_FAILED, WireFormat.lockedBy(refused.requested(), refused.blocking()), ref);
         }
         Resource missing = ((AcquireResult.NotFound) result).requested();
         return failed(missing, ErrorCode.NOT_FOUND, Messages.notFound(missing), ref);
@@ -56,12 +56,14 @@ public final class LockReplies {
             return WireFormat.frame(ServerEvents.LOCK_RELEASED, WireFormat.released(released.released()), ref);
         }
         Resource resource = ((ReleaseResult.NotHeld) result).resource();
-        return WireFormat.frame(ServerEvents.UNLOCK_FAILED, failure(resource, ErrorCode.NOT_HELD, Messages.notHeld(resource)), ref);
+        return WireFormat.frame(
+                ServerEvents.UNLOCK_FAILED, failure(resource, ErrorCode.NOT_HELD, Messages.notHeld(resource)), ref);
     }
 
     /** Unlock while the store is unreachable: nothing changed (the lease still ends by itself). */
     public static String unlockUnavailable(Resource requested, String ref) {
-        return WireFormat.frame(ServerEvents.UNLOCK_FAILED, failure(requested, ErrorCode.UNAVAILABLE, Messages.NOT_RELEASED), ref);
+        return WireFormat.frame(
+                ServerEvents.UNLOCK_FAILED, failure(requested, ErrorCode.UNAVAILABLE, Messages.NOT_RELEASED), ref);
     }
 
     private static ObjectNode failure(Resource resource, ErrorCode code, String message) {

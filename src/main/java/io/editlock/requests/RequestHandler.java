@@ -47,9 +47,19 @@ public class RequestHandler {
     private final FrameRate frameRate;
     private final WatchQuota watchQuota;
 
-    public RequestHandler(LockService locks, ConfiguratorStore catalog, SessionRegistry registry, SessionLifecycle lifecycle,
-            RateLimiter rateLimiter, EditlockConfig config, LockAudit audit, WaitingRequests waitingRequests,
-            WaitingState waitingState, TokenLifetime tokenLifetime, FrameRate frameRate, WatchQuota watchQuota) {
+    public RequestHandler(
+            LockService locks,
+            ConfiguratorStore catalog,
+            SessionRegistry registry,
+            SessionLifecycle lifecycle,
+            RateLimiter rateLimiter,
+            EditlockConfig config,
+            LockAudit audit,
+            WaitingRequests waitingRequests,
+            WaitingState waitingState,
+            TokenLifetime tokenLifetime,
+            FrameRate frameRate,
+            WatchQuota watchQuota) {
         this.locks = locks;
         this.catalog = catalog;
         this.registry = registry;
@@ -66,12 +76,16 @@ public class RequestHandler {
 
     /** The first frame of every socket, before any request. */
     public String welcome(SocketSession session) {
-        return WireFormat.welcome(session.socketId(), session.identity().userId(), session.identity().userName(),
+        return WireFormat.welcome(
+                session.socketId(),
+                session.identity().userId(),
+                session.identity().userName(),
                 session.resumeToken());
     }
 
     public Uni<String> handle(SocketSession session, ClientRequest request) {
-        if (!countsAsLockRequest(request) && !frameRate.allow(session.connection().userData())) {
+        if (!countsAsLockRequest(request)
+                && !frameRate.allow(session.connection().userData())) {
             return refuse(new SocketError.FrameRateExceeded(frameRate.perSecond()), request.ref());
         }
         if (request instanceof ClientRequest.Invalid invalid) {
@@ -114,15 +128,19 @@ public class RequestHandler {
     private Uni<String> lock(SocketSession session, ClientRequest.Lock request) {
         long started = System.nanoTime();
         SessionRegistry.LockRoom room = registry.joinForLock(session, request.resource());
-        return rateLimiter.allowLockRequest(session.identity().userId())
-                .flatMap(verdict -> verdict == Verdict.ALLOWED ? acquire(session, request)
+        return rateLimiter
+                .allowLockRequest(session.identity().userId())
+                .flatMap(verdict -> verdict == Verdict.ALLOWED
+                        ? acquire(session, request)
                         : Uni.createFrom().<LockOutcome>item(new LockOutcome.RateLimited(lockRequestsPerSecond)))
-                .onFailure().recoverWithItem(failure -> {
+                .onFailure()
+                .recoverWithItem(failure -> {
                     LOG.debugf("lock request failed: %s", failure.getMessage());
                     return new LockOutcome.Unavailable();
                 })
                 .map(outcome -> {
-                    if (outcome instanceof LockOutcome.Decided decided && decided.result() instanceof AcquireResult.Granted granted) {
+                    if (outcome instanceof LockOutcome.Decided decided
+                            && decided.result() instanceof AcquireResult.Granted granted) {
                         room.granted(granted.lock().resource().configuratorId());
                     } else {
                         room.notGranted();
@@ -133,7 +151,8 @@ public class RequestHandler {
     }
 
     private Uni<LockOutcome> acquire(SocketSession session, ClientRequest.Lock request) {
-        return lifecycle.beforeLockRequest(session)
+        return lifecycle
+                .beforeLockRequest(session)
                 .chain(() -> locks.acquire(request.resource(), session.holder()))
                 .map(LockOutcome.Decided::new);
     }
@@ -141,7 +160,8 @@ public class RequestHandler {
     private Uni<String> unlock(SocketSession session, ClientRequest.Unlock request) {
         return locks.release(request.resource(), session.identity().userId(), session.socketId())
                 .map(result -> LockReplies.of(result, request.ref()))
-                .onFailure().recoverWithItem(failure -> LockReplies.unlockUnavailable(request.resource(), request.ref()));
+                .onFailure()
+                .recoverWithItem(failure -> LockReplies.unlockUnavailable(request.resource(), request.ref()));
     }
 
     private Uni<String> watch(SocketSession session, ClientRequest.Watch request) {
@@ -149,36 +169,49 @@ public class RequestHandler {
         if (!watchQuota.admits(session.watched(), configuratorId)) {
             return refuse(new SocketError.WatchLimitReached(watchQuota.perSocket()), request.ref());
         }
-        return catalog.configuratorExists(configuratorId).flatMap(exists -> {
-            if (!exists) {
-                return refuse(new SocketError.NoConfigurator(configuratorId), request.ref());
-            }
-            // Joined before reading, so that no change between the read and the join is missed.
-            registry.watch(session, configuratorId);
-            return waitingState.refresh(configuratorId).chain(() -> locks.locks(configuratorId)).map(current -> {
-                ObjectNode data = WireFormat.object().put("configuratorId", configuratorId);
-                data.set("locks", WireFormat.locks(current, false));
-                waitingState.decorate(data, configuratorId);
-                return WireFormat.frame(ServerEvents.LOCK_UPDATED, data, request.ref());
-            });
-        }).onFailure().recoverWithItem(failure -> SocketError.frame(new SocketError.StoreUnreachable(), request.ref()));
+        return catalog.configuratorExists(configuratorId)
+                .flatMap(exists -> {
+                    if (!exists) {
+                        return refuse(new SocketError.NoConfigurator(configuratorId), request.ref());
+                    }
+                    // Joined before reading, so that no change between the read and the join is missed.
+                    registry.watch(session, configuratorId);
+                    return waitingState
+                            .refresh(configuratorId)
+                            .chain(() -> locks.locks(configuratorId))
+                            .map(current -> {
+                                ObjectNode data = WireFormat.object().put("configuratorId", configuratorId);
+                                data.set("locks", WireFormat.locks(current, false));
+                                waitingState.decorate(data, configuratorId);
+                                return WireFormat.frame(ServerEvents.LOCK_UPDATED, data, request.ref());
+                            });
+                })
+                .onFailure()
+                .recoverWithItem(failure -> SocketError.frame(new SocketError.StoreUnreachable(), request.ref()));
     }
 
     private Uni<String> resume(SocketSession session, ClientRequest.Resume request) {
-        return lifecycle.resume(session, request.resumeToken()).map(moved -> {
-            if (moved.isEmpty()) {
-                return SocketError.frame(new SocketError.ResumeFailed(), request.ref());
-            }
-            ObjectNode data = WireFormat.object();
-            data.set("locks", WireFormat.locks(moved.get(), true));
-            return WireFormat.frame(ServerEvents.RESUMED, data, request.ref());
-        }).onFailure().recoverWithItem(failure -> SocketError.frame(new SocketError.StoreUnreachable(), request.ref()));
+        return lifecycle
+                .resume(session, request.resumeToken())
+                .map(moved -> {
+                    if (moved.isEmpty()) {
+                        return SocketError.frame(new SocketError.ResumeFailed(), request.ref());
+                    }
+                    ObjectNode data = WireFormat.object();
+                    data.set("locks", WireFormat.locks(moved.get(), true));
+                    return WireFormat.frame(ServerEvents.RESUMED, data, request.ref());
+                })
+                .onFailure()
+                .recoverWithItem(failure -> SocketError.frame(new SocketError.StoreUnreachable(), request.ref()));
     }
 
     private String reauth(SocketSession session, ClientRequest.Reauth request) {
-        return tokenLifetime.renew(session, request.accessToken())
-                .map(expiresAt -> WireFormat.frame(ServerEvents.REAUTHED,
-                        WireFormat.object().put("expiresAt", expiresAt.toString()), request.ref()))
+        return tokenLifetime
+                .renew(session, request.accessToken())
+                .map(expiresAt -> WireFormat.frame(
+                        ServerEvents.REAUTHED,
+                        WireFormat.object().put("expiresAt", expiresAt.toString()),
+                        request.ref()))
                 .orElseGet(() -> SocketError.frame(new SocketError.ReauthRefused(), request.ref()));
     }
 

@@ -13,37 +13,27 @@ import io.editlock.protocol.WireFormat;
 public sealed interface SocketError {
 
     /** A frame that does not decode; {@code message} says what is wrong with it. */
-    record BadRequest(String message) implements SocketError {
-    }
+    record BadRequest(String message) implements SocketError {}
 
-    record FrameRateExceeded(int perSecond) implements SocketError {
-    }
+    record FrameRateExceeded(int perSecond) implements SocketError {}
 
-    record WatchLimitReached(int perSocket) implements SocketError {
-    }
+    record WatchLimitReached(int perSocket) implements SocketError {}
 
-    record WaitLimitReached(int lines) implements SocketError {
-    }
+    record WaitLimitReached(int lines) implements SocketError {}
 
-    record NoConfigurator(long configuratorId) implements SocketError {
-    }
+    record NoConfigurator(long configuratorId) implements SocketError {}
 
-    record NoTakeoverToAnswer() implements SocketError {
-    }
+    record NoTakeoverToAnswer() implements SocketError {}
 
-    record ResumeFailed() implements SocketError {
-    }
+    record ResumeFailed() implements SocketError {}
 
-    record ReauthRefused() implements SocketError {
-    }
+    record ReauthRefused() implements SocketError {}
 
     /** The store did not answer a request that is not a lock or unlock. */
-    record StoreUnreachable() implements SocketError {
-    }
+    record StoreUnreachable() implements SocketError {}
 
     /** An unexpected failure; logged where it happened. */
-    record Internal() implements SocketError {
-    }
+    record Internal() implements SocketError {}
 
     /** The {@code error} frame; {@code ref} null when the request had none (or an invalid one). */
     static String frame(SocketError error, String ref) {

@@ -40,8 +40,14 @@ public class WaitingRequests {
     private final WaitingAudit audit;
     private final LockAudit lockAudit;
 
-    public WaitingRequests(WaitingLines lines, Takeovers takeovers, LockService locks, SessionLifecycle lifecycle,
-            SessionRegistry registry, WaitingAudit audit, LockAudit lockAudit) {
+    public WaitingRequests(
+            WaitingLines lines,
+            Takeovers takeovers,
+            LockService locks,
+            SessionLifecycle lifecycle,
+            SessionRegistry registry,
+            WaitingAudit audit,
+            LockAudit lockAudit) {
         this.lines = lines;
         this.takeovers = takeovers;
         this.locks = locks;
@@ -54,8 +60,11 @@ public class WaitingRequests {
     /** @return the reply, or null when the request is not one of §13, §14 */
     public Uni<String> handle(SocketSession session, ClientRequest request) {
         if (request instanceof ClientRequest.WaitFor waitFor) {
-            return lifecycle.beforeLockRequest(session).chain(() -> waitFor(session, waitFor.resource(), waitFor.ref(), FREE_RETRIES))
-                    .onFailure().recoverWithItem(failure -> unavailable(failure, waitFor.resource(), waitFor.ref()));
+            return lifecycle
+                    .beforeLockRequest(session)
+                    .chain(() -> waitFor(session, waitFor.resource(), waitFor.ref(), FREE_RETRIES))
+                    .onFailure()
+                    .recoverWithItem(failure -> unavailable(failure, waitFor.resource(), waitFor.ref()));
         }
         if (request instanceof ClientRequest.StopWaiting stop) {
             return lines.stopWaiting(stop.resource(), session.identity().userId())
@@ -64,15 +73,20 @@ public class WaitingRequests {
                         data.set("resource", WireFormat.resource(resolved.orElse(stop.resource())));
                         return WireFormat.frame(ServerEvents.NOT_WAITING, data, stop.ref());
                     })
-                    .onFailure().recoverWithItem(failure -> SocketError.frame(new SocketError.StoreUnreachable(), stop.ref()));
+                    .onFailure()
+                    .recoverWithItem(failure -> SocketError.frame(new SocketError.StoreUnreachable(), stop.ref()));
         }
         if (request instanceof ClientRequest.RequestTakeover ask) {
-            return lifecycle.beforeLockRequest(session).chain(() -> takeovers.request(ask.resource(), session.holder(), ask.message()))
+            return lifecycle
+                    .beforeLockRequest(session)
+                    .chain(() -> takeovers.request(ask.resource(), session.holder(), ask.message()))
                     .map(outcome -> takeoverReply(session, outcome, ask.ref()))
-                    .onFailure().recoverWithItem(failure -> unavailable(failure, ask.resource(), ask.ref()));
+                    .onFailure()
+                    .recoverWithItem(failure -> unavailable(failure, ask.resource(), ask.ref()));
         }
         if (request instanceof ClientRequest.AnswerTakeover answer) {
-            return takeovers.answer(answer.resource(), session.identity().userId(), answer.accept())
+            return takeovers
+                    .answer(answer.resource(), session.identity().userId(), answer.accept())
                     .map(answered -> {
                         if (answered.isEmpty()) {
                             return SocketError.frame(new SocketError.NoTakeoverToAnswer(), answer.ref());
@@ -82,7 +96,8 @@ public class WaitingRequests {
                         data.put("accept", answer.accept());
                         return WireFormat.frame(ServerEvents.TAKEOVER_ANSWERED, data, answer.ref());
                     })
-                    .onFailure().recoverWithItem(failure -> SocketError.frame(new SocketError.StoreUnreachable(), answer.ref()));
+                    .onFailure()
+                    .recoverWithItem(failure -> SocketError.frame(new SocketError.StoreUnreachable(), answer.ref()));
         }
         return null;
     }
@@ -133,7 +148,8 @@ public class WaitingRequests {
         if (ErrorCode.BUSY.is(refused.code())) {
             return LockReplies.failed(refused.resource(), ErrorCode.BUSY, Messages.TAKEOVER_BUSY, ref);
         }
-        return LockReplies.failed(refused.resource(), ErrorCode.NOT_HELD, Messages.takeoverNotNeeded(refused.resource()), ref);
+        return LockReplies.failed(
+                refused.resource(), ErrorCode.NOT_HELD, Messages.takeoverNotNeeded(refused.resource()), ref);
     }
 
     private static String unavailable(Throwable failure, Resource resource, String ref) {

@@ -2,8 +2,8 @@ package io.editlock.rest;
 
 import jakarta.ws.rs.core.Application;
 import jakarta.ws.rs.core.MediaType;
-import org.eclipse.microprofile.openapi.annotations.OpenAPIDefinition;
 import org.eclipse.microprofile.openapi.annotations.Components;
+import org.eclipse.microprofile.openapi.annotations.OpenAPIDefinition;
 import org.eclipse.microprofile.openapi.annotations.info.Info;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -16,30 +16,74 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
  * every create answer.
  */
 @OpenAPIDefinition(
-        info = @Info(title = "editlock", version = "1",
-                description = "Edit locks for product configurators: the configurator store, guarded by locks (docs/protocol.md §8)."),
-        components = @Components(responses = {
-                @APIResponse(name = ApiDocs.BAD_REQUEST, description = "Invalid body (missing or mistyped field, blank name, "
-                        + "unknown field, bad reference), or a Lock-Token that is not a positive integer",
-                        content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ApiDocs.Message.class))),
-                @APIResponse(name = ApiDocs.UNAUTHORIZED, description = "No bearer token, or a token that does not verify"),
-                @APIResponse(name = ApiDocs.FORBIDDEN, description = "The token has no role admin"),
-                @APIResponse(name = ApiDocs.NOT_FOUND, description = "No such configurator, item or entry",
-                        content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ApiDocs.Message.class))),
-                @APIResponse(name = ApiDocs.LOCKED, description = "Another user holds a lock that conflicts with this write",
-                        content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ApiDocs.Locked.class))),
-                @APIResponse(name = ApiDocs.PRECONDITION_FAILED, description = "The Lock-Token is not the token of a lock you hold "
-                        + "now that covers this write (you lost the lock, or it names another one)",
-                        content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ApiDocs.Message.class))),
-                @APIResponse(name = ApiDocs.IDEMPOTENCY_IN_PROGRESS, description = "A request with this Idempotency-Key is still "
-                        + "in progress; retry in a moment",
-                        content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ApiDocs.Message.class))),
-                @APIResponse(name = ApiDocs.IDEMPOTENCY_KEY_REUSED, description = "This Idempotency-Key was already used for "
-                        + "another request (another body or route)",
-                        content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ApiDocs.Message.class))),
-                @APIResponse(name = ApiDocs.UNAVAILABLE, description = "The lock store cannot be reached: nothing was read or written",
-                        content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ApiDocs.Message.class)))
-        }))
+        info =
+                @Info(
+                        title = "editlock",
+                        version = "1",
+                        description =
+                                "Edit locks for product configurators: the configurator store, guarded by locks (docs/protocol.md §8)."),
+        components =
+                @Components(
+                        responses = {
+                            @APIResponse(
+                                    name = ApiDocs.BAD_REQUEST,
+                                    description =
+                                            "Invalid body (missing or mistyped field, blank name, "
+                                                    + "unknown field, bad reference), or a Lock-Token that is not a positive integer",
+                                    content =
+                                            @Content(
+                                                    mediaType = MediaType.APPLICATION_JSON,
+                                                    schema = @Schema(implementation = ApiDocs.Message.class))),
+                            @APIResponse(
+                                    name = ApiDocs.UNAUTHORIZED,
+                                    description = "No bearer token, or a token that does not verify"),
+                            @APIResponse(name = ApiDocs.FORBIDDEN, description = "The token has no role admin"),
+                            @APIResponse(
+                                    name = ApiDocs.NOT_FOUND,
+                                    description = "No such configurator, item or entry",
+                                    content =
+                                            @Content(
+                                                    mediaType = MediaType.APPLICATION_JSON,
+                                                    schema = @Schema(implementation = ApiDocs.Message.class))),
+                            @APIResponse(
+                                    name = ApiDocs.LOCKED,
+                                    description = "Another user holds a lock that conflicts with this write",
+                                    content =
+                                            @Content(
+                                                    mediaType = MediaType.APPLICATION_JSON,
+                                                    schema = @Schema(implementation = ApiDocs.Locked.class))),
+                            @APIResponse(
+                                    name = ApiDocs.PRECONDITION_FAILED,
+                                    description = "The Lock-Token is not the token of a lock you hold "
+                                            + "now that covers this write (you lost the lock, or it names another one)",
+                                    content =
+                                            @Content(
+                                                    mediaType = MediaType.APPLICATION_JSON,
+                                                    schema = @Schema(implementation = ApiDocs.Message.class))),
+                            @APIResponse(
+                                    name = ApiDocs.IDEMPOTENCY_IN_PROGRESS,
+                                    description = "A request with this Idempotency-Key is still "
+                                            + "in progress; retry in a moment",
+                                    content =
+                                            @Content(
+                                                    mediaType = MediaType.APPLICATION_JSON,
+                                                    schema = @Schema(implementation = ApiDocs.Message.class))),
+                            @APIResponse(
+                                    name = ApiDocs.IDEMPOTENCY_KEY_REUSED,
+                                    description = "This Idempotency-Key was already used for "
+                                            + "another request (another body or route)",
+                                    content =
+                                            @Content(
+                                                    mediaType = MediaType.APPLICATION_JSON,
+                                                    schema = @Schema(implementation = ApiDocs.Message.class))),
+                            @APIResponse(
+                                    name = ApiDocs.UNAVAILABLE,
+                                    description = "The lock store cannot be reached: nothing was read or written",
+                                    content =
+                                            @Content(
+                                                    mediaType = MediaType.APPLICATION_JSON,
+                                                    schema = @Schema(implementation = ApiDocs.Message.class)))
+                        }))
 public class ApiDocs extends Application {
 
     static final String BAD_REQUEST = "BadRequest";
@@ -51,21 +95,30 @@ public class ApiDocs extends Application {
     static final String UNAVAILABLE = "Unavailable";
     static final String IDEMPOTENCY_IN_PROGRESS = "IdempotencyKeyInProgress";
     static final String IDEMPOTENCY_KEY_REUSED = "IdempotencyKeyReused";
-    static final String IDEMPOTENCY_KEY = "Makes the create safe to retry: 1 to 64 printable ASCII characters. A retry with the "
-            + "same key and body within 24 h gets the first answer again, and nothing is created twice";
+    static final String IDEMPOTENCY_KEY =
+            "Makes the create safe to retry: 1 to 64 printable ASCII characters. A retry with the "
+                    + "same key and body within 24 h gets the first answer again, and nothing is created twice";
 
-    public record Message(String message) {
-    }
+    public record Message(String message) {}
 
-    public record ResourceView(@Schema(enumeration = { "configurator", "variables", "item-subresource" }) String type,
-            Long configuratorId, Long itemId, @Schema(enumeration = { "filters", "dependencies", "attributes" }) String page) {
-    }
+    public record ResourceView(
+            @Schema(enumeration = {"configurator", "variables", "item-subresource"})
+            String type,
+
+            Long configuratorId,
+            Long itemId,
+
+            @Schema(enumeration = {"filters", "dependencies", "attributes"})
+            String page) {}
 
     /** The 423 body: the other user's lock that blocks the write. */
-    public record Locked(@Schema(example = "Currently edited by Sara") String message, String lockedBy, String lockedByUserId,
-            ResourceView resource, String expiresAt) {
-    }
+    public record Locked(
+            @Schema(example = "Currently edited by Sara") String message,
+            String lockedBy,
+            String lockedByUserId,
+            ResourceView resource,
+            String expiresAt) {}
 
-    public record LockView(ResourceView resource, String ownerUserId, String ownerUserName, String acquiredAt, String expiresAt) {
-    }
+    public record LockView(
+            ResourceView resource, String ownerUserId, String ownerUserName, String acquiredAt, String expiresAt) {}
 }

@@ -22,12 +22,10 @@ final class Bodies {
     /** Fields the server answers and a body may send back, ignored (and documented read-only). */
     static final Set<String> READ_ONLY = Set.of("id", "configuratorId", "itemId", "createdAt", "createdBy");
 
-    private Bodies() {
-    }
+    private Bodies() {}
 
     /** A new item: {name, parentItemId?}. */
-    record NewItem(String name, Long parentItemId) {
-    }
+    record NewItem(String name, Long parentItemId) {}
 
     /** {name}: a configurator or an item, created or renamed. */
     static String name(JsonNode body) {
@@ -51,7 +49,8 @@ final class Bodies {
     static Map<String, String> changes(Entity entity, JsonNode body) {
         Map<String, String> changes = fields(entity, body, false);
         if (changes.isEmpty()) {
-            throw new InvalidInputException("nothing to change: send at least one of " + String.join(", ", names(entity)));
+            throw new InvalidInputException(
+                    "nothing to change: send at least one of " + String.join(", ", names(entity)));
         }
         return changes;
     }
@@ -79,7 +78,8 @@ final class Bodies {
         for (Iterator<String> names = body.fieldNames(); names.hasNext(); ) {
             String name = names.next();
             if (!known.contains(name) && !READ_ONLY.contains(name)) {
-                throw new InvalidInputException("unknown field '" + name + "' (expected " + String.join(", ", known) + ")");
+                throw new InvalidInputException(
+                        "unknown field '" + name + "' (expected " + String.join(", ", known) + ")");
             }
         }
     }

@@ -23,20 +23,20 @@ import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
-import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
-import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
-import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -58,8 +58,14 @@ public class ConfiguratorResource {
     private final JsonWebToken token;
     private final int pageSize;
 
-    public ConfiguratorResource(ConfiguratorStore store, EntryRoutes entries, IdempotentCreates idempotent, LockService locks,
-            GuardContext guards, JsonWebToken token, EditlockConfig config) {
+    public ConfiguratorResource(
+            ConfiguratorStore store,
+            EntryRoutes entries,
+            IdempotentCreates idempotent,
+            LockService locks,
+            GuardContext guards,
+            JsonWebToken token,
+            EditlockConfig config) {
         this.store = store;
         this.entries = entries;
         this.idempotent = idempotent;
@@ -70,12 +76,18 @@ public class ConfiguratorResource {
     }
 
     @GET
-    @Operation(summary = "The configurators (without content), by id, one page at a time; "
-            + "a Link header (rel=next) names the next page when more follow")
+    @Operation(
+            summary = "The configurators (without content), by id, one page at a time; "
+                    + "a Link header (rel=next) names the next page when more follow")
     @Parameter(name = "after", in = ParameterIn.QUERY, description = "Only configurators with a larger id (default 0)")
-    @Parameter(name = "limit", in = ParameterIn.QUERY,
+    @Parameter(
+            name = "limit",
+            in = ParameterIn.QUERY,
             description = "Configurators in the page, 1 to editlock.limits.rest.list-page-size (the default, 100)")
-    @APIResponse(responseCode = "200", description = "The configurators", headers = @Header(name = "Link"),
+    @APIResponse(
+            responseCode = "200",
+            description = "The configurators",
+            headers = @Header(name = "Link"),
             content = @Content(schema = @Schema(implementation = Configurator.class, type = SchemaType.ARRAY)))
     @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     public Uni<Response> list(@QueryParam("after") String after, @QueryParam("limit") String limit) {
@@ -83,8 +95,9 @@ public class ConfiguratorResource {
         int size = ListParams.limit(limit, pageSize);
         return store.configurators(afterId, size).map(page -> {
             Response.ResponseBuilder response = Response.ok(page.configurators());
-            page.nextAfter().ifPresent(next -> response.header("Link",
-                    "</api/configurators?after=" + next + "&limit=" + size + ">; rel=\"next\""));
+            page.nextAfter()
+                    .ifPresent(next -> response.header(
+                            "Link", "</api/configurators?after=" + next + "&limit=" + size + ">; rel=\"next\""));
             return response.build();
         });
     }
@@ -92,20 +105,31 @@ public class ConfiguratorResource {
     @POST
     @Operation(summary = "Create a configurator (unguarded)")
     @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Configurator.class)))
-    @APIResponse(responseCode = "201", description = "Created; Location names it",
-            headers = @Header(name = "Location"), content = @Content(schema = @Schema(implementation = Configurator.class)))
+    @APIResponse(
+            responseCode = "201",
+            description = "Created; Location names it",
+            headers = @Header(name = "Location"),
+            content = @Content(schema = @Schema(implementation = Configurator.class)))
     @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     public Uni<Response> create(@HeaderParam(IdempotentCreates.HEADER) String key, JsonNode body) {
         String name = Bodies.name(body);
         String createdBy = Identity.of(token).userId();
-        return idempotent.create(key, Entity.CONFIGURATOR, body, idempotency -> store.createConfigurator(name, createdBy, idempotency)
-                .map(created -> Response.created(URI.create("/api/configurators/" + created.id())).entity(created).build()));
+        return idempotent.create(
+                key,
+                Entity.CONFIGURATOR,
+                body,
+                idempotency -> store.createConfigurator(name, createdBy, idempotency)
+                        .map(created -> Response.created(URI.create("/api/configurators/" + created.id()))
+                                .entity(created)
+                                .build()));
     }
 
     @GET
     @Path("/{id}")
     @Operation(summary = "The whole configurator: its item tree with every page's entries, and its variables")
-    @APIResponse(responseCode = "200", description = "The configurator",
+    @APIResponse(
+            responseCode = "200",
+            description = "The configurator",
             content = @Content(schema = @Schema(implementation = ConfiguratorTree.class)))
     @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     public Uni<ConfiguratorTree> get(@PathParam("id") String id) {
@@ -117,7 +141,10 @@ public class ConfiguratorResource {
     @RequireLock(value = GuardType.CONFIGURATOR, idOf = Entity.CONFIGURATOR)
     @Operation(summary = "Rename a configurator (guard: configurator)")
     @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Configurator.class)))
-    @APIResponse(responseCode = "200", description = "Renamed", content = @Content(schema = @Schema(implementation = Configurator.class)))
+    @APIResponse(
+            responseCode = "200",
+            description = "Renamed",
+            content = @Content(schema = @Schema(implementation = Configurator.class)))
     public Uni<Configurator> rename(@PathParam("id") String id, JsonNode body) {
         String name = Bodies.name(body);
         return store.renameConfigurator(guards.require().guard(), name);
@@ -126,12 +153,15 @@ public class ConfiguratorResource {
     @DELETE
     @Path("/{id}")
     @RequireLock(value = GuardType.CONFIGURATOR, idOf = Entity.CONFIGURATOR)
-    @Operation(summary = "Delete a configurator with everything in it (guard: configurator; only its creator or an admin); "
-            + "your locks in it are released with reason deleted")
+    @Operation(
+            summary =
+                    "Delete a configurator with everything in it (guard: configurator; only its creator or an admin); "
+                            + "your locks in it are released with reason deleted")
     @APIResponse(responseCode = "204", description = "Deleted")
     @APIResponse(responseCode = "403", description = "Neither its creator (createdBy) nor an admin")
     public Uni<Void> delete(@PathParam("id") String id) {
-        return store.deleteConfigurator(guards.require().guard(), Identity.of(token).isAdmin());
+        return store.deleteConfigurator(
+                guards.require().guard(), Identity.of(token).isAdmin());
     }
 
     @POST
@@ -139,14 +169,24 @@ public class ConfiguratorResource {
     @RequireLock(value = GuardType.CONFIGURATOR, idOf = Entity.CONFIGURATOR)
     @Operation(summary = "Add an item, at the top or under parentItemId (guard: configurator)")
     @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Item.class)))
-    @APIResponse(responseCode = "201", description = "Created; Location names it",
-            headers = @Header(name = "Location"), content = @Content(schema = @Schema(implementation = Item.class)))
-    public Uni<Response> addItem(@PathParam("id") String id, @HeaderParam(IdempotentCreates.HEADER) String key, JsonNode body) {
+    @APIResponse(
+            responseCode = "201",
+            description = "Created; Location names it",
+            headers = @Header(name = "Location"),
+            content = @Content(schema = @Schema(implementation = Item.class)))
+    public Uni<Response> addItem(
+            @PathParam("id") String id, @HeaderParam(IdempotentCreates.HEADER) String key, JsonNode body) {
         Bodies.NewItem item = Bodies.newItem(body);
         IdempotentCreates.validate(key);
         var guard = guards.require().guard();
-        return idempotent.create(key, Entity.ITEM, body, idempotency -> store.addItem(guard, item.name(), item.parentItemId(), idempotency)
-                .map(created -> Response.created(URI.create("/api/items/" + created.id())).entity(created).build()));
+        return idempotent.create(
+                key,
+                Entity.ITEM,
+                body,
+                idempotency -> store.addItem(guard, item.name(), item.parentItemId(), idempotency)
+                        .map(created -> Response.created(URI.create("/api/items/" + created.id()))
+                                .entity(created)
+                                .build()));
     }
 
     @POST
@@ -154,17 +194,23 @@ public class ConfiguratorResource {
     @RequireLock(value = GuardType.VARIABLES, idOf = Entity.CONFIGURATOR)
     @Operation(summary = "Add a variable (guard: variables)")
     @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Entry.Variable.class)))
-    @APIResponse(responseCode = "201", description = "Created; Location names it",
-            headers = @Header(name = "Location"), content = @Content(schema = @Schema(implementation = Entry.Variable.class)))
-    public Uni<Response> addVariable(@PathParam("id") String id, @HeaderParam(IdempotentCreates.HEADER) String key, JsonNode body) {
+    @APIResponse(
+            responseCode = "201",
+            description = "Created; Location names it",
+            headers = @Header(name = "Location"),
+            content = @Content(schema = @Schema(implementation = Entry.Variable.class)))
+    public Uni<Response> addVariable(
+            @PathParam("id") String id, @HeaderParam(IdempotentCreates.HEADER) String key, JsonNode body) {
         return entries.add(Entity.VARIABLE, body, key);
     }
 
     @GET
     @Path("/{id}/locks")
     @Operation(summary = "Lock discovery: the live locks of a configurator")
-    @APIResponse(responseCode = "200", description = "The locks (no tokens)", content = @Content(schema = @Schema(
-            implementation = ApiDocs.LockView.class, type = SchemaType.ARRAY)))
+    @APIResponse(
+            responseCode = "200",
+            description = "The locks (no tokens)",
+            content = @Content(schema = @Schema(implementation = ApiDocs.LockView.class, type = SchemaType.ARRAY)))
     @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     public Uni<JsonNode> locks(@PathParam("id") String id) {
         long configuratorId = PathIds.require(Entity.CONFIGURATOR, id);

@@ -54,7 +54,10 @@ public abstract class EntryResource<E extends Entry> {
     @PATCH
     @Path("/{id}")
     @Operation(summary = "Change some fields of the entry (guard: its page)")
-    @RequestBody(required = true, description = "At least one field", content = @Content(schema = @Schema(type = SchemaType.OBJECT)))
+    @RequestBody(
+            required = true,
+            description = "At least one field",
+            content = @Content(schema = @Schema(type = SchemaType.OBJECT)))
     @APIResponse(responseCode = "200", description = "Changed")
     public Uni<E> update(@PathParam("id") String id, JsonNode body) {
         return routes.update(entity, body);

@@ -25,7 +25,9 @@ public class EntryRoutes {
 
     /** 201 with the entry and its Location. */
     static Response created(Entry entry) {
-        return Response.created(URI.create("/api/" + entityOf(entry).collection() + "/" + entry.id())).entity(entry).build();
+        return Response.created(URI.create("/api/" + entityOf(entry).collection() + "/" + entry.id()))
+                .entity(entry)
+                .build();
     }
 
     /** @param idempotencyKey the request's Idempotency-Key, null when absent */
@@ -33,8 +35,11 @@ public class EntryRoutes {
         var fields = Bodies.newEntry(entity, body);
         IdempotentCreates.validate(idempotencyKey);
         var guard = guards.require().guard();
-        return idempotent.create(idempotencyKey, entity, body, idempotency -> entries.add(guard, entity, fields, idempotency)
-                .map(EntryRoutes::created));
+        return idempotent.create(
+                idempotencyKey,
+                entity,
+                body,
+                idempotency -> entries.add(guard, entity, fields, idempotency).map(EntryRoutes::created));
     }
 
     <E extends Entry> Uni<E> get(Entity entity, String id) {

@@ -16,8 +16,7 @@ public class GuardContext {
     private UnknownIdException unknown;
 
     /** A guard and the id of the path parameter it was resolved from. */
-    public record Guarded(Guard guard, long id) {
-    }
+    public record Guarded(Guard guard, long id) {}
 
     void resolved(Guard guard, long id) {
         this.guarded = new Guarded(guard, id);

@@ -51,8 +51,13 @@ public class IdempotentCreates {
     private final CurrentVertxRequest request;
     private final Duration ttl;
 
-    public IdempotentCreates(ReactiveRedisDataSource redis, CatalogIndex index, LockKeys keys, JsonWebToken token,
-            CurrentVertxRequest request, EditlockConfig config) {
+    public IdempotentCreates(
+            ReactiveRedisDataSource redis,
+            CatalogIndex index,
+            LockKeys keys,
+            JsonWebToken token,
+            CurrentVertxRequest request,
+            EditlockConfig config) {
         this.redis = redis;
         this.index = index;
         this.keys = keys;
@@ -84,7 +89,8 @@ public class IdempotentCreates {
         validate(key);
         String keyId = sha256(Identity.of(token).userId() + "\u0000" + key);
         var http = request.getCurrent().request();
-        String fingerprint = sha256(http.method().name() + " " + http.path() + "\n" + (body == null ? "" : body.toString()));
+        String fingerprint =
+                sha256(http.method().name() + " " + http.path() + "\n" + (body == null ? "" : body.toString()));
         String inFlight = keys.idempotencyInFlight(keyId);
         return execute(Command.SET, inFlight, "1", "NX", "PX", String.valueOf(IN_FLIGHT.toMillis()))
                 .flatMap(set -> {
@@ -94,43 +100,57 @@ public class IdempotentCreates {
                     return claim(entity, keyId, fingerprint)
                             .flatMap(id -> create.apply(new Idempotency(id, keyId, fingerprint, ttl))
                                     .onFailure(IdempotentCreates::createdNothing)
-                                    .call(() -> execute(Command.DEL, keys.idempotencyClaim(keyId)).onFailure().recoverWithNull()))
-                            .eventually(() -> execute(Command.DEL, inFlight).onFailure().recoverWithNull());
+                                    .call(() -> execute(Command.DEL, keys.idempotencyClaim(keyId))
+                                            .onFailure()
+                                            .recoverWithNull()))
+                            .eventually(() ->
+                                    execute(Command.DEL, inFlight).onFailure().recoverWithNull());
                 });
     }
 
     /** The id reserved under the key: a new one for the first attempt, the first attempt's for a retry. */
     private Uni<Long> claim(Entity entity, String keyId, String fingerprint) {
         String claim = keys.idempotencyClaim(keyId);
-        return index.nextId(entity).flatMap(fresh -> execute(Command.SET, claim, fresh + "|" + fingerprint, "NX",
-                        "PX", String.valueOf(ttl.toMillis()))
-                .flatMap(set -> set != null ? Uni.createFrom().item(fresh)
-                        : execute(Command.GET, claim).map(existing -> {
-                            if (existing == null) {
-                                throw new IdempotencyKeyInUseException(); // gave back this very moment: retry
-                            }
-                            String[] parts = existing.split("\\|", 2);
-                            if (parts.length != 2 || !parts[1].equals(fingerprint)) {
-                                throw new IdempotencyKeyReusedException();
-                            }
-                            return Long.parseLong(parts[0]);
-                        })));
+        return index.nextId(entity)
+                .flatMap(fresh -> execute(
+                                Command.SET,
+                                claim,
+                                fresh + "|" + fingerprint,
+                                "NX",
+                                "PX",
+                                String.valueOf(ttl.toMillis()))
+                        .flatMap(set -> set != null
+                                ? Uni.createFrom().item(fresh)
+                                : execute(Command.GET, claim).map(existing -> {
+                                    if (existing == null) {
+                                        throw new IdempotencyKeyInUseException(); // gave back this very moment: retry
+                                    }
+                                    String[] parts = existing.split("\\|", 2);
+                                    if (parts.length != 2 || !parts[1].equals(fingerprint)) {
+                                        throw new IdempotencyKeyReusedException();
+                                    }
+                                    return Long.parseLong(parts[0]);
+                                })));
     }
 
     /** Refusals (400, 404, 412, 423 …) created nothing; a store failure or a reused key may hide a create. */
     private static boolean createdNothing(Throwable failure) {
-        return !(failure instanceof LockStoreUnavailableException) && !(failure instanceof IdempotencyKeyReusedException);
+        return !(failure instanceof LockStoreUnavailableException)
+                && !(failure instanceof IdempotencyKeyReusedException);
     }
 
     /** The reply as text; null for a nil reply. */
     private Uni<String> execute(Command command, String... args) {
-        return redis.execute(command, args).map(reply -> reply == null ? null : reply.toString())
-                .onFailure().transform(LockStoreUnavailableException::of);
+        return redis.execute(command, args)
+                .map(reply -> reply == null ? null : reply.toString())
+                .onFailure()
+                .transform(LockStoreUnavailableException::of);
     }
 
     private static String sha256(String text) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

@@ -12,8 +12,8 @@ import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -53,7 +53,10 @@ public class ItemResource {
     @GET
     @Path("/{id}")
     @Operation(summary = "An item (without its pages; GET its configurator for the whole tree)")
-    @APIResponse(responseCode = "200", description = "The item", content = @Content(schema = @Schema(implementation = Item.class)))
+    @APIResponse(
+            responseCode = "200",
+            description = "The item",
+            content = @Content(schema = @Schema(implementation = Item.class)))
     @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     public Uni<Item> get(@PathParam("id") String id) {
         return store.item(PathIds.require(Entity.ITEM, id));
@@ -63,9 +66,19 @@ public class ItemResource {
     @Path("/{id}")
     @RequireLock(value = GuardType.ITEM, idOf = Entity.ITEM)
     @Operation(summary = "Rename an item (guard: item — refused only while another user holds the configurator)")
-    @RequestBody(required = true, description = "Only the name: an item does not move", content = @Content(schema = @Schema(
-            requiredProperties = "name", properties = @SchemaProperty(name = "name", type = SchemaType.STRING))))
-    @APIResponse(responseCode = "200", description = "Renamed", content = @Content(schema = @Schema(implementation = Item.class)))
+    @RequestBody(
+            required = true,
+            description = "Only the name: an item does not move",
+            content =
+                    @Content(
+                            schema =
+                                    @Schema(
+                                            requiredProperties = "name",
+                                            properties = @SchemaProperty(name = "name", type = SchemaType.STRING))))
+    @APIResponse(
+            responseCode = "200",
+            description = "Renamed",
+            content = @Content(schema = @Schema(implementation = Item.class)))
     public Uni<Item> rename(@PathParam("id") String id, JsonNode body) {
         String name = Bodies.name(body);
         return store.renameItem(guards.require().guard(), name);
@@ -74,8 +87,9 @@ public class ItemResource {
     @DELETE
     @Path("/{id}")
     @RequireLock(value = GuardType.ITEM_FULL, idOf = Entity.ITEM)
-    @Operation(summary = "Delete an item with its sub-tree (guard: item-full — the item and every item below it); "
-            + "your page locks there are released with reason deleted")
+    @Operation(
+            summary = "Delete an item with its sub-tree (guard: item-full — the item and every item below it); "
+                    + "your page locks there are released with reason deleted")
     @APIResponse(responseCode = "204", description = "Deleted")
     public Uni<Void> delete(@PathParam("id") String id) {
         return store.deleteItem(guards.require().guard());
@@ -86,21 +100,30 @@ public class ItemResource {
     @RequireLock(value = GuardType.PAGE, idOf = Entity.ITEM, page = Page.FILTERS)
     @Operation(summary = "Add a filter to the item (guard: its filters page)")
     @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Entry.Filter.class)))
-    @APIResponse(responseCode = "201", description = "Created; Location names it",
-            headers = @Header(name = "Location"), content = @Content(schema = @Schema(implementation = Entry.Filter.class)))
-    public Uni<Response> addFilter(@PathParam("id") String id, @HeaderParam(IdempotentCreates.HEADER) String key, JsonNode body) {
+    @APIResponse(
+            responseCode = "201",
+            description = "Created; Location names it",
+            headers = @Header(name = "Location"),
+            content = @Content(schema = @Schema(implementation = Entry.Filter.class)))
+    public Uni<Response> addFilter(
+            @PathParam("id") String id, @HeaderParam(IdempotentCreates.HEADER) String key, JsonNode body) {
         return routes.add(Entity.FILTER, body, key);
     }
 
     @POST
     @Path("/{id}/dependencies")
     @RequireLock(value = GuardType.PAGE, idOf = Entity.ITEM, page = Page.DEPENDENCIES)
-    @Operation(summary = "Add a dependency to the item (guard: its dependencies page); targetItemId must be an item "
-            + "of the same configurator")
+    @Operation(
+            summary = "Add a dependency to the item (guard: its dependencies page); targetItemId must be an item "
+                    + "of the same configurator")
     @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Entry.Dependency.class)))
-    @APIResponse(responseCode = "201", description = "Created; Location names it",
-            headers = @Header(name = "Location"), content = @Content(schema = @Schema(implementation = Entry.Dependency.class)))
-    public Uni<Response> addDependency(@PathParam("id") String id, @HeaderParam(IdempotentCreates.HEADER) String key, JsonNode body) {
+    @APIResponse(
+            responseCode = "201",
+            description = "Created; Location names it",
+            headers = @Header(name = "Location"),
+            content = @Content(schema = @Schema(implementation = Entry.Dependency.class)))
+    public Uni<Response> addDependency(
+            @PathParam("id") String id, @HeaderParam(IdempotentCreates.HEADER) String key, JsonNode body) {
         return routes.add(Entity.DEPENDENCY, body, key);
     }
 
@@ -109,9 +132,13 @@ public class ItemResource {
     @RequireLock(value = GuardType.PAGE, idOf = Entity.ITEM, page = Page.ATTRIBUTES)
     @Operation(summary = "Add an attribute value to the item (guard: its attributes page)")
     @RequestBody(required = true, content = @Content(schema = @Schema(implementation = Entry.AttributeValue.class)))
-    @APIResponse(responseCode = "201", description = "Created; Location names it",
-            headers = @Header(name = "Location"), content = @Content(schema = @Schema(implementation = Entry.AttributeValue.class)))
-    public Uni<Response> addAttributeValue(@PathParam("id") String id, @HeaderParam(IdempotentCreates.HEADER) String key, JsonNode body) {
+    @APIResponse(
+            responseCode = "201",
+            description = "Created; Location names it",
+            headers = @Header(name = "Location"),
+            content = @Content(schema = @Schema(implementation = Entry.AttributeValue.class)))
+    public Uni<Response> addAttributeValue(
+            @PathParam("id") String id, @HeaderParam(IdempotentCreates.HEADER) String key, JsonNode body) {
         return routes.add(Entity.ATTRIBUTE_VALUE, body, key);
     }
 }

@@ -5,8 +5,7 @@ import io.editlock.catalog.InvalidInputException;
 /** The paging parameters of a list ({@code after}, {@code limit}): anything out of range is a 400 that says the range. */
 final class ListParams {
 
-    private ListParams() {
-    }
+    private ListParams() {}
 
     /** @return the id to list after; 0 when absent */
     static long after(String raw) {
@@ -24,8 +23,10 @@ final class ListParams {
         if (raw == null || raw.isEmpty()) {
             return max;
         }
-        if (raw.length() > 9 || !raw.chars().allMatch(Character::isDigit)
-                || Integer.parseInt(raw) < 1 || Integer.parseInt(raw) > max) {
+        if (raw.length() > 9
+                || !raw.chars().allMatch(Character::isDigit)
+                || Integer.parseInt(raw) < 1
+                || Integer.parseInt(raw) > max) {
             throw new InvalidInputException("limit must be between 1 and " + max);
         }
         return Integer.parseInt(raw);

@@ -55,9 +55,11 @@ public class LockGuardFilter {
             return Uni.createFrom().voidItem();
         }
         String userId = Identity.of(token).userId();
-        return index.locate(declared.idOf(), id.get()).invoke(where -> where.ifPresentOrElse(
-                found -> guards.resolved(guard(declared, found, userId, lockToken), id.get()),
-                () -> guards.unknown(declared.idOf(), raw))).replaceWithVoid();
+        return index.locate(declared.idOf(), id.get())
+                .invoke(where -> where.ifPresentOrElse(
+                        found -> guards.resolved(guard(declared, found, userId, lockToken), id.get()),
+                        () -> guards.unknown(declared.idOf(), raw)))
+                .replaceWithVoid();
     }
 
     /**
@@ -73,17 +75,26 @@ public class LockGuardFilter {
     }
 
     static boolean isWrite(Method method) {
-        return method.isAnnotationPresent(POST.class) || method.isAnnotationPresent(PATCH.class)
-                || method.isAnnotationPresent(PUT.class) || method.isAnnotationPresent(DELETE.class);
+        return method.isAnnotationPresent(POST.class)
+                || method.isAnnotationPresent(PATCH.class)
+                || method.isAnnotationPresent(PUT.class)
+                || method.isAnnotationPresent(DELETE.class);
     }
 
     private static Guard guard(RequireLock declared, Location where, String userId, OptionalLong lockToken) {
-        Page page = declared.page().length > 0 ? declared.page()[0] : declared.idOf().page();
+        Page page = declared.page().length > 0
+                ? declared.page()[0]
+                : declared.idOf().page();
         if (declared.value() == GuardType.PAGE && page == null) {
             throw new IllegalStateException("a page guard on " + declared.idOf() + " names no page");
         }
-        return new Guard(declared.value(), where.configuratorId(), where.itemId(),
-                declared.value() == GuardType.PAGE ? page : null, userId, lockToken);
+        return new Guard(
+                declared.value(),
+                where.configuratorId(),
+                where.itemId(),
+                declared.value() == GuardType.PAGE ? page : null,
+                userId,
+                lockToken);
     }
 
     /** Absent: no token. Present: a positive integer, else 400. */
@@ -92,7 +103,10 @@ public class LockGuardFilter {
             return OptionalLong.empty();
         }
         String value = header.trim();
-        if (value.isEmpty() || value.length() > 18 || !value.chars().allMatch(Character::isDigit) || Long.parseLong(value) == 0) {
+        if (value.isEmpty()
+                || value.length() > 18
+                || !value.chars().allMatch(Character::isDigit)
+                || Long.parseLong(value) == 0) {
             throw new InvalidInputException("Lock-Token must be a positive integer (the token of a lock you hold)");
         }
         return OptionalLong.of(Long.parseLong(value));

@@ -43,25 +43,33 @@ public class LockResource {
     @DELETE
     @Path("/{canonical}")
     @RolesAllowed(Identity.ADMIN)
-    @Operation(summary = "Break a lock (admin only): configurator:12, configurator:12:variables, item:5:filters. "
-            + "Watchers get lock-released with reason admin, the holder lock-lost")
+    @Operation(
+            summary = "Break a lock (admin only): configurator:12, configurator:12:variables, item:5:filters. "
+                    + "Watchers get lock-released with reason admin, the holder lock-lost")
     @APIResponse(responseCode = "204", description = "Released")
     @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     @APIResponse(responseCode = "401", ref = ApiDocs.UNAUTHORIZED)
     @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
-    @APIResponse(responseCode = "404", description = "Nobody holds that lock (or its configurator or item does not exist)")
+    @APIResponse(
+            responseCode = "404",
+            description = "Nobody holds that lock (or its configurator or item does not exist)")
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Uni<Void> breakLock(@PathParam("canonical") String canonical) {
-        Resource named = Resource.parseCanonical(canonical).orElseThrow(() -> new InvalidInputException(
-                "'" + canonical + "' is not a lockable resource (configurator:12, configurator:12:variables, item:5:filters)"));
+        Resource named = Resource.parseCanonical(canonical)
+                .orElseThrow(() -> new InvalidInputException("'" + canonical
+                        + "' is not a lockable resource (configurator:12, configurator:12:variables, item:5:filters)"));
         return resolve(named)
                 .flatMap(resource -> locks.locks(resource.configuratorId())
-                        .map(current -> current.stream().filter(lock -> lock.resource().field().equals(resource.field())).findFirst()))
-                .flatMap(held -> held.isEmpty() ? Uni.createFrom().failure(nobodyHolds(canonical))
+                        .map(current -> current.stream()
+                                .filter(lock -> lock.resource().field().equals(resource.field()))
+                                .findFirst()))
+                .flatMap(held -> held.isEmpty()
+                        ? Uni.createFrom().failure(nobodyHolds(canonical))
                         : locks.releaseGrant(held.get(), ReleaseReason.ADMIN, ""))
                 .invoke(result -> {
                     if (result instanceof ReleaseResult.Released released) {
-                        audit.brokenByAdmin(released.released(), caller.getPrincipal().getName());
+                        audit.brokenByAdmin(
+                                released.released(), caller.getPrincipal().getName());
                     } else {
                         throw nobodyHolds(canonical);
                     }
@@ -73,8 +81,8 @@ public class LockResource {
         if (named.configuratorId() != null) {
             return Uni.createFrom().item(named);
         }
-        return store.configuratorOfItem(named.itemId()).map(found -> found.map(named::inConfigurator)
-                .orElseThrow(() -> nobodyHolds(named.canonical())));
+        return store.configuratorOfItem(named.itemId())
+                .map(found -> found.map(named::inConfigurator).orElseThrow(() -> nobodyHolds(named.canonical())));
     }
 
     private static UnknownIdException nobodyHolds(String canonical) {

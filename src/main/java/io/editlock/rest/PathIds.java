@@ -8,8 +8,7 @@ import java.util.Optional;
 /** Ids in paths: positive integers below 2^53; anything else names nothing (404). */
 final class PathIds {
 
-    private PathIds() {
-    }
+    private PathIds() {}
 
     static Optional<Long> parse(String raw) {
         if (raw == null || raw.isEmpty() || raw.length() > 16 || !raw.chars().allMatch(Character::isDigit)) {

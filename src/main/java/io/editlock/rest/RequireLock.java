@@ -23,7 +23,7 @@ import java.lang.annotation.Target;
  * &#64;RequireLock(value = GuardType.PAGE, idOf = Entity.FILTER)   // the filter's item, page filters
  * </pre>
  */
-@Target({ ElementType.METHOD, ElementType.TYPE })
+@Target({ElementType.METHOD, ElementType.TYPE})
 @Retention(RetentionPolicy.RUNTIME)
 public @interface RequireLock {
 

@@ -88,20 +88,29 @@ public class RestErrors {
     @ServerExceptionMapper
     public Response locked(LockedException e, ContainerRequestContext request) {
         Lock blocking = e.blocking();
-        audit.writeRefused(LOCKED, target(request), caller(request), "blocked-by=" + blocking.resource() + " holder="
-                + AuditText.quote(blocking.ownerUserId()));
+        audit.writeRefused(
+                LOCKED,
+                target(request),
+                caller(request),
+                "blocked-by=" + blocking.resource() + " holder=" + AuditText.quote(blocking.ownerUserId()));
         ObjectNode body = WireFormat.object()
                 .put("message", Messages.currentlyEditedBy(blocking.ownerUserName()))
                 .put("lockedBy", blocking.ownerUserName())
                 .put("lockedByUserId", blocking.ownerUserId());
         body.set("resource", WireFormat.resource(blocking.resource()));
         body.put("expiresAt", blocking.expiresAt().toString());
-        return Response.status(LOCKED).type(MediaType.APPLICATION_JSON_TYPE).entity(body).build();
+        return Response.status(LOCKED)
+                .type(MediaType.APPLICATION_JSON_TYPE)
+                .entity(body)
+                .build();
     }
 
     @ServerExceptionMapper
     public Response staleToken(LockTokenMismatchException e, ContainerRequestContext request) {
-        audit.writeRefused(Response.Status.PRECONDITION_FAILED.getStatusCode(), target(request), caller(request),
+        audit.writeRefused(
+                Response.Status.PRECONDITION_FAILED.getStatusCode(),
+                target(request),
+                caller(request),
                 "lock-token=" + AuditText.quote(request.getHeaderString("Lock-Token")));
         return message(Response.Status.PRECONDITION_FAILED.getStatusCode(), e.getMessage());
     }
@@ -109,8 +118,10 @@ public class RestErrors {
     @ServerExceptionMapper
     public Response unavailable(LockStoreUnavailableException e) {
         LOG.debugf("lock store unavailable: %s", e.getMessage());
-        return Response.fromResponse(message(Response.Status.SERVICE_UNAVAILABLE.getStatusCode(),
-                Messages.NOTHING_WRITTEN)).header("Retry-After", "1").build();
+        return Response.fromResponse(
+                        message(Response.Status.SERVICE_UNAVAILABLE.getStatusCode(), Messages.NOTHING_WRITTEN))
+                .header("Retry-After", "1")
+                .build();
     }
 
     @ServerExceptionMapper
@@ -121,11 +132,14 @@ public class RestErrors {
     @ServerExceptionMapper
     public Response idempotencyKeyInUse(IdempotencyKeyInUseException e) {
         return Response.fromResponse(message(Response.Status.CONFLICT.getStatusCode(), e.getMessage()))
-                .header("Retry-After", "1").build();
+                .header("Retry-After", "1")
+                .build();
     }
 
     static Response message(int status, String message) {
-        return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE)
-                .entity(WireFormat.object().put("message", message)).build();
+        return Response.status(status)
+                .type(MediaType.APPLICATION_JSON_TYPE)
+                .entity(WireFormat.object().put("message", message))
+                .build();
     }
 }

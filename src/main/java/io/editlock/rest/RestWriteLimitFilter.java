@@ -38,10 +38,16 @@ public class RestWriteLimitFilter {
             return Uni.createFrom().nullItem();
         }
         return limit.allow(Identity.of(token).userId())
-                .onFailure().transform(LockStoreUnavailableException::of)
-                .map(allowed -> allowed ? null : Response.fromResponse(RestErrors.message(RestErrors.TOO_MANY_REQUESTS,
-                        "More than " + limit.perSecond() + " writes a second; nothing was written. Try again in a second."))
-                        .header("Retry-After", "1").build());
+                .onFailure()
+                .transform(LockStoreUnavailableException::of)
+                .map(allowed -> allowed
+                        ? null
+                        : Response.fromResponse(RestErrors.message(
+                                        RestErrors.TOO_MANY_REQUESTS,
+                                        "More than " + limit.perSecond()
+                                                + " writes a second; nothing was written. Try again in a second."))
+                                .header("Retry-After", "1")
+                                .build());
     }
 
     /** Only writes that need a token count (the demo login has none to count by). */

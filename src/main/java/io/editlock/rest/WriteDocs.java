@@ -41,16 +41,22 @@ import org.jboss.jandex.IndexView;
 @OpenApiFilter(stages = OpenApiFilter.RunStage.BUILD)
 public class WriteDocs implements OASFilter {
 
-    private static final Map<String, String> GUARD_REFUSALS = Map.of("400", ApiDocs.BAD_REQUEST, "404", ApiDocs.NOT_FOUND,
-            "423", ApiDocs.LOCKED, "412", ApiDocs.PRECONDITION_FAILED);
-    private static final Map<String, String> IDEMPOTENCY_REFUSALS = Map.of("409", ApiDocs.IDEMPOTENCY_IN_PROGRESS,
-            "422", ApiDocs.IDEMPOTENCY_KEY_REUSED);
+    private static final Map<String, String> GUARD_REFUSALS = Map.of(
+            "400",
+            ApiDocs.BAD_REQUEST,
+            "404",
+            ApiDocs.NOT_FOUND,
+            "423",
+            ApiDocs.LOCKED,
+            "412",
+            ApiDocs.PRECONDITION_FAILED);
+    private static final Map<String, String> IDEMPOTENCY_REFUSALS =
+            Map.of("409", ApiDocs.IDEMPOTENCY_IN_PROGRESS, "422", ApiDocs.IDEMPOTENCY_KEY_REUSED);
 
     private final Map<String, Route> guarded;
 
     /** A guarded route: its resource class and its guard. */
-    record Route(Class<?> resource, RequireLock guard) {
-    }
+    record Route(Class<?> resource, RequireLock guard) {}
 
     public WriteDocs(IndexView index) {
         this.guarded = guardedRoutes(index.getAnnotations(DotName.createSimple(Path.class)).stream()
@@ -75,35 +81,50 @@ public class WriteDocs implements OASFilter {
 
     @Override
     public void filterOpenAPI(OpenAPI openAPI) {
-        openAPI.getPaths().getPathItems().forEach((path, item) -> item.getOperations().forEach((method, operation) -> {
-            Route route = guarded.get(method + " " + path);
-            if (route != null) {
-                guarded(operation, route);
-            }
-            header(operation, IdempotentCreates.HEADER).ifPresent(key -> {
-                key.description(ApiDocs.IDEMPOTENCY_KEY);
-                refusals(operation, IDEMPOTENCY_REFUSALS);
-            });
-            body(operation).map(Schema::getRef).filter(Objects::nonNull)
-                    .map(ref -> openAPI.getComponents().getSchemas().get(ref.substring(ref.lastIndexOf('/') + 1)))
-                    .filter(schema -> schema != null && schema.getProperties() != null)
-                    .ifPresent(schema -> schema.getProperties().forEach((name, property) -> {
-                        if (Bodies.READ_ONLY.contains(name)) {
-                            property.readOnly(true);
-                        }
-                    }));
-        }));
+        openAPI.getPaths()
+                .getPathItems()
+                .forEach((path, item) -> item.getOperations().forEach((method, operation) -> {
+                    Route route = guarded.get(method + " " + path);
+                    if (route != null) {
+                        guarded(operation, route);
+                    }
+                    header(operation, IdempotentCreates.HEADER).ifPresent(key -> {
+                        key.description(ApiDocs.IDEMPOTENCY_KEY);
+                        refusals(operation, IDEMPOTENCY_REFUSALS);
+                    });
+                    body(operation)
+                            .map(Schema::getRef)
+                            .filter(Objects::nonNull)
+                            .map(ref ->
+                                    openAPI.getComponents().getSchemas().get(ref.substring(ref.lastIndexOf('/') + 1)))
+                            .filter(schema -> schema != null && schema.getProperties() != null)
+                            .ifPresent(schema -> schema.getProperties().forEach((name, property) -> {
+                                if (Bodies.READ_ONLY.contains(name)) {
+                                    property.readOnly(true);
+                                }
+                            }));
+                }));
     }
 
     private static void guarded(Operation operation, Route route) {
         if (header(operation, LockGuardFilter.LOCK_TOKEN).isEmpty()) {
-            operation.addParameter(OASFactory.createParameter().name(LockGuardFilter.LOCK_TOKEN).in(Parameter.In.HEADER)
-                    .description(lockTokenOf(route.guard())).schema(OASFactory.createSchema().addType(Schema.SchemaType.STRING)));
+            operation.addParameter(OASFactory.createParameter()
+                    .name(LockGuardFilter.LOCK_TOKEN)
+                    .in(Parameter.In.HEADER)
+                    .description(lockTokenOf(route.guard()))
+                    .schema(OASFactory.createSchema().addType(Schema.SchemaType.STRING)));
         }
         refusals(operation, GUARD_REFUSALS);
         if (EntryResource.class.isAssignableFrom(route.resource()) && operation.getRequestBody() != null) {
             // An entry's change takes the entry, as the route answers it.
-            Schema entry = operation.getResponses().getAPIResponse("200").getContent().getMediaTypes().values().iterator().next()
+            Schema entry = operation
+                    .getResponses()
+                    .getAPIResponse("200")
+                    .getContent()
+                    .getMediaTypes()
+                    .values()
+                    .iterator()
+                    .next()
                     .getSchema();
             operation.getRequestBody().getContent().getMediaTypes().values().forEach(body -> body.schema(entry));
         }
@@ -125,12 +146,14 @@ public class WriteDocs implements OASFilter {
     /** Over any default the scanner put there (it answers 400 for routes with a header parameter). */
     private static void refusals(Operation operation, Map<String, String> refusals) {
         APIResponses responses = operation.getResponses();
-        refusals.forEach((status, response) -> responses.addAPIResponse(status, OASFactory.createAPIResponse().ref(response)));
+        refusals.forEach((status, response) ->
+                responses.addAPIResponse(status, OASFactory.createAPIResponse().ref(response)));
     }
 
     private static Optional<Parameter> header(Operation operation, String name) {
         List<Parameter> parameters = operation.getParameters() == null ? List.of() : operation.getParameters();
-        return parameters.stream().filter(parameter -> parameter.getIn() == Parameter.In.HEADER && name.equals(parameter.getName()))
+        return parameters.stream()
+                .filter(parameter -> parameter.getIn() == Parameter.In.HEADER && name.equals(parameter.getName()))
                 .findFirst();
     }
 
@@ -138,8 +161,10 @@ public class WriteDocs implements OASFilter {
         if (operation.getRequestBody() == null || operation.getRequestBody().getContent() == null) {
             return Optional.empty();
         }
-        return operation.getRequestBody().getContent().getMediaTypes().values().stream().map(MediaType::getSchema)
-                .filter(Objects::nonNull).findFirst();
+        return operation.getRequestBody().getContent().getMediaTypes().values().stream()
+                .map(MediaType::getSchema)
+                .filter(Objects::nonNull)
+                .findFirst();
     }
 
     private static String httpMethod(Method method) {
@@ -154,7 +179,8 @@ public class WriteDocs implements OASFilter {
 
     private static String path(Class<?> resource, Method method) {
         Path own = method.getAnnotation(Path.class);
-        String path = ("/" + resource.getAnnotation(Path.class).value() + "/" + (own == null ? "" : own.value())).replaceAll("/+", "/");
+        String path = ("/" + resource.getAnnotation(Path.class).value() + "/" + (own == null ? "" : own.value()))
+                .replaceAll("/+", "/");
         return path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
     }
 

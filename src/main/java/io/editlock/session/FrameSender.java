@@ -4,7 +4,6 @@ import io.editlock.config.EditlockConfig;
 import io.editlock.limits.LimitMetrics;
 import io.editlock.limits.SlowClients;
 import io.editlock.protocol.CloseReasons;
-import io.quarkus.websockets.next.UserData;
 import io.smallrye.mutiny.subscription.UniSubscriber;
 import io.smallrye.mutiny.subscription.UniSubscription;
 import io.vertx.core.Vertx;
@@ -55,8 +54,7 @@ public class FrameSender {
     private record Sent(SocketSession session, long size) implements UniSubscriber<Void> {
 
         @Override
-        public void onSubscribe(UniSubscription subscription) {
-        }
+        public void onSubscribe(UniSubscription subscription) {}
 
         @Override
         public void onItem(Void item) {

@@ -1,11 +1,11 @@
 package io.editlock.session;
 
+import io.editlock.config.EditlockConfig;
 import io.editlock.lock.LockService;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import io.editlock.config.EditlockConfig;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +30,11 @@ public class LeaseRenewer {
     private final ResumeStore resumes;
     private final Duration bound;
 
-    public LeaseRenewer(SessionRegistry registry, SessionLifecycle lifecycle, LockService locks, ResumeStore resumes,
+    public LeaseRenewer(
+            SessionRegistry registry,
+            SessionLifecycle lifecycle,
+            LockService locks,
+            ResumeStore resumes,
             EditlockConfig config) {
         this.bound = config.lease().renewInterval();
         this.registry = registry;
@@ -39,23 +43,39 @@ public class LeaseRenewer {
         this.resumes = resumes;
     }
 
-    @Scheduled(every = "${editlock.lease.renew-interval:10s}", concurrentExecution = Scheduled.ConcurrentExecution.PROCEED,
+    @Scheduled(
+            every = "${editlock.lease.renew-interval:10s}",
+            concurrentExecution = Scheduled.ConcurrentExecution.PROCEED,
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> renewAll() {
         List<SocketSession> keeping = new ArrayList<>();
         registry.all().stream().filter(SocketSession::mayKeepLocks).forEach(keeping::add);
         keeping.addAll(lifecycle.droppedSessions());
-        return Multi.createFrom().iterable(keeping)
-                .onItem().transformToUni(this::renew).merge(CONCURRENCY)
-                .collect().last().replaceWithVoid();
+        return Multi.createFrom()
+                .iterable(keeping)
+                .onItem()
+                .transformToUni(this::renew)
+                .merge(CONCURRENCY)
+                .collect()
+                .last()
+                .replaceWithVoid();
     }
 
     private Uni<Void> renew(SocketSession session) {
-        Uni<Void> renewed = locks.renewSocket(session.socketId(), session.identity().userId()).replaceWithVoid();
+        Uni<Void> renewed = locks.renewSocket(
+                        session.socketId(), session.identity().userId())
+                .replaceWithVoid();
         if (session.resumable() && session.connection().isOpen()) {
             renewed = renewed.chain(() -> resumes.refresh(session));
         }
-        return renewed.ifNoItem().after(bound).fail().onFailure().invoke(failure -> LOG.debugf("renewal of socket %s failed: %s", session.socketId(),
-                failure.getMessage())).onFailure().recoverWithNull().replaceWithVoid();
+        return renewed.ifNoItem()
+                .after(bound)
+                .fail()
+                .onFailure()
+                .invoke(failure ->
+                        LOG.debugf("renewal of socket %s failed: %s", session.socketId(), failure.getMessage()))
+                .onFailure()
+                .recoverWithNull()
+                .replaceWithVoid();
     }
 }

@@ -16,7 +16,8 @@ public class RateLimiter {
     private final SharedRateLimit limit;
 
     public RateLimiter(ScriptExecutor scripts, LockKeys keys, EditlockConfig config) {
-        this.limit = new SharedRateLimit(scripts, keys::lockRequestRate, config.rateLimit().lockRequestsPerSecond());
+        this.limit = new SharedRateLimit(
+                scripts, keys::lockRequestRate, config.rateLimit().lockRequestsPerSecond());
     }
 
     public Uni<Verdict> allowLockRequest(String userId) {

@@ -3,9 +3,9 @@ package io.editlock.session;
 import io.editlock.config.EditlockConfig;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.LuaScript;
+import io.editlock.redis.PipelinedRedis;
 import io.editlock.redis.ScriptExecutor;
 import io.editlock.redis.Scripts;
-import io.editlock.redis.PipelinedRedis;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Response;
@@ -30,7 +30,11 @@ public class ResumeStore {
     private final LockKeys keys;
     private final Duration liveTtl;
 
-    public ResumeStore(PipelinedRedis redis, SocketPresence presence, ScriptExecutor scripts, LockKeys keys,
+    public ResumeStore(
+            PipelinedRedis redis,
+            SocketPresence presence,
+            ScriptExecutor scripts,
+            LockKeys keys,
             EditlockConfig config) {
         this.redis = redis;
         this.presence = presence;
@@ -41,8 +45,17 @@ public class ResumeStore {
 
     public Uni<Void> recordLive(SocketSession session, String nodeId) {
         String key = keys.resume(session.resumeToken());
-        return redis.execute(Command.HSET, key, "socketId", session.socketId(), "userId", session.identity().userId(),
-                        "nodeId", nodeId, "state", "live")
+        return redis.execute(
+                        Command.HSET,
+                        key,
+                        "socketId",
+                        session.socketId(),
+                        "userId",
+                        session.identity().userId(),
+                        "nodeId",
+                        nodeId,
+                        "state",
+                        "live")
                 .chain(() -> refresh(session))
                 .replaceWithVoid();
     }
@@ -81,6 +94,7 @@ public class ResumeStore {
         if (record.get(2) != null && "dropped".equals(record.get(2).toString())) {
             return Uni.createFrom().item(true);
         }
-        return presence.isOpen(record.get(1).toString(), record.get(0).toString()).map(open -> !open);
+        return presence.isOpen(record.get(1).toString(), record.get(0).toString())
+                .map(open -> !open);
     }
 }

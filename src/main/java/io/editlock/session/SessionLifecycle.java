@@ -40,7 +40,12 @@ public class SessionLifecycle {
     /** Dropped sockets waiting out their grace period; their leases are still renewed. */
     private final Map<String, SocketSession> dropped = new ConcurrentHashMap<>();
 
-    public SessionLifecycle(SessionRegistry registry, LockService locks, ResumeStore resumes, NodeIdentity node, Vertx vertx,
+    public SessionLifecycle(
+            SessionRegistry registry,
+            LockService locks,
+            ResumeStore resumes,
+            NodeIdentity node,
+            Vertx vertx,
             EditlockConfig config) {
         this.registry = registry;
         this.locks = locks;
@@ -54,7 +59,10 @@ public class SessionLifecycle {
     public SocketSession open(ClientConnection connection, Identity identity) {
         byte[] secret = new byte[24];
         RANDOM.nextBytes(secret);
-        SocketSession session = new SocketSession(connection, identity, node.id(),
+        SocketSession session = new SocketSession(
+                connection,
+                identity,
+                node.id(),
                 Base64.getUrlEncoder().withoutPadding().encodeToString(secret));
         registry.add(session);
         return session;
@@ -68,8 +76,11 @@ public class SessionLifecycle {
         }
         session.resumable(true);
         return resumes.recordLive(session, node.id())
-                .onFailure().invoke(() -> session.resumable(false))
-                .onFailure().recoverWithNull().replaceWithVoid();
+                .onFailure()
+                .invoke(() -> session.resumable(false))
+                .onFailure()
+                .recoverWithNull()
+                .replaceWithVoid();
     }
 
     public Uni<Void> closed(SocketSession session, CloseReason reason) {
@@ -94,7 +105,8 @@ public class SessionLifecycle {
             dropped.remove(oldSocket.get());
             return beforeLockRequest(session)
                     .chain(() -> locks.moveSocket(oldSocket.get(), session.socketId(), node.id()))
-                    .invoke(moved -> moved.forEach(lock -> registry.watch(session, lock.resource().configuratorId())))
+                    .invoke(moved -> moved.forEach(
+                            lock -> registry.watch(session, lock.resource().configuratorId())))
                     .map(Optional::of);
         });
     }
@@ -106,22 +118,25 @@ public class SessionLifecycle {
     /** The server ends the socket (ping timeout): that counts as a drop. */
     public void closeByServer(SocketSession session, CloseReason reason) {
         session.closedByServer(true);
-        session.connection().close(reason).subscribe().with(ignored -> { }, failure -> { });
+        session.connection().close(reason).subscribe().with(ignored -> {}, failure -> {});
     }
 
     private Uni<Void> releaseNow(SocketSession session) {
         return locks.releaseSocket(session.socketId(), ReleaseReason.DISCONNECT)
                 .chain(() -> resumes.forget(session))
-                .onFailure().invoke(failure -> LOG.warnf("could not release socket %s at once (its leases will run out): %s",
+                .onFailure()
+                .invoke(failure -> LOG.warnf(
+                        "could not release socket %s at once (its leases will run out): %s",
                         session.socketId(), failure.getMessage()))
-                .onFailure().recoverWithNull().replaceWithVoid();
+                .onFailure()
+                .recoverWithNull()
+                .replaceWithVoid();
     }
 
     private Uni<Void> keepForGrace(SocketSession session, Duration grace) {
         dropped.put(session.socketId(), session);
         vertx.setTimer(Math.max(1, grace.toMillis()), id -> endGrace(session));
-        return resumes.markDropped(session, grace)
-                .onFailure().recoverWithNull().replaceWithVoid();
+        return resumes.markDropped(session, grace).onFailure().recoverWithNull().replaceWithVoid();
     }
 
     private void endGrace(SocketSession session) {
@@ -129,6 +144,6 @@ public class SessionLifecycle {
             return; // resumed
         }
         // A resume on another node moved the locks away: then this releases nothing.
-        releaseNow(session).subscribe().with(ignored -> { }, failure -> { });
+        releaseNow(session).subscribe().with(ignored -> {}, failure -> {});
     }
 }

@@ -18,7 +18,8 @@ public class SessionMetrics {
         for (String transport : TRANSPORTS) {
             Gauge.builder("editlock.sockets.connected", registry, sessions -> sessions.count(transport))
                     .tag("transport", transport)
-                    .description("Client sockets open on this node: /locking WebSockets and Socket.IO sockets").register(meters);
+                    .description("Client sockets open on this node: /locking WebSockets and Socket.IO sockets")
+                    .register(meters);
         }
     }
 }

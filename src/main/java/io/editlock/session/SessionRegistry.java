@@ -23,7 +23,8 @@ public class SessionRegistry implements OpenSockets {
 
     public void add(SocketSession session) {
         bySocket.put(session.socketId(), session);
-        byUser.computeIfAbsent(session.identity().userId(), id -> ConcurrentHashMap.newKeySet()).add(session);
+        byUser.computeIfAbsent(session.identity().userId(), id -> ConcurrentHashMap.newKeySet())
+                .add(session);
     }
 
     public void remove(SocketSession session) {
@@ -42,7 +43,8 @@ public class SessionRegistry implements OpenSockets {
     /** @return true if the socket did not watch the configurator before */
     public boolean watch(SocketSession session, long configuratorId) {
         boolean added = session.watched().add(configuratorId);
-        rooms.computeIfAbsent(configuratorId, id -> ConcurrentHashMap.newKeySet()).add(session);
+        rooms.computeIfAbsent(configuratorId, id -> ConcurrentHashMap.newKeySet())
+                .add(session);
         return added;
     }
 
@@ -120,7 +122,9 @@ public class SessionRegistry implements OpenSockets {
 
     /** Sockets of one transport ({@link ClientConnection#transport()}). */
     public long count(String transport) {
-        return bySocket.values().stream().filter(session -> session.connection().transport().equals(transport)).count();
+        return bySocket.values().stream()
+                .filter(session -> session.connection().transport().equals(transport))
+                .count();
     }
 
     public int size() {

@@ -42,7 +42,11 @@ public class SocketPresence {
     private final Map<String, CompletableFuture<Boolean>> asked = new ConcurrentHashMap<>();
     private volatile Cancellable subscription;
 
-    public SocketPresence(ReactiveRedisDataSource pubsub, PipelinedRedis redis, LockKeys keys, NodeIdentity node,
+    public SocketPresence(
+            ReactiveRedisDataSource pubsub,
+            PipelinedRedis redis,
+            LockKeys keys,
+            NodeIdentity node,
             SessionRegistry registry) {
         this.pubsub = pubsub;
         this.redis = redis;
@@ -52,10 +56,16 @@ public class SocketPresence {
     }
 
     void start(@Observes StartupEvent event) {
-        subscription = pubsub.pubsub(String.class).subscribe(keys.nodeInbox(node.id()))
-                .onFailure().invoke(failure -> LOG.warnf("node inbox subscription failed, retrying: %s", failure.getMessage()))
-                .onFailure().retry().withBackOff(Duration.ofMillis(200), Duration.ofSeconds(5)).indefinitely()
-                .subscribe().with(this::receive, failure -> LOG.error("node inbox subscription ended", failure));
+        subscription = pubsub.pubsub(String.class)
+                .subscribe(keys.nodeInbox(node.id()))
+                .onFailure()
+                .invoke(failure -> LOG.warnf("node inbox subscription failed, retrying: %s", failure.getMessage()))
+                .onFailure()
+                .retry()
+                .withBackOff(Duration.ofMillis(200), Duration.ofSeconds(5))
+                .indefinitely()
+                .subscribe()
+                .with(this::receive, failure -> LOG.error("node inbox subscription ended", failure));
     }
 
     void stop(@Observes ShutdownEvent event) {
@@ -78,10 +88,13 @@ public class SocketPresence {
         String question = UUID.randomUUID().toString();
         CompletableFuture<Boolean> answer = new CompletableFuture<>();
         asked.put(question, answer);
-        ObjectNode message = JSON.createObjectNode().put("q", question).put("s", socketId).put("from", node.id());
+        ObjectNode message =
+                JSON.createObjectNode().put("q", question).put("s", socketId).put("from", node.id());
         return redis.execute(Command.PUBLISH, keys.nodeInbox(nodeId), message.toString())
                 .chain(() -> Uni.createFrom().completionStage(answer))
-                .ifNoItem().after(ANSWER_TIMEOUT).recoverWithItem(false)
+                .ifNoItem()
+                .after(ANSWER_TIMEOUT)
+                .recoverWithItem(false)
                 .eventually(() -> asked.remove(question));
     }
 
@@ -100,13 +113,17 @@ public class SocketPresence {
             }
             return;
         }
-        ObjectNode reply = JSON.createObjectNode().put("a", message.path("q").asText())
+        ObjectNode reply = JSON.createObjectNode()
+                .put("a", message.path("q").asText())
                 .put("open", openHere(message.path("s").asText()));
         redis.execute(Command.PUBLISH, keys.nodeInbox(message.path("from").asText()), reply.toString())
-                .subscribe().with(ignored -> { }, failure -> LOG.debugf("could not answer %s: %s", message, failure.getMessage()));
+                .subscribe()
+                .with(ignored -> {}, failure -> LOG.debugf("could not answer %s: %s", message, failure.getMessage()));
     }
 
     private boolean openHere(String socketId) {
-        return registry.find(socketId).map(session -> session.connection().isOpen()).orElse(false);
+        return registry.find(socketId)
+                .map(session -> session.connection().isOpen())
+                .orElse(false);
     }
 }

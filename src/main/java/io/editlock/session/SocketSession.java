@@ -30,11 +30,13 @@ public final class SocketSession {
     private volatile long lastPongNanos = System.nanoTime();
     /** Characters written to the socket and not yet handed to the network. */
     private volatile long unsentChars;
+
     private volatile boolean mayKeepLocks;
     private volatile boolean resumable;
     private volatile boolean closedByServer;
     /** The event loop the socket's I/O runs on, and its thread; known from its first message on that loop. */
     private volatile Context eventLoop;
+
     private volatile Thread eventLoopThread;
 
     public SocketSession(ClientConnection connection, Identity identity, String nodeId, String resumeToken) {

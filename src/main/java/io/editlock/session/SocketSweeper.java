@@ -19,7 +19,6 @@ import java.time.Duration;
 @ApplicationScoped
 public class SocketSweeper {
 
-
     private final SessionRegistry registry;
     private final SessionLifecycle lifecycle;
     private final LockService locks;
@@ -30,8 +29,14 @@ public class SocketSweeper {
     private final long pingTimeoutNanos;
     private final Duration heartbeatTtl;
 
-    public SocketSweeper(SessionRegistry registry, SessionLifecycle lifecycle, LockService locks, PipelinedRedis redis,
-            LockKeys keys, NodeIdentity node, EditlockConfig config) {
+    public SocketSweeper(
+            SessionRegistry registry,
+            SessionLifecycle lifecycle,
+            LockService locks,
+            PipelinedRedis redis,
+            LockKeys keys,
+            NodeIdentity node,
+            EditlockConfig config) {
         this.registry = registry;
         this.lifecycle = lifecycle;
         this.locks = locks;
@@ -43,11 +48,14 @@ public class SocketSweeper {
         this.heartbeatTtl = config.session().sweepInterval().multipliedBy(5);
     }
 
-    @Scheduled(every = "${editlock.session.sweep-interval:1s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+    @Scheduled(
+            every = "${editlock.session.sweep-interval:1s}",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void sweep() {
         redis.execute(Command.SET, keys.nodeAlive(node.id()), "1", "PX", String.valueOf(heartbeatTtl.toMillis()))
-                .subscribe().with(ignored -> { }, failure -> { });
+                .subscribe()
+                .with(ignored -> {}, failure -> {});
         for (SocketSession session : registry.all()) {
             // Read before the idleness: a lock request after this has a larger number and survives.
             long decidedAt = locks.lastRequest();
@@ -59,7 +67,8 @@ public class SocketSweeper {
             } else if (session.mayKeepLocks() && session.idleNanos() > idleTimeoutNanos) {
                 session.mayKeepLocks(false);
                 locks.releaseIdle(session.socketId(), decidedAt)
-                        .subscribe().with(ignored -> { }, failure -> session.mayKeepLocks(true));
+                        .subscribe()
+                        .with(ignored -> {}, failure -> session.mayKeepLocks(true));
             }
         }
     }

@@ -42,7 +42,8 @@ public class TokenLifetime {
      */
     public Optional<Instant> renew(SocketSession session, String accessToken) {
         Optional<Instant> renewed = tokens.verify(accessToken)
-                .filter(verified -> verified.identity().userId().equals(session.identity().userId()))
+                .filter(verified ->
+                        verified.identity().userId().equals(session.identity().userId()))
                 .map(AccessTokens.Verified::expiresAt)
                 // The parser tolerates a clock skew; a token that already ended here would end the socket at once.
                 .filter(expiresAt -> expiresAt.isAfter(Instant.now()));

@@ -30,7 +30,8 @@ public class EngineIoRoute {
     private final OriginPolicy origins;
     private final boolean enabled;
 
-    public EngineIoRoute(EngineSessions sessions, LockingNamespace namespace, OriginPolicy origins, EditlockConfig config) {
+    public EngineIoRoute(
+            EngineSessions sessions, LockingNamespace namespace, OriginPolicy origins, EditlockConfig config) {
         this.sessions = sessions;
         this.namespace = namespace;
         this.origins = origins;
@@ -69,8 +70,9 @@ public class EngineIoRoute {
             handshake(request, upgrade);
             return;
         }
-        sessions.find(sid).ifPresentOrElse(session -> resume(request, session, upgrade),
-                () -> fail(request, EngineError.UNKNOWN_SID));
+        sessions.find(sid)
+                .ifPresentOrElse(
+                        session -> resume(request, session, upgrade), () -> fail(request, EngineError.UNKNOWN_SID));
     }
 
     private void handshake(HttpServerRequest request, boolean upgrade) {
@@ -81,7 +83,9 @@ public class EngineIoRoute {
         EngineSession session = sessions.create(Handshake.of(request));
         session.listener(namespace.client(session));
         if (upgrade) {
-            request.toWebSocket().onSuccess(session::openWebSocket).onFailure(failure -> session.close("transport error"));
+            request.toWebSocket()
+                    .onSuccess(session::openWebSocket)
+                    .onFailure(failure -> session.close("transport error"));
         } else {
             session.openPolling(request.response());
         }
@@ -157,6 +161,9 @@ public class EngineIoRoute {
     }
 
     private static void fail(HttpServerRequest request, EngineError error) {
-        request.response().setStatusCode(400).putHeader(HttpHeaders.CONTENT_TYPE, "application/json").end(error.body());
+        request.response()
+                .setStatusCode(400)
+                .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+                .end(error.body());
     }
 }

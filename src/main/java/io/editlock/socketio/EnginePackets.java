@@ -21,8 +21,7 @@ final class EnginePackets {
 
     static final String PROBE = "probe";
 
-    private EnginePackets() {
-    }
+    private EnginePackets() {}
 
     static List<String> split(String payload) {
         List<String> packets = new ArrayList<>();

@@ -43,6 +43,7 @@ final class EngineSession {
     private final List<String> outbox = new ArrayList<>();
     /** Completed when the packets in the outbox are written out: what is unsent counts towards a socket's limit. */
     private final List<Promise<Void>> outboxWritten = new ArrayList<>();
+
     private HttpServerResponse poll;
     private ServerWebSocket socket;
     private ServerWebSocket probe;
@@ -50,12 +51,14 @@ final class EngineSession {
     private boolean closed;
     private final EngineHeartbeat heartbeat;
 
-    EngineSession(String sid, Handshake handshake, EngineSettings settings, Vertx vertx, Consumer<EngineSession> onEnd) {
+    EngineSession(
+            String sid, Handshake handshake, EngineSettings settings, Vertx vertx, Consumer<EngineSession> onEnd) {
         this.sid = sid;
         this.handshake = handshake;
         this.settings = settings;
         this.onEnd = onEnd;
-        this.heartbeat = new EngineHeartbeat(vertx, settings, () -> send(String.valueOf(EnginePackets.PING)), () -> close("ping timeout"));
+        this.heartbeat = new EngineHeartbeat(
+                vertx, settings, () -> send(String.valueOf(EnginePackets.PING)), () -> close("ping timeout"));
     }
 
     String sid() {
@@ -120,7 +123,9 @@ final class EngineSession {
         }
         if (overlap) {
             // Two polls at once: not a client that follows the protocol (Engine.IO servers end it too).
-            response.setStatusCode(400).putHeader(HttpHeaders.CONTENT_TYPE, "application/json").end(EngineError.BAD_REQUEST.body());
+            response.setStatusCode(400)
+                    .putHeader(HttpHeaders.CONTENT_TYPE, "application/json")
+                    .end(EngineError.BAD_REQUEST.body());
             close("transport error");
         }
     }
@@ -272,7 +277,8 @@ final class EngineSession {
     }
 
     private void onWebSocketText(ServerWebSocket webSocket, String text) {
-        if (text.length() * 3L > settings.maxPayload() && text.getBytes(StandardCharsets.UTF_8).length > settings.maxPayload()) {
+        if (text.length() * 3L > settings.maxPayload()
+                && text.getBytes(StandardCharsets.UTF_8).length > settings.maxPayload()) {
             close("transport error", MESSAGE_TOO_BIG);
             return;
         }
@@ -327,7 +333,8 @@ final class EngineSession {
 
     /** Vert.x reports a message over its own limit as "Cannot process ... max message size ...". */
     private static boolean isOverSizeLimit(Throwable failure) {
-        return failure instanceof IllegalStateException && failure.getMessage() != null
+        return failure instanceof IllegalStateException
+                && failure.getMessage() != null
                 && failure.getMessage().contains("max message size");
     }
 }

@@ -20,7 +20,9 @@ class EngineSessions {
     private final Vertx vertx;
 
     EngineSessions(EditlockConfig config, Vertx vertx) {
-        this.settings = new EngineSettings(config.socketio().pingInterval().toMillis(), config.socketio().pingTimeout().toMillis(),
+        this.settings = new EngineSettings(
+                config.socketio().pingInterval().toMillis(),
+                config.socketio().pingTimeout().toMillis(),
                 config.websocket().maxFrameBytes());
         this.vertx = vertx;
     }

@@ -6,6 +6,7 @@ record EngineSettings(long pingIntervalMs, long pingTimeoutMs, int maxPayload) {
     /** The open packet: {@code 0{"sid", "upgrades", "pingInterval", "pingTimeout", "maxPayload"}}. */
     String openPacket(String sid, boolean mayUpgrade) {
         return EnginePackets.OPEN + "{\"sid\":\"" + sid + "\",\"upgrades\":" + (mayUpgrade ? "[\"websocket\"]" : "[]")
-                + ",\"pingInterval\":" + pingIntervalMs + ",\"pingTimeout\":" + pingTimeoutMs + ",\"maxPayload\":" + maxPayload + "}";
+                + ",\"pingInterval\":" + pingIntervalMs + ",\"pingTimeout\":" + pingTimeoutMs + ",\"maxPayload\":"
+                + maxPayload + "}";
     }
 }

@@ -10,7 +10,10 @@ import io.vertx.core.http.HttpServerRequest;
 record Handshake(String origin, String host, String authorization, String accessToken) {
 
     static Handshake of(HttpServerRequest request) {
-        return new Handshake(request.getHeader("Origin"), request.getHeader("Host"), request.getHeader("Authorization"),
+        return new Handshake(
+                request.getHeader("Origin"),
+                request.getHeader("Host"),
+                request.getHeader("Authorization"),
                 request.getParam("access_token"));
     }
 }

@@ -29,8 +29,13 @@ public class LockingNamespace {
     private final ObjectMapper json;
     private final TokenLifetime tokenLifetime;
 
-    public LockingNamespace(SocketIoAuth auth, SessionLifecycle lifecycle, RequestHandler handler, FrameDecoder decoder,
-            ObjectMapper json, TokenLifetime tokenLifetime) {
+    public LockingNamespace(
+            SocketIoAuth auth,
+            SessionLifecycle lifecycle,
+            RequestHandler handler,
+            FrameDecoder decoder,
+            ObjectMapper json,
+            TokenLifetime tokenLifetime) {
         this.tokenLifetime = tokenLifetime;
         this.auth = auth;
         this.lifecycle = lifecycle;
@@ -64,14 +69,17 @@ public class LockingNamespace {
     }
 
     void acknowledgeConnect(EngineSession engine, NamespaceSocket socket) {
-        engine.sendMessage(SocketIoPacket.encode(SocketIoPacket.CONNECT, NAME, null, "{\"sid\":\"" + socket.id() + "\"}"));
+        engine.sendMessage(
+                SocketIoPacket.encode(SocketIoPacket.CONNECT, NAME, null, "{\"sid\":\"" + socket.id() + "\"}"));
     }
 
     void event(NamespaceSocket socket, SocketIoPacket packet) {
         SocketSession session = socket.session();
         session.bindEventLoop(Vertx.currentContext());
         ClientRequest request = request(packet);
-        socket.enqueue(() -> handler.handle(session, request).invoke(frame -> socket.reply(packet.ackId(), frame)).replaceWithVoid());
+        socket.enqueue(() -> handler.handle(session, request)
+                .invoke(frame -> socket.reply(packet.ackId(), frame))
+                .replaceWithVoid());
     }
 
     /** A request's only argument is its data (docs/protocol.md §12). */
@@ -80,7 +88,10 @@ public class LockingNamespace {
             return new ClientRequest.Invalid(null, "binary packets are not accepted: data must be JSON");
         }
         JsonNode arguments = parse(packet.payload());
-        if (arguments == null || !arguments.isArray() || arguments.isEmpty() || !arguments.get(0).isTextual()) {
+        if (arguments == null
+                || !arguments.isArray()
+                || arguments.isEmpty()
+                || !arguments.get(0).isTextual()) {
             return new ClientRequest.Invalid(null, "an event must have a name and its data");
         }
         return decoder.decode(arguments.get(0).textValue(), arguments.get(1));

@@ -77,13 +77,14 @@ final class NamespaceSocket implements ClientConnection {
             return Uni.createFrom().voidItem();
         }
         Future<Void> written = engine.sendMessage(eventPacket(frame));
-        return Uni.createFrom().emitter(emitter -> written.onComplete(result -> {
-            if (result.succeeded()) {
-                emitter.complete(null);
-            } else {
-                emitter.fail(result.cause());
-            }
-        }));
+        return Uni.createFrom()
+                .emitter(emitter -> written.onComplete(result -> {
+                    if (result.succeeded()) {
+                        emitter.complete(null);
+                    } else {
+                        emitter.fail(result.cause());
+                    }
+                }));
     }
 
     /**
@@ -95,13 +96,13 @@ final class NamespaceSocket implements ClientConnection {
         if (last != null && last.frame() == frame) {
             return last.packet();
         }
-        String packet = SocketIoPacket.encode(SocketIoPacket.EVENT, LockingNamespace.NAME, null, SocketIoFrames.eventArguments(frame));
+        String packet = SocketIoPacket.encode(
+                SocketIoPacket.EVENT, LockingNamespace.NAME, null, SocketIoFrames.eventArguments(frame));
         lastTranslation = new Translation(frame, packet);
         return packet;
     }
 
-    private record Translation(String frame, String packet) {
-    }
+    private record Translation(String frame, String packet) {}
 
     /** The server ends it by ending its Engine.IO session: the client reconnects by itself, as after any lost transport. */
     @Override
@@ -118,7 +119,8 @@ final class NamespaceSocket implements ClientConnection {
         if (ackId == null) {
             sendText(frame);
         } else if (isOpen()) {
-            engine.sendMessage(SocketIoPacket.encode(SocketIoPacket.ACK, LockingNamespace.NAME, ackId, SocketIoFrames.ackArguments(frame)));
+            engine.sendMessage(SocketIoPacket.encode(
+                    SocketIoPacket.ACK, LockingNamespace.NAME, ackId, SocketIoFrames.ackArguments(frame)));
         }
     }
 
@@ -140,8 +142,10 @@ final class NamespaceSocket implements ClientConnection {
     void end(boolean clean) {
         if (ended.compareAndSet(false, true) && session != null) {
             tokenLifetime.stop(session);
-            lifecycle.closed(session, clean ? CloseReason.NORMAL : CloseReason.ABNORMAL)
-                    .subscribe().with(ignored -> { }, failure -> LOG.debugf("closing %s failed: %s", id, failure.getMessage()));
+            lifecycle
+                    .closed(session, clean ? CloseReason.NORMAL : CloseReason.ABNORMAL)
+                    .subscribe()
+                    .with(ignored -> {}, failure -> LOG.debugf("closing %s failed: %s", id, failure.getMessage()));
         }
     }
 }

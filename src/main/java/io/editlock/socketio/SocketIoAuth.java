@@ -48,7 +48,8 @@ class SocketIoAuth {
             throw new Refused(ErrorCode.FORBIDDEN);
         }
         String token = tokenOf(handshake, auth);
-        AccessTokens.Verified verified = token == null ? null : tokens.verify(token).orElse(null);
+        AccessTokens.Verified verified =
+                token == null ? null : tokens.verify(token).orElse(null);
         if (verified == null) {
             throw new Refused(ErrorCode.UNAUTHORIZED);
         }

@@ -29,7 +29,8 @@ final class SocketIoClient implements EngineSession.Listener {
         }
         if (!LockingNamespace.NAME.equals(packet.namespace())) {
             if (packet.type() == SocketIoPacket.CONNECT) {
-                engine.sendMessage(SocketIoPacket.encode(SocketIoPacket.CONNECT_ERROR, packet.namespace(), null, INVALID_NAMESPACE));
+                engine.sendMessage(SocketIoPacket.encode(
+                        SocketIoPacket.CONNECT_ERROR, packet.namespace(), null, INVALID_NAMESPACE));
             }
             return;
         }
@@ -64,8 +65,7 @@ final class SocketIoClient implements EngineSession.Listener {
 
     /** Attachments of a binary packet, which was answered BAD_REQUEST already. */
     @Override
-    public void onBinary() {
-    }
+    public void onBinary() {}
 
     @Override
     public void onPong() {

@@ -17,8 +17,7 @@ final class SocketIoFrames {
     private static final String EVENT_PREFIX = "{\"event\":\"";
     private static final String DATA_FIELD = "\",\"data\":";
 
-    private SocketIoFrames() {
-    }
+    private SocketIoFrames() {}
 
     /** {@code ["E",D]}: cut out of the frame as WireFormat writes it, parsed only if it has another shape. */
     static String eventArguments(String frame) {

@@ -9,5 +9,4 @@ import java.util.List;
  * @param answered a request was pending for this holder
  * @param released every release the run made and announced
  */
-public record AnswerReply(boolean answered, List<ReleasedLock> released) {
-}
+public record AnswerReply(boolean answered, List<ReleasedLock> released) {}

@@ -6,8 +6,7 @@ import io.editlock.lock.Resource;
 /** The resource a lock field of a configurator names ({@code cfg}, {@code var}, {@code i:<item>:<page>}, see lua/lib.lua). */
 final class Fields {
 
-    private Fields() {
-    }
+    private Fields() {}
 
     static Resource resource(long configuratorId, String field) {
         if (field.equals("cfg")) {
@@ -17,6 +16,8 @@ final class Fields {
             return Resource.variables(configuratorId);
         }
         String[] parts = field.split(":", 3);
-        return Resource.itemPage(Long.parseLong(parts[1]), Page.fromWire(parts[2]).orElseThrow()).inConfigurator(configuratorId);
+        return Resource.itemPage(
+                        Long.parseLong(parts[1]), Page.fromWire(parts[2]).orElseThrow())
+                .inConfigurator(configuratorId);
     }
 }

@@ -10,22 +10,17 @@ public sealed interface TakeoverReply {
      * @param created  this run asked; else the same user's earlier request is still pending
      * @param holder   whom this run asked (only when created)
      */
-    record Pending(long deadline, boolean created, String holder) implements TakeoverReply {
-    }
+    record Pending(long deadline, boolean created, String holder) implements TakeoverReply {}
 
     /** Nobody else holds it: nothing to take over. */
-    record NotHeld() implements TakeoverReply {
-    }
+    record NotHeld() implements TakeoverReply {}
 
     /** Another lock blocks it, held by someone else than the one asked. */
-    record Locked(Lock blocking) implements TakeoverReply {
-    }
+    record Locked(Lock blocking) implements TakeoverReply {}
 
     /** Somebody else already asked for this lock. */
-    record Busy() implements TakeoverReply {
-    }
+    record Busy() implements TakeoverReply {}
 
     /** No such configurator or item. */
-    record NotFound() implements TakeoverReply {
-    }
+    record NotFound() implements TakeoverReply {}
 }

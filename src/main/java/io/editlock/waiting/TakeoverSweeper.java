@@ -30,8 +30,8 @@ public class TakeoverSweeper {
     private final LockAudit lockAudit;
     private final WaitingAudit audit;
 
-    public TakeoverSweeper(PipelinedRedis redis, WaitingScripts scripts, LockKeys keys, LockAudit lockAudit,
-            WaitingAudit audit) {
+    public TakeoverSweeper(
+            PipelinedRedis redis, WaitingScripts scripts, LockKeys keys, LockAudit lockAudit, WaitingAudit audit) {
         this.redis = redis;
         this.scripts = scripts;
         this.keys = keys;
@@ -44,22 +44,37 @@ public class TakeoverSweeper {
         return configuratorId + "|" + field + "|" + deadline;
     }
 
-    @Scheduled(every = "${editlock.waiting.sweep-interval:1s}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+    @Scheduled(
+            every = "${editlock.waiting.sweep-interval:1s}",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> sweep() {
-        return resolveDue().onFailure().recoverWithUni(failure -> {
-            LOG.debugf("take-over sweep failed (will retry): %s", failure.getMessage());
-            return Uni.createFrom().item(0);
-        }).replaceWithVoid();
+        return resolveDue()
+                .onFailure()
+                .recoverWithUni(failure -> {
+                    LOG.debugf("take-over sweep failed (will retry): %s", failure.getMessage());
+                    return Uni.createFrom().item(0);
+                })
+                .replaceWithVoid();
     }
 
     /** @return how many due requests were looked at */
     public Uni<Integer> resolveDue() {
-        return redis.execute(Command.ZRANGEBYSCORE, keys.takeoverDeadlines(), "-inf", String.valueOf(System.currentTimeMillis()),
-                        "LIMIT", "0", String.valueOf(BATCH))
-                .flatMap(due -> Multi.createFrom().iterable(members(due))
-                        .onItem().transformToUniAndMerge(this::resolve)
-                        .collect().asList().map(List::size));
+        return redis.execute(
+                        Command.ZRANGEBYSCORE,
+                        keys.takeoverDeadlines(),
+                        "-inf",
+                        String.valueOf(System.currentTimeMillis()),
+                        "LIMIT",
+                        "0",
+                        String.valueOf(BATCH))
+                .flatMap(due -> Multi.createFrom()
+                        .iterable(members(due))
+                        .onItem()
+                        .transformToUniAndMerge(this::resolve)
+                        .collect()
+                        .asList()
+                        .map(List::size));
     }
 
     private Uni<Void> resolve(String member) {

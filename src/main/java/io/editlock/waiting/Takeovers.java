@@ -27,12 +27,10 @@ public class Takeovers {
         Resource resource();
     }
 
-    public record Pending(Resource resource, Instant deadline) implements Outcome {
-    }
+    public record Pending(Resource resource, Instant deadline) implements Outcome {}
 
     /** @param code NOT_HELD, LOCKED (with the blocking lock), BUSY or NOT_FOUND */
-    public record Refused(Resource resource, String code, Lock blocking) implements Outcome {
-    }
+    public record Refused(Resource resource, String code, Lock blocking) implements Outcome {}
 
     private final WaitingScripts scripts;
     private final WaitingLines lines;
@@ -42,8 +40,14 @@ public class Takeovers {
     private final WaitingAudit audit;
     private final Duration consent;
 
-    public Takeovers(WaitingScripts scripts, WaitingLines lines, PipelinedRedis redis, LockKeys keys, LockAudit lockAudit,
-            WaitingAudit audit, EditlockConfig config) {
+    public Takeovers(
+            WaitingScripts scripts,
+            WaitingLines lines,
+            PipelinedRedis redis,
+            LockKeys keys,
+            LockAudit lockAudit,
+            WaitingAudit audit,
+            EditlockConfig config) {
         this.scripts = scripts;
         this.lines = lines;
         this.redis = redis;
@@ -54,40 +58,48 @@ public class Takeovers {
     }
 
     public Uni<Outcome> request(Resource requested, Holder asker, String message) {
-        return lines.resolve(requested).flatMap(resolved -> {
-            if (resolved.isEmpty()) {
-                return Uni.createFrom().<Outcome>item(new Refused(requested, "NOT_FOUND", null));
-            }
-            Resource resource = resolved.get();
-            // The sweep's entry goes in before the request exists, so that no request is ever without
-            // one, whenever this node stops; an entry without a request of its own is dropped by the
-            // sweep (resolve_takeover answers GONE, or NOT_DUE with the request's real deadline).
-            long expected = System.currentTimeMillis() + consent.toMillis();
-            String member = TakeoverSweeper.member(resource.configuratorId(), resource.field(), expected);
-            return lines.indexSocket(asker.socketId(), resource.configuratorId())
-                    .chain(() -> sweepAt(expected, member))
-                    .chain(() -> scripts.requestTakeover(resource, asker, message, consent))
-                    .flatMap(reply -> reply instanceof TakeoverReply.Pending pending ? pending(resource, asker, pending, member)
-                            : unswept(member, refused(resource, reply)));
-        }).onFailure().transform(LockStoreUnavailableException::of);
+        return lines.resolve(requested)
+                .flatMap(resolved -> {
+                    if (resolved.isEmpty()) {
+                        return Uni.createFrom().<Outcome>item(new Refused(requested, "NOT_FOUND", null));
+                    }
+                    Resource resource = resolved.get();
+                    // The sweep's entry goes in before the request exists, so that no request is ever without
+                    // one, whenever this node stops; an entry without a request of its own is dropped by the
+                    // sweep (resolve_takeover answers GONE, or NOT_DUE with the request's real deadline).
+                    long expected = System.currentTimeMillis() + consent.toMillis();
+                    String member = TakeoverSweeper.member(resource.configuratorId(), resource.field(), expected);
+                    return lines.indexSocket(asker.socketId(), resource.configuratorId())
+                            .chain(() -> sweepAt(expected, member))
+                            .chain(() -> scripts.requestTakeover(resource, asker, message, consent))
+                            .flatMap(reply -> reply instanceof TakeoverReply.Pending pending
+                                    ? pending(resource, asker, pending, member)
+                                    : unswept(member, refused(resource, reply)));
+                })
+                .onFailure()
+                .transform(LockStoreUnavailableException::of);
     }
 
     /** @return the resource with its configurator when a request was pending for this holder, else empty */
     public Uni<Optional<Resource>> answer(Resource requested, String holderUserId, boolean accept) {
-        return lines.resolve(requested).flatMap(resolved -> {
-            if (resolved.isEmpty()) {
-                return Uni.createFrom().item(resolved);
-            }
-            Resource resource = resolved.get();
-            return scripts.answerTakeover(resource, holderUserId, accept).map(reply -> {
-                lockAudit.released(reply.released());
-                if (!reply.answered()) {
-                    return Optional.<Resource>empty();
-                }
-                audit.answered(resource, holderUserId, accept ? "accepted" : "refused");
-                return resolved;
-            });
-        }).onFailure().transform(LockStoreUnavailableException::of);
+        return lines.resolve(requested)
+                .flatMap(resolved -> {
+                    if (resolved.isEmpty()) {
+                        return Uni.createFrom().item(resolved);
+                    }
+                    Resource resource = resolved.get();
+                    return scripts.answerTakeover(resource, holderUserId, accept)
+                            .map(reply -> {
+                                lockAudit.released(reply.released());
+                                if (!reply.answered()) {
+                                    return Optional.<Resource>empty();
+                                }
+                                audit.answered(resource, holderUserId, accept ? "accepted" : "refused");
+                                return resolved;
+                            });
+                })
+                .onFailure()
+                .transform(LockStoreUnavailableException::of);
     }
 
     private Uni<Outcome> pending(Resource resource, Holder asker, TakeoverReply.Pending reply, String member) {
@@ -105,17 +117,24 @@ public class Takeovers {
         if (reply instanceof TakeoverReply.Locked locked) {
             return new Refused(resource, "LOCKED", locked.blocking());
         }
-        return new Refused(resource, reply instanceof TakeoverReply.Busy ? "BUSY"
-                : reply instanceof TakeoverReply.NotHeld ? "NOT_HELD" : "NOT_FOUND", null);
+        return new Refused(
+                resource,
+                reply instanceof TakeoverReply.Busy
+                        ? "BUSY"
+                        : reply instanceof TakeoverReply.NotHeld ? "NOT_HELD" : "NOT_FOUND",
+                null);
     }
 
     private Uni<Void> sweepAt(long deadline, String member) {
-        return redis.execute(Command.ZADD, keys.takeoverDeadlines(), String.valueOf(deadline), member).replaceWithVoid();
+        return redis.execute(Command.ZADD, keys.takeoverDeadlines(), String.valueOf(deadline), member)
+                .replaceWithVoid();
     }
 
     /** Drops the entry made for a request that was not created; left behind, the sweep drops it later. */
     private Uni<Outcome> unswept(String member, Outcome outcome) {
-        return redis.execute(Command.ZREM, keys.takeoverDeadlines(), member).replaceWith(outcome)
-                .onFailure().recoverWithItem(outcome);
+        return redis.execute(Command.ZREM, keys.takeoverDeadlines(), member)
+                .replaceWith(outcome)
+                .onFailure()
+                .recoverWithItem(outcome);
     }
 }

@@ -57,9 +57,18 @@ public class WaitEventRelay {
     private volatile ReactiveRedisSubscriber subscriber;
     private volatile boolean stopping;
 
-    public WaitEventRelay(ReactiveRedisDataSource redis, LockKeys keys, SessionRegistry registry, WaitingState state,
-            LockScripts lockScripts, WaitingAudit audit, NodeIdentity node, Vertx vertx, QueuedConfiguratorSwitch configuratorSwitch,
-            FrameSender sender, PipelinedRedis calls) {
+    public WaitEventRelay(
+            ReactiveRedisDataSource redis,
+            LockKeys keys,
+            SessionRegistry registry,
+            WaitingState state,
+            LockScripts lockScripts,
+            WaitingAudit audit,
+            NodeIdentity node,
+            Vertx vertx,
+            QueuedConfiguratorSwitch configuratorSwitch,
+            FrameSender sender,
+            PipelinedRedis calls) {
         this.sender = sender;
         this.calls = calls;
         this.redis = redis;
@@ -81,14 +90,15 @@ public class WaitEventRelay {
         stopping = true;
         ReactiveRedisSubscriber current = subscriber;
         if (current != null) {
-            current.unsubscribe().subscribe().with(ignored -> { }, failure -> { });
+            current.unsubscribe().subscribe().with(ignored -> {}, failure -> {});
         }
     }
 
     private void subscribe() {
         redis.pubsub(String.class)
                 .subscribe(keys.waitEventsChannel(), this::deliver, this::lost, failure -> lost())
-                .subscribe().with(subscribed -> subscriber = subscribed, failure -> lost());
+                .subscribe()
+                .with(subscribed -> subscriber = subscribed, failure -> lost());
     }
 
     private void lost() {
@@ -118,7 +128,9 @@ public class WaitEventRelay {
         }
         for (JsonNode refused : array(event.path("refused"))) {
             ObjectNode data = WireFormat.object();
-            data.set("resource", WireFormat.resource(Fields.resource(c, refused.path("f").asText())));
+            data.set(
+                    "resource",
+                    WireFormat.resource(Fields.resource(c, refused.path("f").asText())));
             data.put("byUserName", refused.path("by").asText());
             toUser(refused.path("u").asText(), WireFormat.frame(ServerEvents.TAKEOVER_REFUSED, data, null));
         }
@@ -144,14 +156,23 @@ public class WaitEventRelay {
         state.left(lock.ownerUserId(), c, field);
         if (grant.path("schedule").asBoolean()) {
             // Every node may do it (it only ever moves the look earlier): the new holder's node may be gone.
-            lockScripts.scheduleExpiry(c, lock.expiresAt().toEpochMilli()).subscribe().with(ignored -> { }, failure -> { });
+            lockScripts
+                    .scheduleExpiry(c, lock.expiresAt().toEpochMilli())
+                    .subscribe()
+                    .with(ignored -> {}, failure -> {});
         }
         Map<String, String> keepers = lock.keepers();
         if (keepers.values().stream().findFirst().map(node.id()::equals).orElse(false)) {
             audit.handedOver(lock, kind);
             if (lock.resource().type() == ResourceType.CONFIGURATOR) {
-                configuratorSwitch.granted(lock).subscribe().with(ignored -> { }, failure ->
-                        LOG.debugf("the previous configurator of %s was not released: %s", lock.ownerUserId(), failure.getMessage()));
+                configuratorSwitch
+                        .granted(lock)
+                        .subscribe()
+                        .with(
+                                ignored -> {},
+                                failure -> LOG.debugf(
+                                        "the previous configurator of %s was not released: %s",
+                                        lock.ownerUserId(), failure.getMessage()));
             }
         }
         keepers.keySet().forEach(socketId -> registry.find(socketId).ifPresent(session -> registry.watch(session, c)));
@@ -170,7 +191,9 @@ public class WaitEventRelay {
 
     private void requested(long c, JsonNode requested) {
         ObjectNode data = WireFormat.object();
-        data.set("resource", WireFormat.resource(Fields.resource(c, requested.path("f").asText())));
+        data.set(
+                "resource",
+                WireFormat.resource(Fields.resource(c, requested.path("f").asText())));
         data.put("byUserId", requested.path("u").asText());
         data.put("byUserName", requested.path("n").asText());
         String message = requested.path("m").asText("");
@@ -184,7 +207,9 @@ public class WaitEventRelay {
     private void failed(long c, JsonNode failed) {
         Resource resource = Fields.resource(c, failed.path("f").asText());
         Lock blocking = LockRecords.lock(failed.path("lock"));
-        toUser(failed.path("u").asText(), WireFormat.frame(ServerEvents.LOCK_FAILED, WireFormat.lockedBy(resource, blocking), null));
+        toUser(
+                failed.path("u").asText(),
+                WireFormat.frame(ServerEvents.LOCK_FAILED, WireFormat.lockedBy(resource, blocking), null));
     }
 
     /** Tells this node's users in the line where they are now, when that changed. */
@@ -195,17 +220,22 @@ public class WaitEventRelay {
         }
         String line = keys.waiting(c).get(1);
         Resource resource = Fields.resource(c, field);
-        places.forEach((userId, place) -> calls.execute(Command.ZLEXCOUNT, line, "[" + field + "|", "[" + place.member())
-                .subscribe().with(count -> {
-                    long position = count.toLong();
-                    if (position > 0 && position != place.position()) {
-                        state.moved(userId, c, field, position);
-                        ObjectNode data = WireFormat.object();
-                        data.set("resource", WireFormat.resource(resource));
-                        data.put("position", position);
-                        toUser(userId, WireFormat.frame(ServerEvents.QUEUE_UPDATED, data, null));
-                    }
-                }, failure -> LOG.debugf("position of %s in %s not read: %s", userId, field, failure.getMessage())));
+        places.forEach((userId, place) -> calls.execute(
+                        Command.ZLEXCOUNT, line, "[" + field + "|", "[" + place.member())
+                .subscribe()
+                .with(
+                        count -> {
+                            long position = count.toLong();
+                            if (position > 0 && position != place.position()) {
+                                state.moved(userId, c, field, position);
+                                ObjectNode data = WireFormat.object();
+                                data.set("resource", WireFormat.resource(resource));
+                                data.put("position", position);
+                                toUser(userId, WireFormat.frame(ServerEvents.QUEUE_UPDATED, data, null));
+                            }
+                        },
+                        failure ->
+                                LOG.debugf("position of %s in %s not read: %s", userId, field, failure.getMessage())));
     }
 
     private void toUser(String userId, String frame) {

@@ -4,14 +4,11 @@ package io.editlock.waiting;
 public sealed interface WaitReply {
 
     /** Nobody holds a conflicting lock: the user may lock it right away. */
-    record Free() implements WaitReply {
-    }
+    record Free() implements WaitReply {}
 
     /** @param member the user's place in the line (see lua/waitlines_lib.lua) */
-    record Queued(long position, String member) implements WaitReply {
-    }
+    record Queued(long position, String member) implements WaitReply {}
 
     /** No such configurator or item. */
-    record NotFound() implements WaitReply {
-    }
+    record NotFound() implements WaitReply {}
 }

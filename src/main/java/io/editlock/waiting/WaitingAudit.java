@@ -30,9 +30,11 @@ public class WaitingAudit {
     public WaitingAudit(MeterRegistry registry) {
         this.registry = registry;
         this.queueGrants = Counter.builder("editlock.waiting.grants")
-                .description("Locks granted to the head of a waiting line").register(registry);
+                .description("Locks granted to the head of a waiting line")
+                .register(registry);
         this.queued = Counter.builder("editlock.waiting.joined")
-                .description("Users who joined a waiting line").register(registry);
+                .description("Users who joined a waiting line")
+                .register(registry);
     }
 
     public void joined(Resource resource, String userId, long position) {
@@ -42,8 +44,8 @@ public class WaitingAudit {
 
     public void requested(Resource resource, String askerId, String holderId, long deadlineMillis) {
         takeover("requested").increment();
-        AUDIT.info("takeover-request resource=" + resource + " user=" + AuditText.quote(askerId) + " holder=" + AuditText.quote(holderId) + " deadline="
-                + Instant.ofEpochMilli(deadlineMillis));
+        AUDIT.info("takeover-request resource=" + resource + " user=" + AuditText.quote(askerId) + " holder="
+                + AuditText.quote(holderId) + " deadline=" + Instant.ofEpochMilli(deadlineMillis));
     }
 
     /** @param outcome accepted, refused, timeout */
@@ -63,7 +65,11 @@ public class WaitingAudit {
     }
 
     private Counter takeover(String outcome) {
-        return takeovers.computeIfAbsent(outcome, tag -> Counter.builder("editlock.takeover")
-                .description("Take-over requests and how they ended").tag("outcome", tag).register(registry));
+        return takeovers.computeIfAbsent(
+                outcome,
+                tag -> Counter.builder("editlock.takeover")
+                        .description("Take-over requests and how they ended")
+                        .tag("outcome", tag)
+                        .register(registry));
     }
 }

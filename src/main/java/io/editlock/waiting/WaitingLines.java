@@ -14,7 +14,6 @@ import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -31,17 +30,13 @@ public class WaitingLines {
     }
 
     /** Nothing stands between the user and the resource: lock it as any request. */
-    public record Free(Resource resource) implements Outcome {
-    }
+    public record Free(Resource resource) implements Outcome {}
 
-    public record Queued(Resource resource, long position) implements Outcome {
-    }
+    public record Queued(Resource resource, long position) implements Outcome {}
 
-    public record NotFound(Resource resource) implements Outcome {
-    }
+    public record NotFound(Resource resource) implements Outcome {}
 
-    public record LimitExceeded(Resource resource, int limit) implements Outcome {
-    }
+    public record LimitExceeded(Resource resource, int limit) implements Outcome {}
 
     private final WaitingScripts scripts;
     private final ItemOwners items;
@@ -56,8 +51,14 @@ public class WaitingLines {
 
     private final int maxLines;
 
-    public WaitingLines(WaitingScripts scripts, ItemOwners items, PipelinedRedis redis, LockKeys keys,
-            WaitingState state, SocketIndex sockets, EditlockConfig config) {
+    public WaitingLines(
+            WaitingScripts scripts,
+            ItemOwners items,
+            PipelinedRedis redis,
+            LockKeys keys,
+            WaitingState state,
+            SocketIndex sockets,
+            EditlockConfig config) {
         this.scripts = scripts;
         this.items = items;
         this.redis = redis;
@@ -68,38 +69,48 @@ public class WaitingLines {
     }
 
     public Uni<Outcome> waitFor(Resource requested, Holder holder) {
-        return resolve(requested).flatMap(resolved -> {
-            if (resolved.isEmpty()) {
-                return Uni.createFrom().<Outcome>item(new NotFound(requested));
-            }
-            Resource resource = resolved.get();
-            String entry = resource.configuratorId() + "|" + resource.field();
-            return withinLimit(holder.userId(), entry).flatMap(allowed -> {
-                if (!allowed) {
-                    return Uni.createFrom().<Outcome>item(new LimitExceeded(resource, maxLines));
-                }
-                // Listed under the socket before it waits, so that its going (or idling) reaches the line.
-                return indexSocket(holder.socketId(), resource.configuratorId())
-                        .chain(() -> scripts.waitFor(resource, holder))
-                        .call(reply -> reply instanceof WaitReply.Queued ? Uni.createFrom().voidItem()
-                                : execute(Command.ZREM, keys.userWaiting(holder.userId()), entry))
-                        .map(reply -> outcome(resource, holder, reply));
-            });
-        }).onFailure().transform(LockStoreUnavailableException::of);
+        return resolve(requested)
+                .flatMap(resolved -> {
+                    if (resolved.isEmpty()) {
+                        return Uni.createFrom().<Outcome>item(new NotFound(requested));
+                    }
+                    Resource resource = resolved.get();
+                    String entry = resource.configuratorId() + "|" + resource.field();
+                    return withinLimit(holder.userId(), entry).flatMap(allowed -> {
+                        if (!allowed) {
+                            return Uni.createFrom().<Outcome>item(new LimitExceeded(resource, maxLines));
+                        }
+                        // Listed under the socket before it waits, so that its going (or idling) reaches the line.
+                        return indexSocket(holder.socketId(), resource.configuratorId())
+                                .chain(() -> scripts.waitFor(resource, holder))
+                                .call(reply -> reply instanceof WaitReply.Queued
+                                        ? Uni.createFrom().voidItem()
+                                        : execute(Command.ZREM, keys.userWaiting(holder.userId()), entry))
+                                .map(reply -> outcome(resource, holder, reply));
+                    });
+                })
+                .onFailure()
+                .transform(LockStoreUnavailableException::of);
     }
 
     /** @return the resource with its configurator, empty when it does not exist */
     public Uni<Optional<Resource>> stopWaiting(Resource requested, String userId) {
-        return resolve(requested).flatMap(resolved -> {
-            if (resolved.isEmpty()) {
-                return Uni.createFrom().item(resolved);
-            }
-            Resource resource = resolved.get();
-            state.left(userId, resource.configuratorId(), resource.field());
-            return scripts.stopWaiting(resource, userId)
-                    .call(() -> execute(Command.ZREM, keys.userWaiting(userId), resource.configuratorId() + "|" + resource.field()))
-                    .replaceWith(resolved);
-        }).onFailure().transform(LockStoreUnavailableException::of);
+        return resolve(requested)
+                .flatMap(resolved -> {
+                    if (resolved.isEmpty()) {
+                        return Uni.createFrom().item(resolved);
+                    }
+                    Resource resource = resolved.get();
+                    state.left(userId, resource.configuratorId(), resource.field());
+                    return scripts.stopWaiting(resource, userId)
+                            .call(() -> execute(
+                                    Command.ZREM,
+                                    keys.userWaiting(userId),
+                                    resource.configuratorId() + "|" + resource.field()))
+                            .replaceWith(resolved);
+                })
+                .onFailure()
+                .transform(LockStoreUnavailableException::of);
     }
 
     /** Fills in the configurator of an item page; empty when the item does not exist. */
@@ -109,7 +120,8 @@ public class WaitingLines {
 
     private Outcome outcome(Resource resource, Holder holder, WaitReply reply) {
         if (reply instanceof WaitReply.Queued queued) {
-            state.joined(holder.userId(), resource.configuratorId(), resource.field(), queued.member(), queued.position());
+            state.joined(
+                    holder.userId(), resource.configuratorId(), resource.field(), queued.member(), queued.position());
             return new Queued(resource, queued.position());
         }
         return reply instanceof WaitReply.Free ? new Free(resource) : new NotFound(resource);
@@ -122,7 +134,8 @@ public class WaitingLines {
      */
     private Uni<Boolean> withinLimit(String userId, String entry) {
         return scripts.reserveLine(userId, entry, maxLines, LINES_KEPT, SETTLE)
-                .flatMap(first -> first.counted() ? Uni.createFrom().item(true)
+                .flatMap(first -> first.counted()
+                        ? Uni.createFrom().item(true)
                         : prune(userId, first.settled())
                                 .chain(() -> scripts.reserveLine(userId, entry, maxLines, LINES_KEPT, SETTLE))
                                 .map(WaitingScripts.Reservation::counted));
@@ -131,14 +144,20 @@ public class WaitingLines {
     /** Drops the lines among {@code settled} the user no longer waits in. */
     private Uni<Void> prune(String userId, List<String> settled) {
         String lines = keys.userWaiting(userId);
-        return Multi.createFrom().iterable(settled)
-                .onItem().transformToUniAndMerge(member -> {
+        return Multi.createFrom()
+                .iterable(settled)
+                .onItem()
+                .transformToUniAndMerge(member -> {
                     String[] parts = member.split("\\|", 2);
                     String waiters = keys.waiting(Long.parseLong(parts[0])).get(2);
-                    return execute(Command.HEXISTS, waiters, parts[1] + "|" + userId).flatMap(exists -> exists.toInteger() == 1
-                            ? Uni.createFrom().voidItem() : execute(Command.ZREM, lines, member).replaceWithVoid());
+                    return execute(Command.HEXISTS, waiters, parts[1] + "|" + userId)
+                            .flatMap(exists -> exists.toInteger() == 1
+                                    ? Uni.createFrom().voidItem()
+                                    : execute(Command.ZREM, lines, member).replaceWithVoid());
                 })
-                .collect().asList().replaceWithVoid();
+                .collect()
+                .asList()
+                .replaceWithVoid();
     }
 
     /** Lists the configurator under the socket, so that the socket's going (or idling) reaches what it asked for there. */

@@ -10,15 +10,16 @@ import io.editlock.lock.redis.ScriptJson;
  */
 final class WaitingReplies {
 
-    private WaitingReplies() {
-    }
+    private WaitingReplies() {}
 
     /** wait_for: {@code {s=FREE} | {s=QUEUED, position, member} | {s=NOT_FOUND}}. */
     static WaitReply waitFor(String json) {
         JsonNode reply = ScriptJson.parse(json);
         return switch (reply.path("s").asText()) {
             case "FREE" -> new WaitReply.Free();
-            case "QUEUED" -> new WaitReply.Queued(reply.path("position").asLong(), reply.path("member").asText());
+            case "QUEUED" ->
+                new WaitReply.Queued(
+                        reply.path("position").asLong(), reply.path("member").asText());
             case "NOT_FOUND" -> new WaitReply.NotFound();
             default -> throw new IllegalStateException("wait_for answered " + json);
         };
@@ -38,8 +39,11 @@ final class WaitingReplies {
     static TakeoverReply requestTakeover(String json) {
         JsonNode reply = ScriptJson.parse(json);
         return switch (reply.path("s").asText()) {
-            case "PENDING" -> new TakeoverReply.Pending(reply.path("deadline").asLong(), reply.path("created").asBoolean(),
-                    reply.path("holder").asText());
+            case "PENDING" ->
+                new TakeoverReply.Pending(
+                        reply.path("deadline").asLong(),
+                        reply.path("created").asBoolean(),
+                        reply.path("holder").asText());
             case "LOCKED" -> new TakeoverReply.Locked(LockRecords.lock(reply.path("lock")));
             case "NOT_HELD" -> new TakeoverReply.NotHeld();
             case "BUSY" -> new TakeoverReply.Busy();
@@ -65,7 +69,8 @@ final class WaitingReplies {
         return switch (reply.path("s").asText()) {
             case "GONE" -> new ResolveReply.Gone();
             case "NOT_DUE" -> new ResolveReply.NotDue(reply.path("deadline").asLong());
-            case "RESOLVED" -> new ResolveReply.Resolved(reply.path("holder").asText(), LockRecords.released(reply.path("released")));
+            case "RESOLVED" ->
+                new ResolveReply.Resolved(reply.path("holder").asText(), LockRecords.released(reply.path("released")));
             default -> throw new IllegalStateException("resolve_takeover answered " + json);
         };
     }

@@ -49,10 +49,19 @@ public class WaitingScripts {
 
     public Uni<WaitReply> waitFor(Resource resource, Holder holder) {
         long c = resource.configuratorId();
-        List<String> k = withWaiting(List.of(keys.locks(c), keys.configurator(c), keys.items(c)), c); // locks, configurator, items, …
-        List<String> a = List.of(resource.field(), id(c), resource.itemId() == null ? "" : id(resource.itemId()),
-                holder.userId(), holder.userName(), holder.socketId(), holder.nodeId(), keys.lockEventsChannel(),
-                ms(lease), keys.waitEventsChannel());
+        List<String> k = withWaiting(
+                List.of(keys.locks(c), keys.configurator(c), keys.items(c)), c); // locks, configurator, items, …
+        List<String> a = List.of(
+                resource.field(),
+                id(c),
+                resource.itemId() == null ? "" : id(resource.itemId()),
+                holder.userId(),
+                holder.userName(),
+                holder.socketId(),
+                holder.nodeId(),
+                keys.lockEventsChannel(),
+                ms(lease),
+                keys.waitEventsChannel());
         return run(WAIT_FOR, k, a, WaitingReplies::waitFor);
     }
 
@@ -72,40 +81,67 @@ public class WaitingScripts {
                     }
                     return new Reservation(reply.get(0).toInteger() == 1, settled);
                 })
-                .onFailure().transform(LockStoreUnavailableException::of);
+                .onFailure()
+                .transform(LockStoreUnavailableException::of);
     }
 
     /** @param settled when refused: counted lines old enough to be checked for having been left */
-    public record Reservation(boolean counted, List<String> settled) {
-    }
+    public record Reservation(boolean counted, List<String> settled) {}
 
     /** @return whether the user was waiting */
     public Uni<Boolean> stopWaiting(Resource resource, String userId) {
         long c = resource.configuratorId();
         List<String> k = withWaiting(List.of(keys.locks(c)), c); // locks, …
-        return run(STOP_WAITING, k, List.of(resource.field(), id(c), userId, keys.lockEventsChannel(), ms(lease),
-                keys.waitEventsChannel()), WaitingReplies::stopWaiting);
+        return run(
+                STOP_WAITING,
+                k,
+                List.of(resource.field(), id(c), userId, keys.lockEventsChannel(), ms(lease), keys.waitEventsChannel()),
+                WaitingReplies::stopWaiting);
     }
 
     public Uni<TakeoverReply> requestTakeover(Resource resource, Holder asker, String message, Duration consent) {
         long c = resource.configuratorId();
-        List<String> k = withWaiting(List.of(keys.locks(c), keys.configurator(c), keys.items(c)), c); // locks, configurator, items, …
-        List<String> a = List.of(resource.field(), id(c), resource.itemId() == null ? "" : id(resource.itemId()),
-                asker.userId(), asker.userName(), asker.socketId(), asker.nodeId(), message == null ? "" : message,
-                ms(consent), keys.lockEventsChannel(), ms(lease), keys.waitEventsChannel());
+        List<String> k = withWaiting(
+                List.of(keys.locks(c), keys.configurator(c), keys.items(c)), c); // locks, configurator, items, …
+        List<String> a = List.of(
+                resource.field(),
+                id(c),
+                resource.itemId() == null ? "" : id(resource.itemId()),
+                asker.userId(),
+                asker.userName(),
+                asker.socketId(),
+                asker.nodeId(),
+                message == null ? "" : message,
+                ms(consent),
+                keys.lockEventsChannel(),
+                ms(lease),
+                keys.waitEventsChannel());
         return run(REQUEST_TAKEOVER, k, a, WaitingReplies::requestTakeover);
     }
 
     public Uni<AnswerReply> answerTakeover(Resource resource, String holderUserId, boolean accept) {
         long c = resource.configuratorId();
         List<String> k = withWaiting(List.of(keys.locks(c)), c); // locks, …
-        return run(ANSWER_TAKEOVER, k, List.of(resource.field(), id(c), holderUserId, accept ? "1" : "0",
-                keys.lockEventsChannel(), ms(lease), keys.waitEventsChannel()), WaitingReplies::answerTakeover);
+        return run(
+                ANSWER_TAKEOVER,
+                k,
+                List.of(
+                        resource.field(),
+                        id(c),
+                        holderUserId,
+                        accept ? "1" : "0",
+                        keys.lockEventsChannel(),
+                        ms(lease),
+                        keys.waitEventsChannel()),
+                WaitingReplies::answerTakeover);
     }
 
     public Uni<ResolveReply> resolveTakeover(long c, String field) {
         List<String> k = withWaiting(List.of(keys.locks(c)), c); // locks, …
-        return run(RESOLVE_TAKEOVER, k, List.of(field, id(c), keys.lockEventsChannel(), ms(lease), keys.waitEventsChannel()),
+        return run(
+                RESOLVE_TAKEOVER,
+                k,
+                List.of(field, id(c), keys.lockEventsChannel(), ms(lease), keys.waitEventsChannel()),
                 WaitingReplies::resolveTakeover);
     }
 
@@ -118,7 +154,8 @@ public class WaitingScripts {
 
     private <T> Uni<T> run(LuaScript script, List<String> k, List<String> a, Function<String, T> reply) {
         return executor.run(script, k, a)
-                .onFailure().transform(LockStoreUnavailableException::of)
+                .onFailure()
+                .transform(LockStoreUnavailableException::of)
                 .map(response -> reply.apply(response.toString()));
     }
 

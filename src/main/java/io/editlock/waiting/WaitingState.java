@@ -23,8 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public class WaitingState {
 
     /** A user's place in one line, and the position last told. */
-    public record Place(String member, long position) {
-    }
+    public record Place(String member, long position) {}
 
     private final Map<Long, JsonNode> counts = new ConcurrentHashMap<>();
     private final PipelinedRedis redis;
@@ -37,12 +36,16 @@ public class WaitingState {
 
     /** Reads the configurator's counts from the store (a new watcher must not wait for the next change to see them). */
     public Uni<Void> refresh(long configuratorId) {
-        return redis.execute(Command.HGETALL, keys.waiting(configuratorId).get(0)).map(lines -> {
-            ObjectNode waiting = JsonNodeFactory.instance.objectNode();
-            pairs(lines).forEach((field, n) -> put(waiting, configuratorId, field, Long.parseLong(n)));
-            counts(configuratorId, waiting);
-            return null;
-        }).onFailure().recoverWithNull().replaceWithVoid();
+        return redis.execute(Command.HGETALL, keys.waiting(configuratorId).get(0))
+                .map(lines -> {
+                    ObjectNode waiting = JsonNodeFactory.instance.objectNode();
+                    pairs(lines).forEach((field, n) -> put(waiting, configuratorId, field, Long.parseLong(n)));
+                    counts(configuratorId, waiting);
+                    return null;
+                })
+                .onFailure()
+                .recoverWithNull()
+                .replaceWithVoid();
     }
 
     /** A hash's fields and values, whether the reply is a map (RESP3) or a flat array (RESP2). */
@@ -91,7 +94,8 @@ public class WaitingState {
     }
 
     public void joined(String userId, long configuratorId, String field, String member, long position) {
-        places.computeIfAbsent(configuratorId + "|" + field, key -> new ConcurrentHashMap<>()).put(userId, new Place(member, position));
+        places.computeIfAbsent(configuratorId + "|" + field, key -> new ConcurrentHashMap<>())
+                .put(userId, new Place(member, position));
     }
 
     public void left(String userId, long configuratorId, String field) {

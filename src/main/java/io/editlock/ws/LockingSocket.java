@@ -46,8 +46,14 @@ public class LockingSocket {
     private final FrameSender sender;
     private final SocketQuota quota;
 
-    public LockingSocket(FrameDecoder decoder, RequestHandler handler, SessionLifecycle lifecycle, SessionRegistry registry,
-            TokenLifetime tokenLifetime, FrameSender sender, SocketQuota quota) {
+    public LockingSocket(
+            FrameDecoder decoder,
+            RequestHandler handler,
+            SessionLifecycle lifecycle,
+            SessionRegistry registry,
+            TokenLifetime tokenLifetime,
+            FrameSender sender,
+            SocketQuota quota) {
         this.decoder = decoder;
         this.handler = handler;
         this.lifecycle = lifecycle;
@@ -124,8 +130,13 @@ public class LockingSocket {
             // docs/protocol.md §4: a frame over the maximum closes the socket with 1009. Vert.x only reports
             // it as a failure (and drops the message); closing is ours to do. A server-initiated
             // close counts as a drop (§5), so closeByServer lets the locks wait out the grace period.
-            registry.find(connection.id()).ifPresentOrElse(session -> lifecycle.closeByServer(session, CloseReasons.MESSAGE_TOO_BIG),
-                    () -> connection.close(CloseReasons.MESSAGE_TOO_BIG).subscribe().with(ignored -> { }, ignored -> { }));
+            registry.find(connection.id())
+                    .ifPresentOrElse(
+                            session -> lifecycle.closeByServer(session, CloseReasons.MESSAGE_TOO_BIG),
+                            () -> connection
+                                    .close(CloseReasons.MESSAGE_TOO_BIG)
+                                    .subscribe()
+                                    .with(ignored -> {}, ignored -> {}));
             return null;
         }
         LOG.errorf(failure, "unexpected failure on socket %s", connection.id());
@@ -137,7 +148,9 @@ public class LockingSocket {
      * IllegalStateException "Cannot process text|binary frame of size ..., ... max message size of ...".
      */
     private static boolean isOverSizeLimit(Throwable failure) {
-        return failure instanceof IllegalStateException && failure.getMessage() != null
-                && failure.getMessage().startsWith("Cannot process ") && failure.getMessage().contains("max message size");
+        return failure instanceof IllegalStateException
+                && failure.getMessage() != null
+                && failure.getMessage().startsWith("Cannot process ")
+                && failure.getMessage().contains("max message size");
     }
 }

@@ -41,9 +41,10 @@ class AudienceTest {
 
     @Test
     void tokenWithoutAudienceIsRefusedAtTheUpgrade() {
-        String none = ServerSigned.sign(Jwt.issuer("editlock").subject("sara").claim("name", "Sara")
-                .expiresIn(3600));
-        assertEquals(Optional.of(401), refusal(none), "a token that names no audience is not meant for this server: 401");
+        String none = ServerSigned.sign(
+                Jwt.issuer("editlock").subject("sara").claim("name", "Sara").expiresIn(3600));
+        assertEquals(
+                Optional.of(401), refusal(none), "a token that names no audience is not meant for this server: 401");
     }
 
     @Test
@@ -64,10 +65,12 @@ class AudienceTest {
     @Test
     void demoLoginTokensCarryTheAudience() throws Exception {
         String token = DemoLogin.user("Sara").token();
-        JsonNode claims = new ObjectMapper().readTree(
-                new String(Base64.getUrlDecoder().decode(token.split("\\.")[1]), StandardCharsets.UTF_8));
+        JsonNode claims = new ObjectMapper()
+                .readTree(new String(Base64.getUrlDecoder().decode(token.split("\\.")[1]), StandardCharsets.UTF_8));
         JsonNode aud = claims.path("aud");
-        assertTrue(aud.asText().equals("editlock") || (aud.isArray() && aud.toString().contains("\"editlock\"")),
+        assertTrue(
+                aud.asText().equals("editlock")
+                        || (aud.isArray() && aud.toString().contains("\"editlock\"")),
                 "a demo token must be for the configured audience, was " + aud);
         assertEquals(Optional.empty(), refusal(token), "and the server must accept it");
     }

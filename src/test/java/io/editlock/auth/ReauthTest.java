@@ -43,15 +43,27 @@ class ReauthTest {
         Instant renewedEnd = Instant.now().plusSeconds(3600).truncatedTo(ChronoUnit.SECONDS);
         try (WsClient client = WsClient.connect(base, endingIn(userId, LIFE_SECONDS))) {
             client.welcome();
-            JsonNode reply = client.request("reauth", Map.of("accessToken",
-                    ServerSigned.sign(ServerSigned.claims(userId, "Sara").expiresAt(renewedEnd))));
+            JsonNode reply = client.request(
+                    "reauth",
+                    Map.of(
+                            "accessToken",
+                            ServerSigned.sign(
+                                    ServerSigned.claims(userId, "Sara").expiresAt(renewedEnd))));
 
-            assertEquals("reauthed", reply.path("event").asText(), "a fresh token of the same user renews the socket: " + reply);
-            assertEquals(renewedEnd, Instant.parse(reply.path("data").path("expiresAt").asText()),
+            assertEquals(
+                    "reauthed",
+                    reply.path("event").asText(),
+                    "a fresh token of the same user renews the socket: " + reply);
+            assertEquals(
+                    renewedEnd,
+                    Instant.parse(reply.path("data").path("expiresAt").asText()),
                     "expiresAt is the new token's exp: " + reply);
-            WsClient.stays(() -> !client.isClosed(), Duration.ofSeconds(LIFE_SECONDS + 2),
+            WsClient.stays(
+                    () -> !client.isClosed(),
+                    Duration.ofSeconds(LIFE_SECONDS + 2),
                     "the socket must outlive its first token after reauth");
-            assertEquals("touched", client.request("touch", Map.of()).path("event").asText());
+            assertEquals(
+                    "touched", client.request("touch", Map.of()).path("event").asText());
         }
     }
 
@@ -60,12 +72,15 @@ class ReauthTest {
         String userId = "sara-" + UUID.randomUUID();
         try (WsClient client = WsClient.connect(base, endingIn(userId, LIFE_SECONDS))) {
             client.welcome();
-            JsonNode reply = client.request("reauth", Map.of("accessToken",
-                    ServerSigned.sign(ServerSigned.claims("omar-" + UUID.randomUUID(), "Omar"))));
+            JsonNode reply = client.request(
+                    "reauth",
+                    Map.of("accessToken", ServerSigned.sign(ServerSigned.claims("omar-" + UUID.randomUUID(), "Omar"))));
 
             assertEquals("error", reply.path("event").asText(), "another user's token must be refused: " + reply);
             assertEquals("UNAUTHORIZED", reply.path("data").path("code").asText(), reply.toString());
-            assertEquals(4401, client.awaitClosedByServer(Duration.ofSeconds(15)),
+            assertEquals(
+                    4401,
+                    client.awaitClosedByServer(Duration.ofSeconds(15)),
                     "the refused reauth changed nothing: the socket ends with its own token");
         }
     }
@@ -75,7 +90,9 @@ class ReauthTest {
         String userId = "sara-" + UUID.randomUUID();
         try (WsClient client = WsClient.connect(base, ServerSigned.sign(ServerSigned.claims(userId, "Sara")))) {
             client.welcome();
-            client.request("reauth", Map.of("accessToken", ServerSigned.sign(ServerSigned.claims("omar-" + UUID.randomUUID(), "Omar"))));
+            client.request(
+                    "reauth",
+                    Map.of("accessToken", ServerSigned.sign(ServerSigned.claims("omar-" + UUID.randomUUID(), "Omar"))));
             JsonNode touched = client.request("touch", Map.of());
             assertEquals("touched", touched.path("event").asText(), "the socket stays usable after a refused reauth");
             assertFalse(client.isClosed());
@@ -87,14 +104,29 @@ class ReauthTest {
         return Stream.of(
                 bad("not a JWT", user -> "garbage"),
                 bad("three dots", user -> "a.b.c"),
-                bad("for another application", user -> ServerSigned.sign(ServerSigned.claims(user, "Sara").audience("billing"))),
-                bad("of another issuer", user -> ServerSigned.sign(Jwt.issuer("elsewhere").audience(ServerSigned.AUDIENCE)
-                        .subject(user).expiresIn(3600))),
-                bad("signed by another key", user -> ServerSigned.claims(user, "Sara").sign(foreignKey)),
-                bad("ended a moment ago", user -> ServerSigned.sign(ServerSigned.claims(user, "Sara")
-                        .issuedAt(Instant.now().minusSeconds(60)).expiresAt(Instant.now().minusSeconds(5)))),
-                bad("ended an hour ago", user -> ServerSigned.sign(ServerSigned.claims(user, "Sara")
-                        .issuedAt(Instant.now().minusSeconds(7200)).expiresAt(Instant.now().minusSeconds(3600)))));
+                bad(
+                        "for another application",
+                        user -> ServerSigned.sign(
+                                ServerSigned.claims(user, "Sara").audience("billing"))),
+                bad(
+                        "of another issuer",
+                        user -> ServerSigned.sign(Jwt.issuer("elsewhere")
+                                .audience(ServerSigned.AUDIENCE)
+                                .subject(user)
+                                .expiresIn(3600))),
+                bad(
+                        "signed by another key",
+                        user -> ServerSigned.claims(user, "Sara").sign(foreignKey)),
+                bad(
+                        "ended a moment ago",
+                        user -> ServerSigned.sign(ServerSigned.claims(user, "Sara")
+                                .issuedAt(Instant.now().minusSeconds(60))
+                                .expiresAt(Instant.now().minusSeconds(5)))),
+                bad(
+                        "ended an hour ago",
+                        user -> ServerSigned.sign(ServerSigned.claims(user, "Sara")
+                                .issuedAt(Instant.now().minusSeconds(7200))
+                                .expiresAt(Instant.now().minusSeconds(3600)))));
     }
 
     private static Arguments bad(String name, Function<String, String> token) {
@@ -111,11 +143,15 @@ class ReauthTest {
             JsonNode reply = client.reply(ref);
             assertEquals("error", reply.path("event").asText(), name + ": must be refused: " + reply);
             assertEquals("UNAUTHORIZED", reply.path("data").path("code").asText(), name + ": " + reply);
-            assertEquals("touched", client.request("touch", Map.of()).path("event").asText(), name + ": the socket stays usable");
+            assertEquals(
+                    "touched",
+                    client.request("touch", Map.of()).path("event").asText(),
+                    name + ": the socket stays usable");
         }
     }
 
     private static String endingIn(String userId, int seconds) {
-        return ServerSigned.sign(ServerSigned.claims(userId, "Sara").expiresAt(Instant.now().plusSeconds(seconds)));
+        return ServerSigned.sign(
+                ServerSigned.claims(userId, "Sara").expiresAt(Instant.now().plusSeconds(seconds)));
     }
 }

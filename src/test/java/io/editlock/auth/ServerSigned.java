@@ -13,12 +13,15 @@ final class ServerSigned {
 
     static final String AUDIENCE = "editlock";
 
-    private ServerSigned() {
-    }
+    private ServerSigned() {}
 
     /** A valid token's claims for this user; change what the test is about, then {@link #sign}. */
     static JwtClaimsBuilder claims(String userId, String name) {
-        return Jwt.issuer("editlock").audience(AUDIENCE).subject(userId).claim("name", name).expiresIn(3600);
+        return Jwt.issuer("editlock")
+                .audience(AUDIENCE)
+                .subject(userId)
+                .claim("name", name)
+                .expiresIn(3600);
     }
 
     static String sign(JwtClaimsBuilder claims) {

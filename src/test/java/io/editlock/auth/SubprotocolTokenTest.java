@@ -26,22 +26,34 @@ class SubprotocolTokenTest {
     @Test
     void tokenInTheSubprotocolIdentifiesTheUserAndEditlockIsEchoed() {
         var sara = DemoLogin.user("Sara");
-        try (WsClient client = WsClient.connectTo(WsClient.locking(base), Map.of(), List.of("editlock", "bearer." + sara.token()))) {
-            assertEquals(sara.id(), client.welcome().path("data").path("userId").asText(), "the subprotocol's token names the user");
-            assertEquals("editlock", client.subprotocol(), "the server must accept the editlock subprotocol (a browser checks it)");
-            assertEquals("touched", client.request("touch", Map.of()).path("event").asText());
+        try (WsClient client =
+                WsClient.connectTo(WsClient.locking(base), Map.of(), List.of("editlock", "bearer." + sara.token()))) {
+            assertEquals(
+                    sara.id(),
+                    client.welcome().path("data").path("userId").asText(),
+                    "the subprotocol's token names the user");
+            assertEquals(
+                    "editlock",
+                    client.subprotocol(),
+                    "the server must accept the editlock subprotocol (a browser checks it)");
+            assertEquals(
+                    "touched", client.request("touch", Map.of()).path("event").asText());
         }
     }
 
     @Test
     void badTokenInTheSubprotocolIsRefusedWith401() {
-        assertEquals(Optional.of(401), WsClient.refusal(WsClient.locking(base), Map.of(), List.of("editlock", "bearer.garbage")),
+        assertEquals(
+                Optional.of(401),
+                WsClient.refusal(WsClient.locking(base), Map.of(), List.of("editlock", "bearer.garbage")),
                 "a bad token in the subprotocol: 401");
     }
 
     @Test
     void subprotocolWithoutTokenIsRefusedWith401() {
-        assertEquals(Optional.of(401), WsClient.refusal(WsClient.locking(base), Map.of(), List.of("editlock")),
+        assertEquals(
+                Optional.of(401),
+                WsClient.refusal(WsClient.locking(base), Map.of(), List.of("editlock")),
                 "editlock offered, but no token anywhere: 401");
     }
 

@@ -27,6 +27,7 @@ class TokenExpiryTest {
 
     @TestHTTPResource("/")
     URI base;
+
     @Inject
     ConfiguratorStore store;
 
@@ -34,8 +35,10 @@ class TokenExpiryTest {
     void socketIsClosedWith4401WhenItsTokenEndsAndAFreshTokenResumesItsLocks() {
         long c = Fixtures.configurator(store);
         String userId = "sara-" + UUID.randomUUID();
-        String shortLived = ServerSigned.sign(ServerSigned.claims(userId, "Sara").expiresAt(Instant.now().plusSeconds(5)));
-        try (WsClient first = WsClient.connect(base, shortLived); WsClient watcher = WsClient.connect(base, fresh("wu"))) {
+        String shortLived = ServerSigned.sign(
+                ServerSigned.claims(userId, "Sara").expiresAt(Instant.now().plusSeconds(5)));
+        try (WsClient first = WsClient.connect(base, shortLived);
+                WsClient watcher = WsClient.connect(base, fresh("wu"))) {
             String resumeToken = first.resumeToken();
             JsonNode acquired = first.request("lock-configurator", Map.of("configuratorId", c));
             assertEquals("lock-acquired", acquired.path("event").asText(), "control: the lock is granted: " + acquired);
@@ -43,15 +46,21 @@ class TokenExpiryTest {
 
             assertEquals(4401, awaitClosed(first), "the server must close a socket whose token ended with 4401");
             assertEquals("token expired", first.closeReason(), "the close reason says why");
-            assertTrue(watcher.events("lock-released").isEmpty(),
+            assertTrue(
+                    watcher.events("lock-released").isEmpty(),
                     "a socket closed for its token is a drop: its locks wait for a resume: " + watcher.received());
 
             try (WsClient second = WsClient.connect(base, ServerSigned.sign(ServerSigned.claims(userId, "Sara")))) {
                 second.welcome();
                 JsonNode resumed = second.request("resume", Map.of("resumeToken", resumeToken));
-                assertEquals("resumed", resumed.path("event").asText(), "a fresh token resumes the dropped socket: " + resumed);
+                assertEquals(
+                        "resumed",
+                        resumed.path("event").asText(),
+                        "a fresh token resumes the dropped socket: " + resumed);
                 JsonNode lock = resumed.path("data").path("locks").path(0);
-                assertEquals(acquired.path("data").path("lock").path("token").asLong(), lock.path("token").asLong(),
+                assertEquals(
+                        acquired.path("data").path("lock").path("token").asLong(),
+                        lock.path("token").asLong(),
                         "the same grant comes back: " + resumed);
             }
             assertTrue(watcher.events("lock-released").isEmpty(), "resumed, never released: " + watcher.received());
@@ -60,11 +69,16 @@ class TokenExpiryTest {
 
     @Test
     void socketOfALongLivedTokenStaysOpen() {
-        String token = ServerSigned.sign(ServerSigned.claims("omar-" + UUID.randomUUID(), "Omar").expiresAt(Instant.now().plusSeconds(30)));
+        String token = ServerSigned.sign(ServerSigned.claims("omar-" + UUID.randomUUID(), "Omar")
+                .expiresAt(Instant.now().plusSeconds(30)));
         try (WsClient client = WsClient.connect(base, token)) {
             client.welcome();
-            WsClient.stays(() -> !client.isClosed(), Duration.ofSeconds(4), "a socket whose token has not ended must stay open");
-            assertEquals("touched", client.request("touch", Map.of()).path("event").asText());
+            WsClient.stays(
+                    () -> !client.isClosed(),
+                    Duration.ofSeconds(4),
+                    "a socket whose token has not ended must stay open");
+            assertEquals(
+                    "touched", client.request("touch", Map.of()).path("event").asText());
         }
     }
 

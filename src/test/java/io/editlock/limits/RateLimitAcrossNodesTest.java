@@ -36,8 +36,10 @@ class RateLimitAcrossNodesTest {
 
     @Inject
     ScriptExecutor scripts;
+
     @Inject
     LockKeys keys;
+
     @Inject
     EditlockConfig config;
 
@@ -48,7 +50,8 @@ class RateLimitAcrossNodesTest {
             String user = "rate-" + UUID.randomUUID();
             RateLimiter nodeA = new RateLimiter(scripts, keys, config);
             RateLimiter nodeB = new RateLimiter(scripts, keys, config);
-            await().atMost(Duration.ofSeconds(2)).pollInterval(Duration.ofMillis(5))
+            await().atMost(Duration.ofSeconds(2))
+                    .pollInterval(Duration.ofMillis(5))
                     .until(() -> System.currentTimeMillis() % 1000 < 100);
 
             ExecutorService pool = Executors.newFixedThreadPool(2 * THREADS_PER_NODE);
@@ -66,8 +69,10 @@ class RateLimitAcrossNodesTest {
                         counts[1] += answer[1];
                     }
                 }
-                perWindow.forEach((window, counts) -> assertTrue(window < 0 || counts[1] <= LIMIT,
-                        "window " + window + " allowed " + counts[1] + " of " + counts[0] + " requests, over the limit"));
+                perWindow.forEach((window, counts) -> assertTrue(
+                        window < 0 || counts[1] <= LIMIT,
+                        "window " + window + " allowed " + counts[1] + " of " + counts[0]
+                                + " requests, over the limit"));
                 if (perWindow.size() == 1) {
                     long allowed = perWindow.values().iterator().next()[1];
                     assertEquals(LIMIT, allowed, "both nodes kept asking in one window: the whole limit is spent");

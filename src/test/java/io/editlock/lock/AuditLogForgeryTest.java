@@ -41,13 +41,19 @@ class AuditLogForgeryTest {
     public static class LogToFile implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("quarkus.log.file.enabled", "true", "quarkus.log.file.path", LOG.toString(),
-                    "quarkus.log.file.format", "%d{HH:mm:ss,SSS} %-5p [%c] %s%e%n");
+            return Map.of(
+                    "quarkus.log.file.enabled",
+                    "true",
+                    "quarkus.log.file.path",
+                    LOG.toString(),
+                    "quarkus.log.file.format",
+                    "%d{HH:mm:ss,SSS} %-5p [%c] %s%e%n");
         }
     }
 
     /** A fake audit line: an admin breaking a lock on a configurator that does not exist. */
-    private static final String FORGED = "12:00:00,000 INFO  [editlock.audit] admin-break resource=configurator:999999999 admin=\"root\"";
+    private static final String FORGED =
+            "12:00:00,000 INFO  [editlock.audit] admin-break resource=configurator:999999999 admin=\"root\"";
 
     @TestHTTPResource("/")
     URI base;
@@ -60,34 +66,62 @@ class AuditLogForgeryTest {
         TestUser mallory = new TestUser(id, name, DemoLogin.token(id, name));
         TestUser omar = DemoLogin.user("Omar");
         long c = Api.configurator(omar);
-        try (WsClient evil = WsClient.connect(base, mallory.token()); WsClient other = WsClient.connect(base, omar.token())) {
+        try (WsClient evil = WsClient.connect(base, mallory.token());
+                WsClient other = WsClient.connect(base, omar.token())) {
             evil.welcome();
-            assertEquals("lock-acquired", evil.request("lock-configurator", Map.of("configuratorId", c)).path("event").asText());
-            assertEquals("lock-failed", other.request("lock-configurator", Map.of("configuratorId", c)).path("event").asText());
-            as(omar).body(Map.of("name", "x")).patch("/api/configurators/" + c).then().statusCode(423);
-            assertEquals("lock-released", evil.request("unlock-configurator", Map.of("configuratorId", c)).path("event").asText());
+            assertEquals(
+                    "lock-acquired",
+                    evil.request("lock-configurator", Map.of("configuratorId", c))
+                            .path("event")
+                            .asText());
+            assertEquals(
+                    "lock-failed",
+                    other.request("lock-configurator", Map.of("configuratorId", c))
+                            .path("event")
+                            .asText());
+            as(omar).body(Map.of("name", "x"))
+                    .patch("/api/configurators/" + c)
+                    .then()
+                    .statusCode(423);
+            assertEquals(
+                    "lock-released",
+                    evil.request("unlock-configurator", Map.of("configuratorId", c))
+                            .path("event")
+                            .asText());
         }
 
-        List<String> ours = await().atMost(Duration.ofSeconds(10)).until(() -> auditLinesAbout(marker), lines -> lines.size() >= 4);
+        List<String> ours =
+                await().atMost(Duration.ofSeconds(10)).until(() -> auditLinesAbout(marker), lines -> lines.size() >= 4);
 
         for (String line : Files.readAllLines(LOG, StandardCharsets.UTF_8)) {
             assertFalse(line.startsWith("12:00:00,000"), "a user wrote a line of their own into the log: " + line);
             if (line.contains("[editlock.audit]")) {
                 Map<String, String> fields = fields(line);
-                assertFalse("configurator:999999999".equals(fields.get("resource")), "a forged audit line was read as real: " + line);
+                assertFalse(
+                        "configurator:999999999".equals(fields.get("resource")),
+                        "a forged audit line was read as real: " + line);
                 assertFalse("1".equals(fields.get("token")), "a forged field was read as real: " + line);
             }
         }
-        List<String> actions = ours.stream().map(line -> line.substring(line.indexOf("] ") + 2).split(" ")[0]).sorted().toList();
-        assertEquals(List.of("grant", "refuse", "refuse-write", "release"), actions, "one line per action of hers: " + ours);
+        List<String> actions = ours.stream()
+                .map(line -> line.substring(line.indexOf("] ") + 2).split(" ")[0])
+                .sorted()
+                .toList();
+        assertEquals(
+                List.of("grant", "refuse", "refuse-write", "release"), actions, "one line per action of hers: " + ours);
         for (String line : ours) {
             Map<String, String> fields = fields(line);
-            assertEquals("configurator:" + c, fields.get("resource") != null ? fields.get("resource") : fields.get("blocked-by"),
+            assertEquals(
+                    "configurator:" + c,
+                    fields.get("resource") != null ? fields.get("resource") : fields.get("blocked-by"),
                     "each line is about the real configurator: " + line);
             String user = fields.containsKey("holder") ? fields.get("holder") : fields.get("user");
             assertEquals(mallory.id(), user, "her id, read back whole from the quoted field: " + line);
         }
-        Map<String, String> grant = fields(ours.stream().filter(line -> line.contains("] grant ")).findFirst().orElseThrow());
+        Map<String, String> grant = fields(ours.stream()
+                .filter(line -> line.contains("] grant "))
+                .findFirst()
+                .orElseThrow());
         assertEquals(mallory.name(), grant.get("name"), "her name, read back whole");
         assertTrue(grant.get("token").matches("\\d+"), "the real fencing token: " + grant);
     }
@@ -97,7 +131,8 @@ class AuditLogForgeryTest {
             return List.of();
         }
         return Files.readAllLines(LOG, StandardCharsets.UTF_8).stream()
-                .filter(line -> line.contains("[editlock.audit]") && line.contains(marker)).toList();
+                .filter(line -> line.contains("[editlock.audit]") && line.contains(marker))
+                .toList();
     }
 
     /** The fields of an audit line: key=value or key="quoted, with JSON-style escapes". */
@@ -146,5 +181,4 @@ class AuditLogForgeryTest {
         }
         return fields;
     }
-
 }

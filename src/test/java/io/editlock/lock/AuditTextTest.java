@@ -10,21 +10,37 @@ import org.junit.jupiter.params.provider.CsvSource;
 class AuditTextTest {
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', quoteCharacter = '\'', value = {
-            "plain          | Sara                    | \"Sara\"",
-            "spaces kept    | Sara Lind               | \"Sara Lind\"",
-            "non-ASCII kept | Zoë 李                  | \"Zoë 李\"",
-            "quote          | Sa\"ra                  | \"Sa\\\"ra\"",
-            "backslash      | a\\b                    | \"a\\\\b\"",
-            "empty          | ''                      | \"\"",
-    })
+    @CsvSource(
+            delimiter = '|',
+            quoteCharacter = '\'',
+            value = {
+                "plain          | Sara                    | \"Sara\"",
+                "spaces kept    | Sara Lind               | \"Sara Lind\"",
+                "non-ASCII kept | Zoë 李                  | \"Zoë 李\"",
+                "quote          | Sa\"ra                  | \"Sa\\\"ra\"",
+                "backslash      | a\\b                    | \"a\\\\b\"",
+                "empty          | ''                      | \"\"",
+            })
     void quotesAndEscapes(String name, String value, String expected) {
         assertEquals(expected, AuditText.quote(value), name);
     }
 
     @ParameterizedTest(name = "U+{0}")
-    @CsvSource({"000a, \\n", "000d, \\r", "0009, \\t", "0000, \\u0000", "001b, \\u001b", "007f, \\u007f", "0085, \\u0085",
-            "2028, \\u2028", "2029, \\u2029", "202e, \\u202e", "2066, \\u2066", "200b, \\u200b", "feff, \\ufeff"})
+    @CsvSource({
+        "000a, \\n",
+        "000d, \\r",
+        "0009, \\t",
+        "0000, \\u0000",
+        "001b, \\u001b",
+        "007f, \\u007f",
+        "0085, \\u0085",
+        "2028, \\u2028",
+        "2029, \\u2029",
+        "202e, \\u202e",
+        "2066, \\u2066",
+        "200b, \\u200b",
+        "feff, \\ufeff"
+    })
     void escapesEveryCharacterThatCouldBreakOrDisguiseALine(String hex, String escaped) {
         String c = String.valueOf((char) Integer.parseInt(hex, 16));
         assertEquals("\"a" + escaped + "b\"", AuditText.quote("a" + c + "b"), "U+" + hex + " must be escaped");
@@ -37,7 +53,8 @@ class AuditTextTest {
 
     @Test
     void forgedLineStaysInsideItsField() {
-        String quoted = AuditText.quote("Mallory\" token=1\n12:00:00 INFO  [editlock.audit] grant resource=configurator:1");
+        String quoted =
+                AuditText.quote("Mallory\" token=1\n12:00:00 INFO  [editlock.audit] grant resource=configurator:1");
         assertEquals("\"Mallory\\\" token=1\\n12:00:00 INFO  [editlock.audit] grant resource=configurator:1\"", quoted);
     }
 }

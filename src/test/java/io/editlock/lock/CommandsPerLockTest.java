@@ -40,12 +40,15 @@ class CommandsPerLockTest {
     private static final long PER_ITEM_PAGE_LOCK = 7;
     /** An unlock: EVALSHA, TIME, HGETALL, HDEL, PUBLISH (and the item's configurator for an item page). */
     private static final long PER_CONFIGURATOR_UNLOCK = 5;
+
     private static final long PER_ITEM_PAGE_UNLOCK = 6;
 
     @Inject
     LockService locks;
+
     @Inject
     ConfiguratorStore store;
+
     @Inject
     ReactiveRedisDataSource redis;
 
@@ -64,8 +67,11 @@ class CommandsPerLockTest {
 
     @Test
     void anItemPageLockCostsTheSameWithTenOrTenThousandItems() {
-        measureBoth("item page lock", configurator -> Resource.itemPage(LAST_ITEM.get(configurator), Page.DEPENDENCIES),
-                PER_ITEM_PAGE_LOCK, PER_ITEM_PAGE_UNLOCK);
+        measureBoth(
+                "item page lock",
+                configurator -> Resource.itemPage(LAST_ITEM.get(configurator), Page.DEPENDENCIES),
+                PER_ITEM_PAGE_LOCK,
+                PER_ITEM_PAGE_UNLOCK);
     }
 
     /**
@@ -80,28 +86,47 @@ class CommandsPerLockTest {
         Cost tenItems = lockAndUnlock(lockIn.apply(configuratorWith(10)), Fixtures.user("Sara"));
         Cost tenThousandItems = lockAndUnlock(lockIn.apply(configuratorWith(10_000)), Fixtures.user("Omar"));
 
-        assertEquals(tenItems.lock(), tenThousandItems.lock(), "one " + what + " must run the same Redis commands with 10,000 items as with 10");
-        assertEquals(tenItems.unlock(), tenThousandItems.unlock(), "its unlock must run the same Redis commands with 10,000 items as with 10");
-        assertEquals(budget, CommandCounter.total(tenItems.lock()), "one " + what + " must cost " + budget + " Redis commands: " + tenItems.lock());
-        assertEquals(unlockBudget, CommandCounter.total(tenItems.unlock()), "its unlock must cost " + unlockBudget + " Redis commands: "
-                + tenItems.unlock());
+        assertEquals(
+                tenItems.lock(),
+                tenThousandItems.lock(),
+                "one " + what + " must run the same Redis commands with 10,000 items as with 10");
+        assertEquals(
+                tenItems.unlock(),
+                tenThousandItems.unlock(),
+                "its unlock must run the same Redis commands with 10,000 items as with 10");
+        assertEquals(
+                budget,
+                CommandCounter.total(tenItems.lock()),
+                "one " + what + " must cost " + budget + " Redis commands: " + tenItems.lock());
+        assertEquals(
+                unlockBudget,
+                CommandCounter.total(tenItems.unlock()),
+                "its unlock must cost " + unlockBudget + " Redis commands: " + tenItems.unlock());
         assertEquals(1, tenItems.lock().get("time"), "one TIME per decision: " + tenItems.lock());
     }
 
     private long configuratorWith(int items) {
         return CONFIGURATORS.computeIfAbsent(items, n -> {
             long configurator = Fixtures.configurator(store);
-            List<Optional<Item>> added = Multi.createFrom().range(0, n)
-                    .onItem().transformToUni(i -> store.addItem(configurator, "item-" + i, null)).merge(64)
-                    .collect().asList().await().atMost(WAIT);
-            assertEquals((long) n, added.stream().filter(Optional::isPresent).count(), "every item must have been added");
-            LAST_ITEM.put(configurator, added.stream().map(Optional::get).mapToLong(Item::id).max().orElseThrow());
+            List<Optional<Item>> added = Multi.createFrom()
+                    .range(0, n)
+                    .onItem()
+                    .transformToUni(i -> store.addItem(configurator, "item-" + i, null))
+                    .merge(64)
+                    .collect()
+                    .asList()
+                    .await()
+                    .atMost(WAIT);
+            assertEquals(
+                    (long) n, added.stream().filter(Optional::isPresent).count(), "every item must have been added");
+            LAST_ITEM.put(
+                    configurator,
+                    added.stream().map(Optional::get).mapToLong(Item::id).max().orElseThrow());
             return configurator;
         });
     }
 
-    private record Cost(Map<String, Long> lock, Map<String, Long> unlock) {
-    }
+    private record Cost(Map<String, Long> lock, Map<String, Long> unlock) {}
 
     /** Locks and unlocks once unmeasured (as the editor did before), then once measured. */
     private Cost lockAndUnlock(Resource resource, Holder holder) {
@@ -119,7 +144,11 @@ class CommandsPerLockTest {
     }
 
     private void release(Resource resource, Holder holder) {
-        assertInstanceOf(ReleaseResult.Released.class, locks.release(resource, holder.userId(), holder.socketId()).await().atMost(WAIT),
+        assertInstanceOf(
+                ReleaseResult.Released.class,
+                locks.release(resource, holder.userId(), holder.socketId())
+                        .await()
+                        .atMost(WAIT),
                 "the lock must be released again");
     }
 }

@@ -38,6 +38,7 @@ class ConcurrentAcquireTest {
 
     @Inject
     LockService locks;
+
     @Inject
     ConfiguratorStore store;
 
@@ -53,11 +54,9 @@ class ConcurrentAcquireTest {
         pool.shutdownNow();
     }
 
-    private record Request(Holder holder, Resource resource) {
-    }
+    private record Request(Holder holder, Resource resource) {}
 
-    private record Outcome(Request request, AcquireResult result) {
-    }
+    private record Outcome(Request request, AcquireResult result) {}
 
     @RepeatedTest(value = 20, name = "round {currentRepetition}/{totalRepetitions}")
     void twoHundredUsersOnOneConfiguratorGetExactlyOneGrant(RepetitionInfo round) throws Exception {
@@ -70,19 +69,33 @@ class ConcurrentAcquireTest {
 
         List<Outcome> outcomes = race(requests);
 
-        List<Outcome> granted = outcomes.stream().filter(o -> o.result() instanceof AcquireResult.Granted).toList();
-        assertEquals(1, granted.size(), r + "exactly one of 200 concurrent requests must be granted, but these were: "
-                + granted.stream().map(o -> o.request().holder().userId()).toList());
+        List<Outcome> granted = outcomes.stream()
+                .filter(o -> o.result() instanceof AcquireResult.Granted)
+                .toList();
+        assertEquals(
+                1,
+                granted.size(),
+                r + "exactly one of 200 concurrent requests must be granted, but these were: "
+                        + granted.stream()
+                                .map(o -> o.request().holder().userId())
+                                .toList());
         String winner = granted.get(0).request().holder().userId();
         for (Outcome outcome : outcomes) {
             if (outcome == granted.get(0)) {
                 continue;
             }
-            AcquireResult.Refused refused = assertInstanceOf(AcquireResult.Refused.class, outcome.result(),
+            AcquireResult.Refused refused = assertInstanceOf(
+                    AcquireResult.Refused.class,
+                    outcome.result(),
                     r + outcome.request().holder().userId() + " must be refused, got " + outcome.result());
-            assertEquals(winner, refused.blocking().ownerUserId(),
-                    r + "a refusal must name the one winner " + winner + ", not " + refused.blocking().ownerUserId());
-            assertEquals(Resource.configurator(configurator), refused.blocking().resource(),
+            assertEquals(
+                    winner,
+                    refused.blocking().ownerUserId(),
+                    r + "a refusal must name the one winner " + winner + ", not "
+                            + refused.blocking().ownerUserId());
+            assertEquals(
+                    Resource.configurator(configurator),
+                    refused.blocking().resource(),
                     r + "a refusal must name the configurator lock as the blocker");
         }
         List<Lock> state = locks.locks(configurator).await().atMost(WAIT);
@@ -101,8 +114,11 @@ class ConcurrentAcquireTest {
         Random random = new Random(round.getCurrentRepetition());
         List<Request> requests = new ArrayList<>();
         for (int i = 0; i < 100; i++) {
-            Resource resource = random.nextInt(5) == 0 ? Resource.configurator(configurator)
-                    : Resource.itemPage(items.get(random.nextInt(items.size())), Page.values()[random.nextInt(Page.values().length)]);
+            Resource resource = random.nextInt(5) == 0
+                    ? Resource.configurator(configurator)
+                    : Resource.itemPage(
+                            items.get(random.nextInt(items.size())),
+                            Page.values()[random.nextInt(Page.values().length)]);
             requests.add(new Request(Fixtures.user("U" + i), resource));
         }
 
@@ -124,12 +140,16 @@ class ConcurrentAcquireTest {
         for (Outcome outcome : outcomes) {
             if (outcome.result() instanceof AcquireResult.Refused refused) {
                 Lock blocking = refused.blocking();
-                assertTrue(grants.stream().anyMatch(g -> g.ownerUserId().equals(blocking.ownerUserId())
-                                && g.resource().equals(blocking.resource())),
-                        r + outcome.request() + " was refused by " + blocking.resource() + " of " + blocking.ownerUserId()
-                                + ", which was never granted");
-                assertTrue(conflict(outcome.request().resource().inConfigurator(configurator), blocking.resource()),
-                        r + outcome.request().resource() + " was refused by " + blocking.resource() + ", which does not conflict");
+                assertTrue(
+                        grants.stream()
+                                .anyMatch(g -> g.ownerUserId().equals(blocking.ownerUserId())
+                                        && g.resource().equals(blocking.resource())),
+                        r + outcome.request() + " was refused by " + blocking.resource() + " of "
+                                + blocking.ownerUserId() + ", which was never granted");
+                assertTrue(
+                        conflict(outcome.request().resource().inConfigurator(configurator), blocking.resource()),
+                        r + outcome.request().resource() + " was refused by " + blocking.resource()
+                                + ", which does not conflict");
             }
         }
 
@@ -147,7 +167,11 @@ class ConcurrentAcquireTest {
             futures.add(pool.submit(() -> {
                 ready.countDown();
                 start.await();
-                return new Outcome(request, locks.acquire(request.resource(), request.holder()).await().atMost(WAIT));
+                return new Outcome(
+                        request,
+                        locks.acquire(request.resource(), request.holder())
+                                .await()
+                                .atMost(WAIT));
             }));
         }
         assertTrue(ready.await(30, TimeUnit.SECONDS), "the request threads did not all start");

@@ -25,6 +25,7 @@ class ConfiguratorSwitchRaceTest {
 
     @Inject
     LockService locks;
+
     @Inject
     ConfiguratorStore store;
 
@@ -35,19 +36,26 @@ class ConfiguratorSwitchRaceTest {
             long c2 = Fixtures.configurator(store);
             Holder tab1 = Fixtures.user("Sara");
             Holder tab2 = Fixtures.otherSocket(tab1);
-            assertInstanceOf(AcquireResult.Granted.class, locks.acquire(Resource.configurator(c1), tab1).await().atMost(WAIT));
+            assertInstanceOf(
+                    AcquireResult.Granted.class,
+                    locks.acquire(Resource.configurator(c1), tab1).await().atMost(WAIT));
 
             CountDownLatch start = new CountDownLatch(1);
-            CompletableFuture<AcquireResult> reentry = CompletableFuture.supplyAsync(() -> acquireAfter(start, c1, tab2));
-            CompletableFuture<AcquireResult> switched = CompletableFuture.supplyAsync(() -> acquireAfter(start, c2, tab1));
+            CompletableFuture<AcquireResult> reentry =
+                    CompletableFuture.supplyAsync(() -> acquireAfter(start, c1, tab2));
+            CompletableFuture<AcquireResult> switched =
+                    CompletableFuture.supplyAsync(() -> acquireAfter(start, c2, tab1));
             start.countDown();
             assertInstanceOf(AcquireResult.Granted.class, reentry.get());
             assertInstanceOf(AcquireResult.Granted.class, switched.get());
 
             List<Lock> held1 = locks.locks(c1).await().atMost(WAIT);
             List<Lock> held2 = locks.locks(c2).await().atMost(WAIT);
-            assertEquals(1, held1.size() + held2.size(), "round " + round
-                    + ": the user must hold exactly one configurator, holds C1 " + held1 + " and C2 " + held2);
+            assertEquals(
+                    1,
+                    held1.size() + held2.size(),
+                    "round " + round + ": the user must hold exactly one configurator, holds C1 " + held1 + " and C2 "
+                            + held2);
         }
     }
 
@@ -58,6 +66,8 @@ class ConfiguratorSwitchRaceTest {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
-        return locks.acquire(Resource.configurator(configurator), holder).await().atMost(WAIT);
+        return locks.acquire(Resource.configurator(configurator), holder)
+                .await()
+                .atMost(WAIT);
     }
 }

@@ -21,57 +21,67 @@ class ConflictTableTest {
 
     @Inject
     LockService locks;
+
     @Inject
     ConfiguratorStore store;
 
-    enum Kind { CONFIGURATOR, VARIABLES, PAGE }
+    enum Kind {
+        CONFIGURATOR,
+        VARIABLES,
+        PAGE
+    }
 
     /** Where the requested resource is, relative to the held one. */
-    enum Place { SAME, OTHER_CONFIGURATOR, SAME_ITEM_OTHER_PAGE, OTHER_ITEM_SAME_PAGE }
+    enum Place {
+        SAME,
+        OTHER_CONFIGURATOR,
+        SAME_ITEM_OTHER_PAGE,
+        OTHER_ITEM_SAME_PAGE
+    }
 
     @ParameterizedTest(name = "{0} requested while {2} user holds {1} ({3}) -> {4}")
     @CsvSource({
-            // requested,  held,          user,  place,                 expected
-            "CONFIGURATOR, CONFIGURATOR,  other, SAME,                  LOCKED",
-            "CONFIGURATOR, CONFIGURATOR,  other, OTHER_CONFIGURATOR,    GRANTED",
-            "CONFIGURATOR, CONFIGURATOR,  same,  SAME,                  GRANTED",
-            "CONFIGURATOR, CONFIGURATOR,  same,  OTHER_CONFIGURATOR,    GRANTED",
-            "CONFIGURATOR, VARIABLES,     other, SAME,                  LOCKED",
-            "CONFIGURATOR, VARIABLES,     other, OTHER_CONFIGURATOR,    GRANTED",
-            "CONFIGURATOR, VARIABLES,     same,  SAME,                  GRANTED",
-            "CONFIGURATOR, VARIABLES,     same,  OTHER_CONFIGURATOR,    GRANTED",
-            "CONFIGURATOR, PAGE,          other, SAME,                  LOCKED",
-            "CONFIGURATOR, PAGE,          other, OTHER_CONFIGURATOR,    GRANTED",
-            "CONFIGURATOR, PAGE,          same,  SAME,                  GRANTED",
-            "CONFIGURATOR, PAGE,          same,  OTHER_CONFIGURATOR,    GRANTED",
-            "VARIABLES,    CONFIGURATOR,  other, SAME,                  LOCKED",
-            "VARIABLES,    CONFIGURATOR,  other, OTHER_CONFIGURATOR,    GRANTED",
-            "VARIABLES,    CONFIGURATOR,  same,  SAME,                  GRANTED",
-            "VARIABLES,    CONFIGURATOR,  same,  OTHER_CONFIGURATOR,    GRANTED",
-            "VARIABLES,    VARIABLES,     other, SAME,                  LOCKED",
-            "VARIABLES,    VARIABLES,     other, OTHER_CONFIGURATOR,    GRANTED",
-            "VARIABLES,    VARIABLES,     same,  SAME,                  GRANTED",
-            "VARIABLES,    VARIABLES,     same,  OTHER_CONFIGURATOR,    GRANTED",
-            "VARIABLES,    PAGE,          other, SAME,                  GRANTED",
-            "VARIABLES,    PAGE,          other, OTHER_CONFIGURATOR,    GRANTED",
-            "VARIABLES,    PAGE,          same,  SAME,                  GRANTED",
-            "VARIABLES,    PAGE,          same,  OTHER_CONFIGURATOR,    GRANTED",
-            "PAGE,         CONFIGURATOR,  other, SAME,                  LOCKED",
-            "PAGE,         CONFIGURATOR,  other, OTHER_CONFIGURATOR,    GRANTED",
-            "PAGE,         CONFIGURATOR,  same,  SAME,                  GRANTED",
-            "PAGE,         CONFIGURATOR,  same,  OTHER_CONFIGURATOR,    GRANTED",
-            "PAGE,         VARIABLES,     other, SAME,                  GRANTED",
-            "PAGE,         VARIABLES,     other, OTHER_CONFIGURATOR,    GRANTED",
-            "PAGE,         VARIABLES,     same,  SAME,                  GRANTED",
-            "PAGE,         VARIABLES,     same,  OTHER_CONFIGURATOR,    GRANTED",
-            "PAGE,         PAGE,          other, SAME,                  LOCKED",
-            "PAGE,         PAGE,          other, SAME_ITEM_OTHER_PAGE,  GRANTED",
-            "PAGE,         PAGE,          other, OTHER_ITEM_SAME_PAGE,  GRANTED",
-            "PAGE,         PAGE,          other, OTHER_CONFIGURATOR,    GRANTED",
-            "PAGE,         PAGE,          same,  SAME,                  GRANTED",
-            "PAGE,         PAGE,          same,  SAME_ITEM_OTHER_PAGE,  GRANTED",
-            "PAGE,         PAGE,          same,  OTHER_ITEM_SAME_PAGE,  GRANTED",
-            "PAGE,         PAGE,          same,  OTHER_CONFIGURATOR,    GRANTED",
+        // requested,  held,          user,  place,                 expected
+        "CONFIGURATOR, CONFIGURATOR,  other, SAME,                  LOCKED",
+        "CONFIGURATOR, CONFIGURATOR,  other, OTHER_CONFIGURATOR,    GRANTED",
+        "CONFIGURATOR, CONFIGURATOR,  same,  SAME,                  GRANTED",
+        "CONFIGURATOR, CONFIGURATOR,  same,  OTHER_CONFIGURATOR,    GRANTED",
+        "CONFIGURATOR, VARIABLES,     other, SAME,                  LOCKED",
+        "CONFIGURATOR, VARIABLES,     other, OTHER_CONFIGURATOR,    GRANTED",
+        "CONFIGURATOR, VARIABLES,     same,  SAME,                  GRANTED",
+        "CONFIGURATOR, VARIABLES,     same,  OTHER_CONFIGURATOR,    GRANTED",
+        "CONFIGURATOR, PAGE,          other, SAME,                  LOCKED",
+        "CONFIGURATOR, PAGE,          other, OTHER_CONFIGURATOR,    GRANTED",
+        "CONFIGURATOR, PAGE,          same,  SAME,                  GRANTED",
+        "CONFIGURATOR, PAGE,          same,  OTHER_CONFIGURATOR,    GRANTED",
+        "VARIABLES,    CONFIGURATOR,  other, SAME,                  LOCKED",
+        "VARIABLES,    CONFIGURATOR,  other, OTHER_CONFIGURATOR,    GRANTED",
+        "VARIABLES,    CONFIGURATOR,  same,  SAME,                  GRANTED",
+        "VARIABLES,    CONFIGURATOR,  same,  OTHER_CONFIGURATOR,    GRANTED",
+        "VARIABLES,    VARIABLES,     other, SAME,                  LOCKED",
+        "VARIABLES,    VARIABLES,     other, OTHER_CONFIGURATOR,    GRANTED",
+        "VARIABLES,    VARIABLES,     same,  SAME,                  GRANTED",
+        "VARIABLES,    VARIABLES,     same,  OTHER_CONFIGURATOR,    GRANTED",
+        "VARIABLES,    PAGE,          other, SAME,                  GRANTED",
+        "VARIABLES,    PAGE,          other, OTHER_CONFIGURATOR,    GRANTED",
+        "VARIABLES,    PAGE,          same,  SAME,                  GRANTED",
+        "VARIABLES,    PAGE,          same,  OTHER_CONFIGURATOR,    GRANTED",
+        "PAGE,         CONFIGURATOR,  other, SAME,                  LOCKED",
+        "PAGE,         CONFIGURATOR,  other, OTHER_CONFIGURATOR,    GRANTED",
+        "PAGE,         CONFIGURATOR,  same,  SAME,                  GRANTED",
+        "PAGE,         CONFIGURATOR,  same,  OTHER_CONFIGURATOR,    GRANTED",
+        "PAGE,         VARIABLES,     other, SAME,                  GRANTED",
+        "PAGE,         VARIABLES,     other, OTHER_CONFIGURATOR,    GRANTED",
+        "PAGE,         VARIABLES,     same,  SAME,                  GRANTED",
+        "PAGE,         VARIABLES,     same,  OTHER_CONFIGURATOR,    GRANTED",
+        "PAGE,         PAGE,          other, SAME,                  LOCKED",
+        "PAGE,         PAGE,          other, SAME_ITEM_OTHER_PAGE,  GRANTED",
+        "PAGE,         PAGE,          other, OTHER_ITEM_SAME_PAGE,  GRANTED",
+        "PAGE,         PAGE,          other, OTHER_CONFIGURATOR,    GRANTED",
+        "PAGE,         PAGE,          same,  SAME,                  GRANTED",
+        "PAGE,         PAGE,          same,  SAME_ITEM_OTHER_PAGE,  GRANTED",
+        "PAGE,         PAGE,          same,  OTHER_ITEM_SAME_PAGE,  GRANTED",
+        "PAGE,         PAGE,          same,  OTHER_CONFIGURATOR,    GRANTED",
     })
     void decidesLikeTheProtocolTable(Kind requested, Kind held, String user, Place place, String expected) {
         long configurator = Fixtures.configurator(store);
@@ -94,13 +104,19 @@ class ConflictTableTest {
         AcquireResult result = acquire(requestedResource, asker);
 
         if ("LOCKED".equals(expected)) {
-            AcquireResult.Refused refused = assertInstanceOf(AcquireResult.Refused.class, result,
+            AcquireResult.Refused refused = assertInstanceOf(
+                    AcquireResult.Refused.class,
+                    result,
                     requestedResource + " must be refused while another user holds " + heldResource);
             assertEquals(sara.userId(), refused.blocking().ownerUserId(), "the refusal must name the holder");
             assertEquals("Sara", refused.blocking().ownerUserName());
-            assertEquals(heldResource.canonical(), refused.blocking().resource().canonical(), "the refusal must name the blocking lock");
+            assertEquals(
+                    heldResource.canonical(),
+                    refused.blocking().resource().canonical(),
+                    "the refusal must name the blocking lock");
         } else {
-            assertInstanceOf(AcquireResult.Granted.class, result, requestedResource + " must be granted beside " + heldResource);
+            assertInstanceOf(
+                    AcquireResult.Granted.class, result, requestedResource + " must be granted beside " + heldResource);
         }
     }
 

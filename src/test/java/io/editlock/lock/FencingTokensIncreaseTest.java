@@ -32,12 +32,16 @@ class FencingTokensIncreaseTest {
 
     @Inject
     LockService locks;
+
     @Inject
     LockScripts scripts;
+
     @Inject
     ConfiguratorStore store;
+
     @Inject
     LockKeys keys;
+
     @Inject
     ReactiveRedisDataSource redis;
 
@@ -67,7 +71,9 @@ class FencingTokensIncreaseTest {
         redis.execute(Command.DEL, keys.locks(configurator)).await().atMost(WAIT);
 
         long after = grant(resource, Fixtures.user("Omar")).token();
-        assertTrue(after > before, "after the locks hash was lost, token " + after + " must still be greater than " + before);
+        assertTrue(
+                after > before,
+                "after the locks hash was lost, token " + after + " must still be greater than " + before);
     }
 
     private void assertIncreasing(Resource resource, long configurator) {
@@ -84,34 +90,51 @@ class FencingTokensIncreaseTest {
         // The same user again, from another socket, after a disconnect.
         Holder saraTab = Fixtures.otherSocket(sara);
         tokens.add(grant(resource, saraTab).token());
-        assertEquals(1, locks.releaseSocket(saraTab.socketId(), ReleaseReason.DISCONNECT).await().atMost(WAIT).size(),
+        assertEquals(
+                1,
+                locks.releaseSocket(saraTab.socketId(), ReleaseReason.DISCONNECT)
+                        .await()
+                        .atMost(WAIT)
+                        .size(),
                 "the disconnect must release the lock");
         // A grant whose lease runs out, then a grant after it.
-        var reply = scripts.acquire(resource.inConfigurator(configurator), omar, Duration.ofMillis(200)).await().atMost(WAIT);
-        Lock shortLived = assertInstanceOf(AcquireReply.Granted.class, reply, "the short grant must be granted").lock();
+        var reply = scripts.acquire(resource.inConfigurator(configurator), omar, Duration.ofMillis(200))
+                .await()
+                .atMost(WAIT);
+        Lock shortLived = assertInstanceOf(AcquireReply.Granted.class, reply, "the short grant must be granted")
+                .lock();
         tokens.add(shortLived.token());
-        await("the short lease to run out").atMost(WAIT).pollInterval(Duration.ofMillis(50))
+        await("the short lease to run out")
+                .atMost(WAIT)
+                .pollInterval(Duration.ofMillis(50))
                 .until(() -> locks.locks(configurator).await().atMost(WAIT).isEmpty());
         tokens.add(grant(resource, sara).token());
 
         for (int i = 1; i < tokens.size(); i++) {
-            assertTrue(tokens.get(i) > tokens.get(i - 1), "grant " + (i + 1) + " of " + resource + " got token " + tokens.get(i)
-                    + ", not greater than grant " + i + "'s " + tokens.get(i - 1) + "; all: " + tokens);
+            assertTrue(
+                    tokens.get(i) > tokens.get(i - 1),
+                    "grant " + (i + 1) + " of " + resource + " got token " + tokens.get(i) + ", not greater than grant "
+                            + i + "'s " + tokens.get(i - 1) + "; all: " + tokens);
         }
         assertTrue(tokens.get(0) > 0, "a token is a positive integer, got " + tokens.get(0));
     }
 
     private Lock grant(Resource resource, Holder holder) {
         AcquireResult result = locks.acquire(resource, holder).await().atMost(WAIT);
-        AcquireResult.Granted granted = assertInstanceOf(AcquireResult.Granted.class, result,
-                holder.userName() + " must get " + resource + ", got " + result);
+        AcquireResult.Granted granted = assertInstanceOf(
+                AcquireResult.Granted.class, result, holder.userName() + " must get " + resource + ", got " + result);
         assertTrue(!granted.reentry(), "a grant after a release is a new grant, not a re-entry");
         return granted.lock();
     }
 
     private void release(Resource resource, Holder holder) {
-        ReleaseResult result = locks.release(resource, holder.userId(), holder.socketId()).await().atMost(WAIT);
-        assertInstanceOf(ReleaseResult.Released.class, result, holder.userName() + " must be able to unlock " + resource + ", got " + result);
+        ReleaseResult result = locks.release(resource, holder.userId(), holder.socketId())
+                .await()
+                .atMost(WAIT);
+        assertInstanceOf(
+                ReleaseResult.Released.class,
+                result,
+                holder.userName() + " must be able to unlock " + resource + ", got " + result);
     }
 
     private long redisMicros() {

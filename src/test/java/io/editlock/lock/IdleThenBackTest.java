@@ -57,14 +57,19 @@ class IdleThenBackTest {
 
     @TestHTTPResource("/")
     URI base;
+
     @Inject
     ConfiguratorStore store;
+
     @Inject
     LockService locks;
+
     @Inject
     LockKeys keys;
+
     @Inject
     SessionRegistry registry;
+
     @Inject
     ReactiveRedisDataSource redis;
 
@@ -75,13 +80,21 @@ class IdleThenBackTest {
             lockConfigurator(tab, c);
             idleOutAndStayAway(tab);
 
-            long token = lockConfigurator(tab, c).path("data").path("lock").path("token").asLong();
+            long token = lockConfigurator(tab, c)
+                    .path("data")
+                    .path("lock")
+                    .path("token")
+                    .asLong();
             Instant keepUntil = Instant.now().plus(LEASE.multipliedBy(2));
             while (Instant.now().isBefore(keepUntil)) {
-                assertEquals("touched", tab.request("touch", Map.of()).path("event").asText());
+                assertEquals(
+                        "touched", tab.request("touch", Map.of()).path("event").asText());
                 // The user touches about once a second; between touches no lock-lost may come.
-                await().during(Duration.ofSeconds(1)).atMost(WAIT).untilAsserted(() -> assertTrue(tab.events("lock-lost").isEmpty(),
-                        "a lock taken again on a live, active socket must not be lost: " + tab.received()));
+                await().during(Duration.ofSeconds(1))
+                        .atMost(WAIT)
+                        .untilAsserted(() -> assertTrue(
+                                tab.events("lock-lost").isEmpty(),
+                                "a lock taken again on a live, active socket must not be lost: " + tab.received()));
             }
             List<Lock> held = current(c);
             assertEquals(1, held.size(), "the lock taken again must still be held after two lease lengths");
@@ -104,9 +117,13 @@ class IdleThenBackTest {
             tab.closeCleanly();
 
             JsonNode released = watcher.awaitEvent("lock-released");
-            assertEquals("disconnect", released.path("data").path("reason").asText(),
-                    "a clean close of the last keeping socket releases at once, not by the lease running out: " + released);
-            assertTrue(Duration.between(closed, Instant.now()).compareTo(LEASE) < 0,
+            assertEquals(
+                    "disconnect",
+                    released.path("data").path("reason").asText(),
+                    "a clean close of the last keeping socket releases at once, not by the lease running out: "
+                            + released);
+            assertTrue(
+                    Duration.between(closed, Instant.now()).compareTo(LEASE) < 0,
                     "released at once, not after the lease: " + Duration.between(closed, Instant.now()));
             assertTrue(current(c).isEmpty(), "nothing is left in the store");
         }
@@ -126,8 +143,11 @@ class IdleThenBackTest {
 
         await().atMost(Duration.ofSeconds(3)).untilAsserted(() -> {
             assertFalse(locks.tracksSocket(socketId), "the node must forget the closed socket's index");
-            assertFalse(exists(keys.socketConfigurators(socketId)), "the closed socket's index must be gone from the store");
-            assertFalse(exists(keys.resume(resumeToken)), "the closed socket's resume record must be gone from the store");
+            assertFalse(
+                    exists(keys.socketConfigurators(socketId)),
+                    "the closed socket's index must be gone from the store");
+            assertFalse(
+                    exists(keys.resume(resumeToken)), "the closed socket's resume record must be gone from the store");
         });
         assertTrue(registry.find(socketId).isEmpty(), "the closed socket is no session any more");
     }
@@ -143,25 +163,36 @@ class IdleThenBackTest {
         try (WsClient tab = WsClient.connect(base, DemoLogin.user("Sara").token())) {
             lockConfigurator(tab, c);
             SocketSession session = registry.find(tab.socketId()).orElseThrow();
-            await().atMost(WAIT).pollInterval(Duration.ofMillis(20))
+            await().atMost(WAIT)
+                    .pollInterval(Duration.ofMillis(20))
                     .until(() -> session.idleNanos() > IDLE.minusMillis(300).toNanos());
 
             redis.execute(Command.CLIENT, "PAUSE", "4000", "ALL").await().atMost(WAIT);
-            await().atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(10)).until(() -> !session.mayKeepLocks());
+            await().atMost(Duration.ofSeconds(3))
+                    .pollInterval(Duration.ofMillis(10))
+                    .until(() -> !session.mayKeepLocks());
             String ref = tab.send("lock-variables", Map.of("configuratorId", c));
 
             assertEquals("lock-acquired", tab.reply(ref).path("event").asText(), "the new request is granted");
             JsonNode lost = tab.awaitEvent("lock-lost");
-            assertEquals("configurator", lost.path("data").path("resource").path("type").asText(),
+            assertEquals(
+                    "configurator",
+                    lost.path("data").path("resource").path("type").asText(),
                     "the idle release takes the lock it was decided for: " + lost);
             tab.request("touch", Map.of());
             // A release that wrongly took the new lock too would come right after the first: for a
             // second, the variables lock must stay.
-            await("the variables lock to stay").during(Duration.ofSeconds(1)).atMost(WAIT)
-                    .until(() -> current(c).stream().anyMatch(lock -> lock.resource().type() == ResourceType.VARIABLES));
+            await("the variables lock to stay")
+                    .during(Duration.ofSeconds(1))
+                    .atMost(WAIT)
+                    .until(() ->
+                            current(c).stream().anyMatch(lock -> lock.resource().type() == ResourceType.VARIABLES));
             List<Lock> held = current(c);
-            assertEquals(1, held.size(), "the variables lock granted after the idle decision must survive it: " + held
-                    + ", frames: " + tab.received());
+            assertEquals(
+                    1,
+                    held.size(),
+                    "the variables lock granted after the idle decision must survive it: " + held + ", frames: "
+                            + tab.received());
             assertEquals(ResourceType.VARIABLES, held.get(0).resource().type(), "the lock left is the variables lock");
             assertEquals(1, tab.events("lock-lost").size(), "only the configurator lock is lost: " + tab.received());
         }
@@ -177,8 +208,10 @@ class IdleThenBackTest {
     private void idleOutAndStayAway(WsClient tab) {
         JsonNode lost = tab.awaitEvent("lock-lost");
         assertEquals("idle", lost.path("data").path("reason").asText(), "the socket idles out first: " + lost);
-        await("the idle socket to stay open while its user is away").during(LEASE.multipliedBy(2).plusSeconds(1))
-                .atMost(LEASE.multipliedBy(3)).until(() -> !tab.isClosed());
+        await("the idle socket to stay open while its user is away")
+                .during(LEASE.multipliedBy(2).plusSeconds(1))
+                .atMost(LEASE.multipliedBy(3))
+                .until(() -> !tab.isClosed());
         assertFalse(tab.isClosed(), "idleness releases locks, it does not close the socket");
         tab.clear();
     }

@@ -46,10 +46,13 @@ class LeaseReaperTest {
 
     @Inject
     LockService locks;
+
     @Inject
     ConfiguratorStore store;
+
     @Inject
     LockKeys keys;
+
     @Inject
     ReactiveRedisDataSource redis;
 
@@ -60,7 +63,8 @@ class LeaseReaperTest {
     void listen() {
         subscriber = redis.pubsub(String.class)
                 .subscribe(keys.lockEventsChannel(), message -> changes.add(LockRecords.change(message)))
-                .await().atMost(WAIT);
+                .await()
+                .atMost(WAIT);
     }
 
     @AfterEach
@@ -75,19 +79,34 @@ class LeaseReaperTest {
         long item = Fixtures.item(store, configurator);
         Resource resource = Resource.itemPage(item, Page.ATTRIBUTES);
         Holder sara = Fixtures.user("Sara");
-        Lock grant = assertInstanceOf(AcquireResult.Granted.class, locks.acquire(resource, sara).await().atMost(WAIT)).lock();
+        Lock grant = assertInstanceOf(
+                        AcquireResult.Granted.class,
+                        locks.acquire(resource, sara).await().atMost(WAIT))
+                .lock();
 
         // Nobody renews, nobody touches the configurator again: only a reaper can release it.
-        ReleasedLock expired = await("the reaper to announce the expiry of " + grant.resource()).atMost(WAIT)
-                .until(() -> expiredIn(configurator), released -> !released.isEmpty()).get(0);
+        ReleasedLock expired = await("the reaper to announce the expiry of " + grant.resource())
+                .atMost(WAIT)
+                .until(() -> expiredIn(configurator), released -> !released.isEmpty())
+                .get(0);
 
-        assertEquals(grant.resource(), expired.lock().resource(), "the announced release must be the lock that ran out");
+        assertEquals(
+                grant.resource(), expired.lock().resource(), "the announced release must be the lock that ran out");
         assertEquals(sara.userId(), expired.lock().ownerUserId(), "the announced release must name its owner");
         assertEquals(ReleaseReason.EXPIRED, expired.reason(), "a lease that ran out is announced with reason expired");
         assertEquals(1, expiredIn(configurator).size(), "the expiry must be announced once");
-        assertEquals(0L, redis.execute(Command.HEXISTS, keys.locks(configurator), resource.inConfigurator(configurator).field())
-                .await().atMost(WAIT).toLong(), "the reaper must have deleted the lock from the store");
-        assertEquals(List.of(), locks.locks(configurator).await().atMost(WAIT), "the expired lock must no longer be listed");
+        assertEquals(
+                0L,
+                redis.execute(
+                                Command.HEXISTS,
+                                keys.locks(configurator),
+                                resource.inConfigurator(configurator).field())
+                        .await()
+                        .atMost(WAIT)
+                        .toLong(),
+                "the reaper must have deleted the lock from the store");
+        assertEquals(
+                List.of(), locks.locks(configurator).await().atMost(WAIT), "the expired lock must no longer be listed");
     }
 
     @Test
@@ -95,19 +114,35 @@ class LeaseReaperTest {
         long configurator = Fixtures.configurator(store);
         Resource resource = Resource.configurator(configurator);
         Holder sara = Fixtures.user("Sara");
-        Lock grant = assertInstanceOf(AcquireResult.Granted.class, locks.acquire(resource, sara).await().atMost(WAIT)).lock();
+        Lock grant = assertInstanceOf(
+                        AcquireResult.Granted.class,
+                        locks.acquire(resource, sara).await().atMost(WAIT))
+                .lock();
 
         // The owning node's job, done here every 500 ms for 3.5 s (well past the 2 s lease): at every
         // renewal the lock must still be there, the same grant.
-        await("the renewed lock to stay for 3.5 s").during(Duration.ofMillis(3500)).atMost(WAIT)
-                .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(500)).until(() -> {
-                    int renewed = locks.renewSocket(sara.socketId(), sara.userId()).await().atMost(WAIT);
-                    return renewed == 1 && locks.locks(configurator).await().atMost(WAIT).stream()
-                            .anyMatch(lock -> lock.resource().equals(resource) && lock.token() == grant.token());
+        await("the renewed lock to stay for 3.5 s")
+                .during(Duration.ofMillis(3500))
+                .atMost(WAIT)
+                .pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> {
+                    int renewed = locks.renewSocket(sara.socketId(), sara.userId())
+                            .await()
+                            .atMost(WAIT);
+                    return renewed == 1
+                            && locks.locks(configurator).await().atMost(WAIT).stream()
+                                    .anyMatch(
+                                            lock -> lock.resource().equals(resource) && lock.token() == grant.token());
                 });
 
         assertEquals(List.of(), expiredIn(configurator), "a renewed lease must never be announced as expired");
-        assertEquals(1, locks.releaseSocket(sara.socketId(), ReleaseReason.DISCONNECT).await().atMost(WAIT).size(),
+        assertEquals(
+                1,
+                locks.releaseSocket(sara.socketId(), ReleaseReason.DISCONNECT)
+                        .await()
+                        .atMost(WAIT)
+                        .size(),
                 "the lock must still be there to be released at the end");
     }
 
@@ -124,35 +159,58 @@ class LeaseReaperTest {
         Resource second = Resource.itemPage(Fixtures.item(store, configurator), Page.ATTRIBUTES);
         Holder sara = Fixtures.user("Sara");
         Holder omar = Fixtures.user("Omar");
-        Lock saras = assertInstanceOf(AcquireResult.Granted.class, locks.acquire(first, sara).await().atMost(WAIT)).lock();
-        assertEquals(saras.expiresAt().toEpochMilli(), scheduledLook(configurator), "the first grant schedules a look at its lease end");
+        Lock saras = assertInstanceOf(
+                        AcquireResult.Granted.class,
+                        locks.acquire(first, sara).await().atMost(WAIT))
+                .lock();
+        assertEquals(
+                saras.expiresAt().toEpochMilli(),
+                scheduledLook(configurator),
+                "the first grant schedules a look at its lease end");
         // Omar's lease must end clearly after Sara's, so that his grant finds the look already scheduled before it.
-        await("the clock to move past Sara's grant").atMost(WAIT)
+        await("the clock to move past Sara's grant")
+                .atMost(WAIT)
                 .until(() -> Instant.now().isAfter(saras.acquiredAt().plusMillis(300)));
-        Lock omars = assertInstanceOf(AcquireResult.Granted.class, locks.acquire(second, omar).await().atMost(WAIT)).lock();
-        assertEquals(saras.expiresAt().toEpochMilli(), scheduledLook(configurator),
+        Lock omars = assertInstanceOf(
+                        AcquireResult.Granted.class,
+                        locks.acquire(second, omar).await().atMost(WAIT))
+                .lock();
+        assertEquals(
+                saras.expiresAt().toEpochMilli(),
+                scheduledLook(configurator),
                 "a grant whose lease ends after the scheduled look rides on it");
         locks.release(first, sara.userId(), sara.socketId()).await().atMost(WAIT);
 
-        ReleasedLock expired = await("the reaper to announce the expiry of Omar's lock").atMost(WAIT)
-                .until(() -> expiredIn(configurator), released -> !released.isEmpty()).get(0);
+        ReleasedLock expired = await("the reaper to announce the expiry of Omar's lock")
+                .atMost(WAIT)
+                .until(() -> expiredIn(configurator), released -> !released.isEmpty())
+                .get(0);
         assertEquals(omars.resource(), expired.lock().resource(), "Omar's unrenewed lock must be reaped");
         assertEquals(List.of(), locks.locks(configurator).await().atMost(WAIT), "nothing is left");
         await("the reaper to drop the configurator's entry").atMost(WAIT).until(() -> scheduledLook(configurator) == 0);
 
-        Lock next = assertInstanceOf(AcquireResult.Granted.class, locks.acquire(first, sara).await().atMost(WAIT)).lock();
-        assertEquals(next.expiresAt().toEpochMilli(), scheduledLook(configurator),
+        Lock next = assertInstanceOf(
+                        AcquireResult.Granted.class,
+                        locks.acquire(first, sara).await().atMost(WAIT))
+                .lock();
+        assertEquals(
+                next.expiresAt().toEpochMilli(),
+                scheduledLook(configurator),
                 "after the last lock was reaped, the next grant schedules a look again");
     }
 
     private long scheduledLook(long configurator) {
-        var score = redis.execute(Command.ZSCORE, keys.leaseExpiries(), String.valueOf(configurator)).await().atMost(WAIT);
+        var score = redis.execute(Command.ZSCORE, keys.leaseExpiries(), String.valueOf(configurator))
+                .await()
+                .atMost(WAIT);
         return score == null ? 0 : (long) Double.parseDouble(score.toString());
     }
 
     private List<ReleasedLock> expiredIn(long configurator) {
-        return changes.stream().filter(change -> change.configuratorId() == configurator)
+        return changes.stream()
+                .filter(change -> change.configuratorId() == configurator)
                 .flatMap(change -> change.released().stream())
-                .filter(released -> released.reason() == ReleaseReason.EXPIRED).toList();
+                .filter(released -> released.reason() == ReleaseReason.EXPIRED)
+                .toList();
     }
 }

@@ -29,8 +29,10 @@ class ScriptFlushTest {
 
     @Inject
     LockService locks;
+
     @Inject
     ConfiguratorStore store;
+
     @Inject
     ReactiveRedisDataSource redis;
 
@@ -40,19 +42,25 @@ class ScriptFlushTest {
         long item = Fixtures.item(store, configurator);
         Holder sara = Fixtures.user("Sara");
         Holder omar = Fixtures.user("Omar");
-        assertInstanceOf(AcquireResult.Granted.class, acquire(Resource.variables(configurator), sara), "before the flush");
+        assertInstanceOf(
+                AcquireResult.Granted.class, acquire(Resource.variables(configurator), sara), "before the flush");
         assertEquals(List.of(1L), cached(ACQUIRE), "the acquire script must be cached before the flush");
 
         flush();
         assertEquals(List.of(0L), cached(ACQUIRE), "SCRIPT FLUSH must have emptied the script cache");
 
         AcquireResult page = acquire(Resource.itemPage(item, Page.FILTERS), sara);
-        assertInstanceOf(AcquireResult.Granted.class, page, "an acquire right after SCRIPT FLUSH must still be granted, got " + page);
+        assertInstanceOf(
+                AcquireResult.Granted.class,
+                page,
+                "an acquire right after SCRIPT FLUSH must still be granted, got " + page);
         assertEquals(List.of(1L), cached(ACQUIRE), "the fallback must have cached the acquire script again");
 
         flush();
         AcquireResult refused = acquire(Resource.configurator(configurator), omar);
-        AcquireResult.Refused r = assertInstanceOf(AcquireResult.Refused.class, refused,
+        AcquireResult.Refused r = assertInstanceOf(
+                AcquireResult.Refused.class,
+                refused,
                 "after another flush a conflicting acquire must still be decided (refused), got " + refused);
         assertEquals(sara.userId(), r.blocking().ownerUserId(), "the refusal must still name the holder");
 
@@ -61,13 +69,22 @@ class ScriptFlushTest {
         assertEquals(2, listed.size(), "listing after a flush must still show both locks, got " + listed);
 
         flush();
-        ReleaseResult released = locks.release(Resource.variables(configurator), sara.userId(), sara.socketId()).await().atMost(WAIT);
-        assertInstanceOf(ReleaseResult.Released.class, released, "an unlock right after SCRIPT FLUSH must still release, got " + released);
+        ReleaseResult released = locks.release(Resource.variables(configurator), sara.userId(), sara.socketId())
+                .await()
+                .atMost(WAIT);
+        assertInstanceOf(
+                ReleaseResult.Released.class,
+                released,
+                "an unlock right after SCRIPT FLUSH must still release, got " + released);
 
         flush();
-        List<ReleasedLock> gone = locks.releaseSocket(sara.socketId(), ReleaseReason.DISCONNECT).await().atMost(WAIT);
-        assertEquals(List.of(Resource.itemPage(item, Page.FILTERS).inConfigurator(configurator)),
-                gone.stream().map(g -> g.lock().resource()).toList(), "a disconnect right after SCRIPT FLUSH must still release the page");
+        List<ReleasedLock> gone = locks.releaseSocket(sara.socketId(), ReleaseReason.DISCONNECT)
+                .await()
+                .atMost(WAIT);
+        assertEquals(
+                List.of(Resource.itemPage(item, Page.FILTERS).inConfigurator(configurator)),
+                gone.stream().map(g -> g.lock().resource()).toList(),
+                "a disconnect right after SCRIPT FLUSH must still release the page");
         assertEquals(List.of(), locks.locks(configurator).await().atMost(WAIT), "nothing may be left");
     }
 
@@ -81,7 +98,10 @@ class ScriptFlushTest {
 
     private List<Long> cached(LuaScript script) {
         List<Long> exists = new ArrayList<>();
-        redis.execute(Command.SCRIPT, "EXISTS", script.sha1()).await().atMost(WAIT).forEach(r -> exists.add(r.toLong()));
+        redis.execute(Command.SCRIPT, "EXISTS", script.sha1())
+                .await()
+                .atMost(WAIT)
+                .forEach(r -> exists.add(r.toLong()));
         return exists;
     }
 }

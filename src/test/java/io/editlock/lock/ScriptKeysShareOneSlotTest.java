@@ -54,8 +54,7 @@ class ScriptKeysShareOneSlotTest {
     private static final long BIG = Resource.MAX_ID;
 
     /** What a script was called with. {@code configuratorId} is the one the call is about, or null. */
-    private record Call(String script, List<String> keys, Long configuratorId) {
-    }
+    private record Call(String script, List<String> keys, Long configuratorId) {}
 
     /** Runs nothing: records the keys of each script call and answers a failure. */
     private static final class RecordingExecutor extends ScriptExecutor {
@@ -144,22 +143,28 @@ class ScriptKeysShareOneSlotTest {
 
         executor.about = null; // one user's counter, and one resume record: keys of their own
         new SharedRateLimit(executor, keys::lockRequestRate, 10).allow("7");
-        new ResumeStore(new SilentRedis(), null, executor, keys, leaseOf(lease)).claim("resume-token", "7")
-                .subscribe().with(ignored -> { }, ignored -> { });
+        new ResumeStore(new SilentRedis(), null, executor, keys, leaseOf(lease))
+                .claim("resume-token", "7")
+                .subscribe()
+                .with(ignored -> {}, ignored -> {});
 
         Set<String> called = executor.calls.stream().map(Call::script).collect(Collectors.toCollection(TreeSet::new));
         Set<String> every = Scripts.ALL.stream().map(LuaScript::name).collect(Collectors.toCollection(TreeSet::new));
         assertEquals(every, called, "this test must call every script of the registry; a new script needs a call here");
 
         for (Call call : executor.calls) {
-            assertFalse(call.keys().isEmpty(), call.script() + " is called without keys: it cannot be routed in a cluster");
-            Set<Integer> slots = call.keys().stream().map(ScriptKeysShareOneSlotTest::slot).collect(Collectors.toSet());
+            assertFalse(
+                    call.keys().isEmpty(), call.script() + " is called without keys: it cannot be routed in a cluster");
+            Set<Integer> slots =
+                    call.keys().stream().map(ScriptKeysShareOneSlotTest::slot).collect(Collectors.toSet());
             assertEquals(1, slots.size(), call.script() + " names keys in several slots " + slots + ": " + call.keys());
             if (call.configuratorId() != null) {
                 String tag = LockKeys.hashTag(call.configuratorId());
                 for (String key : call.keys()) {
-                    assertTrue(key.contains(tag), call.script() + " names key " + key + " of configurator "
-                            + call.configuratorId() + " without its tag " + tag);
+                    assertTrue(
+                            key.contains(tag),
+                            call.script() + " names key " + key + " of configurator " + call.configuratorId()
+                                    + " without its tag " + tag);
                     assertEquals(slot(tag), slot(key), call.script() + ": key " + key + " must hash by its tag " + tag);
                 }
             }
@@ -171,13 +176,20 @@ class ScriptKeysShareOneSlotTest {
     @Test
     void everyScriptFileIsInTheRegistry() throws Exception {
         Set<String> files;
-        try (Stream<Path> lua = Files.list(Path.of(getClass().getClassLoader().getResource("lua").toURI()))) {
+        try (Stream<Path> lua = Files.list(
+                Path.of(getClass().getClassLoader().getResource("lua").toURI()))) {
             files = lua.map(path -> path.getFileName().toString().replace(".lua", ""))
-                    .filter(name -> !name.endsWith("_lib")).collect(Collectors.toCollection(TreeSet::new));
+                    .filter(name -> !name.endsWith("_lib"))
+                    .collect(Collectors.toCollection(TreeSet::new));
         }
-        Set<String> registered = Scripts.ALL.stream().map(LuaScript::name).collect(Collectors.toCollection(TreeSet::new));
-        assertEquals(files, registered, "every script under lua/ is run through the registry (Scripts), and only those");
-        assertEquals(Scripts.ALL.size(), Scripts.ALL.stream().map(LuaScript::sha1).distinct().count(), "no script is registered twice");
+        Set<String> registered =
+                Scripts.ALL.stream().map(LuaScript::name).collect(Collectors.toCollection(TreeSet::new));
+        assertEquals(
+                files, registered, "every script under lua/ is run through the registry (Scripts), and only those");
+        assertEquals(
+                Scripts.ALL.size(),
+                Scripts.ALL.stream().map(LuaScript::sha1).distinct().count(),
+                "no script is registered twice");
     }
 
     /** A key that does not come through KEYS cannot be routed in a cluster: no redis.call on a key name made in Lua. */
@@ -191,8 +203,10 @@ class ScriptKeysShareOneSlotTest {
                     continue;
                 }
                 String key = String.valueOf(call.group(2)).trim();
-                assertTrue(key.matches("[A-Za-z_][A-Za-z0-9_.]*|KEYS\\[\\d+]"),
-                        script.name() + " calls " + command + " on " + key + ": keys must come from KEYS, through a variable");
+                assertTrue(
+                        key.matches("[A-Za-z_][A-Za-z0-9_.]*|KEYS\\[\\d+]"),
+                        script.name() + " calls " + command + " on " + key
+                                + ": keys must come from KEYS, through a variable");
             }
         }
     }
@@ -205,7 +219,10 @@ class ScriptKeysShareOneSlotTest {
             Matcher call = REDIS_CALL.matcher(script.source());
             while (call.find()) {
                 String command = call.group(1).toLowerCase(Locale.ROOT);
-                assertTrue(acl.contains(" +" + command + " ") || acl.contains(" +" + command + "\n") || acl.endsWith(" +" + command),
+                assertTrue(
+                        acl.contains(" +" + command + " ")
+                                || acl.contains(" +" + command + "\n")
+                                || acl.endsWith(" +" + command),
                         script.name() + " calls " + command + ", which deploy/redis-users.acl does not allow");
             }
         }
@@ -221,7 +238,9 @@ class ScriptKeysShareOneSlotTest {
                 Matcher functions = LOCAL_FUNCTION.matcher(text);
                 boolean used = false;
                 while (!used && functions.find()) {
-                    used = Pattern.compile("(?<![\\w.])" + functions.group(1) + "\\(").matcher(after).find();
+                    used = Pattern.compile("(?<![\\w.])" + functions.group(1) + "\\(")
+                            .matcher(after)
+                            .find();
                 }
                 assertTrue(used, script.name() + " carries " + library + " but calls none of its functions");
             }
@@ -253,9 +272,13 @@ class ScriptKeysShareOneSlotTest {
 
     /** Settings with only a lease, which is all the resume store reads. */
     private static EditlockConfig leaseOf(Duration ttl) {
-        EditlockConfig.Lease lease = (EditlockConfig.Lease) Proxy.newProxyInstance(EditlockConfig.class.getClassLoader(),
-                new Class<?>[] { EditlockConfig.Lease.class }, (proxy, method, args) -> ttl);
-        return (EditlockConfig) Proxy.newProxyInstance(EditlockConfig.class.getClassLoader(), new Class<?>[] { EditlockConfig.class },
+        EditlockConfig.Lease lease = (EditlockConfig.Lease) Proxy.newProxyInstance(
+                EditlockConfig.class.getClassLoader(),
+                new Class<?>[] {EditlockConfig.Lease.class},
+                (proxy, method, args) -> ttl);
+        return (EditlockConfig) Proxy.newProxyInstance(
+                EditlockConfig.class.getClassLoader(),
+                new Class<?>[] {EditlockConfig.class},
                 (proxy, method, args) -> lease);
     }
 

@@ -69,8 +69,10 @@ class TimedOutRequestTest {
 
     @TestHTTPResource("/")
     URI base;
+
     @Inject
     LockService locks;
+
     @Inject
     ConfiguratorStore store;
 
@@ -84,37 +86,60 @@ class TimedOutRequestTest {
             // itself waits in Redis.
             Holder warm = Fixtures.user("Warm");
             Resource elsewhere = Resource.configurator(Fixtures.configurator(store));
-            assertInstanceOf(AcquireResult.Granted.class, locks.acquire(elsewhere, warm).await().atMost(WAIT));
+            assertInstanceOf(
+                    AcquireResult.Granted.class,
+                    locks.acquire(elsewhere, warm).await().atMost(WAIT));
             locks.release(elsewhere, warm.userId(), warm.socketId()).await().atMost(WAIT);
 
             signal("STOP");
             try {
-                assertThrows(LockStoreUnavailableException.class,
-                        () -> locks.acquire(Resource.configurator(c), sara).await().atMost(WAIT),
+                assertThrows(
+                        LockStoreUnavailableException.class,
+                        () -> locks.acquire(Resource.configurator(c), sara)
+                                .await()
+                                .atMost(WAIT),
                         "a request the store does not answer in time fails as unavailable");
             } finally {
                 signal("CONT");
             }
 
-            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertEquals(List.of(), locks.locks(c).await().atMost(WAIT),
-                    "Sara was told the store is unavailable: she must hold nothing, watcher saw " + watcher.received()));
-            assertEquals(0, locks.renewSocket(sara.socketId(), sara.userId()).await().atMost(WAIT),
+            await().atMost(Duration.ofSeconds(10))
+                    .untilAsserted(() -> assertEquals(
+                            List.of(),
+                            locks.locks(c).await().atMost(WAIT),
+                            "Sara was told the store is unavailable: she must hold nothing, watcher saw "
+                                    + watcher.received()));
+            assertEquals(
+                    0,
+                    locks.renewSocket(sara.socketId(), sara.userId()).await().atMost(WAIT),
                     "her socket must not renew a lock it was told it did not get");
-            boolean grantSeen = watcher.received().stream().anyMatch(frame -> frame.path("event").asText().equals("lock-updated")
-                    && frame.path("data").path("locks").size() > 0);
+            boolean grantSeen = watcher.received().stream()
+                    .anyMatch(frame -> frame.path("event").asText().equals("lock-updated")
+                            && frame.path("data").path("locks").size() > 0);
             if (grantSeen) {
                 JsonNode released = watcher.awaitEvent("lock-released");
-                assertEquals(c, released.path("data").path("resource").path("configuratorId").asLong(),
+                assertEquals(
+                        c,
+                        released.path("data")
+                                .path("resource")
+                                .path("configuratorId")
+                                .asLong(),
                         "a late grant that watchers saw is announced as released: " + released);
             }
-            assertInstanceOf(AcquireResult.Granted.class, locks.acquire(Resource.configurator(c), Fixtures.user("Omar"))
-                    .await().atMost(WAIT), "nobody holds the configurator: the next user gets it");
+            assertInstanceOf(
+                    AcquireResult.Granted.class,
+                    locks.acquire(Resource.configurator(c), Fixtures.user("Omar"))
+                            .await()
+                            .atMost(WAIT),
+                    "nobody holds the configurator: the next user gets it");
             assertFalse(watcher.isClosed());
         }
     }
 
     private static void signal(String name) throws Exception {
-        Process kill = new ProcessBuilder("kill", "-" + name, String.valueOf(OwnRedis.redis.pid())).inheritIO().start();
+        Process kill = new ProcessBuilder("kill", "-" + name, String.valueOf(OwnRedis.redis.pid()))
+                .inheritIO()
+                .start();
         assertEquals(0, kill.waitFor(), "kill -" + name + " of redis-server");
     }
 }

@@ -23,7 +23,9 @@ class EmbeddedRedisInProductionIT {
             int exit = node.awaitExit(Duration.ofSeconds(60));
             String log = Files.readString(node.log());
             assertNotEquals(0, exit, "a production start without quarkus.redis.hosts must fail; its log: " + log);
-            assertTrue(log.contains("quarkus.redis.hosts is not set"), "the message must name the setting; the log: " + log);
+            assertTrue(
+                    log.contains("quarkus.redis.hosts is not set"),
+                    "the message must name the setting; the log: " + log);
             assertTrue(!log.contains("started an embedded Redis"), "no embedded Redis may be started; the log: " + log);
         }
     }
@@ -31,7 +33,9 @@ class EmbeddedRedisInProductionIT {
     @Test
     void anEmbeddedRedisWhenAskedForOnPurpose() throws IOException {
         try (ServerNode node = ServerNode.start("node-embedded", Map.of("editlock.embedded-redis.enabled", "true"))) {
-            assertTrue(Files.readString(node.log()).contains("started an embedded Redis"), "the node runs on its embedded Redis");
+            assertTrue(
+                    Files.readString(node.log()).contains("started an embedded Redis"),
+                    "the node runs on its embedded Redis");
         }
     }
 }

@@ -16,18 +16,25 @@ class MultiNodeIT extends MultiNodeScenarios {
 
     @Test
     void demoLoginIsOffInProduction() {
-        given().baseUri(nodeA.baseUri().toString()).contentType("application/json")
+        given().baseUri(nodeA.baseUri().toString())
+                .contentType("application/json")
                 .body(Map.of("userId", "7", "name", "Sara"))
-                .when().post("/api/auth/demo-login")
-                .then().statusCode(404);
+                .when()
+                .post("/api/auth/demo-login")
+                .then()
+                .statusCode(404);
     }
 
     @Test
     void onlyOriginsOfTheAllowListOpenTheSocket() {
         URI socket = URI.create(WsClient.locking(nodeA.baseUri()) + "?access_token=" + tokens.token("sara-o", "Sara"));
-        assertEquals(Optional.empty(), WsClient.refusal(socket, Map.of("Origin", ALLOWED_ORIGIN)),
+        assertEquals(
+                Optional.empty(),
+                WsClient.refusal(socket, Map.of("Origin", ALLOWED_ORIGIN)),
                 "an allowed origin must open the socket");
-        assertEquals(Optional.of(403), WsClient.refusal(socket, Map.of("Origin", "https://elsewhere.example.com")),
+        assertEquals(
+                Optional.of(403),
+                WsClient.refusal(socket, Map.of("Origin", "https://elsewhere.example.com")),
                 "an origin outside the allow-list must be refused");
     }
 

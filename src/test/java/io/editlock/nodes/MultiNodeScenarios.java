@@ -64,13 +64,21 @@ abstract class MultiNodeScenarios {
 
     Map<String, String> settings() {
         Map<String, String> settings = new HashMap<>(storeSettings);
-        settings.putAll(Map.of("mp.jwt.verify.publickey.location", tokens.publicKeyFile().toString(),
-                "editlock.lease.ttl", LEASE.toMillis() + "ms",
-                "editlock.lease.renew-interval", "1s",
-                "editlock.lease.reaper-interval", "250ms",
-                "editlock.session.sweep-interval", "250ms",
-                "editlock.session.grace-period", "1s",
-                "editlock.websocket.allowed-origins", ALLOWED_ORIGIN));
+        settings.putAll(Map.of(
+                "mp.jwt.verify.publickey.location",
+                tokens.publicKeyFile().toString(),
+                "editlock.lease.ttl",
+                LEASE.toMillis() + "ms",
+                "editlock.lease.renew-interval",
+                "1s",
+                "editlock.lease.reaper-interval",
+                "250ms",
+                "editlock.session.sweep-interval",
+                "250ms",
+                "editlock.session.grace-period",
+                "1s",
+                "editlock.websocket.allowed-origins",
+                ALLOWED_ORIGIN));
         return settings;
     }
 
@@ -84,13 +92,21 @@ abstract class MultiNodeScenarios {
             JsonNode granted = sara.request("lock-configurator", Map.of("configuratorId", configurator));
             assertEquals("lock-acquired", granted.path("event").asText(), "Sara on node A: " + granted);
 
-            JsonNode update = omar.awaitEvent(frame -> frame.path("event").asText().equals("lock-updated")
-                    && frame.path("data").path("locks").size() == 1);
-            assertEquals("Sara", update.path("data").path("locks").get(0).path("ownerUserName").asText(),
+            JsonNode update =
+                    omar.awaitEvent(frame -> frame.path("event").asText().equals("lock-updated")
+                            && frame.path("data").path("locks").size() == 1);
+            assertEquals(
+                    "Sara",
+                    update.path("data")
+                            .path("locks")
+                            .get(0)
+                            .path("ownerUserName")
+                            .asText(),
                     "Omar's watcher on node B must see Sara's lock from node A");
 
             JsonNode refused = omar.request("lock-configurator", Map.of("configuratorId", configurator));
-            assertEquals("LOCKED", refused.path("data").path("code").asText(), "Omar on node B must be refused: " + refused);
+            assertEquals(
+                    "LOCKED", refused.path("data").path("code").asText(), "Omar on node B must be refused: " + refused);
             assertEquals("Sara", refused.path("data").path("lockedBy").asText());
 
             sara.request("unlock-configurator", Map.of("configuratorId", configurator));
@@ -107,17 +123,28 @@ abstract class MultiNodeScenarios {
         long configurator = createConfigurator(nodeB);
         try (WsClient sara = WsClient.connect(doomed.baseUri(), tokens.token("sara-2", "Sara"));
                 WsClient omar = WsClient.connect(nodeB.baseUri(), tokens.token("omar-2", "Omar"))) {
-            assertEquals("lock-acquired", sara.request("lock-configurator", Map.of("configuratorId", configurator))
-                    .path("event").asText());
+            assertEquals(
+                    "lock-acquired",
+                    sara.request("lock-configurator", Map.of("configuratorId", configurator))
+                            .path("event")
+                            .asText());
             omar.request("watch", Map.of("configuratorId", configurator));
 
             doomed.kill9();
 
-            JsonNode released = await().atMost(LEASE.plusSeconds(5)).until(
-                    () -> omar.events("lock-released").stream().findFirst(), Optional::isPresent).get();
-            assertEquals("expired", released.path("data").path("reason").asText(), "a dead node's locks expire: " + released);
-            assertEquals("lock-acquired", omar.request("lock-configurator", Map.of("configuratorId", configurator))
-                    .path("event").asText(), "the page must be free again");
+            JsonNode released = await().atMost(LEASE.plusSeconds(5))
+                    .until(() -> omar.events("lock-released").stream().findFirst(), Optional::isPresent)
+                    .get();
+            assertEquals(
+                    "expired",
+                    released.path("data").path("reason").asText(),
+                    "a dead node's locks expire: " + released);
+            assertEquals(
+                    "lock-acquired",
+                    omar.request("lock-configurator", Map.of("configuratorId", configurator))
+                            .path("event")
+                            .asText(),
+                    "the page must be free again");
         } finally {
             doomed.close();
         }
@@ -129,7 +156,8 @@ abstract class MultiNodeScenarios {
         long configurator = createConfigurator(nodeB);
         String token = tokens.token("sara-3", "Sara");
         try (WsClient before = WsClient.connect(doomed.baseUri(), token)) {
-            String resumeToken = before.welcome().path("data").path("resumeToken").asText();
+            String resumeToken =
+                    before.welcome().path("data").path("resumeToken").asText();
             JsonNode granted = before.request("lock-variables", Map.of("configuratorId", configurator));
             long fencingToken = granted.path("data").path("lock").path("token").asLong();
 
@@ -138,11 +166,15 @@ abstract class MultiNodeScenarios {
             try (WsClient after = WsClient.connect(nodeB.baseUri(), token)) {
                 // Until the dead node's heartbeat runs out, its sockets may still be open as far as
                 // node B can tell: a client retries RESUME_FAILED while its grace lasts.
-                JsonNode resumed = await().atMost(LEASE).pollInterval(Duration.ofMillis(200)).until(
-                        () -> after.request("resume", Map.of("resumeToken", resumeToken)),
-                        reply -> reply.path("event").asText().equals("resumed"));
+                JsonNode resumed = await().atMost(LEASE)
+                        .pollInterval(Duration.ofMillis(200))
+                        .until(
+                                () -> after.request("resume", Map.of("resumeToken", resumeToken)),
+                                reply -> reply.path("event").asText().equals("resumed"));
                 assertEquals("resumed", resumed.path("event").asText(), "resume on node B: " + resumed);
-                assertEquals(fencingToken, resumed.path("data").path("locks").get(0).path("token").asLong(),
+                assertEquals(
+                        fencingToken,
+                        resumed.path("data").path("locks").get(0).path("token").asLong(),
                         "a resume gives back the same grant");
             }
         } finally {
@@ -163,16 +195,25 @@ abstract class MultiNodeScenarios {
         long configurator = createConfigurator(nodeB);
         String token = tokens.token("sara-4", "Sara");
         try (WsClient before = WsClient.connect(doomed.baseUri(), token)) {
-            String resumeToken = before.welcome().path("data").path("resumeToken").asText();
+            String resumeToken =
+                    before.welcome().path("data").path("resumeToken").asText();
             long fencingToken = before.request("lock-variables", Map.of("configuratorId", configurator))
-                    .path("data").path("lock").path("token").asLong();
+                    .path("data")
+                    .path("lock")
+                    .path("token")
+                    .asLong();
 
             doomed.kill9();
 
             try (WsClient after = WsClient.connect(nodeB.baseUri(), token)) {
                 JsonNode resumed = after.request("resume", Map.of("resumeToken", resumeToken));
-                assertEquals("resumed", resumed.path("event").asText(), "the first resume right after the crash: " + resumed);
-                assertEquals(fencingToken, resumed.path("data").path("locks").get(0).path("token").asLong(),
+                assertEquals(
+                        "resumed",
+                        resumed.path("event").asText(),
+                        "the first resume right after the crash: " + resumed);
+                assertEquals(
+                        fencingToken,
+                        resumed.path("data").path("locks").get(0).path("token").asLong(),
                         "a resume gives back the same grant");
             }
         } finally {
@@ -185,16 +226,31 @@ abstract class MultiNodeScenarios {
     void aSocketStillOpenOnALiveNodeIsNotResumedElsewhere() {
         long configurator = createConfigurator(nodeB);
         String token = tokens.token("sara-5", "Sara");
-        try (WsClient open = WsClient.connect(nodeA.baseUri(), token); WsClient other = WsClient.connect(nodeB.baseUri(), token)) {
+        try (WsClient open = WsClient.connect(nodeA.baseUri(), token);
+                WsClient other = WsClient.connect(nodeB.baseUri(), token)) {
             String resumeToken = open.welcome().path("data").path("resumeToken").asText();
-            assertEquals("lock-acquired", open.request("lock-variables", Map.of("configuratorId", configurator)).path("event").asText());
+            assertEquals(
+                    "lock-acquired",
+                    open.request("lock-variables", Map.of("configuratorId", configurator))
+                            .path("event")
+                            .asText());
 
             JsonNode refused = other.request("resume", Map.of("resumeToken", resumeToken));
 
-            assertEquals("RESUME_FAILED", refused.path("data").path("code").asText(), "node A says its socket is open: " + refused);
+            assertEquals(
+                    "RESUME_FAILED",
+                    refused.path("data").path("code").asText(),
+                    "node A says its socket is open: " + refused);
             JsonNode relock = open.request("lock-variables", Map.of("configuratorId", configurator));
-            assertEquals(true, relock.path("event").asText().equals("lock-acquired")
-                    && relock.path("data").path("lock").path("resource").path("type").asText().equals("variables"),
+            assertEquals(
+                    true,
+                    relock.path("event").asText().equals("lock-acquired")
+                            && relock.path("data")
+                                    .path("lock")
+                                    .path("resource")
+                                    .path("type")
+                                    .asText()
+                                    .equals("variables"),
                     "the open socket still holds its lock: " + relock);
         }
     }
@@ -202,9 +258,14 @@ abstract class MultiNodeScenarios {
     private long createConfigurator(ServerNode node) {
         return given().baseUri(node.baseUri().toString())
                 .header("Authorization", "Bearer " + tokens.token("setup", "Setup"))
-                .contentType("application/json").body(Map.of("name", "multi-node"))
-                .when().post("/api/configurators")
-                .then().statusCode(201)
-                .extract().jsonPath().getLong("id");
+                .contentType("application/json")
+                .body(Map.of("name", "multi-node"))
+                .when()
+                .post("/api/configurators")
+                .then()
+                .statusCode(201)
+                .extract()
+                .jsonPath()
+                .getLong("id");
     }
 }

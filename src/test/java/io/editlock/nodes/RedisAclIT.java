@@ -26,12 +26,17 @@ class RedisAclIT extends MultiNodeScenarios {
         Path acl;
         try {
             acl = Files.createTempFile("editlock-users-", ".acl");
-            Files.write(acl, Files.readAllLines(Path.of("deploy", "redis-users.acl")).stream()
-                    .map(line -> line.startsWith("user editlock ") ? line + " >" + secret : line).toList());
+            Files.write(
+                    acl,
+                    Files.readAllLines(Path.of("deploy", "redis-users.acl")).stream()
+                            .map(line -> line.startsWith("user editlock ") ? line + " >" + secret : line)
+                            .toList());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        redisProcess = new RedisProcess(TestRedis.binary(), RedisProcess.freePort(), List.of("--aclfile", acl.toString())).start();
+        redisProcess = new RedisProcess(
+                        TestRedis.binary(), RedisProcess.freePort(), List.of("--aclfile", acl.toString()))
+                .start();
         return Map.of("quarkus.redis.hosts", "redis://editlock:" + secret + "@127.0.0.1:" + redisProcess.port());
     }
 

@@ -1,7 +1,7 @@
 package io.editlock.nodes;
 
-import io.editlock.support.TestRedisCluster;
 import io.editlock.redis.embedded.RedisBinary;
+import io.editlock.support.TestRedisCluster;
 import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
 
@@ -13,7 +13,8 @@ class RedisClusterIT extends MultiNodeScenarios {
     @Override
     Map<String, String> startStore() {
         // A fresh machine has only the bundled redis-server; CI installs redis-server and redis-cli.
-        Assumptions.assumeTrue(TestRedisCluster.redisCli().isPresent() && RedisBinary.onPath().isPresent(),
+        Assumptions.assumeTrue(
+                TestRedisCluster.redisCli().isPresent() && RedisBinary.onPath().isPresent(),
                 "skipped: building a Redis Cluster needs redis-server and redis-cli on the PATH (apt-get install redis-server)");
         cluster = TestRedisCluster.start();
         return Map.of("quarkus.redis.hosts", cluster.hosts(), "quarkus.redis.client-type", "cluster");

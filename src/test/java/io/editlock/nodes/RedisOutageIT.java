@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.editlock.support.TestRedis;
 import io.editlock.redis.embedded.RedisProcess;
 import io.editlock.support.ServerNode;
+import io.editlock.support.TestRedis;
 import io.editlock.support.TestTokens;
 import io.editlock.support.WsClient;
 import java.net.URI;
@@ -37,12 +37,21 @@ class RedisOutageIT {
 
     @BeforeEach
     void start() {
-        redis = new RedisProcess(TestRedis.binary(), RedisProcess.freePort(),
-                List.of("--appendonly", "yes", "--appendfsync", "always")).start();
+        redis = new RedisProcess(
+                        TestRedis.binary(),
+                        RedisProcess.freePort(),
+                        List.of("--appendonly", "yes", "--appendfsync", "always"))
+                .start();
         tokens = TestTokens.generate();
-        node = ServerNode.start("node-outage", Map.of("quarkus.redis.hosts", redis.url(),
-                "mp.jwt.verify.publickey.location", tokens.publicKeyFile().toString(),
-                "quarkus.redis.timeout", "2s"));
+        node = ServerNode.start(
+                "node-outage",
+                Map.of(
+                        "quarkus.redis.hosts",
+                        redis.url(),
+                        "mp.jwt.verify.publickey.location",
+                        tokens.publicKeyFile().toString(),
+                        "quarkus.redis.timeout",
+                        "2s"));
     }
 
     @AfterEach
@@ -56,33 +65,53 @@ class RedisOutageIT {
         long configurator = createConfigurator();
         try (WsClient sara = WsClient.connect(node.baseUri(), tokens.token("sara", "Sara"));
                 WsClient omar = WsClient.connect(node.baseUri(), tokens.token("omar", "Omar"))) {
-            assertEquals("lock-acquired", sara.request("lock-variables", Map.of("configuratorId", configurator))
-                    .path("event").asText());
+            assertEquals(
+                    "lock-acquired",
+                    sara.request("lock-variables", Map.of("configuratorId", configurator))
+                            .path("event")
+                            .asText());
             omar.request("watch", Map.of("configuratorId", configurator));
 
             redis.kill();
 
             await().atMost(Duration.ofSeconds(15)).until(() -> readyStatus() == 503);
             JsonNode refused = omar.request("lock-configurator", Map.of("configuratorId", configurator));
-            assertEquals("UNAVAILABLE", refused.path("data").path("code").asText(), "no grant without the store: " + refused);
+            assertEquals(
+                    "UNAVAILABLE",
+                    refused.path("data").path("code").asText(),
+                    "no grant without the store: " + refused);
             assertFalse(omar.isClosed(), "a store outage must not close sockets");
-            given().baseUri(node.baseUri().toString()).header("Authorization", "Bearer " + tokens.token("omar", "Omar"))
-                    .contentType("application/json").body(Map.of("name", "renamed"))
-                    .when().patch("/api/configurators/" + configurator)
-                    .then().statusCode(503);
+            given().baseUri(node.baseUri().toString())
+                    .header("Authorization", "Bearer " + tokens.token("omar", "Omar"))
+                    .contentType("application/json")
+                    .body(Map.of("name", "renamed"))
+                    .when()
+                    .patch("/api/configurators/" + configurator)
+                    .then()
+                    .statusCode(503);
             omar.clear();
 
             redis.start();
 
             await().atMost(Duration.ofSeconds(15)).until(() -> readyStatus() == 200);
-            JsonNode resynced = omar.awaitEvent(frame -> frame.path("event").asText().equals("lock-updated")
-                    && frame.path("data").path("configuratorId").asLong() == configurator);
-            assertEquals("Sara", resynced.path("data").path("locks").get(0).path("ownerUserName").asText(),
+            JsonNode resynced =
+                    omar.awaitEvent(frame -> frame.path("event").asText().equals("lock-updated")
+                            && frame.path("data").path("configuratorId").asLong() == configurator);
+            assertEquals(
+                    "Sara",
+                    resynced.path("data")
+                            .path("locks")
+                            .get(0)
+                            .path("ownerUserName")
+                            .asText(),
                     "after the outage watchers get the state again: " + resynced);
-            JsonNode stillRefused = await().atMost(Duration.ofSeconds(10)).until(
-                    () -> omar.request("lock-configurator", Map.of("configuratorId", configurator)),
-                    reply -> !reply.path("data").path("code").asText().equals("UNAVAILABLE"));
-            assertEquals("LOCKED", stillRefused.path("data").path("code").asText(),
+            JsonNode stillRefused = await().atMost(Duration.ofSeconds(10))
+                    .until(
+                            () -> omar.request("lock-configurator", Map.of("configuratorId", configurator)),
+                            reply -> !reply.path("data").path("code").asText().equals("UNAVAILABLE"));
+            assertEquals(
+                    "LOCKED",
+                    stillRefused.path("data").path("code").asText(),
                     "Sara's lock survived the restart, so Omar is still refused: " + stillRefused);
         }
     }
@@ -98,44 +127,68 @@ class RedisOutageIT {
         long other = createConfigurator();
         try (WsClient sara = WsClient.connect(node.baseUri(), tokens.token("sara", "Sara"));
                 WsClient omar = WsClient.connect(node.baseUri(), tokens.token("omar", "Omar"))) {
-            assertEquals("lock-acquired", sara.request("lock-variables", Map.of("configuratorId", configurator))
-                    .path("event").asText());
+            assertEquals(
+                    "lock-acquired",
+                    sara.request("lock-variables", Map.of("configuratorId", configurator))
+                            .path("event")
+                            .asText());
 
             signal("STOP");
             try {
                 JsonNode refused = omar.request("lock-configurator", Map.of("configuratorId", configurator));
-                assertEquals("UNAVAILABLE", refused.path("data").path("code").asText(), "no answer from the store: " + refused);
+                assertEquals(
+                        "UNAVAILABLE",
+                        refused.path("data").path("code").asText(),
+                        "no answer from the store: " + refused);
                 assertFalse(omar.isClosed(), "a silent store must not close sockets");
             } finally {
                 signal("CONT");
             }
 
-            JsonNode stillRefused = await().atMost(Duration.ofSeconds(10)).until(
-                    () -> omar.request("lock-configurator", Map.of("configuratorId", configurator)),
-                    reply -> !reply.path("data").path("code").asText().equals("UNAVAILABLE"));
-            assertEquals("LOCKED", stillRefused.path("data").path("code").asText(), "Sara still holds variables: " + stillRefused);
-            assertEquals("lock-acquired", omar.request("lock-configurator", Map.of("configuratorId", other)).path("event").asText(),
+            JsonNode stillRefused = await().atMost(Duration.ofSeconds(10))
+                    .until(
+                            () -> omar.request("lock-configurator", Map.of("configuratorId", configurator)),
+                            reply -> !reply.path("data").path("code").asText().equals("UNAVAILABLE"));
+            assertEquals(
+                    "LOCKED",
+                    stillRefused.path("data").path("code").asText(),
+                    "Sara still holds variables: " + stillRefused);
+            assertEquals(
+                    "lock-acquired",
+                    omar.request("lock-configurator", Map.of("configuratorId", other))
+                            .path("event")
+                            .asText(),
                     "a free configurator is granted again");
         }
     }
 
     private void signal(String name) throws Exception {
-        Process kill = new ProcessBuilder("kill", "-" + name, String.valueOf(redis.pid())).inheritIO().start();
+        Process kill = new ProcessBuilder("kill", "-" + name, String.valueOf(redis.pid()))
+                .inheritIO()
+                .start();
         assertEquals(0, kill.waitFor(), "kill -" + name + " of redis-server");
     }
 
     private int readyStatus() throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(node.baseUri().resolve("q/health/ready")).build(),
-                HttpResponse.BodyHandlers.discarding()).statusCode();
+        return HTTP.send(
+                        HttpRequest.newBuilder(node.baseUri().resolve("q/health/ready"))
+                                .build(),
+                        HttpResponse.BodyHandlers.discarding())
+                .statusCode();
     }
 
     private long createConfigurator() {
         URI base = node.baseUri();
         return given().baseUri(base.toString())
                 .header("Authorization", "Bearer " + tokens.token("setup", "Setup"))
-                .contentType("application/json").body(Map.of("name", "outage"))
-                .when().post("/api/configurators")
-                .then().statusCode(201)
-                .extract().jsonPath().getLong("id");
+                .contentType("application/json")
+                .body(Map.of("name", "outage"))
+                .when()
+                .post("/api/configurators")
+                .then()
+                .statusCode(201)
+                .extract()
+                .jsonPath()
+                .getLong("id");
     }
 }

@@ -38,11 +38,19 @@ class StuckRedisConnectionIT {
         redis = TestRedis.start();
         proxy = BlackHoleProxy.to(redis.port());
         tokens = TestTokens.generate();
-        node = ServerNode.start("node-stuck", Map.of("quarkus.redis.hosts", proxy.url(),
-                "mp.jwt.verify.publickey.location", tokens.publicKeyFile().toString(),
-                "quarkus.redis.timeout", "1s",
-                "editlock.lease.ttl", LEASE.toMillis() + "ms",
-                "editlock.lease.renew-interval", "3s"));
+        node = ServerNode.start(
+                "node-stuck",
+                Map.of(
+                        "quarkus.redis.hosts",
+                        proxy.url(),
+                        "mp.jwt.verify.publickey.location",
+                        tokens.publicKeyFile().toString(),
+                        "quarkus.redis.timeout",
+                        "1s",
+                        "editlock.lease.ttl",
+                        LEASE.toMillis() + "ms",
+                        "editlock.lease.renew-interval",
+                        "3s"));
     }
 
     @AfterEach
@@ -58,9 +66,12 @@ class StuckRedisConnectionIT {
         try (WsClient sara = WsClient.connect(node.baseUri(), tokens.token("sara", "Sara"))) {
             JsonNode granted = sara.request("lock-configurator", Map.of("configuratorId", configurator));
             assertEquals("lock-acquired", granted.path("event").asText(), "the lock to keep: " + granted);
-            Instant grantedUntil = Instant.parse(granted.path("data").path("lock").path("expiresAt").asText());
-            await("a renewal of Sara's lease while the store still answers").atMost(Duration.ofSeconds(10))
-                    .pollInterval(Duration.ofMillis(500)).until(() -> leaseEnd(sara, configurator).isAfter(grantedUntil));
+            Instant grantedUntil = Instant.parse(
+                    granted.path("data").path("lock").path("expiresAt").asText());
+            await("a renewal of Sara's lease while the store still answers")
+                    .atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(500))
+                    .until(() -> leaseEnd(sara, configurator).isAfter(grantedUntil));
 
             proxy.swallowOpenConnections();
 
@@ -68,14 +79,24 @@ class StuckRedisConnectionIT {
             while (Instant.now().isBefore(keepUntil)) {
                 sara.send("touch", Map.of()); // the user works; replies may wait for the store
                 // The user's pace, not a wait for an outcome: the renewals must hold while time passes.
-                await().pollDelay(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5)).until(() -> true);
+                await().pollDelay(Duration.ofSeconds(1))
+                        .atMost(Duration.ofSeconds(5))
+                        .until(() -> true);
             }
-            assertTrue(sara.events("lock-lost").isEmpty(), "a live socket's lock must survive stuck connections: " + sara.received());
+            assertTrue(
+                    sara.events("lock-lost").isEmpty(),
+                    "a live socket's lock must survive stuck connections: " + sara.received());
             try (WsClient omar = WsClient.connect(node.baseUri(), tokens.token("omar", "Omar"))) {
-                JsonNode refused = await().atMost(Duration.ofSeconds(10)).until(
-                        () -> omar.request("lock-configurator", Map.of("configuratorId", configurator)),
-                        reply -> !reply.path("data").path("code").asText().equals("UNAVAILABLE"));
-                assertEquals("LOCKED", refused.path("data").path("code").asText(),
+                JsonNode refused = await().atMost(Duration.ofSeconds(10))
+                        .until(
+                                () -> omar.request("lock-configurator", Map.of("configuratorId", configurator)),
+                                reply -> !reply.path("data")
+                                        .path("code")
+                                        .asText()
+                                        .equals("UNAVAILABLE"));
+                assertEquals(
+                        "LOCKED",
+                        refused.path("data").path("code").asText(),
                         "Sara's lease was renewed all along, so Omar is refused: " + refused);
             }
         }
@@ -84,15 +105,21 @@ class StuckRedisConnectionIT {
     /** When the lease of the configurator's one lock ends, as a watcher sees it. */
     private static Instant leaseEnd(WsClient client, long configurator) {
         JsonNode state = client.request("watch", Map.of("configuratorId", configurator));
-        return Instant.parse(state.path("data").path("locks").path(0).path("expiresAt").asText());
+        return Instant.parse(
+                state.path("data").path("locks").path(0).path("expiresAt").asText());
     }
 
     private long createConfigurator() {
         return given().baseUri(node.baseUri().toString())
                 .header("Authorization", "Bearer " + tokens.token("setup", "Setup"))
-                .contentType("application/json").body(Map.of("name", "stuck"))
-                .when().post("/api/configurators")
-                .then().statusCode(201)
-                .extract().jsonPath().getLong("id");
+                .contentType("application/json")
+                .body(Map.of("name", "stuck"))
+                .when()
+                .post("/api/configurators")
+                .then()
+                .statusCode(201)
+                .extract()
+                .jsonPath()
+                .getLong("id");
     }
 }

@@ -62,12 +62,16 @@ class WaitingAcrossNodesIT {
         Path acl;
         try {
             acl = Files.createTempFile("editlock-users-", ".acl");
-            Files.write(acl, Files.readAllLines(Path.of("deploy", "redis-users.acl")).stream()
-                    .map(line -> line.startsWith("user editlock ") ? line + " >" + SECRET : line).toList());
+            Files.write(
+                    acl,
+                    Files.readAllLines(Path.of("deploy", "redis-users.acl")).stream()
+                            .map(line -> line.startsWith("user editlock ") ? line + " >" + SECRET : line)
+                            .toList());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        redis = new RedisProcess(TestRedis.binary(), RedisProcess.freePort(), List.of("--aclfile", acl.toString())).start();
+        redis = new RedisProcess(TestRedis.binary(), RedisProcess.freePort(), List.of("--aclfile", acl.toString()))
+                .start();
         tokens = TestTokens.generate();
         nodeA = ServerNode.start("wait-a", settings());
         nodeB = ServerNode.start("wait-b", settings());
@@ -103,12 +107,28 @@ class WaitingAcrossNodesIT {
 
     private long[] configuratorWithItem(ServerNode node) {
         String token = tokens.token("setup", "Setup");
-        long c = given().baseUri(node.baseUri().toString()).header("Authorization", "Bearer " + token)
-                .contentType("application/json").body(Map.of("name", "waiting")).when().post("/api/configurators")
-                .then().statusCode(201).extract().jsonPath().getLong("id");
-        long item = given().baseUri(node.baseUri().toString()).header("Authorization", "Bearer " + token)
-                .contentType("application/json").body(Map.of("name", "page")).when().post("/api/configurators/" + c + "/items")
-                .then().statusCode(201).extract().jsonPath().getLong("id");
+        long c = given().baseUri(node.baseUri().toString())
+                .header("Authorization", "Bearer " + token)
+                .contentType("application/json")
+                .body(Map.of("name", "waiting"))
+                .when()
+                .post("/api/configurators")
+                .then()
+                .statusCode(201)
+                .extract()
+                .jsonPath()
+                .getLong("id");
+        long item = given().baseUri(node.baseUri().toString())
+                .header("Authorization", "Bearer " + token)
+                .contentType("application/json")
+                .body(Map.of("name", "page"))
+                .when()
+                .post("/api/configurators/" + c + "/items")
+                .then()
+                .statusCode(201)
+                .extract()
+                .jsonPath()
+                .getLong("id");
         return new long[] {c, item};
     }
 
@@ -121,7 +141,8 @@ class WaitingAcrossNodesIT {
     }
 
     private static boolean queuedGrant(JsonNode frame) {
-        return frame.path("event").asText().equals("lock-acquired") && frame.path("data").path("queued").asBoolean();
+        return frame.path("event").asText().equals("lock-acquired")
+                && frame.path("data").path("queued").asBoolean();
     }
 
     @Test
@@ -137,7 +158,11 @@ class WaitingAcrossNodesIT {
             WsClient watcherB = connect(all, nodeB, "watch-b", "Wanda");
             watcherA.request("watch", Map.of("configuratorId", c));
             watcherB.request("watch", Map.of("configuratorId", c));
-            long firstToken = holder.request("lock-item-subresource", page(item)).path("data").path("lock").path("token").asLong();
+            long firstToken = holder.request("lock-item-subresource", page(item))
+                    .path("data")
+                    .path("lock")
+                    .path("token")
+                    .asLong();
 
             // 40 waiters, half on each node, join at once; 10 askers ask the holder at once.
             List<WsClient> waiters = new ArrayList<>();
@@ -160,7 +185,9 @@ class WaitingAcrossNodesIT {
             for (WsClient asker : askers) {
                 asked.add(pool.submit(() -> {
                     go.await();
-                    return asker.request("request-takeover", Map.of("resource", resource(item).get("resource"), "message", "please"));
+                    return asker.request(
+                            "request-takeover",
+                            Map.of("resource", resource(item).get("resource"), "message", "please"));
                 }));
             }
             go.countDown();
@@ -186,21 +213,37 @@ class WaitingAcrossNodesIT {
             }
             assertTrue(pendingAsker != null, "one take-over request stands");
             watcherB.awaitEvent(frame -> frame.path("event").asText().equals("lock-updated")
-                    && frame.path("data").path("waiting").path("item:" + item + ":filters").asInt() == WAITERS);
+                    && frame.path("data")
+                                    .path("waiting")
+                                    .path("item:" + item + ":filters")
+                                    .asInt()
+                            == WAITERS);
 
             // The holder refuses; the asker hears it, nothing changes.
             holder.awaitEvent("takeover-requested");
             holder.request("answer-takeover", Map.of("resource", resource(item).get("resource"), "accept", false));
-            assertEquals("Hana", pendingAsker.awaitEvent("takeover-refused").path("data").path("byUserName").asText());
+            assertEquals(
+                    "Hana",
+                    pendingAsker
+                            .awaitEvent("takeover-refused")
+                            .path("data")
+                            .path("byUserName")
+                            .asText());
 
             // A second asker; the holder does not answer: at the deadline it is taken over.
             WsClient second = askers.get((askers.indexOf(pendingAsker) + 1) % ASKERS);
             JsonNode secondPending = second.request("request-takeover", resource(item));
             assertEquals("takeover-pending", secondPending.path("event").asText(), secondPending.toString());
-            Instant secondDeadline = Instant.parse(secondPending.path("data").path("deadline").asText());
-            JsonNode handed = second.awaitEvent(frame -> frame.path("event").asText().equals("takeover-granted"), CONSENT.plusSeconds(10));
-            assertTrue(Instant.now().isBefore(secondDeadline.plus(SWEEP).plusSeconds(2)), "decided by its deadline + the sweep interval");
-            assertEquals("taken-over", holder.awaitEvent("lock-lost").path("data").path("reason").asText());
+            Instant secondDeadline =
+                    Instant.parse(secondPending.path("data").path("deadline").asText());
+            JsonNode handed = second.awaitEvent(
+                    frame -> frame.path("event").asText().equals("takeover-granted"), CONSENT.plusSeconds(10));
+            assertTrue(
+                    Instant.now().isBefore(secondDeadline.plus(SWEEP).plusSeconds(2)),
+                    "decided by its deadline + the sweep interval");
+            assertEquals(
+                    "taken-over",
+                    holder.awaitEvent("lock-lost").path("data").path("reason").asText());
             long handedToken = handed.path("data").path("lock").path("token").asLong();
             assertTrue(handedToken > firstToken);
 
@@ -210,7 +253,8 @@ class WaitingAcrossNodesIT {
             List<Future<?>> served = new ArrayList<>();
             for (Map.Entry<Integer, WsClient> entry : byPosition.entrySet()) {
                 served.add(pool.submit(() -> {
-                    JsonNode grant = entry.getValue().awaitEvent(WaitingAcrossNodesIT::queuedGrant, Duration.ofSeconds(120));
+                    JsonNode grant =
+                            entry.getValue().awaitEvent(WaitingAcrossNodesIT::queuedGrant, Duration.ofSeconds(120));
                     servedOrder.add((long) entry.getKey());
                     tokens.add(grant.path("data").path("lock").path("token").asLong());
                     JsonNode unlocked = entry.getValue().request("unlock-item-subresource", page(item));
@@ -227,7 +271,10 @@ class WaitingAcrossNodesIT {
                     assertEquals(WAITERS, servedOrder.size(), "nobody slips in ahead of the line: " + relock);
                     break;
                 }
-                assertEquals("LOCKED", relock.path("data").path("code").asText(), "nobody slips in ahead of the line: " + relock);
+                assertEquals(
+                        "LOCKED",
+                        relock.path("data").path("code").asText(),
+                        "nobody slips in ahead of the line: " + relock);
                 refusedRelocks++;
             }
             for (Future<?> future : served) {
@@ -252,10 +299,20 @@ class WaitingAcrossNodesIT {
                 }
             }
             // The line is empty: the page is free for anyone, and watchers see no line.
-            assertEquals("lock-acquired", holder.request("lock-item-subresource", page(item)).path("event").asText());
-            watcherA.awaitEvent(frame -> frame.path("event").asText().equals("lock-updated") && !frame.path("data").has("waiting")
+            assertEquals(
+                    "lock-acquired",
+                    holder.request("lock-item-subresource", page(item))
+                            .path("event")
+                            .asText());
+            watcherA.awaitEvent(frame -> frame.path("event").asText().equals("lock-updated")
+                    && !frame.path("data").has("waiting")
                     && frame.path("data").path("locks").size() == 1
-                    && frame.path("data").path("locks").get(0).path("ownerUserName").asText().equals("Hana"));
+                    && frame.path("data")
+                            .path("locks")
+                            .get(0)
+                            .path("ownerUserName")
+                            .asText()
+                            .equals("Hana"));
             assertTrue(deadline != null);
         } finally {
             pool.shutdownNow();
@@ -276,16 +333,22 @@ class WaitingAcrossNodesIT {
             holder.request("lock-item-subresource", page(item));
             JsonNode pending = askerThere.request("request-takeover", resource(item));
             assertEquals("takeover-pending", pending.path("event").asText(), pending.toString());
-            Instant deadline = Instant.parse(pending.path("data").path("deadline").asText());
+            Instant deadline =
+                    Instant.parse(pending.path("data").path("deadline").asText());
             holder.awaitEvent("takeover-requested");
 
             doomed.kill9();
 
-            askerHere.awaitEvent(frame -> frame.path("event").asText().equals("takeover-granted"), CONSENT.plusSeconds(10));
-            assertTrue(Instant.now().isBefore(deadline.plus(SWEEP).plusSeconds(2)), "decided by its deadline + the sweep interval");
+            askerHere.awaitEvent(
+                    frame -> frame.path("event").asText().equals("takeover-granted"), CONSENT.plusSeconds(10));
+            assertTrue(
+                    Instant.now().isBefore(deadline.plus(SWEEP).plusSeconds(2)),
+                    "decided by its deadline + the sweep interval");
             holder.awaitEvent("lock-lost");
             // Exactly once, whichever node got there first: wait out a few more sweeps of both nodes.
-            await().pollDelay(SWEEP.multipliedBy(8)).atMost(Duration.ofSeconds(5)).until(() -> true);
+            await().pollDelay(SWEEP.multipliedBy(8))
+                    .atMost(Duration.ofSeconds(5))
+                    .until(() -> true);
             assertEquals(1, askerHere.events("takeover-granted").size());
             assertEquals(1, holder.events("lock-lost").size());
         } finally {

@@ -46,8 +46,10 @@ class MetersRegisteredOnceTest {
 
     @TestHTTPResource("/")
     URI base;
+
     @Inject
     MeterRegistry meters;
+
     @Inject
     ConfiguratorStore store;
 
@@ -60,13 +62,20 @@ class MetersRegisteredOnceTest {
                 sara.request("lock-configurator", Map.of("configuratorId", configurator));
             }
         }
-        List<String> warnings = Files.readAllLines(LOG).stream().filter(line -> line.contains("has been already registered")).toList();
+        List<String> warnings = Files.readAllLines(LOG).stream()
+                .filter(line -> line.contains("has been already registered"))
+                .toList();
         assertEquals(List.of(), warnings, "meters registered twice");
     }
 
     @Test
     void theDefaultRedisPoolHasItsMetersUnderItsOwnName() {
-        assertTrue(meters.find("redis.pool.queue.size").tag("pool.name", "<default>").gauge() != null,
-                "the default client's pool queue gauge: " + meters.find("redis.pool.queue.size").gauges());
+        assertTrue(
+                meters.find("redis.pool.queue.size")
+                                .tag("pool.name", "<default>")
+                                .gauge()
+                        != null,
+                "the default client's pool queue gauge: "
+                        + meters.find("redis.pool.queue.size").gauges());
     }
 }

@@ -20,6 +20,7 @@ class MetricsTest {
 
     @TestHTTPResource("/")
     URI base;
+
     @Inject
     ConfiguratorStore store;
 
@@ -28,14 +29,18 @@ class MetricsTest {
         long configurator = Fixtures.configurator(store);
         var sara = DemoLogin.user("Sara");
         var omar = DemoLogin.user("Omar");
-        try (WsClient s = WsClient.connect(base, sara.token()); WsClient o = WsClient.connect(base, omar.token())) {
+        try (WsClient s = WsClient.connect(base, sara.token());
+                WsClient o = WsClient.connect(base, omar.token())) {
             o.request("watch", Map.of("configuratorId", configurator));
             s.request("lock-configurator", Map.of("configuratorId", configurator));
             o.request("lock-configurator", Map.of("configuratorId", configurator));
             s.request("unlock-configurator", Map.of("configuratorId", configurator));
             o.awaitEvent(frame -> frame.path("event").asText().equals("lock-released"));
 
-            given().when().get("/q/metrics").then().statusCode(200)
+            given().when()
+                    .get("/q/metrics")
+                    .then()
+                    .statusCode(200)
                     .body(containsString("editlock_lock_acquire_seconds_count{outcome=\"granted\""))
                     .body(containsString("editlock_lock_acquire_seconds_count{outcome=\"refused\""))
                     .body(containsString("editlock_lock_conflicts_total"))

@@ -26,44 +26,89 @@ class FrameDecoderTest {
     private static final String BAD_ITEM_ID = "itemId must be a positive integer below 2^53";
     private static final String BAD_PAGE = "page must be one of filters, dependencies, attributes";
     private static final String BAD_RESUME_TOKEN = "resumeToken must be the string from welcome";
-    private static final String BAD_ACCESS_TOKEN = "accessToken must be a JWT (a non-empty string of at most 8192 characters)";
+    private static final String BAD_ACCESS_TOKEN =
+            "accessToken must be a JWT (a non-empty string of at most 8192 characters)";
 
     private final FrameDecoder decoder = new FrameDecoder(new ObjectMapper());
 
     static Stream<Arguments> validFrames() {
         return Stream.of(
-                row("lock-configurator", "{'event':'lock-configurator','data':{'configuratorId':12},'ref':'r1'}",
+                row(
+                        "lock-configurator",
+                        "{'event':'lock-configurator','data':{'configuratorId':12},'ref':'r1'}",
                         new ClientRequest.Lock("r1", Resource.configurator(12))),
-                row("lock-variables", "{'event':'lock-variables','data':{'configuratorId':12},'ref':'r1'}",
+                row(
+                        "lock-variables",
+                        "{'event':'lock-variables','data':{'configuratorId':12},'ref':'r1'}",
                         new ClientRequest.Lock("r1", Resource.variables(12))),
-                row("lock-item-subresource", "{'event':'lock-item-subresource','data':{'itemId':5,'page':'filters'},'ref':'r1'}",
+                row(
+                        "lock-item-subresource",
+                        "{'event':'lock-item-subresource','data':{'itemId':5,'page':'filters'},'ref':'r1'}",
                         new ClientRequest.Lock("r1", Resource.itemPage(5, Page.FILTERS))),
-                row("every page by its wire name", "{'event':'lock-item-subresource','data':{'itemId':5,'page':'dependencies'}}",
+                row(
+                        "every page by its wire name",
+                        "{'event':'lock-item-subresource','data':{'itemId':5,'page':'dependencies'}}",
                         new ClientRequest.Lock(null, Resource.itemPage(5, Page.DEPENDENCIES))),
-                row("attributes page", "{'event':'lock-item-subresource','data':{'itemId':5,'page':'attributes'}}",
+                row(
+                        "attributes page",
+                        "{'event':'lock-item-subresource','data':{'itemId':5,'page':'attributes'}}",
                         new ClientRequest.Lock(null, Resource.itemPage(5, Page.ATTRIBUTES))),
-                row("unlock-configurator", "{'event':'unlock-configurator','data':{'configuratorId':12},'ref':'r1'}",
+                row(
+                        "unlock-configurator",
+                        "{'event':'unlock-configurator','data':{'configuratorId':12},'ref':'r1'}",
                         new ClientRequest.Unlock("r1", Resource.configurator(12))),
-                row("unlock-variables", "{'event':'unlock-variables','data':{'configuratorId':12}}",
+                row(
+                        "unlock-variables",
+                        "{'event':'unlock-variables','data':{'configuratorId':12}}",
                         new ClientRequest.Unlock(null, Resource.variables(12))),
-                row("unlock-item-subresource", "{'event':'unlock-item-subresource','data':{'itemId':5,'page':'attributes'}}",
+                row(
+                        "unlock-item-subresource",
+                        "{'event':'unlock-item-subresource','data':{'itemId':5,'page':'attributes'}}",
                         new ClientRequest.Unlock(null, Resource.itemPage(5, Page.ATTRIBUTES))),
-                row("watch", "{'event':'watch','data':{'configuratorId':12},'ref':'w'}", new ClientRequest.Watch("w", 12)),
-                row("unwatch", "{'event':'unwatch','data':{'configuratorId':12},'ref':'w'}", new ClientRequest.Unwatch("w", 12)),
+                row(
+                        "watch",
+                        "{'event':'watch','data':{'configuratorId':12},'ref':'w'}",
+                        new ClientRequest.Watch("w", 12)),
+                row(
+                        "unwatch",
+                        "{'event':'unwatch','data':{'configuratorId':12},'ref':'w'}",
+                        new ClientRequest.Unwatch("w", 12)),
                 row("touch without data", "{'event':'touch','ref':'t'}", new ClientRequest.Touch("t")),
                 row("touch with data null", "{'event':'touch','data':null,'ref':'t'}", new ClientRequest.Touch("t")),
-                row("touch with an object", "{'event':'touch','data':{'anything':1},'ref':'t'}", new ClientRequest.Touch("t")),
-                row("resume", "{'event':'resume','data':{'resumeToken':'abc'},'ref':'r'}", new ClientRequest.Resume("r", "abc")),
-                row("resume token of 256 characters", "{'event':'resume','data':{'resumeToken':'" + "a".repeat(256) + "'}}",
+                row(
+                        "touch with an object",
+                        "{'event':'touch','data':{'anything':1},'ref':'t'}",
+                        new ClientRequest.Touch("t")),
+                row(
+                        "resume",
+                        "{'event':'resume','data':{'resumeToken':'abc'},'ref':'r'}",
+                        new ClientRequest.Resume("r", "abc")),
+                row(
+                        "resume token of 256 characters",
+                        "{'event':'resume','data':{'resumeToken':'" + "a".repeat(256) + "'}}",
                         new ClientRequest.Resume(null, "a".repeat(256))),
-                row("reauth", "{'event':'reauth','data':{'accessToken':'e.y.j'},'ref':'a'}", new ClientRequest.Reauth("a", "e.y.j")),
+                row(
+                        "reauth",
+                        "{'event':'reauth','data':{'accessToken':'e.y.j'},'ref':'a'}",
+                        new ClientRequest.Reauth("a", "e.y.j")),
                 row("no ref", "{'event':'touch'}", new ClientRequest.Touch(null)),
                 row("ref null is no ref", "{'event':'touch','ref':null}", new ClientRequest.Touch(null)),
                 row("empty ref is a ref", "{'event':'touch','ref':''}", new ClientRequest.Touch("")),
-                row("ref of 64 characters", "{'event':'touch','ref':'" + "r".repeat(64) + "'}", new ClientRequest.Touch("r".repeat(64))),
-                row("the largest id", "{'event':'watch','data':{'configuratorId':" + MAX_ID + "}}", new ClientRequest.Watch(null, MAX_ID)),
-                row("unknown top-level fields are ignored", "{'event':'touch','ref':'t','extra':[1]}", new ClientRequest.Touch("t")),
-                row("unknown data fields are ignored", "{'event':'watch','data':{'configuratorId':3,'x':true}}",
+                row(
+                        "ref of 64 characters",
+                        "{'event':'touch','ref':'" + "r".repeat(64) + "'}",
+                        new ClientRequest.Touch("r".repeat(64))),
+                row(
+                        "the largest id",
+                        "{'event':'watch','data':{'configuratorId':" + MAX_ID + "}}",
+                        new ClientRequest.Watch(null, MAX_ID)),
+                row(
+                        "unknown top-level fields are ignored",
+                        "{'event':'touch','ref':'t','extra':[1]}",
+                        new ClientRequest.Touch("t")),
+                row(
+                        "unknown data fields are ignored",
+                        "{'event':'watch','data':{'configuratorId':3,'x':true}}",
                         new ClientRequest.Watch(null, 3)));
     }
 
@@ -85,48 +130,112 @@ class FrameDecoderTest {
                 row("event null", "{'event':null,'ref':'r'}", invalid("r", BAD_EVENT)),
                 row("event a number", "{'event':7,'ref':'r'}", invalid("r", BAD_EVENT)),
                 row("wrong-case field name", "{'Event':'touch','ref':'r'}", invalid("r", BAD_EVENT)),
-                row("unknown event", "{'event':'lock-everything','data':{},'ref':'r'}", invalid("r", "unknown event 'lock-everything'")),
+                row(
+                        "unknown event",
+                        "{'event':'lock-everything','data':{},'ref':'r'}",
+                        invalid("r", "unknown event 'lock-everything'")),
                 row("wrong-case event", "{'event':'Touch','ref':'r'}", invalid("r", "unknown event 'Touch'")),
-                row("touch with an array", "{'event':'touch','data':[],'ref':'r'}", invalid("r", "data of touch must be an object or absent")),
-                row("missing data", "{'event':'lock-configurator','ref':'r'}", invalid("r", "data of lock-configurator must be an object")),
-                row("data null", "{'event':'watch','data':null,'ref':'r'}", invalid("r", "data of watch must be an object")),
-                row("data a string", "{'event':'lock-variables','data':'12','ref':'r'}", invalid("r", "data of lock-variables must be an object")),
-                row("missing configuratorId", "{'event':'lock-configurator','data':{},'ref':'r'}", invalid("r", "configuratorId is required")),
-                row("configuratorId null", "{'event':'unwatch','data':{'configuratorId':null},'ref':'r'}",
+                row(
+                        "touch with an array",
+                        "{'event':'touch','data':[],'ref':'r'}",
+                        invalid("r", "data of touch must be an object or absent")),
+                row(
+                        "missing data",
+                        "{'event':'lock-configurator','ref':'r'}",
+                        invalid("r", "data of lock-configurator must be an object")),
+                row(
+                        "data null",
+                        "{'event':'watch','data':null,'ref':'r'}",
+                        invalid("r", "data of watch must be an object")),
+                row(
+                        "data a string",
+                        "{'event':'lock-variables','data':'12','ref':'r'}",
+                        invalid("r", "data of lock-variables must be an object")),
+                row(
+                        "missing configuratorId",
+                        "{'event':'lock-configurator','data':{},'ref':'r'}",
                         invalid("r", "configuratorId is required")),
-                row("wrong-case configuratorId", "{'event':'watch','data':{'ConfiguratorId':1},'ref':'r'}",
+                row(
+                        "configuratorId null",
+                        "{'event':'unwatch','data':{'configuratorId':null},'ref':'r'}",
                         invalid("r", "configuratorId is required")),
-                row("configuratorId a string", "{'event':'lock-configurator','data':{'configuratorId':'12'},'ref':'r'}",
+                row(
+                        "wrong-case configuratorId",
+                        "{'event':'watch','data':{'ConfiguratorId':1},'ref':'r'}",
+                        invalid("r", "configuratorId is required")),
+                row(
+                        "configuratorId a string",
+                        "{'event':'lock-configurator','data':{'configuratorId':'12'},'ref':'r'}",
                         invalid("r", BAD_CONFIGURATOR_ID)),
-                row("configuratorId a fraction", "{'event':'lock-configurator','data':{'configuratorId':1.5},'ref':'r'}",
+                row(
+                        "configuratorId a fraction",
+                        "{'event':'lock-configurator','data':{'configuratorId':1.5},'ref':'r'}",
                         invalid("r", BAD_CONFIGURATOR_ID)),
-                row("configuratorId zero", "{'event':'lock-variables','data':{'configuratorId':0},'ref':'r'}",
+                row(
+                        "configuratorId zero",
+                        "{'event':'lock-variables','data':{'configuratorId':0},'ref':'r'}",
                         invalid("r", BAD_CONFIGURATOR_ID)),
-                row("configuratorId negative", "{'event':'watch','data':{'configuratorId':-1},'ref':'r'}",
+                row(
+                        "configuratorId negative",
+                        "{'event':'watch','data':{'configuratorId':-1},'ref':'r'}",
                         invalid("r", BAD_CONFIGURATOR_ID)),
-                row("configuratorId 2^53", "{'event':'watch','data':{'configuratorId':" + (MAX_ID + 1) + "},'ref':'r'}",
+                row(
+                        "configuratorId 2^53",
+                        "{'event':'watch','data':{'configuratorId':" + (MAX_ID + 1) + "},'ref':'r'}",
                         invalid("r", BAD_CONFIGURATOR_ID)),
-                row("configuratorId beyond a long", "{'event':'watch','data':{'configuratorId':99999999999999999999},'ref':'r'}",
+                row(
+                        "configuratorId beyond a long",
+                        "{'event':'watch','data':{'configuratorId':99999999999999999999},'ref':'r'}",
                         invalid("r", BAD_CONFIGURATOR_ID)),
-                row("missing itemId", "{'event':'lock-item-subresource','data':{'page':'filters'},'ref':'r'}",
+                row(
+                        "missing itemId",
+                        "{'event':'lock-item-subresource','data':{'page':'filters'},'ref':'r'}",
                         invalid("r", "itemId is required")),
-                row("itemId zero", "{'event':'unlock-item-subresource','data':{'itemId':0,'page':'filters'},'ref':'r'}",
+                row(
+                        "itemId zero",
+                        "{'event':'unlock-item-subresource','data':{'itemId':0,'page':'filters'},'ref':'r'}",
                         invalid("r", BAD_ITEM_ID)),
-                row("missing page", "{'event':'lock-item-subresource','data':{'itemId':5},'ref':'r'}", invalid("r", BAD_PAGE)),
-                row("page a number", "{'event':'lock-item-subresource','data':{'itemId':5,'page':1},'ref':'r'}", invalid("r", BAD_PAGE)),
-                row("unknown page", "{'event':'lock-item-subresource','data':{'itemId':5,'page':'notes'},'ref':'r'}",
+                row(
+                        "missing page",
+                        "{'event':'lock-item-subresource','data':{'itemId':5},'ref':'r'}",
+                        invalid("r", BAD_PAGE)),
+                row(
+                        "page a number",
+                        "{'event':'lock-item-subresource','data':{'itemId':5,'page':1},'ref':'r'}",
+                        invalid("r", BAD_PAGE)),
+                row(
+                        "unknown page",
+                        "{'event':'lock-item-subresource','data':{'itemId':5,'page':'notes'},'ref':'r'}",
                         invalid("r", "unknown page 'notes': filters, dependencies or attributes")),
-                row("wrong-case page", "{'event':'lock-item-subresource','data':{'itemId':5,'page':'Filters'},'ref':'r'}",
+                row(
+                        "wrong-case page",
+                        "{'event':'lock-item-subresource','data':{'itemId':5,'page':'Filters'},'ref':'r'}",
                         invalid("r", "unknown page 'Filters': filters, dependencies or attributes")),
                 row("missing resumeToken", "{'event':'resume','data':{},'ref':'r'}", invalid("r", BAD_RESUME_TOKEN)),
-                row("empty resumeToken", "{'event':'resume','data':{'resumeToken':''},'ref':'r'}", invalid("r", BAD_RESUME_TOKEN)),
-                row("resumeToken a number", "{'event':'resume','data':{'resumeToken':5},'ref':'r'}", invalid("r", BAD_RESUME_TOKEN)),
-                row("resumeToken of 257 characters", "{'event':'resume','data':{'resumeToken':'" + "a".repeat(257) + "'},'ref':'r'}",
+                row(
+                        "empty resumeToken",
+                        "{'event':'resume','data':{'resumeToken':''},'ref':'r'}",
+                        invalid("r", BAD_RESUME_TOKEN)),
+                row(
+                        "resumeToken a number",
+                        "{'event':'resume','data':{'resumeToken':5},'ref':'r'}",
+                        invalid("r", BAD_RESUME_TOKEN)),
+                row(
+                        "resumeToken of 257 characters",
+                        "{'event':'resume','data':{'resumeToken':'" + "a".repeat(257) + "'},'ref':'r'}",
                         invalid("r", BAD_RESUME_TOKEN)),
                 row("missing accessToken", "{'event':'reauth','data':{},'ref':'r'}", invalid("r", BAD_ACCESS_TOKEN)),
-                row("blank accessToken", "{'event':'reauth','data':{'accessToken':'  '},'ref':'r'}", invalid("r", BAD_ACCESS_TOKEN)),
-                row("accessToken an object", "{'event':'reauth','data':{'accessToken':{}},'ref':'r'}", invalid("r", BAD_ACCESS_TOKEN)),
-                row("accessToken over 8192 characters", "{'event':'reauth','data':{'accessToken':'" + "a".repeat(8193) + "'},'ref':'r'}",
+                row(
+                        "blank accessToken",
+                        "{'event':'reauth','data':{'accessToken':'  '},'ref':'r'}",
+                        invalid("r", BAD_ACCESS_TOKEN)),
+                row(
+                        "accessToken an object",
+                        "{'event':'reauth','data':{'accessToken':{}},'ref':'r'}",
+                        invalid("r", BAD_ACCESS_TOKEN)),
+                row(
+                        "accessToken over 8192 characters",
+                        "{'event':'reauth','data':{'accessToken':'" + "a".repeat(8193) + "'},'ref':'r'}",
                         invalid("r", BAD_ACCESS_TOKEN)));
     }
 
@@ -138,7 +247,8 @@ class FrameDecoderTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("malformedFrames")
-    void aMalformedFrameIsInvalidWithItsReasonAndOnlyAValidRef(String name, String frame, ClientRequest.Invalid expected) {
+    void aMalformedFrameIsInvalidWithItsReasonAndOnlyAValidRef(
+            String name, String frame, ClientRequest.Invalid expected) {
         ClientRequest decoded = decoder.decode(frame);
         assertEquals(expected, decoded, name + " must be refused with this message and ref: " + frame);
     }

@@ -24,7 +24,8 @@ public final class CommandCounter {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
     /** The measuring commands themselves, and the handshake of a connection the pool may open meanwhile. */
-    private static final Set<String> NOT_COUNTED = Set.of("config", "info", "hello", "client", "select", "auth", "ping", "command");
+    private static final Set<String> NOT_COUNTED =
+            Set.of("config", "info", "hello", "client", "select", "auth", "ping", "command");
 
     private final ReactiveRedisDataSource redis;
 
@@ -36,7 +37,8 @@ public final class CommandCounter {
     public Map<String, Long> count(Runnable step) {
         redis.execute(Command.CONFIG, "RESETSTAT").await().atMost(WAIT);
         step.run();
-        return calls(redis.execute(Command.INFO, "commandstats").await().atMost(WAIT).toString());
+        return calls(
+                redis.execute(Command.INFO, "commandstats").await().atMost(WAIT).toString());
     }
 
     public static long total(Map<String, Long> calls) {

@@ -30,6 +30,7 @@ class PipelinedRedisTest {
 
     @Inject
     PipelinedRedis redis;
+
     @Inject
     Vertx vertx;
 
@@ -42,7 +43,10 @@ class PipelinedRedisTest {
             for (int i = 0; i < commands; i++) {
                 sent.add(redis.execute(Command.INCR, key));
             }
-            return Uni.join().all(sent).andFailFast().map(all -> all.stream().map(Response::toLong).toList());
+            return Uni.join()
+                    .all(sent)
+                    .andFailFast()
+                    .map(all -> all.stream().map(Response::toLong).toList());
         });
         assertEquals(commands, replies.size());
         for (int i = 0; i < commands; i++) {
@@ -62,9 +66,10 @@ class PipelinedRedisTest {
                 behind.add(redis.execute(Command.INCR, counter));
             }
             return busy.flatMap(nothing -> {
-                assertNull(nothing, "nothing was pushed: BLPOP timed out");
-                return Uni.join().all(behind).andFailFast();
-            }).map(all -> all.stream().map(Response::toLong).toList());
+                        assertNull(nothing, "nothing was pushed: BLPOP timed out");
+                        return Uni.join().all(behind).andFailFast();
+                    })
+                    .map(all -> all.stream().map(Response::toLong).toList());
         });
         assertEquals(50, replies.size());
         assertEquals(50L, replies.get(49));

@@ -21,18 +21,29 @@ class SocketErrorTest {
 
     static Stream<Arguments> refusals() {
         return Stream.of(
-                Arguments.of(new SocketError.BadRequest("event must be a string"), "BAD_REQUEST", "event must be a string"),
-                Arguments.of(new SocketError.FrameRateExceeded(200), "RATE_LIMITED",
+                Arguments.of(
+                        new SocketError.BadRequest("event must be a string"), "BAD_REQUEST", "event must be a string"),
+                Arguments.of(
+                        new SocketError.FrameRateExceeded(200),
+                        "RATE_LIMITED",
                         "More than 200 requests a second on this socket; this one was not processed"),
-                Arguments.of(new SocketError.WatchLimitReached(100), "LIMIT_EXCEEDED",
+                Arguments.of(
+                        new SocketError.WatchLimitReached(100),
+                        "LIMIT_EXCEEDED",
                         "This socket already watches 100 configurators, the most allowed; unwatch one first"),
                 Arguments.of(new SocketError.WaitLimitReached(20), "LIMIT_EXCEEDED", "You wait in 20 lines already"),
                 Arguments.of(new SocketError.NoConfigurator(12), "NOT_FOUND", "No configurator 12"),
-                Arguments.of(new SocketError.NoTakeoverToAnswer(), "NOT_FOUND",
+                Arguments.of(
+                        new SocketError.NoTakeoverToAnswer(),
+                        "NOT_FOUND",
                         "No take-over request for this resource is waiting for your answer"),
-                Arguments.of(new SocketError.ResumeFailed(), "RESUME_FAILED",
+                Arguments.of(
+                        new SocketError.ResumeFailed(),
+                        "RESUME_FAILED",
                         "This resumeToken cannot be resumed (unknown, expired, used, another user's, or its socket is still open)"),
-                Arguments.of(new SocketError.ReauthRefused(), "UNAUTHORIZED",
+                Arguments.of(
+                        new SocketError.ReauthRefused(),
+                        "UNAUTHORIZED",
                         "This token cannot renew the socket (invalid, expired, or another user's); the socket keeps its token"),
                 Arguments.of(new SocketError.StoreUnreachable(), "UNAVAILABLE", "The lock store cannot be reached"),
                 Arguments.of(new SocketError.Internal(), "INTERNAL", "The request could not be processed"));

@@ -50,19 +50,38 @@ class BodiesTest {
         return Stream.of(
                 Arguments.of(Check.NAME, "{'name':'Plant'}", "Plant"),
                 Arguments.of(Check.NAME, "{'name':'" + "n".repeat(200) + "'}", "n".repeat(200)),
-                Arguments.of(Check.NAME, "{'name':'Plant','id':3,'configuratorId':3,'createdAt':'x','createdBy':'u'}", "Plant"),
+                Arguments.of(
+                        Check.NAME,
+                        "{'name':'Plant','id':3,'configuratorId':3,'createdAt':'x','createdBy':'u'}",
+                        "Plant"),
                 Arguments.of(Check.NEW_ITEM, "{'name':'Pump'}", new Bodies.NewItem("Pump", null)),
                 Arguments.of(Check.NEW_ITEM, "{'name':'Pump','parentItemId':null}", new Bodies.NewItem("Pump", null)),
                 Arguments.of(Check.NEW_ITEM, "{'name':'Pump','parentItemId':7}", new Bodies.NewItem("Pump", 7L)),
-                Arguments.of(Check.NEW_ITEM, "{'name':'Pump','parentItemId':9007199254740991}",
+                Arguments.of(
+                        Check.NEW_ITEM,
+                        "{'name':'Pump','parentItemId':9007199254740991}",
                         new Bodies.NewItem("Pump", 9_007_199_254_740_991L)),
                 Arguments.of(Check.NEW_FILTER, "{'expression':'a > 1'}", Map.of("expression", "a > 1")),
-                Arguments.of(Check.NEW_FILTER, "{'expression':'a > 1','itemId':4,'id':9}", Map.of("expression", "a > 1")),
-                Arguments.of(Check.NEW_FILTER, "{'expression':'" + "t".repeat(10_000) + "'}", Map.of("expression", "t".repeat(10_000))),
-                Arguments.of(Check.NEW_DEPENDENCY, "{'targetItemId':4,'effect':'hide'}", Map.of("targetItemId", "4", "effect", "hide")),
-                Arguments.of(Check.NEW_ATTRIBUTE_VALUE, "{'name':'colour','value':''}", Map.of("name", "colour", "value", "")),
-                Arguments.of(Check.NEW_ATTRIBUTE_VALUE, "{'name':'colour','value':'  '}", Map.of("name", "colour", "value", "  ")),
-                Arguments.of(Check.NEW_VARIABLE, "{'name':'x','formula':'y + 1'}", Map.of("name", "x", "formula", "y + 1")),
+                Arguments.of(
+                        Check.NEW_FILTER, "{'expression':'a > 1','itemId':4,'id':9}", Map.of("expression", "a > 1")),
+                Arguments.of(
+                        Check.NEW_FILTER,
+                        "{'expression':'" + "t".repeat(10_000) + "'}",
+                        Map.of("expression", "t".repeat(10_000))),
+                Arguments.of(
+                        Check.NEW_DEPENDENCY,
+                        "{'targetItemId':4,'effect':'hide'}",
+                        Map.of("targetItemId", "4", "effect", "hide")),
+                Arguments.of(
+                        Check.NEW_ATTRIBUTE_VALUE,
+                        "{'name':'colour','value':''}",
+                        Map.of("name", "colour", "value", "")),
+                Arguments.of(
+                        Check.NEW_ATTRIBUTE_VALUE,
+                        "{'name':'colour','value':'  '}",
+                        Map.of("name", "colour", "value", "  ")),
+                Arguments.of(
+                        Check.NEW_VARIABLE, "{'name':'x','formula':'y + 1'}", Map.of("name", "x", "formula", "y + 1")),
                 Arguments.of(Check.CHANGE_VARIABLE, "{'formula':'y + 2'}", Map.of("formula", "y + 2")),
                 Arguments.of(Check.CHANGE_VARIABLE, "{'name':null,'formula':'y + 2'}", Map.of("formula", "y + 2")),
                 Arguments.of(Check.CHANGE_DEPENDENCY, "{'targetItemId':8}", Map.of("targetItemId", "8")),
@@ -79,7 +98,10 @@ class BodiesTest {
                 Arguments.of(Check.NEW_DEPENDENCY, "[]", "the body must be a JSON object with targetItemId, effect"),
                 Arguments.of(Check.NAME, "{'name':'Plant','colour':'red'}", "unknown field 'colour' (expected name)"),
                 Arguments.of(Check.NAME, "{'Name':'Plant'}", "unknown field 'Name' (expected name)"),
-                Arguments.of(Check.NEW_VARIABLE, "{'name':'x','formula':'y','value':'1'}", "unknown field 'value' (expected name, formula)"),
+                Arguments.of(
+                        Check.NEW_VARIABLE,
+                        "{'name':'x','formula':'y','value':'1'}",
+                        "unknown field 'value' (expected name, formula)"),
                 // Missing.
                 Arguments.of(Check.NAME, "{}", "name is required"),
                 Arguments.of(Check.NAME, "{'name':null}", "name is required"),
@@ -89,22 +111,48 @@ class BodiesTest {
                 Arguments.of(Check.NEW_DEPENDENCY, "{'targetItemId':4}", "effect is required"),
                 Arguments.of(Check.NEW_ATTRIBUTE_VALUE, "{'name':'colour','value':null}", "value is required"),
                 Arguments.of(Check.CHANGE_VARIABLE, "{}", "nothing to change: send at least one of name, formula"),
-                Arguments.of(Check.CHANGE_VARIABLE, "{'name':null,'formula':null}", "nothing to change: send at least one of name, formula"),
-                Arguments.of(Check.CHANGE_DEPENDENCY, "{'id':3}", "nothing to change: send at least one of targetItemId, effect"),
+                Arguments.of(
+                        Check.CHANGE_VARIABLE,
+                        "{'name':null,'formula':null}",
+                        "nothing to change: send at least one of name, formula"),
+                Arguments.of(
+                        Check.CHANGE_DEPENDENCY,
+                        "{'id':3}",
+                        "nothing to change: send at least one of targetItemId, effect"),
                 // Mistyped.
                 Arguments.of(Check.NAME, "{'name':7}", "name must be a string"),
                 Arguments.of(Check.NAME, "{'name':['Plant']}", "name must be a string"),
                 Arguments.of(Check.NAME, "{'name':true}", "name must be a string"),
                 Arguments.of(Check.NEW_FILTER, "{'expression':{}}", "expression must be a string"),
                 Arguments.of(Check.NEW_ATTRIBUTE_VALUE, "{'name':'colour','value':3}", "value must be a string"),
-                Arguments.of(Check.NEW_ITEM, "{'name':'Pump','parentItemId':'7'}", "parentItemId must be an item id (a positive integer)"),
-                Arguments.of(Check.NEW_ITEM, "{'name':'Pump','parentItemId':0}", "parentItemId must be an item id (a positive integer)"),
-                Arguments.of(Check.NEW_ITEM, "{'name':'Pump','parentItemId':-7}", "parentItemId must be an item id (a positive integer)"),
-                Arguments.of(Check.NEW_ITEM, "{'name':'Pump','parentItemId':7.5}", "parentItemId must be an item id (a positive integer)"),
-                Arguments.of(Check.NEW_ITEM, "{'name':'Pump','parentItemId':9007199254740992}",
+                Arguments.of(
+                        Check.NEW_ITEM,
+                        "{'name':'Pump','parentItemId':'7'}",
                         "parentItemId must be an item id (a positive integer)"),
-                Arguments.of(Check.NEW_DEPENDENCY, "{'targetItemId':'4','effect':'hide'}", "targetItemId must be an item id (a positive integer)"),
-                Arguments.of(Check.CHANGE_DEPENDENCY, "{'targetItemId':true}", "targetItemId must be an item id (a positive integer)"),
+                Arguments.of(
+                        Check.NEW_ITEM,
+                        "{'name':'Pump','parentItemId':0}",
+                        "parentItemId must be an item id (a positive integer)"),
+                Arguments.of(
+                        Check.NEW_ITEM,
+                        "{'name':'Pump','parentItemId':-7}",
+                        "parentItemId must be an item id (a positive integer)"),
+                Arguments.of(
+                        Check.NEW_ITEM,
+                        "{'name':'Pump','parentItemId':7.5}",
+                        "parentItemId must be an item id (a positive integer)"),
+                Arguments.of(
+                        Check.NEW_ITEM,
+                        "{'name':'Pump','parentItemId':9007199254740992}",
+                        "parentItemId must be an item id (a positive integer)"),
+                Arguments.of(
+                        Check.NEW_DEPENDENCY,
+                        "{'targetItemId':'4','effect':'hide'}",
+                        "targetItemId must be an item id (a positive integer)"),
+                Arguments.of(
+                        Check.CHANGE_DEPENDENCY,
+                        "{'targetItemId':true}",
+                        "targetItemId must be an item id (a positive integer)"),
                 // Blank.
                 Arguments.of(Check.NAME, "{'name':''}", "name must not be blank"),
                 Arguments.of(Check.NAME, "{'name':'   '}", "name must not be blank"),
@@ -113,9 +161,18 @@ class BodiesTest {
                 Arguments.of(Check.CHANGE_VARIABLE, "{'formula':'\\t'}", "formula must not be blank"),
                 // Too long.
                 Arguments.of(Check.NAME, "{'name':'" + LONG_NAME + "'}", "name must be at most 200 characters"),
-                Arguments.of(Check.NEW_VARIABLE, "{'name':'" + LONG_NAME + "','formula':'1'}", "name must be at most 200 characters"),
-                Arguments.of(Check.NEW_FILTER, "{'expression':'" + LONG_TEXT + "'}", "expression must be at most 10000 characters"),
-                Arguments.of(Check.NEW_ATTRIBUTE_VALUE, "{'name':'colour','value':'" + LONG_TEXT + "'}", "value must be at most 10000 characters"));
+                Arguments.of(
+                        Check.NEW_VARIABLE,
+                        "{'name':'" + LONG_NAME + "','formula':'1'}",
+                        "name must be at most 200 characters"),
+                Arguments.of(
+                        Check.NEW_FILTER,
+                        "{'expression':'" + LONG_TEXT + "'}",
+                        "expression must be at most 10000 characters"),
+                Arguments.of(
+                        Check.NEW_ATTRIBUTE_VALUE,
+                        "{'name':'colour','value':'" + LONG_TEXT + "'}",
+                        "value must be at most 10000 characters"));
     }
 
     @ParameterizedTest(name = "{0} {1}")
@@ -128,8 +185,8 @@ class BodiesTest {
     @MethodSource("refused")
     void anInvalidBodyIsRefusedNamingTheField(Check check, String body, String message) {
         JsonNode parsed = json(body);
-        InvalidInputException refused = assertThrows(InvalidInputException.class, () -> check.apply.apply(parsed),
-                check + " must refuse " + body);
+        InvalidInputException refused = assertThrows(
+                InvalidInputException.class, () -> check.apply.apply(parsed), check + " must refuse " + body);
         assertEquals(message, refused.getMessage(), "the 400's message for " + check + " of " + body);
     }
 

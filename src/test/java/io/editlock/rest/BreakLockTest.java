@@ -38,13 +38,18 @@ class BreakLockTest {
         TestUser ada = DemoLogin.user("Ada", "admin");
         long c = Api.configurator(sara);
         long item = Api.item(sara, c, null);
-        try (Holding holder = Holding.connect(base, omar); WsClient secondTab = WsClient.connect(base, omar.token());
+        try (Holding holder = Holding.connect(base, omar);
+                WsClient secondTab = WsClient.connect(base, omar.token());
                 WsClient watcher = WsClient.connect(base, sara.token())) {
             watcher.request("watch", Map.of("configuratorId", c));
             holder.page(item, "filters");
-            as(sara).get("/api/configurators/" + c + "/locks").then().statusCode(200)
-                    .body("", hasSize(1)).body("[0].ownerUserName", equalTo("Omar"))
-                    .body("[0].resource.itemId", equalTo((int) item)).body("[0].token", nullValue());
+            as(sara).get("/api/configurators/" + c + "/locks")
+                    .then()
+                    .statusCode(200)
+                    .body("", hasSize(1))
+                    .body("[0].ownerUserName", equalTo("Omar"))
+                    .body("[0].resource.itemId", equalTo((int) item))
+                    .body("[0].token", nullValue());
 
             as(omar).delete("/api/locks/item:" + item + ":filters").then().statusCode(403);
             as(ada).delete("/api/locks/item:" + item + ":filters").then().statusCode(204);
@@ -52,14 +57,22 @@ class BreakLockTest {
             JsonNode released = watcher.awaitEvent("lock-released");
             assertEquals("admin", released.path("data").path("reason").asText());
             assertEquals(omar.id(), released.path("data").path("ownerUserId").asText());
-            for (WsClient socket : new WsClient[] { holder.socket(), secondTab }) {
+            for (WsClient socket : new WsClient[] {holder.socket(), secondTab}) {
                 JsonNode lost = socket.awaitEvent("lock-lost");
                 assertEquals("admin", lost.path("data").path("reason").asText());
-                assertEquals("filters", lost.path("data").path("resource").path("page").asText());
+                assertEquals(
+                        "filters",
+                        lost.path("data").path("resource").path("page").asText());
             }
-            as(sara).get("/api/configurators/" + c + "/locks").then().statusCode(200).body("", empty());
+            as(sara).get("/api/configurators/" + c + "/locks")
+                    .then()
+                    .statusCode(200)
+                    .body("", empty());
             as(ada).delete("/api/locks/item:" + item + ":filters").then().statusCode(404);
-            as(sara).body(Map.of("expression", "x")).post("/api/items/" + item + "/filters").then().statusCode(201);
+            as(sara).body(Map.of("expression", "x"))
+                    .post("/api/items/" + item + "/filters")
+                    .then()
+                    .statusCode(201);
         }
     }
 
@@ -74,9 +87,14 @@ class BreakLockTest {
             holder.variables(other);
             as(ada).delete("/api/locks/configurator:" + c + ":variables").then().statusCode(404);
             as(ada).delete("/api/locks/configurator:" + c).then().statusCode(204);
-            as(ada).delete("/api/locks/configurator:" + other + ":variables").then().statusCode(204);
+            as(ada).delete("/api/locks/configurator:" + other + ":variables")
+                    .then()
+                    .statusCode(204);
             awaitLost(holder, 2);
-            holder.socket().events("lock-lost").forEach(lost -> assertEquals("admin", lost.path("data").path("reason").asText()));
+            holder.socket()
+                    .events("lock-lost")
+                    .forEach(lost -> assertEquals(
+                            "admin", lost.path("data").path("reason").asText()));
         }
     }
 
@@ -84,7 +102,10 @@ class BreakLockTest {
     void unknownLocksAre404() {
         TestUser ada = DemoLogin.user("Ada", "admin");
         long c = Api.configurator(ada);
-        as(ada).delete("/api/locks/configurator:" + c).then().statusCode(404).body("message", equalTo("Nobody holds configurator:" + c));
+        as(ada).delete("/api/locks/configurator:" + c)
+                .then()
+                .statusCode(404)
+                .body("message", equalTo("Nobody holds configurator:" + c));
         as(ada).delete("/api/locks/item:999999999:filters").then().statusCode(404);
         as(ada).get("/api/configurators/999999999/locks").then().statusCode(404);
     }

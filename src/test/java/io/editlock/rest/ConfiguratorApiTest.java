@@ -31,16 +31,26 @@ class ConfiguratorApiTest {
 
     @Test
     void createsAnswer201WithTheEntityAndItsLocation() {
-        var created = as(sara).body(Map.of("name", "Bike")).post("/api/configurators")
-                .then().statusCode(201)
-                .body("name", equalTo("Bike")).body("createdAt", notNullValue())
+        var created = as(sara).body(Map.of("name", "Bike"))
+                .post("/api/configurators")
+                .then()
+                .statusCode(201)
+                .body("name", equalTo("Bike"))
+                .body("createdAt", notNullValue())
                 .extract();
         long c = created.jsonPath().getLong("id");
         assertThat(created.header("Location"), endsWith("/api/configurators/" + c));
-        as(sara).body(Map.of("name", "Frame")).post("/api/configurators/" + c + "/items")
-                .then().statusCode(201).header("Location", endsWith("/api/items/" + lastItem(c)))
-                .body("configuratorId", equalTo((int) c)).body("parentItemId", nullValue());
-        as(sara).get("/api/configurators?after=" + (c - 1)).then().statusCode(200).body("id", hasItem((int) c));
+        as(sara).body(Map.of("name", "Frame"))
+                .post("/api/configurators/" + c + "/items")
+                .then()
+                .statusCode(201)
+                .header("Location", endsWith("/api/items/" + lastItem(c)))
+                .body("configuratorId", equalTo((int) c))
+                .body("parentItemId", nullValue());
+        as(sara).get("/api/configurators?after=" + (c - 1))
+                .then()
+                .statusCode(200)
+                .body("id", hasItem((int) c));
     }
 
     @Test
@@ -52,7 +62,9 @@ class ConfiguratorApiTest {
         long dependency = Api.dependency(sara, fork, frame);
         long value = Api.attributeValue(sara, fork);
         long variable = Api.variable(sara, c);
-        as(sara).get("/api/configurators/" + c).then().statusCode(200)
+        as(sara).get("/api/configurators/" + c)
+                .then()
+                .statusCode(200)
                 .body("items", hasSize(1))
                 .body("items[0].id", equalTo((int) frame))
                 .body("items[0].children[0].id", equalTo((int) fork))
@@ -72,10 +84,22 @@ class ConfiguratorApiTest {
         long c = Api.configurator(sara);
         long item = Api.item(sara, c, null);
         long dependency = Api.dependency(sara, item, item);
-        as(sara).body(Map.of("name", "Renamed")).patch("/api/configurators/" + c).then().statusCode(200).body("name", equalTo("Renamed"));
-        as(sara).body(Map.of("name", "Wheel")).patch("/api/items/" + item).then().statusCode(200).body("name", equalTo("Wheel"));
-        as(sara).body(Map.of("effect", "show")).patch("/api/dependencies/" + dependency).then().statusCode(200)
-                .body("effect", equalTo("show")).body("targetItemId", equalTo((int) item));
+        as(sara).body(Map.of("name", "Renamed"))
+                .patch("/api/configurators/" + c)
+                .then()
+                .statusCode(200)
+                .body("name", equalTo("Renamed"));
+        as(sara).body(Map.of("name", "Wheel"))
+                .patch("/api/items/" + item)
+                .then()
+                .statusCode(200)
+                .body("name", equalTo("Wheel"));
+        as(sara).body(Map.of("effect", "show"))
+                .patch("/api/dependencies/" + dependency)
+                .then()
+                .statusCode(200)
+                .body("effect", equalTo("show"))
+                .body("targetItemId", equalTo((int) item));
         as(sara).delete("/api/dependencies/" + dependency).then().statusCode(204);
         as(sara).get("/api/dependencies/" + dependency).then().statusCode(404);
         as(sara).delete("/api/configurators/" + c).then().statusCode(204);
@@ -94,7 +118,9 @@ class ConfiguratorApiTest {
         as(sara).delete("/api/items/" + child).then().statusCode(204);
         as(sara).get("/api/items/" + grandchild).then().statusCode(404);
         as(sara).get("/api/filters/" + filter).then().statusCode(404);
-        as(sara).get("/api/configurators/" + c).then().statusCode(200)
+        as(sara).get("/api/configurators/" + c)
+                .then()
+                .statusCode(200)
                 .body("items.id", contains((int) top, (int) other))
                 .body("items[0].children", hasSize(0));
     }
@@ -103,27 +129,68 @@ class ConfiguratorApiTest {
     void invalidBodiesAre400WithAMessage() {
         long c = Api.configurator(sara);
         long item = Api.item(sara, c, null);
-        as(sara).body(Map.of()).post("/api/configurators").then().statusCode(400).body("message", equalTo("name is required"));
-        as(sara).body(Map.of("name", "  ")).post("/api/configurators").then().statusCode(400).body("message", equalTo("name must not be blank"));
-        as(sara).body(Map.of("name", 5)).patch("/api/items/" + item).then().statusCode(400).body("message", equalTo("name must be a string"));
-        as(sara).body("{not json").post("/api/configurators").then().statusCode(400).body("message", notNullValue());
-        as(sara).body(Map.of("name", "x", "parentItemId", "7")).post("/api/configurators/" + c + "/items")
-                .then().statusCode(400).body("message", equalTo("parentItemId must be an item id (a positive integer)"));
-        as(sara).body(Map.of("name", "x", "parentItemId", 999_999_999)).post("/api/configurators/" + c + "/items")
-                .then().statusCode(400).body("message", equalTo("parentItemId 999999999 is not an item of configurator " + c));
-        as(sara).body(Map.of("effect", "hide")).post("/api/items/" + item + "/dependencies")
-                .then().statusCode(400).body("message", equalTo("targetItemId is required"));
-        as(sara).body(Map.of()).patch("/api/filters/" + Api.filter(sara, item)).then().statusCode(400)
+        as(sara).body(Map.of())
+                .post("/api/configurators")
+                .then()
+                .statusCode(400)
+                .body("message", equalTo("name is required"));
+        as(sara).body(Map.of("name", "  "))
+                .post("/api/configurators")
+                .then()
+                .statusCode(400)
+                .body("message", equalTo("name must not be blank"));
+        as(sara).body(Map.of("name", 5))
+                .patch("/api/items/" + item)
+                .then()
+                .statusCode(400)
+                .body("message", equalTo("name must be a string"));
+        as(sara).body("{not json")
+                .post("/api/configurators")
+                .then()
+                .statusCode(400)
+                .body("message", notNullValue());
+        as(sara).body(Map.of("name", "x", "parentItemId", "7"))
+                .post("/api/configurators/" + c + "/items")
+                .then()
+                .statusCode(400)
+                .body("message", equalTo("parentItemId must be an item id (a positive integer)"));
+        as(sara).body(Map.of("name", "x", "parentItemId", 999_999_999))
+                .post("/api/configurators/" + c + "/items")
+                .then()
+                .statusCode(400)
+                .body("message", equalTo("parentItemId 999999999 is not an item of configurator " + c));
+        as(sara).body(Map.of("effect", "hide"))
+                .post("/api/items/" + item + "/dependencies")
+                .then()
+                .statusCode(400)
+                .body("message", equalTo("targetItemId is required"));
+        as(sara).body(Map.of())
+                .patch("/api/filters/" + Api.filter(sara, item))
+                .then()
+                .statusCode(400)
                 .body("message", equalTo("nothing to change: send at least one of expression"));
-        as(sara).body(Map.of("colour", "red")).post("/api/items/" + item + "/filters").then().statusCode(400)
+        as(sara).body(Map.of("colour", "red"))
+                .post("/api/items/" + item + "/filters")
+                .then()
+                .statusCode(400)
                 .body("message", equalTo("unknown field 'colour' (expected expression)"));
     }
 
     @Test
     void unknownIdsAre404() {
-        as(sara).get("/api/configurators/999999999").then().statusCode(404).body("message", equalTo("No configurator 999999999"));
-        as(sara).body(Map.of("name", "x")).patch("/api/items/999999999").then().statusCode(404).body("message", equalTo("No item 999999999"));
-        as(sara).body(Map.of("expression", "x")).patch("/api/filters/abc").then().statusCode(404);
+        as(sara).get("/api/configurators/999999999")
+                .then()
+                .statusCode(404)
+                .body("message", equalTo("No configurator 999999999"));
+        as(sara).body(Map.of("name", "x"))
+                .patch("/api/items/999999999")
+                .then()
+                .statusCode(404)
+                .body("message", equalTo("No item 999999999"));
+        as(sara).body(Map.of("expression", "x"))
+                .patch("/api/filters/abc")
+                .then()
+                .statusCode(404);
         as(sara).delete("/api/variables/999999999").then().statusCode(404);
         as(sara).get("/api/configurators/999999999/locks").then().statusCode(404);
         given().get("/api/configurators").then().statusCode(401);

@@ -34,17 +34,31 @@ class ContentChangedTest {
             long top = Api.item(sara, c, null);
             long child = Api.item(sara, c, top);
             long filter = Api.filter(sara, child);
-            as(sara).body(Map.of("expression", "y")).patch("/api/filters/" + filter).then().statusCode(200);
+            as(sara).body(Map.of("expression", "y"))
+                    .patch("/api/filters/" + filter)
+                    .then()
+                    .statusCode(200);
             long variable = Api.variable(sara, c);
             as(sara).delete("/api/variables/" + variable).then().statusCode(204);
             as(sara).delete("/api/items/" + top).then().statusCode(204);
-            as(sara).body(Map.of("name", "n")).patch("/api/configurators/" + c).then().statusCode(200);
+            as(sara).body(Map.of("name", "n"))
+                    .patch("/api/configurators/" + c)
+                    .then()
+                    .statusCode(200);
 
-            List<String> expected = List.of("item " + top + " created", "item " + child + " created", "filter " + filter + " created",
-                    "filter " + filter + " updated", "variable " + variable + " created", "variable " + variable + " deleted",
-                    "item " + top + " deleted", "configurator " + c + " updated");
+            List<String> expected = List.of(
+                    "item " + top + " created",
+                    "item " + child + " created",
+                    "filter " + filter + " created",
+                    "filter " + filter + " updated",
+                    "variable " + variable + " created",
+                    "variable " + variable + " deleted",
+                    "item " + top + " deleted",
+                    "configurator " + c + " updated");
             Awaitility.await().until(() -> watcher.events("content-changed").size() >= expected.size());
-            List<String> seen = watcher.events("content-changed").stream().map(frame -> describe(c, frame)).toList();
+            List<String> seen = watcher.events("content-changed").stream()
+                    .map(frame -> describe(c, frame))
+                    .toList();
             assertEquals(expected, seen, "one content-changed per write, a cascading delete announces its root only");
         }
     }
@@ -57,17 +71,25 @@ class ContentChangedTest {
         long item = Api.item(sara, c, null);
         try (Holding holder = Holding.connect(base, omar)) {
             holder.configurator(c);
-            as(sara).body(Map.of("expression", "x")).post("/api/items/" + item + "/filters").then().statusCode(423);
-            as(omar).body(Map.of("name", "mine")).patch("/api/items/" + item).then().statusCode(200);
+            as(sara).body(Map.of("expression", "x"))
+                    .post("/api/items/" + item + "/filters")
+                    .then()
+                    .statusCode(423);
+            as(omar).body(Map.of("name", "mine"))
+                    .patch("/api/items/" + item)
+                    .then()
+                    .statusCode(200);
             JsonNode changed = holder.socket().awaitEvent("content-changed");
             assertEquals("item", changed.path("data").path("entity").asText());
-            assertEquals(1, holder.socket().events("content-changed").size(), "only the write that happened is announced");
+            assertEquals(
+                    1, holder.socket().events("content-changed").size(), "only the write that happened is announced");
         }
     }
 
     private static String describe(long c, JsonNode frame) {
         JsonNode data = frame.path("data");
         assertEquals(c, data.path("configuratorId").asLong(), "content-changed of another configurator: " + frame);
-        return data.path("entity").asText() + " " + data.path("id").asLong() + " " + data.path("op").asText();
+        return data.path("entity").asText() + " " + data.path("id").asLong() + " "
+                + data.path("op").asText();
     }
 }

@@ -33,6 +33,7 @@ class DeleteConfiguratorPermissionTest {
 
     @TestHTTPResource("/")
     URI base;
+
     @Inject
     ConfiguratorStore store;
 
@@ -47,19 +48,35 @@ class DeleteConfiguratorPermissionTest {
 
     @Test
     void createdByNamesTheCreatorInEveryRepresentation() {
-        long c = as(sara).body(Map.of("name", "mine")).post("/api/configurators")
-                .then().statusCode(201).body("createdBy", equalTo(sara.id())).extract().jsonPath().getLong("id");
+        long c = as(sara).body(Map.of("name", "mine"))
+                .post("/api/configurators")
+                .then()
+                .statusCode(201)
+                .body("createdBy", equalTo(sara.id()))
+                .extract()
+                .jsonPath()
+                .getLong("id");
         as(omar).get("/api/configurators/" + c).then().statusCode(200).body("createdBy", equalTo(sara.id()));
-        as(omar).get("/api/configurators?after=" + (c - 1) + "&limit=1").then().statusCode(200)
+        as(omar).get("/api/configurators?after=" + (c - 1) + "&limit=1")
+                .then()
+                .statusCode(200)
                 .body("find { it.id == " + c + " }.createdBy", equalTo(sara.id()));
-        as(sara).body(Map.of("name", "renamed")).patch("/api/configurators/" + c)
-                .then().statusCode(200).body("createdBy", equalTo(sara.id()));
+        as(sara).body(Map.of("name", "renamed"))
+                .patch("/api/configurators/" + c)
+                .then()
+                .statusCode(200)
+                .body("createdBy", equalTo(sara.id()));
     }
 
     @Test
     void createdByInTheBodyIsIgnored() {
-        long c = as(omar).body(Map.of("name", "forged", "createdBy", sara.id())).post("/api/configurators")
-                .then().statusCode(201).extract().jsonPath().getLong("id");
+        long c = as(omar).body(Map.of("name", "forged", "createdBy", sara.id()))
+                .post("/api/configurators")
+                .then()
+                .statusCode(201)
+                .extract()
+                .jsonPath()
+                .getLong("id");
         as(omar).get("/api/configurators/" + c).then().body("createdBy", equalTo(omar.id()));
         as(sara).delete("/api/configurators/" + c).then().statusCode(403);
     }
@@ -74,7 +91,10 @@ class DeleteConfiguratorPermissionTest {
     @Test
     void adminMayDeleteAnyonesConfigurator() {
         long c = Api.configurator(sara);
-        as(DemoLogin.user("Ada", "admin")).delete("/api/configurators/" + c).then().statusCode(204);
+        as(DemoLogin.user("Ada", "admin"))
+                .delete("/api/configurators/" + c)
+                .then()
+                .statusCode(204);
         as(sara).get("/api/configurators/" + c).then().statusCode(404);
     }
 
@@ -84,17 +104,23 @@ class DeleteConfiguratorPermissionTest {
         long item = Api.item(sara, c, null);
         String before = as(sara).get("/api/configurators/" + c).asString();
 
-        as(omar).delete("/api/configurators/" + c).then().statusCode(403)
+        as(omar).delete("/api/configurators/" + c)
+                .then()
+                .statusCode(403)
                 .body("message", equalTo("Only its creator or an admin may delete configurator " + c));
 
-        assertEquals(before, as(sara).get("/api/configurators/" + c).asString(), "a refused delete must change nothing");
+        assertEquals(
+                before, as(sara).get("/api/configurators/" + c).asString(), "a refused delete must change nothing");
         as(sara).get("/api/items/" + item).then().statusCode(200);
     }
 
     @Test
     void nonAdminRoleIsNotEnough() {
         long c = Api.configurator(sara);
-        as(DemoLogin.user("Eve", "editor", "auditor")).delete("/api/configurators/" + c).then().statusCode(403);
+        as(DemoLogin.user("Eve", "editor", "auditor"))
+                .delete("/api/configurators/" + c)
+                .then()
+                .statusCode(403);
     }
 
     @Test
@@ -102,7 +128,10 @@ class DeleteConfiguratorPermissionTest {
         long c = Fixtures.configurator(store);
         as(sara).get("/api/configurators/" + c).then().statusCode(200).body("createdBy", nullValue());
         as(sara).delete("/api/configurators/" + c).then().statusCode(403);
-        as(DemoLogin.user("Ada", "admin")).delete("/api/configurators/" + c).then().statusCode(204);
+        as(DemoLogin.user("Ada", "admin"))
+                .delete("/api/configurators/" + c)
+                .then()
+                .statusCode(204);
     }
 
     @Test
@@ -114,7 +143,10 @@ class DeleteConfiguratorPermissionTest {
     @Test
     void malformedLockTokenIs400BeforeTheRefusal() {
         long c = Api.configurator(sara);
-        as(omar).header("Lock-Token", "abc").delete("/api/configurators/" + c).then().statusCode(400);
+        as(omar).header("Lock-Token", "abc")
+                .delete("/api/configurators/" + c)
+                .then()
+                .statusCode(400);
     }
 
     @Test
@@ -123,7 +155,10 @@ class DeleteConfiguratorPermissionTest {
         try (Holding holder = Holding.connect(base, DemoLogin.user("Wu"))) {
             long token = holder.configurator(c).path("token").asLong();
             as(omar).delete("/api/configurators/" + c).then().statusCode(403);
-            as(omar).header("Lock-Token", String.valueOf(token)).delete("/api/configurators/" + c).then().statusCode(403);
+            as(omar).header("Lock-Token", String.valueOf(token))
+                    .delete("/api/configurators/" + c)
+                    .then()
+                    .statusCode(403);
             as(sara).delete("/api/configurators/" + c).then().statusCode(423);
         }
         as(sara).get("/api/configurators?after=" + (c - 1) + "&limit=1").then().body("id", hasItem((int) c));
@@ -132,7 +167,8 @@ class DeleteConfiguratorPermissionTest {
     @Test
     void creatorsDeleteIsStillGuarded() {
         long c = Api.configurator(sara);
-        try (Holding holder = Holding.connect(base, omar); WsClient ignored = WsClient.connect(base, sara.token())) {
+        try (Holding holder = Holding.connect(base, omar);
+                WsClient ignored = WsClient.connect(base, sara.token())) {
             holder.variables(c);
             as(sara).delete("/api/configurators/" + c).then().statusCode(423).body("lockedBy", equalTo("Omar"));
         }

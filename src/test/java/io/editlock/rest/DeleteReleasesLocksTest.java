@@ -36,7 +36,8 @@ class DeleteReleasesLocksTest {
         long c = Api.configurator(sara);
         long item = Api.item(sara, c, null);
         Api.filter(sara, item);
-        try (Holding mine = Holding.connect(base, sara); WsClient watcher = WsClient.connect(base, omar.token())) {
+        try (Holding mine = Holding.connect(base, sara);
+                WsClient watcher = WsClient.connect(base, omar.token())) {
             watcher.request("watch", Map.of("configuratorId", c));
             mine.configurator(c);
             mine.variables(c);
@@ -44,16 +45,26 @@ class DeleteReleasesLocksTest {
             as(sara).delete("/api/configurators/" + c).then().statusCode(204);
 
             Awaitility.await().until(() -> watcher.events("lock-released").size() >= 3);
-            List<String> released = watcher.events("lock-released").stream().map(DeleteReleasesLocksTest::describe).sorted().toList();
+            List<String> released = watcher.events("lock-released").stream()
+                    .map(DeleteReleasesLocksTest::describe)
+                    .sorted()
+                    .toList();
             assertEquals(List.of("configurator deleted", "item-subresource deleted", "variables deleted"), released);
             Awaitility.await().until(() -> mine.socket().events("lock-lost").size() >= 3);
-            mine.socket().events("lock-lost").forEach(lost -> assertEquals("deleted", lost.path("data").path("reason").asText()));
+            mine.socket()
+                    .events("lock-lost")
+                    .forEach(lost -> assertEquals(
+                            "deleted", lost.path("data").path("reason").asText()));
             as(sara).get("/api/configurators/" + c).then().statusCode(404);
             as(sara).get("/api/configurators/" + c + "/locks").then().statusCode(404);
             as(sara).get("/api/items/" + item).then().statusCode(404);
-            as(sara).get("/api/configurators?after=" + (c - 1)).then().statusCode(200).body("id", not(hasItem((int) c)));
+            as(sara).get("/api/configurators?after=" + (c - 1))
+                    .then()
+                    .statusCode(200)
+                    .body("id", not(hasItem((int) c)));
             JsonNode refused = mine.socket().request("lock-configurator", Map.of("configuratorId", c));
-            assertEquals("NOT_FOUND", refused.path("data").path("code").asText(), "the configurator is gone: " + refused);
+            assertEquals(
+                    "NOT_FOUND", refused.path("data").path("code").asText(), "the configurator is gone: " + refused);
         }
     }
 
@@ -65,7 +76,8 @@ class DeleteReleasesLocksTest {
         long top = Api.item(sara, c, null);
         long child = Api.item(sara, c, top);
         long beside = Api.item(sara, c, null);
-        try (Holding mine = Holding.connect(base, sara); WsClient watcher = WsClient.connect(base, omar.token())) {
+        try (Holding mine = Holding.connect(base, sara);
+                WsClient watcher = WsClient.connect(base, omar.token())) {
             watcher.request("watch", Map.of("configuratorId", c));
             mine.page(top, "filters");
             mine.page(child, "dependencies");
@@ -74,16 +86,24 @@ class DeleteReleasesLocksTest {
 
             Awaitility.await().until(() -> watcher.events("lock-released").size() >= 2);
             List<Long> releasedItems = watcher.events("lock-released").stream()
-                    .peek(frame -> assertEquals("deleted", frame.path("data").path("reason").asText()))
-                    .map(frame -> frame.path("data").path("resource").path("itemId").asLong()).sorted().toList();
+                    .peek(frame -> assertEquals(
+                            "deleted", frame.path("data").path("reason").asText()))
+                    .map(frame ->
+                            frame.path("data").path("resource").path("itemId").asLong())
+                    .sorted()
+                    .toList();
             assertEquals(List.of(top, child), releasedItems);
-            as(sara).get("/api/configurators/" + c + "/locks").then().statusCode(200)
-                    .body("", hasSize(1)).body("[0].resource.itemId", equalTo((int) beside));
+            as(sara).get("/api/configurators/" + c + "/locks")
+                    .then()
+                    .statusCode(200)
+                    .body("", hasSize(1))
+                    .body("[0].resource.itemId", equalTo((int) beside));
             as(sara).get("/api/configurators/" + c).then().body("items.id", contains((int) beside));
         }
     }
 
     private static String describe(JsonNode frame) {
-        return frame.path("data").path("resource").path("type").asText() + " " + frame.path("data").path("reason").asText();
+        return frame.path("data").path("resource").path("type").asText() + " "
+                + frame.path("data").path("reason").asText();
     }
 }

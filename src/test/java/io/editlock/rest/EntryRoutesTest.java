@@ -12,14 +12,18 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 class EntryRoutesTest {
 
-    private static final List<String> ENTRIES = List.of("/api/filters/1", "/api/dependencies/1", "/api/attribute-values/1",
-            "/api/variables/1");
+    private static final List<String> ENTRIES =
+            List.of("/api/filters/1", "/api/dependencies/1", "/api/attribute-values/1", "/api/variables/1");
 
     @Test
     void everyEntryRouteWithoutATokenIs401() {
         for (String entry : ENTRIES) {
             given().get(entry).then().statusCode(401);
-            given().contentType(ContentType.JSON).body(Map.of("name", "x")).patch(entry).then().statusCode(401);
+            given().contentType(ContentType.JSON)
+                    .body(Map.of("name", "x"))
+                    .patch(entry)
+                    .then()
+                    .statusCode(401);
             given().delete(entry).then().statusCode(401);
         }
     }

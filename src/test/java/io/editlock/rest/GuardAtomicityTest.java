@@ -55,7 +55,9 @@ class GuardAtomicityTest {
             for (int w = 0; w < WRITERS; w++) {
                 writers.add(pool.submit(() -> {
                     while (!stop.get()) {
-                        int status = as(omar).body(Map.of("expression", "x")).post("/api/items/" + item + "/filters").statusCode();
+                        int status = as(omar).body(Map.of("expression", "x"))
+                                .post("/api/items/" + item + "/filters")
+                                .statusCode();
                         if (status == 201) {
                             created.incrementAndGet();
                         } else if (status == 423) {
@@ -72,7 +74,9 @@ class GuardAtomicityTest {
             int storedAtGrant = filters(sara, c);
 
             int refusedAtGrant = refused.get();
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> refused.get() >= refusedAtGrant + 2 * WRITERS);
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> refused.get() >= refusedAtGrant + 2 * WRITERS);
             stop.set(true);
             for (Future<?> writer : writers) {
                 writer.get(10, TimeUnit.SECONDS);
@@ -90,6 +94,13 @@ class GuardAtomicityTest {
     }
 
     private static int filters(TestUser reader, long c) {
-        return as(reader).get("/api/configurators/" + c).then().statusCode(200).extract().jsonPath().getList("items[0].filters").size();
+        return as(reader)
+                .get("/api/configurators/" + c)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getList("items[0].filters")
+                .size();
     }
 }

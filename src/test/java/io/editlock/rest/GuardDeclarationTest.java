@@ -20,8 +20,14 @@ import org.junit.jupiter.api.Test;
  */
 class GuardDeclarationTest {
 
-    static final List<Class<?>> RESOURCES = List.of(ConfiguratorResource.class, ItemResource.class, FilterResource.class,
-            DependencyResource.class, AttributeValueResource.class, VariableResource.class, LockResource.class);
+    static final List<Class<?>> RESOURCES = List.of(
+            ConfiguratorResource.class,
+            ItemResource.class,
+            FilterResource.class,
+            DependencyResource.class,
+            AttributeValueResource.class,
+            VariableResource.class,
+            LockResource.class);
     /** POST /api/configurators (nothing to lock yet) and the admin's break-lock. */
     private static final Set<String> UNGUARDED = Set.of("ConfiguratorResource.create", "LockResource.breakLock");
 
@@ -30,7 +36,8 @@ class GuardDeclarationTest {
         List<String> writes = new ArrayList<>();
         for (Class<?> resource : RESOURCES) {
             for (Method method : resource.getMethods()) {
-                boolean write = method.isAnnotationPresent(POST.class) || method.isAnnotationPresent(PATCH.class)
+                boolean write = method.isAnnotationPresent(POST.class)
+                        || method.isAnnotationPresent(PATCH.class)
                         || method.isAnnotationPresent(DELETE.class);
                 if (!write) {
                     continue;
@@ -45,7 +52,9 @@ class GuardDeclarationTest {
                 assertTrue(guard != null, name + " writes without @RequireLock");
                 assertTrue(guard.value() != GuardType.NONE, name + " declares no guard");
                 if (guard.value() == GuardType.PAGE) {
-                    assertTrue(guard.page().length == 1 || guard.idOf().page() != null, name + ": a page guard names no page");
+                    assertTrue(
+                            guard.page().length == 1 || guard.idOf().page() != null,
+                            name + ": a page guard names no page");
                 }
             }
         }

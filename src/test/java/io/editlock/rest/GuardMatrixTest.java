@@ -46,52 +46,85 @@ class GuardMatrixTest {
 
     /** One writer and one other user, each with one socket, for all cases (every case has its own tree). */
     private static TestUser sara;
+
     private static TestUser omar;
     private static Holding writer;
     private static Holding other;
 
     /** Who holds what while Sara writes. */
     enum Held {
-        NOBODY, WRITER_CONFIGURATOR, WRITER_FILTERS,
-        CONFIGURATOR, VARIABLES, FILTERS, DEPENDENCIES, ATTRIBUTES, CHILD_FILTERS, SIBLING_FILTERS, OTHER_CONFIGURATOR
+        NOBODY,
+        WRITER_CONFIGURATOR,
+        WRITER_FILTERS,
+        CONFIGURATOR,
+        VARIABLES,
+        FILTERS,
+        DEPENDENCIES,
+        ATTRIBUTES,
+        CHILD_FILTERS,
+        SIBLING_FILTERS,
+        OTHER_CONFIGURATOR
     }
 
     /** Every write route; {@code blockedBy} transcribes the guard table of §8 (held by another user). */
     enum Route {
-        PATCH_CONFIGURATOR(200, "CONFIGURATOR VARIABLES FILTERS DEPENDENCIES ATTRIBUTES CHILD_FILTERS SIBLING_FILTERS",
+        PATCH_CONFIGURATOR(
+                200,
+                "CONFIGURATOR VARIABLES FILTERS DEPENDENCIES ATTRIBUTES CHILD_FILTERS SIBLING_FILTERS",
                 (t, r) -> r.body(Map.of("name", "renamed")).patch("/api/configurators/" + t.c)),
-        DELETE_CONFIGURATOR(204, "CONFIGURATOR VARIABLES FILTERS DEPENDENCIES ATTRIBUTES CHILD_FILTERS SIBLING_FILTERS",
+        DELETE_CONFIGURATOR(
+                204,
+                "CONFIGURATOR VARIABLES FILTERS DEPENDENCIES ATTRIBUTES CHILD_FILTERS SIBLING_FILTERS",
                 (t, r) -> r.delete("/api/configurators/" + t.c)),
-        POST_ITEM(201, "CONFIGURATOR VARIABLES FILTERS DEPENDENCIES ATTRIBUTES CHILD_FILTERS SIBLING_FILTERS",
-                (t, r) -> r.body(Map.of("name", "new", "parentItemId", t.i)).post("/api/configurators/" + t.c + "/items")),
-        PATCH_ITEM(200, "CONFIGURATOR",
-                (t, r) -> r.body(Map.of("name", "renamed")).patch("/api/items/" + t.i)),
-        DELETE_ITEM(204, "CONFIGURATOR FILTERS DEPENDENCIES ATTRIBUTES CHILD_FILTERS",
+        POST_ITEM(
+                201,
+                "CONFIGURATOR VARIABLES FILTERS DEPENDENCIES ATTRIBUTES CHILD_FILTERS SIBLING_FILTERS",
+                (t, r) -> r.body(Map.of("name", "new", "parentItemId", t.i))
+                        .post("/api/configurators/" + t.c + "/items")),
+        PATCH_ITEM(
+                200, "CONFIGURATOR", (t, r) -> r.body(Map.of("name", "renamed")).patch("/api/items/" + t.i)),
+        DELETE_ITEM(
+                204,
+                "CONFIGURATOR FILTERS DEPENDENCIES ATTRIBUTES CHILD_FILTERS",
                 (t, r) -> r.delete("/api/items/" + t.i)),
-        POST_FILTER(201, "CONFIGURATOR FILTERS",
+        POST_FILTER(
+                201,
+                "CONFIGURATOR FILTERS",
                 (t, r) -> r.body(Map.of("expression", "size > 3")).post("/api/items/" + t.i + "/filters")),
-        PATCH_FILTER(200, "CONFIGURATOR FILTERS",
+        PATCH_FILTER(
+                200,
+                "CONFIGURATOR FILTERS",
                 (t, r) -> r.body(Map.of("expression", "size > 4")).patch("/api/filters/" + t.f)),
-        DELETE_FILTER(204, "CONFIGURATOR FILTERS",
-                (t, r) -> r.delete("/api/filters/" + t.f)),
-        POST_DEPENDENCY(201, "CONFIGURATOR DEPENDENCIES",
-                (t, r) -> r.body(Map.of("targetItemId", t.k, "effect", "show")).post("/api/items/" + t.i + "/dependencies")),
-        PATCH_DEPENDENCY(200, "CONFIGURATOR DEPENDENCIES",
+        DELETE_FILTER(204, "CONFIGURATOR FILTERS", (t, r) -> r.delete("/api/filters/" + t.f)),
+        POST_DEPENDENCY(
+                201,
+                "CONFIGURATOR DEPENDENCIES",
+                (t, r) -> r.body(Map.of("targetItemId", t.k, "effect", "show"))
+                        .post("/api/items/" + t.i + "/dependencies")),
+        PATCH_DEPENDENCY(
+                200,
+                "CONFIGURATOR DEPENDENCIES",
                 (t, r) -> r.body(Map.of("effect", "show")).patch("/api/dependencies/" + t.d)),
-        DELETE_DEPENDENCY(204, "CONFIGURATOR DEPENDENCIES",
-                (t, r) -> r.delete("/api/dependencies/" + t.d)),
-        POST_ATTRIBUTE_VALUE(201, "CONFIGURATOR ATTRIBUTES",
-                (t, r) -> r.body(Map.of("name", "color", "value", "red")).post("/api/items/" + t.i + "/attribute-values")),
-        PATCH_ATTRIBUTE_VALUE(200, "CONFIGURATOR ATTRIBUTES",
+        DELETE_DEPENDENCY(204, "CONFIGURATOR DEPENDENCIES", (t, r) -> r.delete("/api/dependencies/" + t.d)),
+        POST_ATTRIBUTE_VALUE(
+                201,
+                "CONFIGURATOR ATTRIBUTES",
+                (t, r) -> r.body(Map.of("name", "color", "value", "red"))
+                        .post("/api/items/" + t.i + "/attribute-values")),
+        PATCH_ATTRIBUTE_VALUE(
+                200,
+                "CONFIGURATOR ATTRIBUTES",
                 (t, r) -> r.body(Map.of("value", "13kg")).patch("/api/attribute-values/" + t.a)),
-        DELETE_ATTRIBUTE_VALUE(204, "CONFIGURATOR ATTRIBUTES",
-                (t, r) -> r.delete("/api/attribute-values/" + t.a)),
-        POST_VARIABLE(201, "CONFIGURATOR VARIABLES",
+        DELETE_ATTRIBUTE_VALUE(204, "CONFIGURATOR ATTRIBUTES", (t, r) -> r.delete("/api/attribute-values/" + t.a)),
+        POST_VARIABLE(
+                201,
+                "CONFIGURATOR VARIABLES",
                 (t, r) -> r.body(Map.of("name", "n", "formula", "1")).post("/api/configurators/" + t.c + "/variables")),
-        PATCH_VARIABLE(200, "CONFIGURATOR VARIABLES",
+        PATCH_VARIABLE(
+                200,
+                "CONFIGURATOR VARIABLES",
                 (t, r) -> r.body(Map.of("formula", "2")).patch("/api/variables/" + t.v)),
-        DELETE_VARIABLE(204, "CONFIGURATOR VARIABLES",
-                (t, r) -> r.delete("/api/variables/" + t.v));
+        DELETE_VARIABLE(204, "CONFIGURATOR VARIABLES", (t, r) -> r.delete("/api/variables/" + t.v));
 
         final int success;
         final Set<Held> blockedBy;
@@ -99,18 +132,19 @@ class GuardMatrixTest {
 
         Route(int success, String blockedBy, BiFunction<Tree, RequestSpecification, Response> call) {
             this.success = success;
-            this.blockedBy = Arrays.stream(blockedBy.split(" ")).map(Held::valueOf)
+            this.blockedBy = Arrays.stream(blockedBy.split(" "))
+                    .map(Held::valueOf)
                     .collect(Collectors.toCollection(() -> EnumSet.noneOf(Held.class)));
             this.call = call;
         }
     }
 
-    record Tree(long c, long i, long j, long k, long f, long d, long a, long v, long c2) {
-    }
+    record Tree(long c, long i, long j, long k, long f, long d, long a, long v, long c2) {}
 
     static Stream<Arguments> cases() {
-        return Arrays.stream(Route.values()).flatMap(route -> Arrays.stream(Held.values())
-                .map(held -> Arguments.of(route, held, route.blockedBy.contains(held) ? 423 : route.success)));
+        return Arrays.stream(Route.values())
+                .flatMap(route -> Arrays.stream(Held.values())
+                        .map(held -> Arguments.of(route, held, route.blockedBy.contains(held) ? 423 : route.success)));
     }
 
     @BeforeEach
@@ -146,7 +180,10 @@ class GuardMatrixTest {
             assertEquals(omar.id(), body.path("lockedByUserId").asText());
             assertEquals(blocking.path("resource"), body.path("resource"), "423 names the blocking lock");
             assertFalse(body.path("expiresAt").asText().isEmpty(), "423 carries expiresAt");
-            assertEquals(before, as(sara).get("/api/configurators/" + t.c).asString(), "a refused write changed the configurator");
+            assertEquals(
+                    before,
+                    as(sara).get("/api/configurators/" + t.c).asString(),
+                    "a refused write changed the configurator");
         }
     }
 
@@ -172,7 +209,15 @@ class GuardMatrixTest {
         long i = Api.item(sara, c, null);
         long j = Api.item(sara, c, i);
         long k = Api.item(sara, c, null);
-        return new Tree(c, i, j, k, Api.filter(sara, i), Api.dependency(sara, i, k), Api.attributeValue(sara, i),
-                Api.variable(sara, c), Api.configurator(sara));
+        return new Tree(
+                c,
+                i,
+                j,
+                k,
+                Api.filter(sara, i),
+                Api.dependency(sara, i, k),
+                Api.attributeValue(sara, i),
+                Api.variable(sara, c),
+                Api.configurator(sara));
     }
 }

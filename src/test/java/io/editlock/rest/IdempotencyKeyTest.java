@@ -57,13 +57,19 @@ class IdempotencyKeyTest {
         // The list comes in pages by id: the page that starts at this configurator.
         String page = "/api/configurators?after=" + (c - 1);
         assertEquals("Bike", as(sara).get(page).jsonPath().getString("[0].name"));
-        assertEquals(1, as(sara).get(page).jsonPath().getList("id").stream()
-                .filter(id -> ((Number) id).longValue() == c).count());
+        assertEquals(
+                1,
+                as(sara).get(page).jsonPath().getList("id").stream()
+                        .filter(id -> ((Number) id).longValue() == c)
+                        .count());
 
         long item = Api.item(sara, c, null);
-        for (String[] route : List.of(new String[] {"/api/configurators/" + c + "/items", "{\"name\":\"Frame\"}"},
+        for (String[] route : List.of(
+                new String[] {"/api/configurators/" + c + "/items", "{\"name\":\"Frame\"}"},
                 new String[] {"/api/items/" + item + "/filters", "{\"expression\":\"x > 1\"}"},
-                new String[] {"/api/items/" + item + "/dependencies", "{\"targetItemId\":" + item + ",\"effect\":\"hide\"}"},
+                new String[] {
+                    "/api/items/" + item + "/dependencies", "{\"targetItemId\":" + item + ",\"effect\":\"hide\"}"
+                },
                 new String[] {"/api/items/" + item + "/attribute-values", "{\"name\":\"w\",\"value\":\"1\"}"},
                 new String[] {"/api/configurators/" + c + "/variables", "{\"name\":\"v\",\"formula\":\"1\"}"})) {
             String k = UUID.randomUUID().toString();
@@ -75,8 +81,12 @@ class IdempotencyKeyTest {
             assertEquals(a.asString(), b.asString(), route[0]);
         }
         var tree = as(sara).get("/api/configurators/" + c).jsonPath();
-        assertEquals(2, tree.getList("items").size(), "one item of the fixture, one created under a key: " + tree.prettify());
-        assertEquals(1, tree.getList("items.find { it.id == " + item + " }.filters").size());
+        assertEquals(
+                2,
+                tree.getList("items").size(),
+                "one item of the fixture, one created under a key: " + tree.prettify());
+        assertEquals(
+                1, tree.getList("items.find { it.id == " + item + " }.filters").size());
         assertEquals(1, tree.getList("variables").size());
     }
 
@@ -87,17 +97,22 @@ class IdempotencyKeyTest {
         long c = Api.configurator(sara);
         long item = Api.item(sara, c, null);
         String key = UUID.randomUUID().toString();
-        Response first = as(sara).header(KEY, key).body(Map.of("expression", "a")).post("/api/items/" + item + "/filters");
+        Response first =
+                as(sara).header(KEY, key).body(Map.of("expression", "a")).post("/api/items/" + item + "/filters");
         assertEquals(201, first.statusCode());
         try (Holding holding = Holding.connect(base, omar)) {
             holding.page(item, "filters");
             // Sara's answer was lost; her retry is the same create, not a new write against Omar's lock.
-            Response retry = as(sara).header(KEY, key).body(Map.of("expression", "a")).post("/api/items/" + item + "/filters");
+            Response retry =
+                    as(sara).header(KEY, key).body(Map.of("expression", "a")).post("/api/items/" + item + "/filters");
             assertEquals(201, retry.statusCode());
             assertEquals(first.jsonPath().getLong("id"), retry.jsonPath().getLong("id"));
             // A new key is a new write: refused.
-            as(sara).header(KEY, UUID.randomUUID().toString()).body(Map.of("expression", "a")).post("/api/items/" + item + "/filters")
-                    .then().statusCode(423);
+            as(sara).header(KEY, UUID.randomUUID().toString())
+                    .body(Map.of("expression", "a"))
+                    .post("/api/items/" + item + "/filters")
+                    .then()
+                    .statusCode(423);
         }
     }
 
@@ -106,10 +121,27 @@ class IdempotencyKeyTest {
         TestUser sara = DemoLogin.user("Sara");
         long c = Api.configurator(sara);
         String key = UUID.randomUUID().toString();
-        as(sara).header(KEY, key).body(Map.of("name", "Frame")).post("/api/configurators/" + c + "/items").then().statusCode(201);
-        as(sara).header(KEY, key).body(Map.of("name", "Fork")).post("/api/configurators/" + c + "/items").then().statusCode(422);
-        as(sara).header(KEY, key).body(Map.of("name", "Frame")).post("/api/configurators").then().statusCode(422);
-        assertEquals(1, as(sara).get("/api/configurators/" + c).jsonPath().getList("items").size());
+        as(sara).header(KEY, key)
+                .body(Map.of("name", "Frame"))
+                .post("/api/configurators/" + c + "/items")
+                .then()
+                .statusCode(201);
+        as(sara).header(KEY, key)
+                .body(Map.of("name", "Fork"))
+                .post("/api/configurators/" + c + "/items")
+                .then()
+                .statusCode(422);
+        as(sara).header(KEY, key)
+                .body(Map.of("name", "Frame"))
+                .post("/api/configurators")
+                .then()
+                .statusCode(422);
+        assertEquals(
+                1,
+                as(sara).get("/api/configurators/" + c)
+                        .jsonPath()
+                        .getList("items")
+                        .size());
     }
 
     @Test
@@ -117,10 +149,22 @@ class IdempotencyKeyTest {
         TestUser sara = DemoLogin.user("Sara");
         TestUser omar = DemoLogin.user("Omar");
         String key = UUID.randomUUID().toString();
-        long a = as(sara).header(KEY, key).body(Map.of("name", "Same")).post("/api/configurators").then().statusCode(201)
-                .extract().jsonPath().getLong("id");
-        long b = as(omar).header(KEY, key).body(Map.of("name", "Same")).post("/api/configurators").then().statusCode(201)
-                .extract().jsonPath().getLong("id");
+        long a = as(sara).header(KEY, key)
+                .body(Map.of("name", "Same"))
+                .post("/api/configurators")
+                .then()
+                .statusCode(201)
+                .extract()
+                .jsonPath()
+                .getLong("id");
+        long b = as(omar).header(KEY, key)
+                .body(Map.of("name", "Same"))
+                .post("/api/configurators")
+                .then()
+                .statusCode(201)
+                .extract()
+                .jsonPath()
+                .getLong("id");
         assertTrue(a != b);
     }
 
@@ -133,35 +177,77 @@ class IdempotencyKeyTest {
         String key = UUID.randomUUID().toString();
         try (Holding holding = Holding.connect(base, omar)) {
             holding.page(item, "filters");
-            as(sara).header(KEY, key).body(Map.of("expression", "a")).post("/api/items/" + item + "/filters").then().statusCode(423);
+            as(sara).header(KEY, key)
+                    .body(Map.of("expression", "a"))
+                    .post("/api/items/" + item + "/filters")
+                    .then()
+                    .statusCode(423);
         }
         // Tried afresh, even with another body.
-        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() ->
-                as(sara).header(KEY, key).body(Map.of("expression", "b")).post("/api/items/" + item + "/filters").statusCode() == 201);
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> as(sara).header(KEY, key)
+                                .body(Map.of("expression", "b"))
+                                .post("/api/items/" + item + "/filters")
+                                .statusCode()
+                        == 201);
     }
 
     @Test
     void aBadKeyIs400() {
         TestUser sara = DemoLogin.user("Sara");
-        as(sara).header(KEY, "x".repeat(65)).body(Map.of("name", "Bike")).post("/api/configurators").then().statusCode(400);
-        as(sara).header(KEY, "tab\there").body(Map.of("name", "Bike")).post("/api/configurators").then().statusCode(400);
-        as(sara).header(KEY, "ünïcode").body(Map.of("name", "Bike")).post("/api/configurators").then().statusCode(400);
+        as(sara).header(KEY, "x".repeat(65))
+                .body(Map.of("name", "Bike"))
+                .post("/api/configurators")
+                .then()
+                .statusCode(400);
+        as(sara).header(KEY, "tab\there")
+                .body(Map.of("name", "Bike"))
+                .post("/api/configurators")
+                .then()
+                .statusCode(400);
+        as(sara).header(KEY, "ünïcode")
+                .body(Map.of("name", "Bike"))
+                .post("/api/configurators")
+                .then()
+                .statusCode(400);
         // 400 comes before 404 (docs/protocol.md §11)
-        as(sara).header(KEY, "x".repeat(65)).body(Map.of("name", "Frame")).post("/api/configurators/999999999/items")
-                .then().statusCode(400);
-        as(sara).header(KEY, "x".repeat(64)).body(Map.of("name", "Bike")).post("/api/configurators").then().statusCode(201);
+        as(sara).header(KEY, "x".repeat(65))
+                .body(Map.of("name", "Frame"))
+                .post("/api/configurators/999999999/items")
+                .then()
+                .statusCode(400);
+        as(sara).header(KEY, "x".repeat(64))
+                .body(Map.of("name", "Bike"))
+                .post("/api/configurators")
+                .then()
+                .statusCode(201);
     }
 
     @Test
     void theRecordIsKeptFor24Hours() {
         TestUser sara = DemoLogin.user("Sara");
         String key = UUID.randomUUID().toString();
-        long c = as(sara).header(KEY, key).body(Map.of("name", "Bike")).post("/api/configurators").then().statusCode(201)
-                .extract().jsonPath().getLong("id");
-        var records = redis.execute(Command.KEYS, "*{c" + c + "}:idempotency:*").await().atMost(Duration.ofSeconds(5));
+        long c = as(sara).header(KEY, key)
+                .body(Map.of("name", "Bike"))
+                .post("/api/configurators")
+                .then()
+                .statusCode(201)
+                .extract()
+                .jsonPath()
+                .getLong("id");
+        var records = redis.execute(Command.KEYS, "*{c" + c + "}:idempotency:*")
+                .await()
+                .atMost(Duration.ofSeconds(5));
         assertEquals(1, records.size());
-        long ttl = redis.execute(Command.TTL, records.get(0).toString()).await().atMost(Duration.ofSeconds(5)).toLong();
-        assertTrue(ttl > Duration.ofHours(24).minusMinutes(1).toSeconds() && ttl <= Duration.ofHours(24).toSeconds(), "TTL " + ttl);
+        long ttl = redis.execute(Command.TTL, records.get(0).toString())
+                .await()
+                .atMost(Duration.ofSeconds(5))
+                .toLong();
+        assertTrue(
+                ttl > Duration.ofHours(24).minusMinutes(1).toSeconds()
+                        && ttl <= Duration.ofHours(24).toSeconds(),
+                "TTL " + ttl);
     }
 
     @Test
@@ -177,7 +263,9 @@ class IdempotencyKeyTest {
             for (int t = 0; t < threads; t++) {
                 answers.add(pool.submit((Callable<Response>) () -> {
                     start.await();
-                    return as(sara).header(KEY, key).body(Map.of("name", "Wheel")).post("/api/configurators/" + c + "/items");
+                    return as(sara).header(KEY, key)
+                            .body(Map.of("name", "Wheel"))
+                            .post("/api/configurators/" + c + "/items");
                 }));
             }
             start.countDown();
@@ -185,7 +273,9 @@ class IdempotencyKeyTest {
             int created = 0;
             for (Future<Response> answer : answers) {
                 Response response = answer.get();
-                assertTrue(response.statusCode() == 201 || response.statusCode() == 409, response.statusCode() + " " + response.asString());
+                assertTrue(
+                        response.statusCode() == 201 || response.statusCode() == 409,
+                        response.statusCode() + " " + response.asString());
                 if (response.statusCode() == 201) {
                     created++;
                     locations.add(response.header("Location"));
@@ -195,10 +285,16 @@ class IdempotencyKeyTest {
             assertTrue(created >= 1);
             assertEquals(1, locations.size(), "every 201 names the same item");
             // A retry after the rush gets that item too.
-            Response retry = as(sara).header(KEY, key).body(Map.of("name", "Wheel")).post("/api/configurators/" + c + "/items");
+            Response retry =
+                    as(sara).header(KEY, key).body(Map.of("name", "Wheel")).post("/api/configurators/" + c + "/items");
             assertEquals(201, retry.statusCode());
             assertEquals(locations.iterator().next(), retry.header("Location"));
         }
-        assertEquals(5, as(sara).get("/api/configurators/" + c).jsonPath().getList("items").size());
+        assertEquals(
+                5,
+                as(sara).get("/api/configurators/" + c)
+                        .jsonPath()
+                        .getList("items")
+                        .size());
     }
 }

@@ -21,41 +21,43 @@ class LockTokenHeaderTest {
 
     @Test
     void anAbsentHeaderIsNoToken() {
-        assertEquals(OptionalLong.empty(), LockGuardFilter.lockToken(null), "no Lock-Token header: a write without a token");
+        assertEquals(
+                OptionalLong.empty(), LockGuardFilter.lockToken(null), "no Lock-Token header: a write without a token");
     }
 
     @ParameterizedTest(name = "\"{0}\" -> {1}")
-    @CsvSource(delimiter = '|', ignoreLeadingAndTrailingWhitespace = false, value = {
-            "1|1",
-            "42|42",
-            "007|7",
-            " 42|42",
-            "42 |42",
-            "\t42\t|42",
-            "999999999999999999|999999999999999999"})
+    @CsvSource(
+            delimiter = '|',
+            ignoreLeadingAndTrailingWhitespace = false,
+            value = {"1|1", "42|42", "007|7", " 42|42", "42 |42", "\t42\t|42", "999999999999999999|999999999999999999"})
     void aPositiveIntegerIsTheToken(String header, long expected) {
-        assertEquals(OptionalLong.of(expected), LockGuardFilter.lockToken(header), "the token of header \"" + header + "\"");
+        assertEquals(
+                OptionalLong.of(expected), LockGuardFilter.lockToken(header), "the token of header \"" + header + "\"");
     }
 
     @ParameterizedTest(name = "\"{0}\"")
-    @ValueSource(strings = {
-            "",
-            "   ",
-            "0",
-            "000",
-            "-1",
-            "+1",
-            "1.0",
-            "1e3",
-            "0x1F",
-            "12abc",
-            "1 2",
-            "1,2",
-            "1000000000000000000",
-            "9223372036854775808",
-            "Bearer 12"})
+    @ValueSource(
+            strings = {
+                "",
+                "   ",
+                "0",
+                "000",
+                "-1",
+                "+1",
+                "1.0",
+                "1e3",
+                "0x1F",
+                "12abc",
+                "1 2",
+                "1,2",
+                "1000000000000000000",
+                "9223372036854775808",
+                "Bearer 12"
+            })
     void anythingElseIsRefused(String header) {
-        InvalidInputException refused = assertThrows(InvalidInputException.class, () -> LockGuardFilter.lockToken(header),
+        InvalidInputException refused = assertThrows(
+                InvalidInputException.class,
+                () -> LockGuardFilter.lockToken(header),
                 "Lock-Token \"" + header + "\" must be refused with 400");
         assertEquals(REFUSAL, refused.getMessage(), "the 400 must say what a Lock-Token is");
     }

@@ -71,10 +71,21 @@ class LockTokenTest {
             long dependencies = mine.page(item, "dependencies").path("token").asLong();
             addFilter(dependencies).then().statusCode(412);
             long variables = mine.variables(c).path("token").asLong();
-            as(sara).header("Lock-Token", variables).body(Map.of("name", "x", "formula", "1"))
-                    .post("/api/configurators/" + c + "/variables").then().statusCode(201);
-            as(sara).header("Lock-Token", variables).body(Map.of("name", "x")).patch("/api/configurators/" + c).then().statusCode(412);
-            as(sara).header("Lock-Token", variables).body(Map.of("name", "x")).patch("/api/items/" + item).then().statusCode(412);
+            as(sara).header("Lock-Token", variables)
+                    .body(Map.of("name", "x", "formula", "1"))
+                    .post("/api/configurators/" + c + "/variables")
+                    .then()
+                    .statusCode(201);
+            as(sara).header("Lock-Token", variables)
+                    .body(Map.of("name", "x"))
+                    .patch("/api/configurators/" + c)
+                    .then()
+                    .statusCode(412);
+            as(sara).header("Lock-Token", variables)
+                    .body(Map.of("name", "x"))
+                    .patch("/api/items/" + item)
+                    .then()
+                    .statusCode(412);
         }
     }
 
@@ -83,29 +94,51 @@ class LockTokenTest {
         try (Holding mine = Holding.connect(base, sara)) {
             long token = mine.configurator(c).path("token").asLong();
             addFilter(token).then().statusCode(201);
-            as(sara).header("Lock-Token", token).body(Map.of("name", "v", "formula", "1"))
-                    .post("/api/configurators/" + c + "/variables").then().statusCode(201);
-            as(sara).header("Lock-Token", token).body(Map.of("name", "y")).patch("/api/items/" + item).then().statusCode(200);
-            as(sara).header("Lock-Token", token).body(Map.of("name", "z")).patch("/api/configurators/" + c).then().statusCode(200);
-            as(sara).header("Lock-Token", token).delete("/api/items/" + item).then().statusCode(204);
+            as(sara).header("Lock-Token", token)
+                    .body(Map.of("name", "v", "formula", "1"))
+                    .post("/api/configurators/" + c + "/variables")
+                    .then()
+                    .statusCode(201);
+            as(sara).header("Lock-Token", token)
+                    .body(Map.of("name", "y"))
+                    .patch("/api/items/" + item)
+                    .then()
+                    .statusCode(200);
+            as(sara).header("Lock-Token", token)
+                    .body(Map.of("name", "z"))
+                    .patch("/api/configurators/" + c)
+                    .then()
+                    .statusCode(200);
+            as(sara).header("Lock-Token", token)
+                    .delete("/api/items/" + item)
+                    .then()
+                    .statusCode(204);
         }
     }
 
     @Test
     void aTokenWithoutAnyLockIs412AndNoTokenIsFine() {
         addFilter(123_456_789L).then().statusCode(412);
-        as(sara).body(Map.of("expression", "x")).post("/api/items/" + item + "/filters").then().statusCode(201);
+        as(sara).body(Map.of("expression", "x"))
+                .post("/api/items/" + item + "/filters")
+                .then()
+                .statusCode(201);
     }
 
     @Test
     void aTokenThatIsNotAPositiveIntegerIs400() {
-        for (String bad : new String[] { "abc", "0", "-1", "1.5", "", "99999999999999999999" }) {
-            as(sara).header("Lock-Token", bad).body(Map.of("expression", "x")).post("/api/items/" + item + "/filters")
-                    .then().statusCode(400);
+        for (String bad : new String[] {"abc", "0", "-1", "1.5", "", "99999999999999999999"}) {
+            as(sara).header("Lock-Token", bad)
+                    .body(Map.of("expression", "x"))
+                    .post("/api/items/" + item + "/filters")
+                    .then()
+                    .statusCode(400);
         }
     }
 
     private Response addFilter(long token) {
-        return as(sara).header("Lock-Token", token).body(Map.of("expression", "x")).post("/api/items/" + item + "/filters");
+        return as(sara).header("Lock-Token", token)
+                .body(Map.of("expression", "x"))
+                .post("/api/items/" + item + "/filters");
     }
 }

@@ -23,76 +23,124 @@ import org.junit.jupiter.api.Test;
 class OpenApiTest {
 
     private static final List<String> GUARDED = List.of(
-            "patch /api/configurators/{id}", "delete /api/configurators/{id}", "post /api/configurators/{id}/items",
-            "post /api/configurators/{id}/variables", "patch /api/items/{id}", "delete /api/items/{id}",
-            "post /api/items/{id}/filters", "post /api/items/{id}/dependencies", "post /api/items/{id}/attribute-values",
-            "patch /api/filters/{id}", "delete /api/filters/{id}", "patch /api/dependencies/{id}", "delete /api/dependencies/{id}",
-            "patch /api/attribute-values/{id}", "delete /api/attribute-values/{id}", "patch /api/variables/{id}",
+            "patch /api/configurators/{id}",
+            "delete /api/configurators/{id}",
+            "post /api/configurators/{id}/items",
+            "post /api/configurators/{id}/variables",
+            "patch /api/items/{id}",
+            "delete /api/items/{id}",
+            "post /api/items/{id}/filters",
+            "post /api/items/{id}/dependencies",
+            "post /api/items/{id}/attribute-values",
+            "patch /api/filters/{id}",
+            "delete /api/filters/{id}",
+            "patch /api/dependencies/{id}",
+            "delete /api/dependencies/{id}",
+            "patch /api/attribute-values/{id}",
+            "delete /api/attribute-values/{id}",
+            "patch /api/variables/{id}",
             "delete /api/variables/{id}");
 
     @Test
     void everyGuardedRouteDocumentsItsRefusals() {
-        JsonPath doc = given().queryParam("format", "json").get("/q/openapi").then().statusCode(200).extract().jsonPath();
+        JsonPath doc = given().queryParam("format", "json")
+                .get("/q/openapi")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
         for (String route : GUARDED) {
             String[] parts = route.split(" ");
             Map<String, Object> responses = doc.getMap("paths.'" + parts[1] + "'." + parts[0] + ".responses");
             assertTrue(responses != null, route + " is not documented");
             for (String status : List.of("400", "401", "404", "412", "423", "503")) {
-                assertTrue(responses.containsKey(status), route + " does not document " + status + ": " + responses.keySet());
+                assertTrue(
+                        responses.containsKey(status),
+                        route + " does not document " + status + ": " + responses.keySet());
             }
-            assertTrue(doc.getString("paths.'" + parts[1] + "'." + parts[0] + ".summary") != null, route + " has no summary");
+            assertTrue(
+                    doc.getString("paths.'" + parts[1] + "'." + parts[0] + ".summary") != null,
+                    route + " has no summary");
         }
         assertTrue(doc.getMap("paths.'/api/locks/{canonical}'.delete.responses").containsKey("403"));
         assertTrue(doc.getMap("paths.'/api/configurators'.post.responses").containsKey("201"));
-        assertTrue(doc.getMap("paths.'/api/configurators/{id}/locks'.get.responses").containsKey("404"));
+        assertTrue(doc.getMap("paths.'/api/configurators/{id}/locks'.get.responses")
+                .containsKey("404"));
         assertTrue(doc.getMap("components.responses").containsKey("Locked"));
     }
 
     /** The body of each write, by the schema of the type it is (the server answers the same type). */
     private static final Map<String, String> BODIES = Map.ofEntries(
-            Map.entry("post /api/configurators", "Configurator"), Map.entry("patch /api/configurators/{id}", "Configurator"),
-            Map.entry("post /api/configurators/{id}/items", "Item"), Map.entry("post /api/configurators/{id}/variables", "Variable"),
-            Map.entry("post /api/items/{id}/filters", "Filter"), Map.entry("post /api/items/{id}/dependencies", "Dependency"),
-            Map.entry("post /api/items/{id}/attribute-values", "AttributeValue"), Map.entry("patch /api/filters/{id}", "Filter"),
-            Map.entry("patch /api/dependencies/{id}", "Dependency"), Map.entry("patch /api/attribute-values/{id}", "AttributeValue"),
+            Map.entry("post /api/configurators", "Configurator"),
+            Map.entry("patch /api/configurators/{id}", "Configurator"),
+            Map.entry("post /api/configurators/{id}/items", "Item"),
+            Map.entry("post /api/configurators/{id}/variables", "Variable"),
+            Map.entry("post /api/items/{id}/filters", "Filter"),
+            Map.entry("post /api/items/{id}/dependencies", "Dependency"),
+            Map.entry("post /api/items/{id}/attribute-values", "AttributeValue"),
+            Map.entry("patch /api/filters/{id}", "Filter"),
+            Map.entry("patch /api/dependencies/{id}", "Dependency"),
+            Map.entry("patch /api/attribute-values/{id}", "AttributeValue"),
             Map.entry("patch /api/variables/{id}", "Variable"));
 
     @Test
     void theDocumentedGuardedRoutesAreTheDeclaredOnes() {
         Set<String> declared = WriteDocs.guardedRoutes(GuardDeclarationTest.RESOURCES).keySet().stream()
-                .map(route -> route.toLowerCase(Locale.ROOT)).collect(Collectors.toCollection(TreeSet::new));
+                .map(route -> route.toLowerCase(Locale.ROOT))
+                .collect(Collectors.toCollection(TreeSet::new));
         assertEquals(new TreeSet<>(GUARDED), declared, "the routes with @RequireLock are the guarded routes of §8");
     }
 
     @Test
     void everyGuardedWriteDocumentsTheLockTokenHeaderAndItsRefusals() {
         JsonPath doc = openApi();
-        Map<String, String> refusals = Map.of("400", "BadRequest", "404", "NotFound", "423", "Locked", "412", "PreconditionFailed");
+        Map<String, String> refusals =
+                Map.of("400", "BadRequest", "404", "NotFound", "423", "Locked", "412", "PreconditionFailed");
         for (String route : GUARDED) {
             String at = at(route);
             List<Map<String, Object>> parameters = doc.getList(at + ".parameters");
-            assertTrue(parameters.stream().anyMatch(parameter -> "Lock-Token".equals(parameter.get("name"))
-                    && "header".equals(parameter.get("in")) && parameter.get("description") != null),
+            assertTrue(
+                    parameters.stream()
+                            .anyMatch(parameter -> "Lock-Token".equals(parameter.get("name"))
+                                    && "header".equals(parameter.get("in"))
+                                    && parameter.get("description") != null),
                     route + " does not document the Lock-Token header: " + parameters);
-            refusals.forEach((status, response) -> assertEquals("#/components/responses/" + response,
-                    doc.getMap(at + ".responses.'" + status + "'").get("$ref"), route + " answers " + status + " with " + response));
+            refusals.forEach((status, response) -> assertEquals(
+                    "#/components/responses/" + response,
+                    doc.getMap(at + ".responses.'" + status + "'").get("$ref"),
+                    route + " answers " + status + " with " + response));
         }
-        assertTrue(doc.getList(at("post /api/configurators") + ".parameters.name").stream().noneMatch("Lock-Token"::equals),
+        assertTrue(
+                doc.getList(at("post /api/configurators") + ".parameters.name").stream()
+                        .noneMatch("Lock-Token"::equals),
                 "the unguarded create takes no Lock-Token");
     }
 
     @Test
     void everyCreateDocumentsItsIdempotencyKey() {
         JsonPath doc = openApi();
-        for (String route : List.of("post /api/configurators", "post /api/configurators/{id}/items",
-                "post /api/configurators/{id}/variables", "post /api/items/{id}/filters", "post /api/items/{id}/dependencies",
+        for (String route : List.of(
+                "post /api/configurators",
+                "post /api/configurators/{id}/items",
+                "post /api/configurators/{id}/variables",
+                "post /api/items/{id}/filters",
+                "post /api/items/{id}/dependencies",
                 "post /api/items/{id}/attribute-values")) {
             List<Map<String, Object>> parameters = doc.getList(at(route) + ".parameters");
-            assertTrue(parameters.stream().anyMatch(parameter -> "Idempotency-Key".equals(parameter.get("name"))
-                    && "header".equals(parameter.get("in")) && parameter.get("description") != null),
+            assertTrue(
+                    parameters.stream()
+                            .anyMatch(parameter -> "Idempotency-Key".equals(parameter.get("name"))
+                                    && "header".equals(parameter.get("in"))
+                                    && parameter.get("description") != null),
                     route + " does not document the Idempotency-Key header: " + parameters);
-            assertEquals("#/components/responses/IdempotencyKeyInProgress", doc.getMap(at(route) + ".responses.'409'").get("$ref"), route);
-            assertEquals("#/components/responses/IdempotencyKeyReused", doc.getMap(at(route) + ".responses.'422'").get("$ref"), route);
+            assertEquals(
+                    "#/components/responses/IdempotencyKeyInProgress",
+                    doc.getMap(at(route) + ".responses.'409'").get("$ref"),
+                    route);
+            assertEquals(
+                    "#/components/responses/IdempotencyKeyReused",
+                    doc.getMap(at(route) + ".responses.'422'").get("$ref"),
+                    route);
         }
     }
 
@@ -102,22 +150,41 @@ class OpenApiTest {
         BODIES.forEach((route, type) -> {
             String at = at(route);
             String answer = route.startsWith("post") ? "201" : "200";
-            assertEquals("#/components/schemas/" + type, doc.getMap(at + ".requestBody.content.'application/json'.schema").get("$ref"),
+            assertEquals(
+                    "#/components/schemas/" + type,
+                    doc.getMap(at + ".requestBody.content.'application/json'.schema")
+                            .get("$ref"),
                     route + " takes a " + type);
-            assertEquals("#/components/schemas/" + type, doc.getMap(at + ".responses.'" + answer + "'.content.'application/json'.schema")
-                    .get("$ref"), route + " answers the type it takes");
+            assertEquals(
+                    "#/components/schemas/" + type,
+                    doc.getMap(at + ".responses.'" + answer + "'.content.'application/json'.schema")
+                            .get("$ref"),
+                    route + " answers the type it takes");
             Map<String, Map<String, Object>> properties = doc.getMap("components.schemas." + type + ".properties");
-            properties.forEach((name, property) -> assertEquals(Bodies.READ_ONLY.contains(name), Boolean.TRUE.equals(property.get("readOnly")),
+            properties.forEach((name, property) -> assertEquals(
+                    Bodies.READ_ONLY.contains(name),
+                    Boolean.TRUE.equals(property.get("readOnly")),
                     type + "." + name + " is read-only exactly when a body may not set it"));
         });
-        assertEquals(Set.of("name"), doc.getMap(at("patch /api/items/{id}") + ".requestBody.content.'application/json'.schema.properties")
-                .keySet(), "renaming an item takes its name only");
-        assertTrue(doc.getMap("components.schemas").keySet().stream().noneMatch(name -> name.toString().endsWith("Body")),
-                "no documentation-only copies of bodies: " + doc.getMap("components.schemas").keySet());
+        assertEquals(
+                Set.of("name"),
+                doc.getMap(at("patch /api/items/{id}") + ".requestBody.content.'application/json'.schema.properties")
+                        .keySet(),
+                "renaming an item takes its name only");
+        assertTrue(
+                doc.getMap("components.schemas").keySet().stream()
+                        .noneMatch(name -> name.toString().endsWith("Body")),
+                "no documentation-only copies of bodies: "
+                        + doc.getMap("components.schemas").keySet());
     }
 
     private static JsonPath openApi() {
-        return given().queryParam("format", "json").get("/q/openapi").then().statusCode(200).extract().jsonPath();
+        return given().queryParam("format", "json")
+                .get("/q/openapi")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
     }
 
     /** "patch /api/items/{id}" as a path into the document. */
@@ -128,7 +195,12 @@ class OpenApiTest {
 
     @Test
     void theDescriptionCitesTheProjectsOwnContract() {
-        String doc = given().queryParam("format", "json").get("/q/openapi").then().statusCode(200).extract().asString();
+        String doc = given().queryParam("format", "json")
+                .get("/q/openapi")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
         assertTrue(doc.contains("docs/protocol.md"), "the Swagger page points readers at docs/protocol.md");
         assertFalse(doc.contains("PROTOCOL"), "no reference to a PROTOCOL document readers cannot find");
     }

@@ -39,10 +39,20 @@ class PrecedenceTest {
 
     @Test
     void noOrBadTokenIs401BeforeEverythingElse() {
-        given().contentType(ContentType.JSON).header("Lock-Token", "abc").body(Map.of("name", ""))
-                .patch("/api/items/" + UNKNOWN).then().statusCode(401);
-        given().auth().oauth2("not-a-jwt").contentType(ContentType.JSON).header("Lock-Token", "abc").body(Map.of())
-                .patch("/api/items/" + UNKNOWN).then().statusCode(401);
+        given().contentType(ContentType.JSON)
+                .header("Lock-Token", "abc")
+                .body(Map.of("name", ""))
+                .patch("/api/items/" + UNKNOWN)
+                .then()
+                .statusCode(401);
+        given().auth()
+                .oauth2("not-a-jwt")
+                .contentType(ContentType.JSON)
+                .header("Lock-Token", "abc")
+                .body(Map.of())
+                .patch("/api/items/" + UNKNOWN)
+                .then()
+                .statusCode(401);
         given().header("Lock-Token", "abc").delete("/api/locks/nonsense").then().statusCode(401);
         given().get("/api/configurators/" + UNKNOWN).then().statusCode(401);
     }
@@ -57,9 +67,16 @@ class PrecedenceTest {
     void invalidBodyOrLockTokenIs400BeforeUnknownIds() {
         as(sara).body(Map.of("name", " ")).patch("/api/items/" + UNKNOWN).then().statusCode(400);
         as(sara).body(Map.of()).patch("/api/filters/" + UNKNOWN).then().statusCode(400);
-        as(sara).header("Lock-Token", "abc").body(Map.of("name", "x")).patch("/api/items/" + UNKNOWN)
-                .then().statusCode(400).body("message", equalTo("Lock-Token must be a positive integer (the token of a lock you hold)"));
-        as(sara).header("Lock-Token", "-5").delete("/api/variables/" + UNKNOWN).then().statusCode(400);
+        as(sara).header("Lock-Token", "abc")
+                .body(Map.of("name", "x"))
+                .patch("/api/items/" + UNKNOWN)
+                .then()
+                .statusCode(400)
+                .body("message", equalTo("Lock-Token must be a positive integer (the token of a lock you hold)"));
+        as(sara).header("Lock-Token", "-5")
+                .delete("/api/variables/" + UNKNOWN)
+                .then()
+                .statusCode(400);
         DemoLogin.TestUser admin = DemoLogin.user("Ada", "admin");
         as(admin).delete("/api/locks/item:5:colors").then().statusCode(400);
     }
@@ -67,11 +84,23 @@ class PrecedenceTest {
     @Test
     void unknownIdsAre404() {
         as(sara).body(Map.of("name", "x")).patch("/api/items/" + UNKNOWN).then().statusCode(404);
-        as(sara).body(Map.of("expression", "x")).post("/api/items/" + UNKNOWN + "/filters").then().statusCode(404);
-        as(sara).body(Map.of("name", "x", "formula", "1")).post("/api/configurators/" + UNKNOWN + "/variables").then().statusCode(404);
+        as(sara).body(Map.of("expression", "x"))
+                .post("/api/items/" + UNKNOWN + "/filters")
+                .then()
+                .statusCode(404);
+        as(sara).body(Map.of("name", "x", "formula", "1"))
+                .post("/api/configurators/" + UNKNOWN + "/variables")
+                .then()
+                .statusCode(404);
         as(sara).delete("/api/configurators/" + UNKNOWN).then().statusCode(404);
-        as(sara).body(Map.of("value", "x")).patch("/api/attribute-values/" + UNKNOWN).then().statusCode(404);
-        as(DemoLogin.user("Ada", "admin")).delete("/api/locks/configurator:" + UNKNOWN).then().statusCode(404);
+        as(sara).body(Map.of("value", "x"))
+                .patch("/api/attribute-values/" + UNKNOWN)
+                .then()
+                .statusCode(404);
+        as(DemoLogin.user("Ada", "admin"))
+                .delete("/api/locks/configurator:" + UNKNOWN)
+                .then()
+                .statusCode(404);
     }
 
     @Test
@@ -80,10 +109,21 @@ class PrecedenceTest {
         long item = Api.item(sara, c, null);
         try (Holding other = Holding.connect(base, omar)) {
             other.configurator(c);
-            as(sara).body(Map.of("name", "")).patch("/api/configurators/" + c).then().statusCode(400);
-            as(sara).header("Lock-Token", "x1").body(Map.of("name", "y")).patch("/api/items/" + item).then().statusCode(400);
-            as(sara).header("Lock-Token", "12345").body(Map.of("name", "y")).patch("/api/items/" + item)
-                    .then().statusCode(423).body("lockedBy", equalTo("Omar"));
+            as(sara).body(Map.of("name", ""))
+                    .patch("/api/configurators/" + c)
+                    .then()
+                    .statusCode(400);
+            as(sara).header("Lock-Token", "x1")
+                    .body(Map.of("name", "y"))
+                    .patch("/api/items/" + item)
+                    .then()
+                    .statusCode(400);
+            as(sara).header("Lock-Token", "12345")
+                    .body(Map.of("name", "y"))
+                    .patch("/api/items/" + item)
+                    .then()
+                    .statusCode(423)
+                    .body("lockedBy", equalTo("Omar"));
         }
     }
 
@@ -97,12 +137,23 @@ class PrecedenceTest {
         long otherFilter = Api.filter(sara, otherItem);
         try (Holding other = Holding.connect(base, omar)) {
             other.page(item, "filters");
-            as(sara).body(Map.of("expression", "a")).patch("/api/filters/" + filter).then().statusCode(423)
-                    .body("resource.type", equalTo("item-subresource")).body("resource.itemId", equalTo((int) item))
-                    .body("resource.page", equalTo("filters")).body("resource.configuratorId", equalTo((int) c));
+            as(sara).body(Map.of("expression", "a"))
+                    .patch("/api/filters/" + filter)
+                    .then()
+                    .statusCode(423)
+                    .body("resource.type", equalTo("item-subresource"))
+                    .body("resource.itemId", equalTo((int) item))
+                    .body("resource.page", equalTo("filters"))
+                    .body("resource.configuratorId", equalTo((int) c));
             as(sara).delete("/api/filters/" + filter).then().statusCode(423);
-            as(sara).body(Map.of("effect", "hide")).patch("/api/dependencies/" + dependency).then().statusCode(200);
-            as(sara).body(Map.of("expression", "b")).patch("/api/filters/" + otherFilter).then().statusCode(200);
+            as(sara).body(Map.of("effect", "hide"))
+                    .patch("/api/dependencies/" + dependency)
+                    .then()
+                    .statusCode(200);
+            as(sara).body(Map.of("expression", "b"))
+                    .patch("/api/filters/" + otherFilter)
+                    .then()
+                    .statusCode(200);
         }
     }
 }

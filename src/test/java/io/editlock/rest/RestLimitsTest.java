@@ -38,8 +38,10 @@ class RestLimitsTest {
 
     @TestHTTPResource("/")
     URI base;
+
     @Inject
     ConfiguratorStore store;
+
     @Inject
     EntryStore entries;
 
@@ -52,8 +54,14 @@ class RestLimitsTest {
         var sara = DemoLogin.user("Sara");
         try (Holding holding = Holding.connect(base, sara)) {
             holding.configurator(c);
-            as(sara).body(Map.of("name", "the 1000th")).post("/api/configurators/" + c + "/items").then().statusCode(201);
-            as(sara).body(Map.of("name", "the 1001st")).post("/api/configurators/" + c + "/items").then().statusCode(400)
+            as(sara).body(Map.of("name", "the 1000th"))
+                    .post("/api/configurators/" + c + "/items")
+                    .then()
+                    .statusCode(201);
+            as(sara).body(Map.of("name", "the 1001st"))
+                    .post("/api/configurators/" + c + "/items")
+                    .then()
+                    .statusCode(400)
                     .body("message", containsString("1000 items"));
         }
         as(sara).get("/api/configurators/" + c).then().statusCode(200).body("items", hasSize(1000));
@@ -65,28 +73,53 @@ class RestLimitsTest {
         long item = Fixtures.item(store, c);
         Guard filters = new Guard(GuardType.NONE, c, item, Page.FILTERS, "", OptionalLong.empty());
         for (int i = 0; i < 199; i++) {
-            entries.add(filters, Entity.FILTER, Map.of("expression", "x == " + i)).await().atMost(Duration.ofSeconds(10));
-            entries.add(Guard.none(c), Entity.VARIABLE, Map.of("name", "v" + i, "formula", "1")).await().atMost(Duration.ofSeconds(10));
+            entries.add(filters, Entity.FILTER, Map.of("expression", "x == " + i))
+                    .await()
+                    .atMost(Duration.ofSeconds(10));
+            entries.add(Guard.none(c), Entity.VARIABLE, Map.of("name", "v" + i, "formula", "1"))
+                    .await()
+                    .atMost(Duration.ofSeconds(10));
         }
         var sara = DemoLogin.user("Sara");
         try (Holding holding = Holding.connect(base, sara)) {
             holding.configurator(c);
-            as(sara).body(Map.of("expression", "the 200th")).post("/api/items/" + item + "/filters").then().statusCode(201);
-            as(sara).body(Map.of("expression", "the 201st")).post("/api/items/" + item + "/filters").then().statusCode(400)
+            as(sara).body(Map.of("expression", "the 200th"))
+                    .post("/api/items/" + item + "/filters")
+                    .then()
+                    .statusCode(201);
+            as(sara).body(Map.of("expression", "the 201st"))
+                    .post("/api/items/" + item + "/filters")
+                    .then()
+                    .statusCode(400)
                     .body("message", containsString("200 entries"));
-            as(sara).body(Map.of("name", "v199", "formula", "1")).post("/api/configurators/" + c + "/variables").then().statusCode(201);
-            as(sara).body(Map.of("name", "v200", "formula", "1")).post("/api/configurators/" + c + "/variables").then().statusCode(400)
+            as(sara).body(Map.of("name", "v199", "formula", "1"))
+                    .post("/api/configurators/" + c + "/variables")
+                    .then()
+                    .statusCode(201);
+            as(sara).body(Map.of("name", "v200", "formula", "1"))
+                    .post("/api/configurators/" + c + "/variables")
+                    .then()
+                    .statusCode(400)
                     .body("message", containsString("200 entries"));
         }
-        as(sara).get("/api/configurators/" + c).then().statusCode(200)
-                .body("items[0].filters", hasSize(200)).body("variables", hasSize(200));
+        as(sara).get("/api/configurators/" + c)
+                .then()
+                .statusCode(200)
+                .body("items[0].filters", hasSize(200))
+                .body("variables", hasSize(200));
     }
 
     @Test
     void namesTakeTwoHundredCharactersAndNoMore() {
         var sara = DemoLogin.user("Sara");
-        as(sara).body(Map.of("name", "n".repeat(200))).post("/api/configurators").then().statusCode(201);
-        as(sara).body(Map.of("name", "n".repeat(201))).post("/api/configurators").then().statusCode(400)
+        as(sara).body(Map.of("name", "n".repeat(200)))
+                .post("/api/configurators")
+                .then()
+                .statusCode(201);
+        as(sara).body(Map.of("name", "n".repeat(201)))
+                .post("/api/configurators")
+                .then()
+                .statusCode(400)
                 .body("message", containsString("at most 200 characters"));
     }
 
@@ -97,10 +130,15 @@ class RestLimitsTest {
         long second = Api.configurator(sara);
         long third = Api.configurator(sara);
         as(sara).get("/api/configurators?limit=100").then().statusCode(200);
-        as(sara).get("/api/configurators?limit=101").then().statusCode(400).body("message", containsString("between 1 and 100"));
+        as(sara).get("/api/configurators?limit=101")
+                .then()
+                .statusCode(400)
+                .body("message", containsString("between 1 and 100"));
         as(sara).get("/api/configurators?limit=0").then().statusCode(400);
         as(sara).get("/api/configurators?after=x").then().statusCode(400);
-        assertTrue(as(sara).get("/api/configurators").jsonPath().getList("id").size() <= 100, "one page holds at most 100");
+        assertTrue(
+                as(sara).get("/api/configurators").jsonPath().getList("id").size() <= 100,
+                "one page holds at most 100");
 
         Response page = as(sara).get("/api/configurators?after=" + (first - 1) + "&limit=2");
         assertEquals(List.of((int) first, (int) second), page.jsonPath().getList("id"), page.asString());
@@ -109,5 +147,4 @@ class RestLimitsTest {
         assertEquals(List.of((int) third), last.jsonPath().getList("id"), last.asString());
         assertEquals(null, last.header("Link"), "the last page names no next one");
     }
-
 }

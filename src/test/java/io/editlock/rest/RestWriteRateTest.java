@@ -49,21 +49,27 @@ class RestWriteRateTest {
                 List<Future<Response>> sent = new ArrayList<>();
                 for (int i = 0; i < 21; i++) {
                     String name = "burst-" + i;
-                    sent.add(writers.submit(() -> as(sara).body(Map.of("name", name)).post("/api/configurators")));
+                    sent.add(writers.submit(
+                            () -> as(sara).body(Map.of("name", name)).post("/api/configurators")));
                 }
                 List<Response> answers = new ArrayList<>();
                 for (Future<Response> answer : sent) {
                     answers.add(answer.get(60, TimeUnit.SECONDS));
                 }
-                List<Response> refused = answers.stream().filter(answer -> answer.statusCode() == 429).toList();
-                long created = answers.stream().filter(answer -> answer.statusCode() == 201).count();
+                List<Response> refused = answers.stream()
+                        .filter(answer -> answer.statusCode() == 429)
+                        .toList();
+                long created = answers.stream()
+                        .filter(answer -> answer.statusCode() == 201)
+                        .count();
                 assertEquals(21, created + refused.size(), "every write is created or refused with 429");
                 assertTrue(refused.size() <= 1, "20 writes of a second are served; refused: " + refused.size());
                 assertEquals(before + created, configuratorCount(), "a refused write creates nothing");
                 if (refused.size() == 1) {
                     Response beyond = refused.get(0);
                     assertEquals("1", beyond.header("Retry-After"), "a 429 says when to try again");
-                    assertTrue(beyond.jsonPath().getString("message").contains("20 writes a second"), beyond.asString());
+                    assertTrue(
+                            beyond.jsonPath().getString("message").contains("20 writes a second"), beyond.asString());
                     refusedTheWriteBeyond = true;
                 }
             }
@@ -79,7 +85,8 @@ class RestWriteRateTest {
     }
 
     private static void awaitStartOfASecond() {
-        await().atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(5))
+        await().atMost(Duration.ofSeconds(3))
+                .pollInterval(Duration.ofMillis(5))
                 .until(() -> System.currentTimeMillis() % 1000 < 50);
     }
 

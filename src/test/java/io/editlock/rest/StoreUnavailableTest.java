@@ -41,20 +41,29 @@ class StoreUnavailableTest {
                 Map.entry("PATCH configurator", r -> r.body(Map.of("name", "x")).patch("/api/configurators/1")),
                 Map.entry("DELETE configurator", r -> r.delete("/api/configurators/1")),
                 Map.entry("POST item", r -> r.body(Map.of("name", "x")).post("/api/configurators/1/items")),
-                Map.entry("POST variable", r -> r.body(Map.of("name", "x", "formula", "1")).post("/api/configurators/1/variables")),
+                Map.entry(
+                        "POST variable",
+                        r -> r.body(Map.of("name", "x", "formula", "1")).post("/api/configurators/1/variables")),
                 Map.entry("GET locks", r -> r.get("/api/configurators/1/locks")),
                 Map.entry("GET item", r -> r.get("/api/items/1")),
                 Map.entry("PATCH item", r -> r.body(Map.of("name", "x")).patch("/api/items/1")),
                 Map.entry("DELETE item", r -> r.delete("/api/items/1")),
                 Map.entry("POST filter", r -> r.body(Map.of("expression", "x")).post("/api/items/1/filters")),
-                Map.entry("POST dependency", r -> r.body(Map.of("targetItemId", 2, "effect", "x")).post("/api/items/1/dependencies")),
-                Map.entry("POST attribute value", r -> r.body(Map.of("name", "x", "value", "y")).post("/api/items/1/attribute-values")),
+                Map.entry(
+                        "POST dependency",
+                        r -> r.body(Map.of("targetItemId", 2, "effect", "x")).post("/api/items/1/dependencies")),
+                Map.entry(
+                        "POST attribute value",
+                        r -> r.body(Map.of("name", "x", "value", "y")).post("/api/items/1/attribute-values")),
                 Map.entry("GET filter", r -> r.get("/api/filters/1")),
                 Map.entry("PATCH filter", r -> r.body(Map.of("expression", "x")).patch("/api/filters/1")),
                 Map.entry("DELETE dependency", r -> r.delete("/api/dependencies/1")),
-                Map.entry("PATCH attribute value", r -> r.body(Map.of("value", "x")).patch("/api/attribute-values/1")),
+                Map.entry(
+                        "PATCH attribute value",
+                        r -> r.body(Map.of("value", "x")).patch("/api/attribute-values/1")),
                 Map.entry("DELETE variable", r -> r.header("Lock-Token", "5").delete("/api/variables/1")));
-        routes.forEach((name, call) -> call.apply(as(sara)).then().statusCode(503).body("message", notNullValue()));
+        routes.forEach(
+                (name, call) -> call.apply(as(sara)).then().statusCode(503).body("message", notNullValue()));
         as(admin).delete("/api/locks/configurator:1").then().statusCode(503);
     }
 }

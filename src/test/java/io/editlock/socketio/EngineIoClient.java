@@ -29,8 +29,14 @@ final class EngineIoClient {
     }
 
     static EngineIoClient handshake() {
-        String open = given().queryParam("EIO", "4").queryParam("transport", "polling")
-                .when().get("/socket.io/").then().statusCode(200).extract().asString();
+        String open = given().queryParam("EIO", "4")
+                .queryParam("transport", "polling")
+                .when()
+                .get("/socket.io/")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
         Matcher sid = SID.matcher(open);
         if (!open.startsWith("0") || !sid.find()) {
             throw new AssertionError("not an open packet: " + open);
@@ -43,8 +49,11 @@ final class EngineIoClient {
         String token = DemoLogin.user(name).token(); // first: the session's pings start with the handshake
         EngineIoClient client = handshake();
         client.post("40/locking,{\"token\":\"" + token + "\"}");
-        List<String> packets = client.pollUntil(received -> received.stream().anyMatch(p -> p.startsWith("42/locking,[\"welcome\"")));
-        String connect = packets.stream().filter(packet -> !packet.equals("2")).findFirst()
+        List<String> packets =
+                client.pollUntil(received -> received.stream().anyMatch(p -> p.startsWith("42/locking,[\"welcome\"")));
+        String connect = packets.stream()
+                .filter(packet -> !packet.equals("2"))
+                .findFirst()
                 .filter(packet -> packet.startsWith("40/locking,{\"sid\":"))
                 .orElseThrow(() -> new AssertionError("not connected: " + packets));
         Matcher socketId = SID.matcher(connect);
@@ -54,8 +63,13 @@ final class EngineIoClient {
     }
 
     Response postRaw(String payload) {
-        return given().queryParam("EIO", "4").queryParam("transport", "polling").queryParam("sid", sid)
-                .contentType("text/plain;charset=UTF-8").body(payload).when().post("/socket.io/");
+        return given().queryParam("EIO", "4")
+                .queryParam("transport", "polling")
+                .queryParam("sid", sid)
+                .contentType("text/plain;charset=UTF-8")
+                .body(payload)
+                .when()
+                .post("/socket.io/");
     }
 
     void post(String payload) {
@@ -63,7 +77,11 @@ final class EngineIoClient {
     }
 
     Response getRaw() {
-        return given().queryParam("EIO", "4").queryParam("transport", "polling").queryParam("sid", sid).when().get("/socket.io/");
+        return given().queryParam("EIO", "4")
+                .queryParam("transport", "polling")
+                .queryParam("sid", sid)
+                .when()
+                .get("/socket.io/");
     }
 
     /** One long-poll: the packets it brought. */

@@ -36,16 +36,20 @@ class EngineIoPingTest {
 
     @Inject
     ConfiguratorStore store;
+
     @Inject
     LockService locks;
 
     @Test
     void aClientThatAnswersPingsStays() {
         EngineIoClient sara = EngineIoClient.connected("Sara");
-        List<String> pings = sara.pollUntil(received -> received.stream().filter("2"::equals).count() >= 4);
+        List<String> pings =
+                sara.pollUntil(received -> received.stream().filter("2"::equals).count() >= 4);
         assertTrue(pings.stream().allMatch("2"::equals), pings.toString());
         sara.post("42/locking,1[\"touch\",{}]");
-        assertEquals(List.of("43/locking,1[{\"event\":\"touched\",\"data\":{}}]"), sara.pollUntil(received -> !received.isEmpty()));
+        assertEquals(
+                List.of("43/locking,1[{\"event\":\"touched\",\"data\":{}}]"),
+                sara.pollUntil(received -> !received.isEmpty()));
     }
 
     @Test
@@ -57,9 +61,20 @@ class EngineIoPingTest {
 
         long silentSince = System.nanoTime();
         await().atMost(Duration.ofSeconds(30)).until(() -> sara.getRaw().statusCode() == 400);
-        assertEquals(1, locks.locks(configuratorId).await().atMost(Duration.ofSeconds(5)).size(),
+        assertEquals(
+                1,
+                locks.locks(configuratorId)
+                        .await()
+                        .atMost(Duration.ofSeconds(5))
+                        .size(),
                 "the dropped client's lock is kept for a resume");
-        await().atMost(Duration.ofSeconds(30)).until(() -> locks.locks(configuratorId).await().atMost(Duration.ofSeconds(5)).isEmpty());
-        assertTrue(Duration.ofNanos(System.nanoTime() - silentSince).toMillis() >= 3000, "released only after the grace period");
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> locks.locks(configuratorId)
+                        .await()
+                        .atMost(Duration.ofSeconds(5))
+                        .isEmpty());
+        assertTrue(
+                Duration.ofNanos(System.nanoTime() - silentSince).toMillis() >= 3000,
+                "released only after the grace period");
     }
 }

@@ -31,35 +31,53 @@ class EngineIoProtocolTest {
         expect400("EIO=4&transport=flash", 0, "Transport unknown");
         expect400("EIO=4&transport=polling&sid=unknown", 1, "Session ID unknown");
         expect400("EIO=4&transport=websocket", 3, "Bad request");
-        given().when().post("/socket.io/?EIO=4&transport=polling").then().statusCode(400)
-                .body("code", equalTo(2)).body("message", equalTo("Bad handshake method"));
+        given().when()
+                .post("/socket.io/?EIO=4&transport=polling")
+                .then()
+                .statusCode(400)
+                .body("code", equalTo(2))
+                .body("message", equalTo("Bad handshake method"));
     }
 
     @Test
     void theHandshakeAnnouncesPingsAndTheFrameLimitAsMaxPayload() {
-        String open = given().when().get("/socket.io/?EIO=4&transport=polling").then().statusCode(200)
-                .contentType("text/plain").extract().asString();
-        assertTrue(open.matches("0\\{\"sid\":\"[^\"]+\",\"upgrades\":\\[\"websocket\"],\"pingInterval\":25000,\"pingTimeout\":20000,"
-                + "\"maxPayload\":16384}"), open);
+        String open = given().when()
+                .get("/socket.io/?EIO=4&transport=polling")
+                .then()
+                .statusCode(200)
+                .contentType("text/plain")
+                .extract()
+                .asString();
+        assertTrue(
+                open.matches(
+                        "0\\{\"sid\":\"[^\"]+\",\"upgrades\":\\[\"websocket\"],\"pingInterval\":25000,\"pingTimeout\":20000,"
+                                + "\"maxPayload\":16384}"),
+                open);
     }
 
     @Test
     void packetsOfOneBodyAreAnsweredInOrderAsAckAndAsEvent() {
         long configuratorId = Fixtures.configurator(store);
         EngineIoClient sara = EngineIoClient.connected("Sara");
-        sara.post("42/locking,1[\"lock-configurator\",{\"configuratorId\":" + configuratorId + "}]\u001e42/locking,[\"touch\",{}]");
+        sara.post("42/locking,1[\"lock-configurator\",{\"configuratorId\":" + configuratorId
+                + "}]\u001e42/locking,[\"touch\",{}]");
         // The room's lock-updated may come before or after the reply: it is a broadcast from another path.
-        List<String> replies = sara.pollUntil(received -> received.stream().anyMatch(packet -> packet.contains("touched"))).stream()
-                .filter(packet -> !packet.startsWith("42/locking,[\"lock-updated\""))
-                .toList();
-        assertTrue(replies.get(0).startsWith("43/locking,1[{\"event\":\"lock-acquired\",\"data\":{\"lock\":"), replies.toString());
+        List<String> replies =
+                sara.pollUntil(received -> received.stream().anyMatch(packet -> packet.contains("touched"))).stream()
+                        .filter(packet -> !packet.startsWith("42/locking,[\"lock-updated\""))
+                        .toList();
+        assertTrue(
+                replies.get(0).startsWith("43/locking,1[{\"event\":\"lock-acquired\",\"data\":{\"lock\":"),
+                replies.toString());
         assertEquals("42/locking,[\"touched\",{}]", replies.get(1), replies.toString());
     }
 
     @Test
     void aBodyOverMaxPayloadIsRefused413AndEndsTheSession() {
         EngineIoClient sara = EngineIoClient.connected("Sara");
-        sara.postRaw("42/locking,[\"touch\",{\"padding\":\"" + "x".repeat(20_000) + "\"}]").then().statusCode(413);
+        sara.postRaw("42/locking,[\"touch\",{\"padding\":\"" + "x".repeat(20_000) + "\"}]")
+                .then()
+                .statusCode(413);
         sara.getRaw().then().statusCode(400).body("code", equalTo(1));
     }
 
@@ -68,30 +86,43 @@ class EngineIoProtocolTest {
         EngineIoClient sara = EngineIoClient.connected("Sara");
         sara.post("451-/locking,7[\"touch\",{\"_placeholder\":true,\"num\":0}]\u001ebAQID");
         List<String> replies = sara.pollUntil(received -> !received.isEmpty());
-        assertTrue(replies.get(0).startsWith("43/locking,7[{\"event\":\"error\",\"data\":{\"code\":\"BAD_REQUEST\""), replies.toString());
+        assertTrue(
+                replies.get(0).startsWith("43/locking,7[{\"event\":\"error\",\"data\":{\"code\":\"BAD_REQUEST\""),
+                replies.toString());
         sara.post("42/locking,8[\"touch\",{}]");
-        assertEquals(List.of("43/locking,8[{\"event\":\"touched\",\"data\":{}}]"), sara.pollUntil(received -> !received.isEmpty()));
+        assertEquals(
+                List.of("43/locking,8[{\"event\":\"touched\",\"data\":{}}]"),
+                sara.pollUntil(received -> !received.isEmpty()));
     }
 
     @Test
     void otherNamespacesAreRefusedAndEventsToThemChangeNothing() {
         EngineIoClient client = EngineIoClient.handshake();
         client.post("40/admin,\u001e40");
-        assertEquals(List.of("44/admin,{\"message\":\"Invalid namespace\"}", "44{\"message\":\"Invalid namespace\"}"),
+        assertEquals(
+                List.of("44/admin,{\"message\":\"Invalid namespace\"}", "44{\"message\":\"Invalid namespace\"}"),
                 client.pollUntil(received -> received.size() >= 2));
     }
 
     @Test
     void socketIoSocketsAreCountedWithTheirTransport() {
         EngineIoClient.connected("Sara");
-        given().when().get("/q/metrics").then().statusCode(200)
+        given().when()
+                .get("/q/metrics")
+                .then()
+                .statusCode(200)
                 .body(containsString("editlock_sockets_connected{transport=\"socketio\"}"))
                 .body(containsString("editlock_sockets_connected{transport=\"websocket\"}"))
                 .body(not(containsString("editlock_sockets_connected{transport=\"socketio\"} 0.0")));
     }
 
     private static void expect400(String query, int code, String message) {
-        given().when().get("/socket.io/?" + query).then().statusCode(400).contentType("application/json")
-                .body("code", equalTo(code)).body("message", equalTo(message));
+        given().when()
+                .get("/socket.io/?" + query)
+                .then()
+                .statusCode(400)
+                .contentType("application/json")
+                .body("code", equalTo(code))
+                .body("message", equalTo(message));
     }
 }

@@ -36,8 +36,10 @@ class EngineIoSlowClientTest {
 
     @Inject
     ConfiguratorStore store;
+
     @Inject
     LockService locks;
+
     @Inject
     SessionRegistry registry;
 
@@ -56,6 +58,7 @@ class EngineIoSlowClientTest {
             locks.acquire(configurator, omar).await().atMost(WAIT);
             locks.release(configurator, omar.userId(), omar.socketId()).await().atMost(WAIT);
         }
-        await().atMost(Duration.ofSeconds(20)).until(() -> registry.find(sara.socketId).isEmpty());
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> registry.find(sara.socketId).isEmpty());
     }
 }

@@ -36,7 +36,8 @@ class SocketIoPacketTest {
 
     @Test
     void binaryPacketsNameTheirAttachments() {
-        SocketIoPacket packet = SocketIoPacket.parse("51-/locking,3[\"lock-configurator\",{\"_placeholder\":true,\"num\":0}]");
+        SocketIoPacket packet =
+                SocketIoPacket.parse("51-/locking,3[\"lock-configurator\",{\"_placeholder\":true,\"num\":0}]");
         assertEquals(SocketIoPacket.BINARY_EVENT, packet.type());
         assertEquals("/locking", packet.namespace());
         assertEquals(3L, packet.ackId());
@@ -46,32 +47,44 @@ class SocketIoPacketTest {
     void refusesWhatIsNoPacket() {
         assertThrows(IllegalArgumentException.class, () -> SocketIoPacket.parse(""), "empty");
         assertThrows(IllegalArgumentException.class, () -> SocketIoPacket.parse("9/locking,"), "type 9");
-        assertThrows(IllegalArgumentException.class, () -> SocketIoPacket.parse("5/locking,[]"), "binary without a count");
-        assertThrows(IllegalArgumentException.class, () -> SocketIoPacket.parse("2/locking,12345678901234567[]"), "ack id too long");
+        assertThrows(
+                IllegalArgumentException.class, () -> SocketIoPacket.parse("5/locking,[]"), "binary without a count");
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> SocketIoPacket.parse("2/locking,12345678901234567[]"),
+                "ack id too long");
     }
 
     @Test
     void writesPackets() {
         assertEquals("3/locking,4[{}]", SocketIoPacket.encode(SocketIoPacket.ACK, "/locking", 4L, "[{}]"));
-        assertEquals("4{\"message\":\"Invalid namespace\"}",
+        assertEquals(
+                "4{\"message\":\"Invalid namespace\"}",
                 SocketIoPacket.encode(SocketIoPacket.CONNECT_ERROR, "/", null, "{\"message\":\"Invalid namespace\"}"));
     }
 
     @Test
     void aFrameBecomesEventArguments() {
-        assertEquals("[\"lock-released\",{\"resource\":{\"type\":\"configurator\"},\"reason\":\"unlock\"}]",
-                SocketIoFrames.eventArguments("{\"event\":\"lock-released\",\"data\":{\"resource\":{\"type\":\"configurator\"},\"reason\":\"unlock\"}}"));
+        assertEquals(
+                "[\"lock-released\",{\"resource\":{\"type\":\"configurator\"},\"reason\":\"unlock\"}]",
+                SocketIoFrames.eventArguments(
+                        "{\"event\":\"lock-released\",\"data\":{\"resource\":{\"type\":\"configurator\"},\"reason\":\"unlock\"}}"));
     }
 
     @Test
     void aFrameOfAnotherShapeIsParsedNotCut() {
-        assertEquals("[\"touched\",{}]", SocketIoFrames.eventArguments("{\"event\":\"touched\",\"data\":{},\"ref\":\"r}}\"}"));
-        assertEquals("[\"error\",{\"message\":\"a \\\"quoted\\\" }}\"}]",
+        assertEquals(
+                "[\"touched\",{}]",
+                SocketIoFrames.eventArguments("{\"event\":\"touched\",\"data\":{},\"ref\":\"r}}\"}"));
+        assertEquals(
+                "[\"error\",{\"message\":\"a \\\"quoted\\\" }}\"}]",
                 SocketIoFrames.eventArguments("{\"data\":{\"message\":\"a \\\"quoted\\\" }}\"},\"event\":\"error\"}"));
     }
 
     @Test
     void theReplyFrameIsTheAcksOneArgument() {
-        assertEquals("[{\"event\":\"touched\",\"data\":{}}]", SocketIoFrames.ackArguments("{\"event\":\"touched\",\"data\":{}}"));
+        assertEquals(
+                "[{\"event\":\"touched\",\"data\":{}}]",
+                SocketIoFrames.ackArguments("{\"event\":\"touched\",\"data\":{}}"));
     }
 }

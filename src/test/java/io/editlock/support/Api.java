@@ -13,8 +13,7 @@ import java.util.UUID;
 /** REST calls of the running test app, as one user; creates check for 201 and return the new id. */
 public final class Api {
 
-    private Api() {
-    }
+    private Api() {}
 
     public static RequestSpecification as(TestUser user) {
         return given().auth().oauth2(user.token()).contentType(ContentType.JSON);
@@ -41,7 +40,8 @@ public final class Api {
     }
 
     public static long attributeValue(TestUser user, long itemId) {
-        return created(as(user).body(Map.of("name", "weight", "value", "12kg")).post("/api/items/" + itemId + "/attribute-values"));
+        return created(as(user).body(Map.of("name", "weight", "value", "12kg"))
+                .post("/api/items/" + itemId + "/attribute-values"));
     }
 
     public static long variable(TestUser user, long configuratorId) {

@@ -71,23 +71,26 @@ public final class BlackHoleProxy implements AutoCloseable {
     }
 
     private static void pump(Link link, Socket from, Socket to) {
-        Thread thread = new Thread(() -> {
-            byte[] buffer = new byte[16384];
-            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-                int read;
-                while ((read = in.read(buffer)) >= 0) {
-                    if (!link.swallowing) {
-                        out.write(buffer, 0, read);
-                        out.flush();
+        Thread thread = new Thread(
+                () -> {
+                    byte[] buffer = new byte[16384];
+                    try (InputStream in = from.getInputStream();
+                            OutputStream out = to.getOutputStream()) {
+                        int read;
+                        while ((read = in.read(buffer)) >= 0) {
+                            if (!link.swallowing) {
+                                out.write(buffer, 0, read);
+                                out.flush();
+                            }
+                        }
+                    } catch (IOException ignored) {
+                        // the link ends
                     }
-                }
-            } catch (IOException ignored) {
-                // the link ends
-            }
-            if (!link.swallowing) {
-                link.close();
-            }
-        }, "black-hole-pump");
+                    if (!link.swallowing) {
+                        link.close();
+                    }
+                },
+                "black-hole-pump");
         thread.setDaemon(true);
         thread.start();
     }

@@ -9,15 +9,17 @@ import java.util.UUID;
 /** Tokens from {@code POST /api/auth/demo-login} of the running test app. */
 public final class DemoLogin {
 
-    private DemoLogin() {
-    }
+    private DemoLogin() {}
 
     public static String token(String userId, String name, String... roles) {
         return given().contentType("application/json")
                 .body(Map.of("userId", userId, "name", name, "roles", List.of(roles)))
-                .when().post("/api/auth/demo-login")
-                .then().statusCode(200)
-                .extract().path("token");
+                .when()
+                .post("/api/auth/demo-login")
+                .then()
+                .statusCode(200)
+                .extract()
+                .path("token");
     }
 
     /** A user of their own for one test: id unique, name as given. */
@@ -26,6 +28,5 @@ public final class DemoLogin {
         return new TestUser(id, name, token(id, name, roles));
     }
 
-    public record TestUser(String id, String name, String token) {
-    }
+    public record TestUser(String id, String name, String token) {}
 }

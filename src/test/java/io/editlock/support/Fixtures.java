@@ -11,15 +11,20 @@ public final class Fixtures {
 
     private static final Duration WAIT = Duration.ofSeconds(10);
 
-    private Fixtures() {
-    }
+    private Fixtures() {}
 
     public static long configurator(ConfiguratorStore store) {
-        return store.createConfigurator("test-" + UUID.randomUUID()).await().atMost(WAIT).id();
+        return store.createConfigurator("test-" + UUID.randomUUID())
+                .await()
+                .atMost(WAIT)
+                .id();
     }
 
     public static long item(ConfiguratorStore store, long configuratorId) {
-        return store.addItem(configuratorId, "item", null).await().atMost(WAIT).map(Item::id)
+        return store.addItem(configuratorId, "item", null)
+                .await()
+                .atMost(WAIT)
+                .map(Item::id)
                 .orElseThrow(() -> new AssertionError("configurator " + configuratorId + " does not exist"));
     }
 

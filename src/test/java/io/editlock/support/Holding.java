@@ -40,7 +40,10 @@ public final class Holding implements AutoCloseable {
 
     private JsonNode granted(String event, Map<String, ?> data) {
         JsonNode reply = socket.request(event, data);
-        assertEquals("lock-acquired", reply.path("event").asText(), "expected " + event + " " + data + " to be granted: " + reply);
+        assertEquals(
+                "lock-acquired",
+                reply.path("event").asText(),
+                "expected " + event + " " + data + " to be granted: " + reply);
         return reply.path("data").path("lock");
     }
 

@@ -20,18 +20,21 @@ import java.util.stream.StreamSupport;
  */
 public final class LockFrames {
 
-    private LockFrames() {
-    }
+    private LockFrames() {}
 
     /** Exactly one frame carries the ref. Replies keep the order of requests, so a later reply is a barrier. */
     public static void assertExactlyOneReply(WsClient client, String ref) {
         client.request("touch", Map.of());
-        assertEquals(1, client.repliesTo(ref).size(), "request " + ref + " must get exactly one direct reply: " + client.received());
+        assertEquals(
+                1,
+                client.repliesTo(ref).size(),
+                "request " + ref + " must get exactly one direct reply: " + client.received());
     }
 
     /** Waits for a lock-updated broadcast of this configurator with exactly these lock types. */
     public static JsonNode awaitState(WsClient client, long configuratorId, Set<String> lockTypes) {
-        return client.awaitEvent(isEvent("lock-updated").and(f -> !f.has("ref"))
+        return client.awaitEvent(isEvent("lock-updated")
+                .and(f -> !f.has("ref"))
                 .and(f -> f.path("data").path("configuratorId").asLong() == configuratorId)
                 .and(f -> types(f.path("data").path("locks")).equals(lockTypes)));
     }
@@ -49,7 +52,8 @@ public final class LockFrames {
 
     /** The resource types of a {@code locks} array. */
     public static Set<String> types(JsonNode locks) {
-        return StreamSupport.stream(locks.spliterator(), false).map(l -> l.path("resource").path("type").asText())
+        return StreamSupport.stream(locks.spliterator(), false)
+                .map(l -> l.path("resource").path("type").asText())
                 .collect(Collectors.toSet());
     }
 

@@ -53,6 +53,7 @@ public final class RawWsClient implements AutoCloseable {
     private final CompletableFuture<Integer> closeFrame = new CompletableFuture<>();
     /** Completes when the server ended the TCP connection. */
     private final CompletableFuture<Void> ended = new CompletableFuture<>();
+
     private volatile boolean endOnCloseFrame;
 
     private RawWsClient(Socket socket) throws IOException {
@@ -242,7 +243,9 @@ public final class RawWsClient implements AutoCloseable {
     }
 
     public JsonNode awaitEvent(Predicate<JsonNode> match) {
-        return soon().atMost(WAIT).until(() -> received.stream().filter(match).findFirst(), Optional::isPresent).get();
+        return soon().atMost(WAIT)
+                .until(() -> received.stream().filter(match).findFirst(), Optional::isPresent)
+                .get();
     }
 
     public JsonNode awaitEvent(String event) {

@@ -23,7 +23,8 @@ import java.util.concurrent.TimeUnit;
 public final class ServerNode implements AutoCloseable {
 
     private static final Path JAR = Path.of("target", "quarkus-app", "quarkus-run.jar");
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private final Process process;
     private final int port;
@@ -48,13 +49,19 @@ public final class ServerNode implements AutoCloseable {
             throw new IllegalStateException(JAR + " is missing: multi-node tests run after `package` (./mvnw verify)");
         }
         int port = RedisProcess.freePort();
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-Dquarkus.http.port=" + port, "-Dquarkus.log.console.format=%d{HH:mm:ss,SSS} " + name + " %-5p [%c{2.}] %s%e%n"));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m",
+                "-Dquarkus.http.port=" + port,
+                "-Dquarkus.log.console.format=%d{HH:mm:ss,SSS} " + name + " %-5p [%c{2.}] %s%e%n"));
         settings.forEach((key, value) -> command.add("-D" + key + "=" + value));
         command.addAll(List.of("-jar", JAR.toString()));
         try {
             Path log = Files.createTempFile("editlock-" + name + "-", ".log");
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            Process process = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .start();
             return new ServerNode(process, port, log);
         } catch (IOException e) {
             throw new IllegalStateException("cannot start a server node", e);
@@ -102,17 +109,21 @@ public final class ServerNode implements AutoCloseable {
     }
 
     private void awaitReady() {
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
-            if (!process.isAlive()) {
-                throw new IllegalStateException("the node exited at start; its log: " + Files.readString(log));
-            }
-            try {
-                HttpResponse<String> ready = HTTP.send(HttpRequest.newBuilder(baseUri().resolve("q/health/ready")).build(),
-                        HttpResponse.BodyHandlers.ofString());
-                return ready.statusCode() == 200;
-            } catch (IOException e) {
-                return false;
-            }
-        });
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> {
+                    if (!process.isAlive()) {
+                        throw new IllegalStateException("the node exited at start; its log: " + Files.readString(log));
+                    }
+                    try {
+                        HttpResponse<String> ready = HTTP.send(
+                                HttpRequest.newBuilder(baseUri().resolve("q/health/ready"))
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString());
+                        return ready.statusCode() == 200;
+                    } catch (IOException e) {
+                        return false;
+                    }
+                });
     }
 }

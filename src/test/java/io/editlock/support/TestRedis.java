@@ -7,8 +7,7 @@ import java.nio.file.Path;
 /** A redis-server of a test's own (to share between nodes, stop or restart), chosen like the embedded one. */
 public final class TestRedis {
 
-    private TestRedis() {
-    }
+    private TestRedis() {}
 
     public static RedisProcess start() {
         return RedisProcess.onFreePort(binary()).start();
@@ -16,8 +15,10 @@ public final class TestRedis {
 
     /** The redis-server the embedded mode would run here ({@code EDITLOCK_EMBEDDED_REDIS_BINARY}). */
     public static Path binary() {
-        String choice = System.getenv().getOrDefault("EDITLOCK_EMBEDDED_REDIS_BINARY",
-                System.getProperty("editlock.embedded-redis.binary", RedisBinary.AUTO));
+        String choice = System.getenv()
+                .getOrDefault(
+                        "EDITLOCK_EMBEDDED_REDIS_BINARY",
+                        System.getProperty("editlock.embedded-redis.binary", RedisBinary.AUTO));
         return RedisBinary.resolve(choice);
     }
 }

@@ -30,25 +30,40 @@ public final class TestRedisCluster implements AutoCloseable {
     public static Optional<Path> redisCli() {
         return Optional.ofNullable(System.getenv("PATH")).stream()
                 .flatMap(path -> List.of(path.split(":")).stream())
-                .map(dir -> Path.of(dir, "redis-cli")).filter(Files::isExecutable).findFirst();
+                .map(dir -> Path.of(dir, "redis-cli"))
+                .filter(Files::isExecutable)
+                .findFirst();
     }
 
     public static TestRedisCluster start() {
-        Path server = RedisBinary.onPath().orElseThrow(() -> new IllegalStateException("redis-server is not on the PATH"));
+        Path server =
+                RedisBinary.onPath().orElseThrow(() -> new IllegalStateException("redis-server is not on the PATH"));
         Path cli = redisCli().orElseThrow(() -> new IllegalStateException("redis-cli is not on the PATH"));
         List<RedisProcess> masters = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            masters.add(new RedisProcess(server, RedisProcess.freePort(), List.of("--cluster-enabled", "yes",
-                    "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "2000")).start());
+            masters.add(new RedisProcess(
+                            server,
+                            RedisProcess.freePort(),
+                            List.of(
+                                    "--cluster-enabled",
+                                    "yes",
+                                    "--cluster-config-file",
+                                    "nodes.conf",
+                                    "--cluster-node-timeout",
+                                    "2000"))
+                    .start());
         }
         List<String> create = new ArrayList<>(List.of(cli.toString(), "--cluster", "create"));
         masters.forEach(master -> create.add("127.0.0.1:" + master.port()));
         create.addAll(List.of("--cluster-replicas", "0", "--cluster-yes"));
         run(create);
         TestRedisCluster cluster = new TestRedisCluster(masters);
-        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200)).until(
-                () -> masters.stream().allMatch(master -> run(List.of(cli.toString(), "-p", String.valueOf(master.port()),
-                        "cluster", "info")).contains("cluster_state:ok")));
+        await().atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> masters.stream()
+                        .allMatch(master -> run(List.of(
+                                        cli.toString(), "-p", String.valueOf(master.port()), "cluster", "info"))
+                                .contains("cluster_state:ok")));
         return cluster;
     }
 
@@ -64,7 +79,8 @@ public final class TestRedisCluster implements AutoCloseable {
 
     private static String run(List<String> command) {
         try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            Process process =
+                    new ProcessBuilder(command).redirectErrorStream(true).start();
             String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!process.waitFor(30, TimeUnit.SECONDS) || process.exitValue() != 0) {
                 throw new IllegalStateException(String.join(" ", command) + " failed: " + output);

@@ -33,7 +33,8 @@ public final class TestTokens {
             generator.initialize(2048);
             KeyPair keys = generator.generateKeyPair();
             String pem = "-----BEGIN PUBLIC KEY-----\n"
-                    + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(keys.getPublic().getEncoded())
+                    + Base64.getMimeEncoder(64, "\n".getBytes())
+                            .encodeToString(keys.getPublic().getEncoded())
                     + "\n-----END PUBLIC KEY-----\n";
             Path file = Files.createTempFile("editlock-test-jwt-", ".pem");
             Files.writeString(file, pem);
@@ -48,7 +49,12 @@ public final class TestTokens {
     }
 
     public String token(String userId, String name, String... roles) {
-        return Jwt.issuer("editlock").audience(AUDIENCE).subject(userId).claim("name", name).groups(Set.of(roles))
-                .expiresIn(3600).sign(keys.getPrivate());
+        return Jwt.issuer("editlock")
+                .audience(AUDIENCE)
+                .subject(userId)
+                .claim("name", name)
+                .groups(Set.of(roles))
+                .expiresIn(3600)
+                .sign(keys.getPrivate());
     }
 }

@@ -43,8 +43,7 @@ public final class WsClient implements AutoCloseable {
     private WebSocket socket;
     private volatile String closeReason;
 
-    private WsClient() {
-    }
+    private WsClient() {}
 
     /** Connects with {@code Authorization: Bearer}; {@code token} null sends none. */
     public static WsClient connect(URI base, String token) {
@@ -70,9 +69,13 @@ public final class WsClient implements AutoCloseable {
         WebSocket.Builder builder = HTTP.newWebSocketBuilder().connectTimeout(WAIT);
         headers.forEach(builder::header);
         if (!subprotocols.isEmpty()) {
-            builder.subprotocols(subprotocols.get(0), subprotocols.subList(1, subprotocols.size()).toArray(String[]::new));
+            builder.subprotocols(
+                    subprotocols.get(0),
+                    subprotocols.subList(1, subprotocols.size()).toArray(String[]::new));
         }
-        client.socket = builder.buildAsync(uri, client.new Listener()).orTimeout(10, TimeUnit.SECONDS).join();
+        client.socket = builder.buildAsync(uri, client.new Listener())
+                .orTimeout(10, TimeUnit.SECONDS)
+                .join();
         return client;
     }
 
@@ -85,10 +88,12 @@ public final class WsClient implements AutoCloseable {
         WebSocket.Builder builder = HTTP.newWebSocketBuilder().connectTimeout(WAIT);
         headers.forEach(builder::header);
         if (!subprotocols.isEmpty()) {
-            builder.subprotocols(subprotocols.get(0), subprotocols.subList(1, subprotocols.size()).toArray(String[]::new));
+            builder.subprotocols(
+                    subprotocols.get(0),
+                    subprotocols.subList(1, subprotocols.size()).toArray(String[]::new));
         }
         try {
-            WebSocket ws = builder.buildAsync(uri, new WebSocket.Listener() { }).join();
+            WebSocket ws = builder.buildAsync(uri, new WebSocket.Listener() {}).join();
             ws.abort();
             return Optional.empty();
         } catch (CompletionException e) {
@@ -124,7 +129,9 @@ public final class WsClient implements AutoCloseable {
     }
 
     public void sendBinary(byte[] bytes) {
-        socket.sendBinary(ByteBuffer.wrap(bytes), true).orTimeout(10, TimeUnit.SECONDS).join();
+        socket.sendBinary(ByteBuffer.wrap(bytes), true)
+                .orTimeout(10, TimeUnit.SECONDS)
+                .join();
     }
 
     /** Sends and waits for the direct reply (the frame carrying the same ref). */
@@ -145,7 +152,9 @@ public final class WsClient implements AutoCloseable {
     }
 
     public JsonNode awaitEvent(Predicate<JsonNode> match, Duration atMost) {
-        return soon().atMost(atMost).until(() -> received.stream().filter(match).findFirst(), Optional::isPresent).get();
+        return soon().atMost(atMost)
+                .until(() -> received.stream().filter(match).findFirst(), Optional::isPresent)
+                .get();
     }
 
     /** Every frame received so far that matches. */
@@ -159,7 +168,9 @@ public final class WsClient implements AutoCloseable {
     }
 
     public List<JsonNode> events(String event) {
-        return received.stream().filter(frame -> event.equals(frame.path("event").asText())).toList();
+        return received.stream()
+                .filter(frame -> event.equals(frame.path("event").asText()))
+                .toList();
     }
 
     public List<JsonNode> received() {
@@ -210,7 +221,11 @@ public final class WsClient implements AutoCloseable {
 
     /** Asserts that {@code condition} holds all the time for {@code period}. */
     public static void stays(Callable<Boolean> condition, Duration period, String message) {
-        await(message).during(period).atMost(period.plusSeconds(5)).pollInterval(Duration.ofMillis(100)).until(condition);
+        await(message)
+                .during(period)
+                .atMost(period.plusSeconds(5))
+                .pollInterval(Duration.ofMillis(100))
+                .until(condition);
     }
 
     /** The reason of the server's close frame, once it closed the socket. */

@@ -39,12 +39,16 @@ class CommandsPerReleaseWithWaitersTest {
 
     @Inject
     LockService locks;
+
     @Inject
     WaitingScripts waiting;
+
     @Inject
     ConfiguratorStore store;
+
     @Inject
     ReactiveRedisDataSource redis;
+
     @Inject
     LockKeys keys;
 
@@ -53,9 +57,14 @@ class CommandsPerReleaseWithWaitersTest {
         releaseToLineOf(3); // warm-up: scripts cached, pool connections open
         Map<String, Long> five = releaseToLineOf(5);
         Map<String, Long> fiveHundred = releaseToLineOf(500);
-        assertEquals(five, fiveHundred, "the release that serves the head must run the same Redis commands with 500 waiters as with 5");
-        assertEquals(PER_RELEASE, CommandCounter.total(five), "the release that serves the head must cost " + PER_RELEASE
-                + " Redis commands: " + five);
+        assertEquals(
+                five,
+                fiveHundred,
+                "the release that serves the head must run the same Redis commands with 500 waiters as with 5");
+        assertEquals(
+                PER_RELEASE,
+                CommandCounter.total(five),
+                "the release that serves the head must cost " + PER_RELEASE + " Redis commands: " + five);
     }
 
     private Map<String, Long> releaseToLineOf(int waiters) {
@@ -63,14 +72,26 @@ class CommandsPerReleaseWithWaitersTest {
         long item = Fixtures.item(store, c);
         Resource page = Resource.itemPage(item, Page.FILTERS).inConfigurator(c);
         Holder sara = Fixtures.user("Sara");
-        assertInstanceOf(AcquireResult.Granted.class, locks.acquire(page, sara).await().atMost(WAIT));
+        assertInstanceOf(
+                AcquireResult.Granted.class, locks.acquire(page, sara).await().atMost(WAIT));
         for (int i = 0; i < waiters; i++) {
-            assertInstanceOf(WaitReply.Queued.class, waiting.waitFor(page, Fixtures.user("Waiter" + i)).await().atMost(WAIT));
+            assertInstanceOf(
+                    WaitReply.Queued.class,
+                    waiting.waitFor(page, Fixtures.user("Waiter" + i)).await().atMost(WAIT));
         }
-        Map<String, Long> calls = new CommandCounter(redis).count(() -> assertInstanceOf(ReleaseResult.Released.class,
-                locks.release(page, sara.userId(), sara.socketId()).await().atMost(WAIT)));
-        assertEquals(String.valueOf(waiters - 1), redis.hash(String.class).hget(keys.waiting(c).get(0), page.field())
-                .await().atMost(WAIT), "the head was served");
+        Map<String, Long> calls = new CommandCounter(redis)
+                .count(() -> assertInstanceOf(
+                        ReleaseResult.Released.class,
+                        locks.release(page, sara.userId(), sara.socketId())
+                                .await()
+                                .atMost(WAIT)));
+        assertEquals(
+                String.valueOf(waiters - 1),
+                redis.hash(String.class)
+                        .hget(keys.waiting(c).get(0), page.field())
+                        .await()
+                        .atMost(WAIT),
+                "the head was served");
         return calls;
     }
 }

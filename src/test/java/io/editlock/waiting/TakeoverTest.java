@@ -44,14 +44,20 @@ class TakeoverTest {
     public static class ShortConsent implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("editlock.waiting.consent-window", CONSENT.toSeconds() + "s", "editlock.waiting.sweep-interval", "500ms");
+            return Map.of(
+                    "editlock.waiting.consent-window",
+                    CONSENT.toSeconds() + "s",
+                    "editlock.waiting.sweep-interval",
+                    "500ms");
         }
     }
 
     @TestHTTPResource("/")
     URI base;
+
     @Inject
     ReactiveRedisDataSource redis;
+
     @Inject
     LockKeys keys;
 
@@ -85,7 +91,11 @@ class TakeoverTest {
         WsClient tom = connect(tomUser);
         WsClient watcher = connect(DemoLogin.user("Lea"));
         watcher.request("watch", Map.of("configuratorId", c));
-        long saraToken = sara.request("lock-item-subresource", page(item)).path("data").path("lock").path("token").asLong();
+        long saraToken = sara.request("lock-item-subresource", page(item))
+                .path("data")
+                .path("lock")
+                .path("token")
+                .asLong();
 
         JsonNode pending = tom.request("request-takeover", ask(item, "Need to fix a typo"));
         assertEquals("takeover-pending", pending.path("event").asText(), pending.toString());
@@ -108,20 +118,39 @@ class TakeoverTest {
         long tomToken = granted.path("token").asLong();
         assertTrue(tomToken > saraToken);
         for (WsClient socket : List.of(sara, saraTab)) {
-            assertEquals("taken-over", socket.awaitEvent("lock-lost").path("data").path("reason").asText());
+            assertEquals(
+                    "taken-over",
+                    socket.awaitEvent("lock-lost").path("data").path("reason").asText());
         }
-        assertEquals("taken-over", watcher.awaitEvent("lock-released").path("data").path("reason").asText());
+        assertEquals(
+                "taken-over",
+                watcher.awaitEvent("lock-released").path("data").path("reason").asText());
         watcher.awaitEvent(frame -> frame.path("event").asText().equals("lock-updated")
                 && frame.path("data").path("locks").size() == 1
-                && frame.path("data").path("locks").get(0).path("ownerUserId").asText().equals(tomUser.id()));
+                && frame.path("data")
+                        .path("locks")
+                        .get(0)
+                        .path("ownerUserId")
+                        .asText()
+                        .equals(tomUser.id()));
 
         // Sara's old token is dead; Tom's works.
-        as(saraUser).header("Lock-Token", saraToken).body(Map.of("expression", "a")).post("/api/items/" + item + "/filters")
-                .then().statusCode(423);
-        as(tomUser).header("Lock-Token", tomToken).body(Map.of("expression", "a")).post("/api/items/" + item + "/filters")
-                .then().statusCode(201);
+        as(saraUser)
+                .header("Lock-Token", saraToken)
+                .body(Map.of("expression", "a"))
+                .post("/api/items/" + item + "/filters")
+                .then()
+                .statusCode(423);
+        as(tomUser)
+                .header("Lock-Token", tomToken)
+                .body(Map.of("expression", "a"))
+                .post("/api/items/" + item + "/filters")
+                .then()
+                .statusCode(201);
         // The asking socket keeps the lock: Tom can unlock it.
-        assertEquals("lock-released", tom.request("unlock-item-subresource", page(item)).path("event").asText());
+        assertEquals(
+                "lock-released",
+                tom.request("unlock-item-subresource", page(item)).path("event").asText());
     }
 
     @Test
@@ -131,10 +160,18 @@ class TakeoverTest {
         long item = Api.item(saraUser, c, null);
         WsClient sara = connect(saraUser);
         WsClient tom = connect(DemoLogin.user("Tom"));
-        long saraToken = sara.request("lock-item-subresource", page(item)).path("data").path("lock").path("token").asLong();
+        long saraToken = sara.request("lock-item-subresource", page(item))
+                .path("data")
+                .path("lock")
+                .path("token")
+                .asLong();
         tom.request("request-takeover", ask(item, null));
         assertFalse(sara.awaitEvent("takeover-requested").path("data").has("message"));
-        assertEquals("takeover-answered", sara.request("answer-takeover", answer(item, false)).path("event").asText());
+        assertEquals(
+                "takeover-answered",
+                sara.request("answer-takeover", answer(item, false))
+                        .path("event")
+                        .asText());
         JsonNode refused = tom.awaitEvent("takeover-refused").path("data");
         assertEquals("Sara", refused.path("byUserName").asText());
         // Past the deadline nothing happens either.
@@ -145,10 +182,19 @@ class TakeoverTest {
         }
         assertTrue(tom.events("takeover-granted").isEmpty());
         assertTrue(sara.events("lock-lost").isEmpty());
-        as(saraUser).header("Lock-Token", saraToken).body(Map.of("expression", "a")).post("/api/items/" + item + "/filters")
-                .then().statusCode(201);
+        as(saraUser)
+                .header("Lock-Token", saraToken)
+                .body(Map.of("expression", "a"))
+                .post("/api/items/" + item + "/filters")
+                .then()
+                .statusCode(201);
         // A second answer has nothing to answer.
-        assertEquals("NOT_FOUND", sara.request("answer-takeover", answer(item, true)).path("data").path("code").asText());
+        assertEquals(
+                "NOT_FOUND",
+                sara.request("answer-takeover", answer(item, true))
+                        .path("data")
+                        .path("code")
+                        .asText());
     }
 
     @Test
@@ -160,14 +206,29 @@ class TakeoverTest {
         WsClient sara = connect(saraUser);
         WsClient tom = connect(tomUser);
         sara.request("lock-item-subresource", page(item));
-        Instant deadline = Instant.parse(tom.request("request-takeover", ask(item, "lunch?")).path("data").path("deadline").asText());
-        JsonNode granted = tom.awaitEvent(frame -> frame.path("event").asText().equals("takeover-granted"), CONSENT.plusSeconds(10));
+        Instant deadline = Instant.parse(tom.request("request-takeover", ask(item, "lunch?"))
+                .path("data")
+                .path("deadline")
+                .asText());
+        JsonNode granted = tom.awaitEvent(
+                frame -> frame.path("event").asText().equals("takeover-granted"), CONSENT.plusSeconds(10));
         Instant at = Instant.now();
         assertTrue(!at.isBefore(deadline.minusMillis(200)), "not before the deadline: " + at + " vs " + deadline);
-        assertTrue(at.isBefore(deadline.plusSeconds(3)), "within the sweep interval after the deadline: " + at + " vs " + deadline);
-        assertEquals(tomUser.id(), granted.path("data").path("lock").path("ownerUserId").asText());
-        assertEquals("taken-over", sara.awaitEvent("lock-lost").path("data").path("reason").asText());
-        assertEquals("NOT_FOUND", sara.request("answer-takeover", answer(item, false)).path("data").path("code").asText());
+        assertTrue(
+                at.isBefore(deadline.plusSeconds(3)),
+                "within the sweep interval after the deadline: " + at + " vs " + deadline);
+        assertEquals(
+                tomUser.id(),
+                granted.path("data").path("lock").path("ownerUserId").asText());
+        assertEquals(
+                "taken-over",
+                sara.awaitEvent("lock-lost").path("data").path("reason").asText());
+        assertEquals(
+                "NOT_FOUND",
+                sara.request("answer-takeover", answer(item, false))
+                        .path("data")
+                        .path("code")
+                        .asText());
     }
 
     @Test
@@ -180,12 +241,14 @@ class TakeoverTest {
         WsClient omar = connect(DemoLogin.user("Omar"));
         sara.request("lock-item-subresource", page(item));
         tom.request("request-takeover", ask(item, null));
-        assertEquals("queued", omar.request("wait-for", about(item)).path("event").asText());
+        assertEquals(
+                "queued", omar.request("wait-for", about(item)).path("event").asText());
         sara.request("unlock-item-subresource", page(item));
         tom.awaitEvent("takeover-granted");
         // The take-over comes before the line; the line keeps its order for the next time.
         tom.request("unlock-item-subresource", page(item));
-        omar.awaitEvent(frame -> frame.path("event").asText().equals("lock-acquired") && frame.path("data").path("queued").asBoolean());
+        omar.awaitEvent(frame -> frame.path("event").asText().equals("lock-acquired")
+                && frame.path("data").path("queued").asBoolean());
     }
 
     @Test
@@ -197,21 +260,57 @@ class TakeoverTest {
         WsClient sara = connect(saraUser);
         WsClient tom = connect(DemoLogin.user("Tom"));
         WsClient omar = connect(DemoLogin.user("Omar"));
-        assertEquals("NOT_HELD", tom.request("request-takeover", ask(item, null)).path("data").path("code").asText());
+        assertEquals(
+                "NOT_HELD",
+                tom.request("request-takeover", ask(item, null))
+                        .path("data")
+                        .path("code")
+                        .asText());
         sara.request("lock-item-subresource", page(item));
-        assertEquals("NOT_HELD", sara.request("request-takeover", ask(item, null)).path("data").path("code").asText(), "her own");
-        assertEquals("takeover-pending", tom.request("request-takeover", ask(item, null)).path("event").asText());
-        assertEquals("takeover-pending", tom.request("request-takeover", ask(item, null)).path("event").asText(), "asking again");
-        assertEquals("BUSY", omar.request("request-takeover", ask(item, null)).path("data").path("code").asText());
-        assertEquals("NOT_FOUND", tom.request("request-takeover", ask(Long.MAX_VALUE >> 11, null)).path("data").path("code").asText());
+        assertEquals(
+                "NOT_HELD",
+                sara.request("request-takeover", ask(item, null))
+                        .path("data")
+                        .path("code")
+                        .asText(),
+                "her own");
+        assertEquals(
+                "takeover-pending",
+                tom.request("request-takeover", ask(item, null)).path("event").asText());
+        assertEquals(
+                "takeover-pending",
+                tom.request("request-takeover", ask(item, null)).path("event").asText(),
+                "asking again");
+        assertEquals(
+                "BUSY",
+                omar.request("request-takeover", ask(item, null))
+                        .path("data")
+                        .path("code")
+                        .asText());
+        assertEquals(
+                "NOT_FOUND",
+                tom.request("request-takeover", ask(Long.MAX_VALUE >> 11, null))
+                        .path("data")
+                        .path("code")
+                        .asText());
         // Sara also holds the configurator: taking the page alone would not let Omar edit it.
         sara.request("lock-item-subresource", page(other));
         sara.request("lock-configurator", Map.of("configuratorId", c));
         JsonNode locked = omar.request("request-takeover", ask(other, null));
         assertEquals("LOCKED", locked.path("data").path("code").asText(), locked.toString());
-        assertEquals("configurator", locked.path("data").path("blocking").path("resource").path("type").asText());
-        assertEquals("BAD_REQUEST", tom.request("request-takeover", Map.of("resource", filters(item), "message", "x".repeat(201)))
-                .path("data").path("code").asText());
+        assertEquals(
+                "configurator",
+                locked.path("data")
+                        .path("blocking")
+                        .path("resource")
+                        .path("type")
+                        .asText());
+        assertEquals(
+                "BAD_REQUEST",
+                tom.request("request-takeover", Map.of("resource", filters(item), "message", "x".repeat(201)))
+                        .path("data")
+                        .path("code")
+                        .asText());
     }
 
     @Test
@@ -225,12 +324,31 @@ class TakeoverTest {
         tom.request("request-takeover", ask(item, null));
         sara.awaitEvent("takeover-requested");
         String takeovers = keys.waiting(c).get(3);
-        assertEquals(1L, redis.execute(Command.HLEN, takeovers).await().atMost(Duration.ofSeconds(5)).toLong());
+        assertEquals(
+                1L,
+                redis.execute(Command.HLEN, takeovers)
+                        .await()
+                        .atMost(Duration.ofSeconds(5))
+                        .toLong());
         tom.closeCleanly();
-        await().atMost(Duration.ofSeconds(10)).until(() ->
-                redis.execute(Command.HLEN, takeovers).await().atMost(Duration.ofSeconds(5)).toLong() == 0);
-        assertEquals("NOT_FOUND", sara.request("answer-takeover", answer(item, true)).path("data").path("code").asText());
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> redis.execute(Command.HLEN, takeovers)
+                                .await()
+                                .atMost(Duration.ofSeconds(5))
+                                .toLong()
+                        == 0);
+        assertEquals(
+                "NOT_FOUND",
+                sara.request("answer-takeover", answer(item, true))
+                        .path("data")
+                        .path("code")
+                        .asText());
         assertTrue(sara.events("lock-lost").isEmpty(), sara.received().toString());
-        assertEquals("lock-released", sara.request("unlock-item-subresource", page(item)).path("event").asText(), "still hers");
+        assertEquals(
+                "lock-released",
+                sara.request("unlock-item-subresource", page(item))
+                        .path("event")
+                        .asText(),
+                "still hers");
     }
 }

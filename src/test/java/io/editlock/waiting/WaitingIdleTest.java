@@ -34,6 +34,7 @@ class WaitingIdleTest {
 
     @TestHTTPResource("/")
     URI base;
+
     @Inject
     ConfiguratorStore store;
 
@@ -41,7 +42,8 @@ class WaitingIdleTest {
     void anIdleWaiterLeavesTheLine() {
         long c = Fixtures.configurator(store);
         long item = Fixtures.item(store, c);
-        Map<String, Object> resource = Map.of("resource", Map.of("type", "item-subresource", "itemId", item, "page", "filters"));
+        Map<String, Object> resource =
+                Map.of("resource", Map.of("type", "item-subresource", "itemId", item, "page", "filters"));
         try (WsClient sara = WsClient.connect(base, DemoLogin.user("Sara").token());
                 WsClient tom = WsClient.connect(base, DemoLogin.user("Tom").token());
                 WsClient omar = WsClient.connect(base, DemoLogin.user("Omar").token())) {
@@ -49,20 +51,42 @@ class WaitingIdleTest {
             tom.welcome();
             omar.welcome();
             sara.request("lock-item-subresource", Map.of("itemId", item, "page", "filters"));
-            assertEquals(1, tom.request("wait-for", resource).path("data").path("position").asInt());
-            assertEquals(2, omar.request("wait-for", resource).path("data").path("position").asInt());
+            assertEquals(
+                    1,
+                    tom.request("wait-for", resource)
+                            .path("data")
+                            .path("position")
+                            .asInt());
+            assertEquals(
+                    2,
+                    omar.request("wait-for", resource)
+                            .path("data")
+                            .path("position")
+                            .asInt());
             // Sara and Omar stay active; Tom sends nothing.
-            JsonNode moved = Awaitility.await().atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(500)).until(() -> {
-                sara.request("touch", Map.of());
-                omar.request("touch", Map.of());
-                return omar.events("queue-updated").stream().findFirst();
-            }, Optional::isPresent).get();
+            JsonNode moved = Awaitility.await()
+                    .atMost(Duration.ofSeconds(15))
+                    .pollInterval(Duration.ofMillis(500))
+                    .until(
+                            () -> {
+                                sara.request("touch", Map.of());
+                                omar.request("touch", Map.of());
+                                return omar.events("queue-updated").stream().findFirst();
+                            },
+                            Optional::isPresent)
+                    .get();
             assertEquals(1, moved.path("data").path("position").asInt());
-            assertEquals("lock-acquired", sara.reply(sara.send("lock-item-subresource", Map.of("itemId", item, "page", "filters")))
-                    .path("event").asText(), "Sara's own lock is untouched");
+            assertEquals(
+                    "lock-acquired",
+                    sara.reply(sara.send("lock-item-subresource", Map.of("itemId", item, "page", "filters")))
+                            .path("event")
+                            .asText(),
+                    "Sara's own lock is untouched");
             sara.request("unlock-item-subresource", Map.of("itemId", item, "page", "filters"));
-            omar.awaitEvent(frame -> frame.path("event").asText().equals("lock-acquired") && frame.path("data").path("queued").asBoolean());
-            assertTrue(tom.frames(frame -> frame.path("data").path("queued").asBoolean()).isEmpty());
+            omar.awaitEvent(frame -> frame.path("event").asText().equals("lock-acquired")
+                    && frame.path("data").path("queued").asBoolean());
+            assertTrue(tom.frames(frame -> frame.path("data").path("queued").asBoolean())
+                    .isEmpty());
         }
     }
 }

@@ -34,10 +34,13 @@ class WaitingLineTest {
 
     @TestHTTPResource("/")
     URI base;
+
     @Inject
     ConfiguratorStore store;
+
     @Inject
     SessionLifecycle lifecycle;
+
     @Inject
     LockService lockService;
 
@@ -53,7 +56,8 @@ class WaitingLineTest {
     }
 
     private static boolean queuedGrant(JsonNode frame) {
-        return frame.path("event").asText().equals("lock-acquired") && frame.path("data").path("queued").asBoolean();
+        return frame.path("event").asText().equals("lock-acquired")
+                && frame.path("data").path("queued").asBoolean();
     }
 
     @Test
@@ -78,35 +82,68 @@ class WaitingLineTest {
         WsClient omar = connect(DemoLogin.user("Omar"));
         WsClient watcher = connect(DemoLogin.user("Lea"));
         watcher.request("watch", Map.of("configuratorId", c));
-        long saraToken = sara.request("lock-item-subresource", page(item)).path("data").path("lock").path("token").asLong();
+        long saraToken = sara.request("lock-item-subresource", page(item))
+                .path("data")
+                .path("lock")
+                .path("token")
+                .asLong();
 
         JsonNode tomQueued = tom.request("wait-for", about(item));
         assertEquals("queued", tomQueued.path("event").asText(), tomQueued.toString());
         assertEquals(1, tomQueued.path("data").path("position").asInt());
-        assertEquals(c, tomQueued.path("data").path("resource").path("configuratorId").asLong());
+        assertEquals(
+                c,
+                tomQueued.path("data").path("resource").path("configuratorId").asLong());
         JsonNode omarQueued = omar.request("wait-for", about(item));
         assertEquals(2, omarQueued.path("data").path("position").asInt());
         // Asking again keeps the place.
-        assertEquals(1, tomTab.request("wait-for", about(item)).path("data").path("position").asInt());
+        assertEquals(
+                1,
+                tomTab.request("wait-for", about(item))
+                        .path("data")
+                        .path("position")
+                        .asInt());
         watcher.awaitEvent(frame -> frame.path("event").asText().equals("lock-updated")
-                && frame.path("data").path("waiting").path("item:" + item + ":filters").asInt() == 2);
+                && frame.path("data")
+                                .path("waiting")
+                                .path("item:" + item + ":filters")
+                                .asInt()
+                        == 2);
         // A new watcher sees the line at once.
         WsClient late = connect(DemoLogin.user("Ida"));
-        assertEquals(2, late.request("watch", Map.of("configuratorId", c)).path("data").path("waiting")
-                .path("item:" + item + ":filters").asInt());
+        assertEquals(
+                2,
+                late.request("watch", Map.of("configuratorId", c))
+                        .path("data")
+                        .path("waiting")
+                        .path("item:" + item + ":filters")
+                        .asInt());
 
         sara.request("unlock-item-subresource", page(item));
         JsonNode granted = tom.awaitEvent(WaitingLineTest::queuedGrant);
         assertFalse(granted.has("ref"));
-        assertEquals(tomUser.id(), granted.path("data").path("lock").path("ownerUserId").asText());
+        assertEquals(
+                tomUser.id(),
+                granted.path("data").path("lock").path("ownerUserId").asText());
         assertTrue(granted.path("data").path("lock").path("token").asLong() > saraToken, "a new grant, a new token");
         assertEquals(0, granted.path("data").path("released").size());
         tomTab.awaitEvent(WaitingLineTest::queuedGrant);
-        assertEquals(1, omar.awaitEvent("queue-updated").path("data").path("position").asInt());
+        assertEquals(
+                1,
+                omar.awaitEvent("queue-updated").path("data").path("position").asInt());
         watcher.awaitEvent(frame -> frame.path("event").asText().equals("lock-updated")
-                && frame.path("data").path("waiting").path("item:" + item + ":filters").asInt() == 1
+                && frame.path("data")
+                                .path("waiting")
+                                .path("item:" + item + ":filters")
+                                .asInt()
+                        == 1
                 && frame.path("data").path("locks").size() == 1
-                && frame.path("data").path("locks").get(0).path("ownerUserId").asText().equals(tomUser.id()));
+                && frame.path("data")
+                        .path("locks")
+                        .get(0)
+                        .path("ownerUserId")
+                        .asText()
+                        .equals(tomUser.id()));
         // Nobody slips in between: Sara asking again is refused, Tom holds it.
         JsonNode again = sara.request("lock-item-subresource", page(item));
         assertEquals("LOCKED", again.path("data").path("code").asText(), again.toString());
@@ -115,11 +152,17 @@ class WaitingLineTest {
         // Tom's sockets keep the lock; when he is done, Omar is next.
         tom.request("unlock-item-subresource", page(item));
         JsonNode omarGrant = omar.awaitEvent(WaitingLineTest::queuedGrant);
-        assertTrue(omarGrant.path("data").path("lock").path("token").asLong() > granted.path("data").path("lock").path("token").asLong());
+        assertTrue(omarGrant.path("data").path("lock").path("token").asLong()
+                > granted.path("data").path("lock").path("token").asLong());
         watcher.awaitEvent(frame -> frame.path("event").asText().equals("lock-updated")
                 && !frame.path("data").has("waiting")
                 && frame.path("data").path("locks").size() == 1
-                && frame.path("data").path("locks").get(0).path("ownerUserName").asText().equals("Omar"));
+                && frame.path("data")
+                        .path("locks")
+                        .get(0)
+                        .path("ownerUserName")
+                        .asText()
+                        .equals("Omar"));
     }
 
     @Test
@@ -133,17 +176,29 @@ class WaitingLineTest {
         sara.request("lock-item-subresource", page(item));
         tom.request("wait-for", about(item));
         omar.request("wait-for", about(item));
-        assertEquals(3, ida.request("wait-for", about(item)).path("data").path("position").asInt());
+        assertEquals(
+                3,
+                ida.request("wait-for", about(item))
+                        .path("data")
+                        .path("position")
+                        .asInt());
 
         JsonNode left = tom.request("stop-waiting", about(item));
         assertEquals("not-waiting", left.path("event").asText());
-        assertEquals(1, omar.awaitEvent("queue-updated").path("data").path("position").asInt());
-        assertEquals(2, ida.awaitEvent("queue-updated").path("data").path("position").asInt());
-        assertEquals("not-waiting", tom.request("stop-waiting", about(item)).path("event").asText(), "also when not waiting");
+        assertEquals(
+                1,
+                omar.awaitEvent("queue-updated").path("data").path("position").asInt());
+        assertEquals(
+                2, ida.awaitEvent("queue-updated").path("data").path("position").asInt());
+        assertEquals(
+                "not-waiting",
+                tom.request("stop-waiting", about(item)).path("event").asText(),
+                "also when not waiting");
 
         // A socket that closes leaves the line.
         omar.closeCleanly();
-        ida.awaitEvent(frame -> frame.path("event").asText().equals("queue-updated") && frame.path("data").path("position").asInt() == 1);
+        ida.awaitEvent(frame -> frame.path("event").asText().equals("queue-updated")
+                && frame.path("data").path("position").asInt() == 1);
         sara.request("unlock-item-subresource", page(item));
         ida.awaitEvent(WaitingLineTest::queuedGrant);
         assertTrue(tom.frames(WaitingLineTest::queuedGrant).isEmpty());
@@ -158,26 +213,47 @@ class WaitingLineTest {
         WsClient omar = connect(DemoLogin.user("Omar"));
         WsClient tomBefore = connect(tomUser);
         sara.request("lock-item-subresource", page(item));
-        assertEquals(1, tomBefore.request("wait-for", about(item)).path("data").path("position").asInt());
-        assertEquals(2, omar.request("wait-for", about(item)).path("data").path("position").asInt());
+        assertEquals(
+                1,
+                tomBefore
+                        .request("wait-for", about(item))
+                        .path("data")
+                        .path("position")
+                        .asInt());
+        assertEquals(
+                2,
+                omar.request("wait-for", about(item))
+                        .path("data")
+                        .path("position")
+                        .asInt());
         String resumeToken = tomBefore.resumeToken();
         String oldSocket = tomBefore.socketId();
         tomBefore.drop();
         await().atMost(Duration.ofSeconds(10))
-                .until(() -> lifecycle.droppedSessions().stream().anyMatch(session -> session.socketId().equals(oldSocket)));
+                .until(() -> lifecycle.droppedSessions().stream()
+                        .anyMatch(session -> session.socketId().equals(oldSocket)));
         WsClient tomAfter = connect(tomUser);
-        assertEquals("resumed", tomAfter.request("resume", Map.of("resumeToken", resumeToken)).path("event").asText());
+        assertEquals(
+                "resumed",
+                tomAfter.request("resume", Map.of("resumeToken", resumeToken))
+                        .path("event")
+                        .asText());
         // Past the old socket's grace period Tom is still first: his place moved to the new socket.
-        await().pollDelay(Duration.ofSeconds(11)).atMost(Duration.ofSeconds(20))
-                .until(() -> true);
+        await().pollDelay(Duration.ofSeconds(11)).atMost(Duration.ofSeconds(20)).until(() -> true);
         assertTrue(omar.events("queue-updated").isEmpty(), "nobody moved up");
         sara.request("unlock-item-subresource", page(item));
         JsonNode granted = tomAfter.awaitEvent(WaitingLineTest::queuedGrant);
-        assertEquals(tomUser.id(), granted.path("data").path("lock").path("ownerUserId").asText());
+        assertEquals(
+                tomUser.id(),
+                granted.path("data").path("lock").path("ownerUserId").asText());
         // The new socket keeps the lock (the old one is gone for good).
         var held = lockService.locks(c).await().atMost(Duration.ofSeconds(5));
         assertEquals(Set.of(tomAfter.socketId()), held.get(0).keepers().keySet());
-        assertEquals("lock-released", tomAfter.request("unlock-item-subresource", page(item)).path("event").asText());
+        assertEquals(
+                "lock-released",
+                tomAfter.request("unlock-item-subresource", page(item))
+                        .path("event")
+                        .asText());
         omar.awaitEvent(WaitingLineTest::queuedGrant);
     }
 
@@ -193,21 +269,31 @@ class WaitingLineTest {
         WsClient watcher = connect(DemoLogin.user("Lea"));
         watcher.request("watch", Map.of("configuratorId", c));
         sara.request("lock-item-subresource", page(item));
-        assertEquals("queued", tom.request("wait-for", about(item)).path("event").asText());
-        JsonNode omarQueued = omar.request("wait-for", Map.of("resource", Map.of("type", "configurator", "configuratorId", c)));
+        assertEquals(
+                "queued", tom.request("wait-for", about(item)).path("event").asText());
+        JsonNode omarQueued =
+                omar.request("wait-for", Map.of("resource", Map.of("type", "configurator", "configuratorId", c)));
         assertEquals("queued", omarQueued.path("event").asText(), omarQueued.toString());
 
         sara.request("unlock-item-subresource", page(item));
         // Both heads are served in the same step, but the configurator and its page conflict: one only.
-        JsonNode state = watcher.awaitEvent(frame -> frame.path("event").asText().equals("lock-updated")
-                && frame.path("data").path("locks").size() == 1
-                && !frame.path("data").path("locks").get(0).path("ownerUserName").asText().equals("Sara"));
-        String holder = state.path("data").path("locks").get(0).path("ownerUserId").asText();
+        JsonNode state =
+                watcher.awaitEvent(frame -> frame.path("event").asText().equals("lock-updated")
+                        && frame.path("data").path("locks").size() == 1
+                        && !frame.path("data")
+                                .path("locks")
+                                .get(0)
+                                .path("ownerUserName")
+                                .asText()
+                                .equals("Sara"));
+        String holder =
+                state.path("data").path("locks").get(0).path("ownerUserId").asText();
         WsClient served = holder.equals(tomUser.id()) ? tom : omar;
         WsClient blocked = holder.equals(tomUser.id()) ? omar : tom;
         served.awaitEvent(WaitingLineTest::queuedGrant);
         // The other one is served when the conflict ends.
-        served.request(holder.equals(tomUser.id()) ? "unlock-item-subresource" : "unlock-configurator",
+        served.request(
+                holder.equals(tomUser.id()) ? "unlock-item-subresource" : "unlock-configurator",
                 holder.equals(tomUser.id()) ? page(item) : Map.of("configuratorId", c));
         blocked.awaitEvent(WaitingLineTest::queuedGrant);
         assertEquals(1, served.frames(WaitingLineTest::queuedGrant).size());
@@ -221,15 +307,23 @@ class WaitingLineTest {
         WsClient tom = connect(DemoLogin.user("Tom"));
         tom.request("lock-configurator", Map.of("configuratorId", first));
         sara.request("lock-configurator", Map.of("configuratorId", second));
-        assertEquals("queued", tom.request("wait-for", Map.of("resource", Map.of("type", "configurator", "configuratorId", second)))
-                .path("event").asText());
+        assertEquals(
+                "queued",
+                tom.request("wait-for", Map.of("resource", Map.of("type", "configurator", "configuratorId", second)))
+                        .path("event")
+                        .asText());
         sara.request("unlock-configurator", Map.of("configuratorId", second));
         tom.awaitEvent(WaitingLineTest::queuedGrant);
         JsonNode lost = tom.awaitEvent("lock-lost");
         assertEquals("replaced", lost.path("data").path("reason").asText());
-        assertEquals(first, lost.path("data").path("resource").path("configuratorId").asLong());
+        assertEquals(
+                first, lost.path("data").path("resource").path("configuratorId").asLong());
         // The first configurator is free for others.
-        assertEquals("lock-acquired", sara.request("lock-configurator", Map.of("configuratorId", first)).path("event").asText());
+        assertEquals(
+                "lock-acquired",
+                sara.request("lock-configurator", Map.of("configuratorId", first))
+                        .path("event")
+                        .asText());
     }
 
     /** Requests at once from two tabs: the count and the check are one step, so exactly twenty get in. */
@@ -248,12 +342,26 @@ class WaitingLineTest {
         for (long item : items) {
             for (String p : List.of("filters", "dependencies", "attributes")) {
                 WsClient tab = tabs.get(sent.size() % 2);
-                sent.add(Map.entry(tab, tab.send("wait-for", Map.of("resource", Map.of("type", "item-subresource", "itemId", item, "page", p)))));
+                sent.add(Map.entry(
+                        tab,
+                        tab.send(
+                                "wait-for",
+                                Map.of("resource", Map.of("type", "item-subresource", "itemId", item, "page", p)))));
             }
         }
-        List<JsonNode> replies = sent.stream().map(s -> s.getKey().reply(s.getValue())).toList();
-        assertEquals(20, replies.stream().filter(r -> r.path("event").asText().equals("queued")).count(), "replies: " + replies);
-        assertEquals(7, replies.stream().filter(r -> r.path("data").path("code").asText().equals("LIMIT_EXCEEDED")).count(),
+        List<JsonNode> replies =
+                sent.stream().map(s -> s.getKey().reply(s.getValue())).toList();
+        assertEquals(
+                20,
+                replies.stream()
+                        .filter(r -> r.path("event").asText().equals("queued"))
+                        .count(),
+                "replies: " + replies);
+        assertEquals(
+                7,
+                replies.stream()
+                        .filter(r -> r.path("data").path("code").asText().equals("LIMIT_EXCEEDED"))
+                        .count(),
                 "replies: " + replies);
     }
 
@@ -271,7 +379,8 @@ class WaitingLineTest {
         JsonNode last = null;
         for (long item : items) {
             for (String p : List.of("filters", "dependencies", "attributes")) {
-                last = tom.request("wait-for", Map.of("resource", Map.of("type", "item-subresource", "itemId", item, "page", p)));
+                last = tom.request(
+                        "wait-for", Map.of("resource", Map.of("type", "item-subresource", "itemId", item, "page", p)));
                 if (last.path("event").asText().equals("queued")) {
                     queued++;
                 }
@@ -281,9 +390,24 @@ class WaitingLineTest {
         assertEquals("error", last.path("event").asText());
         assertEquals("LIMIT_EXCEEDED", last.path("data").path("code").asText());
         // Leaving one line makes room for another.
-        tom.request("stop-waiting", Map.of("resource", Map.of("type", "item-subresource", "itemId", items.get(0), "page", "filters")));
-        assertEquals("queued", tom.request("wait-for", Map.of("resource", Map.of("type", "item-subresource", "itemId", items.get(6),
-                "page", "attributes"))).path("event").asText());
+        tom.request(
+                "stop-waiting",
+                Map.of("resource", Map.of("type", "item-subresource", "itemId", items.get(0), "page", "filters")));
+        assertEquals(
+                "queued",
+                tom.request(
+                                "wait-for",
+                                Map.of(
+                                        "resource",
+                                        Map.of(
+                                                "type",
+                                                "item-subresource",
+                                                "itemId",
+                                                items.get(6),
+                                                "page",
+                                                "attributes")))
+                        .path("event")
+                        .asText());
     }
 
     @Test

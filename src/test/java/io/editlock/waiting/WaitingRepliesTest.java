@@ -21,7 +21,9 @@ class WaitingRepliesTest {
     void waitForReadsFreeQueuedAndNotFound() {
         assertInstanceOf(WaitReply.Free.class, WaitingReplies.waitFor("{\"s\":\"FREE\"}"), "FREE");
         assertInstanceOf(WaitReply.NotFound.class, WaitingReplies.waitFor("{\"s\":\"NOT_FOUND\"}"), "NOT_FOUND");
-        assertEquals(new WaitReply.Queued(3, "17-2"), WaitingReplies.waitFor("{\"s\":\"QUEUED\",\"position\":3,\"member\":\"17-2\"}"),
+        assertEquals(
+                new WaitReply.Queued(3, "17-2"),
+                WaitingReplies.waitFor("{\"s\":\"QUEUED\",\"position\":3,\"member\":\"17-2\"}"),
                 "QUEUED keeps position and member");
     }
 
@@ -33,32 +35,53 @@ class WaitingRepliesTest {
 
     @Test
     void requestTakeoverReadsEveryAnswer() {
-        assertEquals(new TakeoverReply.Pending(90000, true, "7"),
-                WaitingReplies.requestTakeover("{\"s\":\"PENDING\",\"deadline\":90000,\"created\":true,\"holder\":\"7\"}"),
+        assertEquals(
+                new TakeoverReply.Pending(90000, true, "7"),
+                WaitingReplies.requestTakeover(
+                        "{\"s\":\"PENDING\",\"deadline\":90000,\"created\":true,\"holder\":\"7\"}"),
                 "a new request names whom it asked");
-        TakeoverReply asked = WaitingReplies.requestTakeover("{\"s\":\"PENDING\",\"deadline\":90000,\"created\":false}");
-        assertFalse(assertInstanceOf(TakeoverReply.Pending.class, asked, "PENDING").created(), "an earlier request still pending");
-        TakeoverReply locked = WaitingReplies.requestTakeover("{\"s\":\"LOCKED\",\"lock\":" + CONFIGURATOR_RECORD + "}");
-        assertEquals(Resource.configurator(12), assertInstanceOf(TakeoverReply.Locked.class, locked, "LOCKED").blocking().resource(),
+        TakeoverReply asked =
+                WaitingReplies.requestTakeover("{\"s\":\"PENDING\",\"deadline\":90000,\"created\":false}");
+        assertFalse(
+                assertInstanceOf(TakeoverReply.Pending.class, asked, "PENDING").created(),
+                "an earlier request still pending");
+        TakeoverReply locked =
+                WaitingReplies.requestTakeover("{\"s\":\"LOCKED\",\"lock\":" + CONFIGURATOR_RECORD + "}");
+        assertEquals(
+                Resource.configurator(12),
+                assertInstanceOf(TakeoverReply.Locked.class, locked, "LOCKED")
+                        .blocking()
+                        .resource(),
                 "the blocking lock");
-        assertInstanceOf(TakeoverReply.NotHeld.class, WaitingReplies.requestTakeover("{\"s\":\"NOT_HELD\"}"), "NOT_HELD");
+        assertInstanceOf(
+                TakeoverReply.NotHeld.class, WaitingReplies.requestTakeover("{\"s\":\"NOT_HELD\"}"), "NOT_HELD");
         assertInstanceOf(TakeoverReply.Busy.class, WaitingReplies.requestTakeover("{\"s\":\"BUSY\"}"), "BUSY");
-        assertInstanceOf(TakeoverReply.NotFound.class, WaitingReplies.requestTakeover("{\"s\":\"NOT_FOUND\"}"), "NOT_FOUND");
+        assertInstanceOf(
+                TakeoverReply.NotFound.class, WaitingReplies.requestTakeover("{\"s\":\"NOT_FOUND\"}"), "NOT_FOUND");
     }
 
     @Test
     void answerAndResolveCarryWhatTheyReleased() {
         String released = "[{\"lock\":" + CONFIGURATOR_RECORD + ",\"reason\":\"taken-over\",\"except\":\"\"}]";
-        AnswerReply answered = WaitingReplies.answerTakeover("{\"s\":\"ANSWERED\",\"handed\":true,\"released\":" + released + "}");
+        AnswerReply answered =
+                WaitingReplies.answerTakeover("{\"s\":\"ANSWERED\",\"handed\":true,\"released\":" + released + "}");
         assertTrue(answered.answered(), "ANSWERED");
-        assertEquals(List.of(ReleaseReason.TAKEN_OVER), answered.released().stream().map(r -> r.reason()).toList(), "the handed lock");
-        assertEquals(new AnswerReply(false, List.of()), WaitingReplies.answerTakeover("{\"s\":\"NOT_FOUND\",\"released\":{}}"),
+        assertEquals(
+                List.of(ReleaseReason.TAKEN_OVER),
+                answered.released().stream().map(r -> r.reason()).toList(),
+                "the handed lock");
+        assertEquals(
+                new AnswerReply(false, List.of()),
+                WaitingReplies.answerTakeover("{\"s\":\"NOT_FOUND\",\"released\":{}}"),
                 "NOT_FOUND, nothing released");
 
         assertInstanceOf(ResolveReply.Gone.class, WaitingReplies.resolveTakeover("{\"s\":\"GONE\"}"), "GONE");
-        assertEquals(new ResolveReply.NotDue(91000), WaitingReplies.resolveTakeover("{\"s\":\"NOT_DUE\",\"deadline\":91000}"), "NOT_DUE");
-        ResolveReply resolved = WaitingReplies.resolveTakeover("{\"s\":\"RESOLVED\",\"handed\":true,\"holder\":\"7\",\"released\":"
-                + released + "}");
+        assertEquals(
+                new ResolveReply.NotDue(91000),
+                WaitingReplies.resolveTakeover("{\"s\":\"NOT_DUE\",\"deadline\":91000}"),
+                "NOT_DUE");
+        ResolveReply resolved = WaitingReplies.resolveTakeover(
+                "{\"s\":\"RESOLVED\",\"handed\":true,\"holder\":\"7\",\"released\":" + released + "}");
         ResolveReply.Resolved done = assertInstanceOf(ResolveReply.Resolved.class, resolved, "RESOLVED");
         assertEquals("7", done.holder(), "who was asked");
         assertEquals(1, done.released().size(), "the handed lock");
@@ -68,8 +91,15 @@ class WaitingRepliesTest {
     void anUnknownStatusIsAnErrorNotAGuess() {
         assertThrows(IllegalStateException.class, () -> WaitingReplies.waitFor("{\"s\":\"MAYBE\"}"), "wait_for");
         assertThrows(IllegalStateException.class, () -> WaitingReplies.requestTakeover("{}"), "request_takeover");
-        assertThrows(IllegalStateException.class, () -> WaitingReplies.resolveTakeover("{\"s\":\"MAYBE\"}"), "resolve_takeover");
-        assertThrows(IllegalStateException.class, () -> WaitingReplies.answerTakeover("{\"s\":\"MAYBE\"}"), "answer_takeover");
-        assertThrows(IllegalStateException.class, () -> WaitingReplies.stopWaiting("{\"s\":\"MAYBE\"}"), "stop_waiting");
+        assertThrows(
+                IllegalStateException.class,
+                () -> WaitingReplies.resolveTakeover("{\"s\":\"MAYBE\"}"),
+                "resolve_takeover");
+        assertThrows(
+                IllegalStateException.class,
+                () -> WaitingReplies.answerTakeover("{\"s\":\"MAYBE\"}"),
+                "answer_takeover");
+        assertThrows(
+                IllegalStateException.class, () -> WaitingReplies.stopWaiting("{\"s\":\"MAYBE\"}"), "stop_waiting");
     }
 }

@@ -52,15 +52,22 @@ class DisconnectTest {
 
     @TestHTTPResource("/")
     URI base;
+
     @Inject
     ConfiguratorStore store;
+
     @Inject
     LockService locks;
+
     @Inject
     SessionLifecycle lifecycle;
 
     /** Ways a socket can end that are not a clean close (§5). */
-    enum Drop { NO_CLOSE_FRAME, CLOSE_CODE_4000, SERVER_CLOSE_1009 }
+    enum Drop {
+        NO_CLOSE_FRAME,
+        CLOSE_CODE_4000,
+        SERVER_CLOSE_1009
+    }
 
     @ParameterizedTest(name = "close code {0}")
     @ValueSource(ints = {1000})
@@ -69,12 +76,20 @@ class DisconnectTest {
         long dropped = Fixtures.configurator(store);
         TestUser sara = DemoLogin.user("Sara");
         TestUser omar = DemoLogin.user("Omar");
-        try (RawWsClient closing = RawWsClient.connect(base, sara.token()); WsClient otherTab = WsClient.connect(base, sara.token());
-                WsClient omarTab = WsClient.connect(base, omar.token()); WsClient w = WsClient.connect(base, DemoLogin.user("Wu").token())) {
+        try (RawWsClient closing = RawWsClient.connect(base, sara.token());
+                WsClient otherTab = WsClient.connect(base, sara.token());
+                WsClient omarTab = WsClient.connect(base, omar.token());
+                WsClient w = WsClient.connect(base, DemoLogin.user("Wu").token())) {
             w.request("watch", Map.of("configuratorId", c));
             w.request("watch", Map.of("configuratorId", dropped));
-            assertEquals("lock-acquired", closing.request(lock(c, "c1"), "c1").path("event").asText());
-            assertEquals("lock-acquired", omarTab.request("lock-configurator", Map.of("configuratorId", dropped)).path("event").asText());
+            assertEquals(
+                    "lock-acquired",
+                    closing.request(lock(c, "c1"), "c1").path("event").asText());
+            assertEquals(
+                    "lock-acquired",
+                    omarTab.request("lock-configurator", Map.of("configuratorId", dropped))
+                            .path("event")
+                            .asText());
             // Omar's socket drops first: its lock is released only when its grace period ends.
             omarTab.drop();
             awaitDropped(omarTab.socketId());
@@ -82,11 +97,20 @@ class DisconnectTest {
             closing.sendClose(code);
 
             JsonNode released = w.awaitEvent(f -> isReleaseOf(f, c));
-            assertEquals("disconnect", released.path("data").path("reason").asText(), "a clean close is announced as disconnect: " + released);
-            assertEquals(1, heldTypes(dropped).size(), "a clean close must release at once: when it was announced, Omar's lock "
-                    + "(dropped earlier) must still be waiting out its grace period");
+            assertEquals(
+                    "disconnect",
+                    released.path("data").path("reason").asText(),
+                    "a clean close is announced as disconnect: " + released);
+            assertEquals(
+                    1,
+                    heldTypes(dropped).size(),
+                    "a clean close must release at once: when it was announced, Omar's lock "
+                            + "(dropped earlier) must still be waiting out its grace period");
             JsonNode lost = otherTab.awaitEvent("lock-lost");
-            assertEquals("disconnect", lost.path("data").path("reason").asText(), "the holder's other sockets get lock-lost: " + lost);
+            assertEquals(
+                    "disconnect",
+                    lost.path("data").path("reason").asText(),
+                    "the holder's other sockets get lock-lost: " + lost);
         }
     }
 
@@ -94,7 +118,8 @@ class DisconnectTest {
     void anotherSocketOfTheUserKeepsTheLockAlive() {
         long c = Fixtures.configurator(store);
         TestUser sara = DemoLogin.user("Sara");
-        try (WsClient tab1 = WsClient.connect(base, sara.token()); WsClient tab2 = WsClient.connect(base, sara.token());
+        try (WsClient tab1 = WsClient.connect(base, sara.token());
+                WsClient tab2 = WsClient.connect(base, sara.token());
                 WsClient w = WsClient.connect(base, DemoLogin.user("Wu").token())) {
             w.request("watch", Map.of("configuratorId", c));
             tab1.request("lock-configurator", Map.of("configuratorId", c));
@@ -104,11 +129,20 @@ class DisconnectTest {
 
             String tab2Id = tab2.socketId();
             await().atMost(Duration.ofSeconds(10)).until(() -> keepersOf(c).equals(Set.of(tab2Id)));
-            assertEquals(Set.of("configurator"), heldTypes(c), "the lock must outlive the closed socket while tab2 keeps it");
+            assertEquals(
+                    Set.of("configurator"),
+                    heldTypes(c),
+                    "the lock must outlive the closed socket while tab2 keeps it");
             tab2.closeCleanly();
             JsonNode released = w.awaitEvent("lock-released");
-            assertEquals("disconnect", released.path("data").path("reason").asText(), "released when the last socket is gone: " + released);
-            assertEquals(1, w.events("lock-released").size(), "one release, when tab2 closed, none when tab1 did: " + w.received());
+            assertEquals(
+                    "disconnect",
+                    released.path("data").path("reason").asText(),
+                    "released when the last socket is gone: " + released);
+            assertEquals(
+                    1,
+                    w.events("lock-released").size(),
+                    "one release, when tab2 closed, none when tab1 did: " + w.received());
         }
     }
 
@@ -117,7 +151,8 @@ class DisconnectTest {
     void droppedSocketKeepsItsLocksForTheGracePeriod(Drop how) {
         long c = Fixtures.configurator(store);
         TestUser sara = DemoLogin.user("Sara");
-        try (WsClient tab = WsClient.connect(base, sara.token()); WsClient w = WsClient.connect(base, DemoLogin.user("Wu").token())) {
+        try (WsClient tab = WsClient.connect(base, sara.token());
+                WsClient w = WsClient.connect(base, DemoLogin.user("Wu").token())) {
             w.request("watch", Map.of("configuratorId", c));
             tab.request("lock-configurator", Map.of("configuratorId", c));
             String socketId = tab.socketId();
@@ -125,10 +160,18 @@ class DisconnectTest {
             end(tab, how);
 
             awaitDropped(socketId);
-            assertEquals(Set.of(socketId), keepersOf(c), how + ": during the grace period the lock is still kept for the dropped socket");
-            assertTrue(w.events("lock-released").isEmpty(), how + ": nothing is released during the grace period: " + w.received());
+            assertEquals(
+                    Set.of(socketId),
+                    keepersOf(c),
+                    how + ": during the grace period the lock is still kept for the dropped socket");
+            assertTrue(
+                    w.events("lock-released").isEmpty(),
+                    how + ": nothing is released during the grace period: " + w.received());
             JsonNode released = w.awaitEvent("lock-released");
-            assertEquals("disconnect", released.path("data").path("reason").asText(), how + ": after the grace period: " + released);
+            assertEquals(
+                    "disconnect",
+                    released.path("data").path("reason").asText(),
+                    how + ": after the grace period: " + released);
             assertEquals(Set.of(), heldTypes(c), how + ": the lock is gone after the grace period");
         }
     }
@@ -141,8 +184,12 @@ class DisconnectTest {
         try (WsClient w = WsClient.connect(base, DemoLogin.user("Wu").token())) {
             w.request("watch", Map.of("configuratorId", c));
             WsClient old = WsClient.connect(base, sara.token());
-            JsonNode configuratorLock = old.request("lock-configurator", Map.of("configuratorId", c)).path("data").path("lock");
-            JsonNode pageLock = old.request("lock-item-subresource", Map.of("itemId", item, "page", "filters")).path("data").path("lock");
+            JsonNode configuratorLock = old.request("lock-configurator", Map.of("configuratorId", c))
+                    .path("data")
+                    .path("lock");
+            JsonNode pageLock = old.request("lock-item-subresource", Map.of("itemId", item, "page", "filters"))
+                    .path("data")
+                    .path("lock");
             String resumeToken = old.resumeToken();
             old.drop();
             awaitDropped(old.socketId());
@@ -153,24 +200,42 @@ class DisconnectTest {
                 JsonNode resumed = fresh.reply(ref);
 
                 assertEquals("resumed", resumed.path("event").asText(), "resume within the grace period: " + resumed);
-                Map<String, JsonNode> moved = StreamSupport.stream(resumed.path("data").path("locks").spliterator(), false)
-                        .collect(Collectors.toMap(l -> l.path("resource").path("type").asText(), l -> l));
+                Map<String, JsonNode> moved = StreamSupport.stream(
+                                resumed.path("data").path("locks").spliterator(), false)
+                        .collect(Collectors.toMap(
+                                l -> l.path("resource").path("type").asText(), l -> l));
                 assertEquals(Set.of("configurator", "item-subresource"), moved.keySet(), "both locks move: " + resumed);
                 for (JsonNode before : List.of(configuratorLock, pageLock)) {
-                    JsonNode after = moved.get(before.path("resource").path("type").asText());
-                    assertEquals(before.path("token").asLong(), after.path("token").asLong(), "resume keeps the fencing token: " + resumed);
-                    assertEquals(before.path("acquiredAt").asText(), after.path("acquiredAt").asText(), "resume keeps acquiredAt: " + resumed);
+                    JsonNode after =
+                            moved.get(before.path("resource").path("type").asText());
+                    assertEquals(
+                            before.path("token").asLong(),
+                            after.path("token").asLong(),
+                            "resume keeps the fencing token: " + resumed);
+                    assertEquals(
+                            before.path("acquiredAt").asText(),
+                            after.path("acquiredAt").asText(),
+                            "resume keeps acquiredAt: " + resumed);
                 }
                 assertEquals(Set.of(fresh.socketId()), keepersOf(c), "the new socket keeps the locks now");
 
                 // The old socket's grace period ends meanwhile: it must release nothing.
-                await().during(GRACE.plusMillis(500)).atMost(GRACE.plusSeconds(5))
-                        .until(() -> w.events("lock-released").isEmpty() && w.events("lock-updated").size() == updatesBefore);
-                assertEquals(Set.of("configurator", "item-subresource"), heldTypes(c), "resumed locks outlive the old grace period");
+                await().during(GRACE.plusMillis(500))
+                        .atMost(GRACE.plusSeconds(5))
+                        .until(() -> w.events("lock-released").isEmpty()
+                                && w.events("lock-updated").size() == updatesBefore);
+                assertEquals(
+                        Set.of("configurator", "item-subresource"),
+                        heldTypes(c),
+                        "resumed locks outlive the old grace period");
 
                 fresh.closeCleanly();
-                await().atMost(Duration.ofSeconds(10)).until(() -> w.events("lock-released").size() == 2);
-                assertTrue(w.events("lock-released").stream().allMatch(f -> "disconnect".equals(f.path("data").path("reason").asText())),
+                await().atMost(Duration.ofSeconds(10))
+                        .until(() -> w.events("lock-released").size() == 2);
+                assertTrue(
+                        w.events("lock-released").stream()
+                                .allMatch(f -> "disconnect"
+                                        .equals(f.path("data").path("reason").asText())),
                         "closing the new socket releases what it resumed: " + w.events("lock-released"));
             }
         }
@@ -187,7 +252,8 @@ class DisconnectTest {
     void resumeOfAStillOpenSocketFails() {
         long c = Fixtures.configurator(store);
         TestUser sara = DemoLogin.user("Sara");
-        try (WsClient tab1 = WsClient.connect(base, sara.token()); WsClient tab2 = WsClient.connect(base, sara.token())) {
+        try (WsClient tab1 = WsClient.connect(base, sara.token());
+                WsClient tab2 = WsClient.connect(base, sara.token())) {
             tab1.request("lock-configurator", Map.of("configuratorId", c));
             assertResumeFailed(tab2, tab1.resumeToken(), "the token of a socket that is still open");
             assertEquals(Set.of(tab1.socketId()), keepersOf(c), "a failed resume moves nothing");
@@ -204,11 +270,15 @@ class DisconnectTest {
         old.drop();
         awaitDropped(old.socketId());
 
-        try (WsClient omar = WsClient.connect(base, DemoLogin.user("Omar").token()); WsClient tab2 = WsClient.connect(base, sara.token());
+        try (WsClient omar = WsClient.connect(base, DemoLogin.user("Omar").token());
+                WsClient tab2 = WsClient.connect(base, sara.token());
                 WsClient tab3 = WsClient.connect(base, sara.token())) {
             assertResumeFailed(omar, resumeToken, "another user's token");
             JsonNode resumed = tab2.request("resume", Map.of("resumeToken", resumeToken));
-            assertEquals("resumed", resumed.path("event").asText(), "another user's failed attempt must not use the token up: " + resumed);
+            assertEquals(
+                    "resumed",
+                    resumed.path("event").asText(),
+                    "another user's failed attempt must not use the token up: " + resumed);
             assertResumeFailed(tab3, resumeToken, "a token used before");
             assertEquals(Set.of(tab2.socketId()), keepersOf(c), "the second attempt moved nothing");
         }
@@ -218,7 +288,8 @@ class DisconnectTest {
     void resumeAfterTheGracePeriodFails() {
         long c = Fixtures.configurator(store);
         TestUser sara = DemoLogin.user("Sara");
-        try (WsClient w = WsClient.connect(base, DemoLogin.user("Wu").token()); WsClient old = WsClient.connect(base, sara.token())) {
+        try (WsClient w = WsClient.connect(base, DemoLogin.user("Wu").token());
+                WsClient old = WsClient.connect(base, sara.token())) {
             w.request("watch", Map.of("configuratorId", c));
             old.request("lock-configurator", Map.of("configuratorId", c));
             String resumeToken = old.resumeToken();
@@ -253,15 +324,20 @@ class DisconnectTest {
     /** The server noticed the drop and keeps the socket's locks for the grace period. */
     private void awaitDropped(String socketId) {
         await().atMost(Duration.ofSeconds(10))
-                .until(() -> lifecycle.droppedSessions().stream().anyMatch(session -> session.socketId().equals(socketId)));
+                .until(() -> lifecycle.droppedSessions().stream()
+                        .anyMatch(session -> session.socketId().equals(socketId)));
     }
 
     private Set<String> keepersOf(long configuratorId) {
-        return currentLocks(configuratorId).stream().flatMap(lock -> lock.keepers().keySet().stream()).collect(Collectors.toSet());
+        return currentLocks(configuratorId).stream()
+                .flatMap(lock -> lock.keepers().keySet().stream())
+                .collect(Collectors.toSet());
     }
 
     private Set<String> heldTypes(long configuratorId) {
-        return currentLocks(configuratorId).stream().map(lock -> lock.resource().type().wireName()).collect(Collectors.toSet());
+        return currentLocks(configuratorId).stream()
+                .map(lock -> lock.resource().type().wireName())
+                .collect(Collectors.toSet());
     }
 
     private List<Lock> currentLocks(long configuratorId) {
@@ -274,6 +350,7 @@ class DisconnectTest {
     }
 
     private static String lock(long configuratorId, String ref) {
-        return "{\"event\":\"lock-configurator\",\"data\":{\"configuratorId\":" + configuratorId + "},\"ref\":\"" + ref + "\"}";
+        return "{\"event\":\"lock-configurator\",\"data\":{\"configuratorId\":" + configuratorId + "},\"ref\":\"" + ref
+                + "\"}";
     }
 }

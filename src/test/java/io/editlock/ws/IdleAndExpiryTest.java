@@ -66,23 +66,33 @@ class IdleAndExpiryTest {
 
     @TestHTTPResource("/")
     URI base;
+
     @Inject
     ConfiguratorStore store;
+
     @Inject
     LockService locks;
+
     @Inject
     SessionLifecycle lifecycle;
 
     @Test
     void silentSocketLosesItsLocksAsIdle() {
         long c = Fixtures.configurator(store);
-        try (WsClient tab = WsClient.connect(base, DemoLogin.user("Sara").token()); WsClient w = WsClient.connect(base, DemoLogin.user("Wu").token())) {
+        try (WsClient tab = WsClient.connect(base, DemoLogin.user("Sara").token());
+                WsClient w = WsClient.connect(base, DemoLogin.user("Wu").token())) {
             w.request("watch", Map.of("configuratorId", c));
             tab.request("lock-configurator", Map.of("configuratorId", c));
 
             JsonNode lost = tab.awaitEvent("lock-lost");
-            assertEquals("idle", lost.path("data").path("reason").asText(), "a socket that sends nothing loses its lock as idle: " + lost);
-            assertEquals(c, lost.path("data").path("resource").path("configuratorId").asLong(), "lock-lost resource: " + lost);
+            assertEquals(
+                    "idle",
+                    lost.path("data").path("reason").asText(),
+                    "a socket that sends nothing loses its lock as idle: " + lost);
+            assertEquals(
+                    c,
+                    lost.path("data").path("resource").path("configuratorId").asLong(),
+                    "lock-lost resource: " + lost);
             JsonNode released = w.awaitEvent("lock-released");
             assertEquals("idle", released.path("data").path("reason").asText(), "watchers learn why: " + released);
             assertTrue(current(c).isEmpty(), "the idle lock is gone from the store");
@@ -111,17 +121,23 @@ class IdleAndExpiryTest {
     void activityOnAnotherSocketOfTheUserKeepsTheLocks() {
         long c = Fixtures.configurator(store);
         TestUser sara = DemoLogin.user("Sara");
-        try (WsClient background = WsClient.connect(base, sara.token()); WsClient active = WsClient.connect(base, sara.token())) {
+        try (WsClient background = WsClient.connect(base, sara.token());
+                WsClient active = WsClient.connect(base, sara.token())) {
             background.request("lock-configurator", Map.of("configuratorId", c));
             Instant keepUntil = Instant.now().plus(IDLE.multipliedBy(2));
 
             while (Instant.now().isBefore(keepUntil)) {
-                assertEquals("touched", active.request("touch", Map.of()).path("event").asText());
+                assertEquals(
+                        "touched",
+                        active.request("touch", Map.of()).path("event").asText());
                 awaitRenewal(c);
             }
 
-            assertTrue(background.events("lock-lost").isEmpty() && active.events("lock-lost").isEmpty(),
-                    "idleness is the user's (§6): touching in another tab keeps the lock of a quiet one: " + background.received());
+            assertTrue(
+                    background.events("lock-lost").isEmpty()
+                            && active.events("lock-lost").isEmpty(),
+                    "idleness is the user's (§6): touching in another tab keeps the lock of a quiet one: "
+                            + background.received());
             assertEquals(1, current(c).size(), "the lock must still be held while its user is active");
         }
     }
@@ -129,10 +145,14 @@ class IdleAndExpiryTest {
     @Test
     void liveSocketKeepsItsLockBeyondSeveralLeaseTtls() {
         long c = Fixtures.configurator(store);
-        try (WsClient tab = WsClient.connect(base, DemoLogin.user("Sara").token()); WsClient w = WsClient.connect(base, DemoLogin.user("Wu").token())) {
+        try (WsClient tab = WsClient.connect(base, DemoLogin.user("Sara").token());
+                WsClient w = WsClient.connect(base, DemoLogin.user("Wu").token())) {
             w.request("watch", Map.of("configuratorId", c));
-            JsonNode granted = tab.request("lock-configurator", Map.of("configuratorId", c)).path("data").path("lock");
-            Instant keepUntil = Instant.parse(granted.path("acquiredAt").asText()).plus(TTL.multipliedBy(3));
+            JsonNode granted = tab.request("lock-configurator", Map.of("configuratorId", c))
+                    .path("data")
+                    .path("lock");
+            Instant keepUntil =
+                    Instant.parse(granted.path("acquiredAt").asText()).plus(TTL.multipliedBy(3));
 
             while (Instant.now().isBefore(keepUntil)) {
                 tab.request("touch", Map.of()); // not idle: this test is about leases
@@ -141,7 +161,8 @@ class IdleAndExpiryTest {
 
             List<Lock> now = current(c);
             assertEquals(1, now.size(), "a lock kept by a live socket must survive three lease TTLs");
-            assertEquals(granted.path("token").asLong(), now.get(0).token(), "renewal keeps the grant: same fencing token");
+            assertEquals(
+                    granted.path("token").asLong(), now.get(0).token(), "renewal keeps the grant: same fencing token");
             assertTrue(tab.events("lock-lost").isEmpty(), "nothing lost: " + tab.received());
             assertTrue(w.events("lock-released").isEmpty(), "nothing released: " + w.received());
             assertFalse(tab.isClosed(), "a socket that answers pings stays open past many ping timeouts");
@@ -152,17 +173,24 @@ class IdleAndExpiryTest {
     void leaseNobodyRenewsExpiresAndIsAnnounced() {
         long c = Fixtures.configurator(store);
         TestUser sara = DemoLogin.user("Sara");
-        try (WsClient tab = WsClient.connect(base, sara.token()); WsClient w = WsClient.connect(base, DemoLogin.user("Wu").token())) {
+        try (WsClient tab = WsClient.connect(base, sara.token());
+                WsClient w = WsClient.connect(base, DemoLogin.user("Wu").token())) {
             w.request("watch", Map.of("configuratorId", c));
             tab.welcome();
             // Kept by a socket of a node that is gone: nobody renews it (docs/protocol.md §5, a node killed with -9).
             Holder ghost = new Holder(sara.id(), "Sara", "sock-" + UUID.randomUUID(), "node-gone");
-            assertInstanceOf(AcquireResult.Granted.class, locks.acquire(Resource.configurator(c), ghost).await().atMost(Duration.ofSeconds(10)));
+            assertInstanceOf(
+                    AcquireResult.Granted.class,
+                    locks.acquire(Resource.configurator(c), ghost).await().atMost(Duration.ofSeconds(10)));
 
             JsonNode released = w.awaitEvent("lock-released");
-            assertEquals("expired", released.path("data").path("reason").asText(), "an unrenewed lease is announced as expired: " + released);
+            assertEquals(
+                    "expired",
+                    released.path("data").path("reason").asText(),
+                    "an unrenewed lease is announced as expired: " + released);
             JsonNode lost = tab.awaitEvent("lock-lost");
-            assertEquals("expired", lost.path("data").path("reason").asText(), "the holder's sockets learn it too: " + lost);
+            assertEquals(
+                    "expired", lost.path("data").path("reason").asText(), "the holder's sockets learn it too: " + lost);
             assertTrue(current(c).isEmpty(), "the expired lock is gone from the store");
         }
     }
@@ -171,28 +199,39 @@ class IdleAndExpiryTest {
     void socketThatAnswersNoPingIsDroppedAndItsLocksWaitOutTheGracePeriod() {
         long c = Fixtures.configurator(store);
         ScheduledExecutorService keepActive = Executors.newSingleThreadScheduledExecutor();
-        try (RawWsClient silent = RawWsClient.connect(base, DemoLogin.user("Sara").token()).endOnCloseFrame();
+        try (RawWsClient silent = RawWsClient.connect(
+                                base, DemoLogin.user("Sara").token())
+                        .endOnCloseFrame();
                 WsClient w = WsClient.connect(base, DemoLogin.user("Wu").token())) {
             w.request("watch", Map.of("configuratorId", c));
             String socketId = silent.welcome().path("data").path("socketId").asText();
             String lock = "{\"event\":\"lock-configurator\",\"data\":{\"configuratorId\":" + c + "},\"ref\":\"l\"}";
-            assertEquals("lock-acquired", silent.request(lock, "l").path("event").asText());
+            assertEquals(
+                    "lock-acquired", silent.request(lock, "l").path("event").asText());
             // Requests are not pongs: the user stays active (not idle), but the socket answers no ping.
-            keepActive.scheduleAtFixedRate(() -> {
-                if (!silent.closeFrameReceived()) {
-                    silent.sendText("{\"event\":\"touch\"}");
-                }
-            }, 250, 250, TimeUnit.MILLISECONDS);
+            keepActive.scheduleAtFixedRate(
+                    () -> {
+                        if (!silent.closeFrameReceived()) {
+                            silent.sendText("{\"event\":\"touch\"}");
+                        }
+                    },
+                    250,
+                    250,
+                    TimeUnit.MILLISECONDS);
 
             silent.awaitCloseFrame(Duration.ofSeconds(10));
             assertTrue(silent.pingsReceived() > 0, "the server must have pinged the socket");
 
             await().atMost(Duration.ofSeconds(10))
-                    .until(() -> lifecycle.droppedSessions().stream().anyMatch(session -> session.socketId().equals(socketId)));
+                    .until(() -> lifecycle.droppedSessions().stream()
+                            .anyMatch(session -> session.socketId().equals(socketId)));
             assertEquals(1, current(c).size(), "a ping timeout is a drop: the lock waits out the grace period");
-            assertTrue(w.events("lock-released").isEmpty(), "nothing is released during the grace period: " + w.received());
+            assertTrue(
+                    w.events("lock-released").isEmpty(),
+                    "nothing is released during the grace period: " + w.received());
             JsonNode released = w.awaitEvent("lock-released");
-            assertEquals("disconnect", released.path("data").path("reason").asText(), "after the grace period: " + released);
+            assertEquals(
+                    "disconnect", released.path("data").path("reason").asText(), "after the grace period: " + released);
         } finally {
             keepActive.shutdownNow();
         }
@@ -200,11 +239,16 @@ class IdleAndExpiryTest {
 
     /** Waits until the lease of the configurator's (only) lock was renewed once more. */
     private void awaitRenewal(long configuratorId) {
-        Instant before = current(configuratorId).stream().map(Lock::expiresAt).findFirst()
+        Instant before = current(configuratorId).stream()
+                .map(Lock::expiresAt)
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("the lock of configurator " + configuratorId + " is gone"));
-        await().atMost(Duration.ofSeconds(5)).until(() -> current(configuratorId).stream().findFirst().map(Lock::expiresAt),
-                expires -> expires.map(e -> e.isAfter(before)).orElseThrow(
-                        () -> new AssertionError("the lock of configurator " + configuratorId + " was lost")));
+        await().atMost(Duration.ofSeconds(5))
+                .until(
+                        () -> current(configuratorId).stream().findFirst().map(Lock::expiresAt),
+                        expires -> expires.map(e -> e.isAfter(before))
+                                .orElseThrow(() -> new AssertionError(
+                                        "the lock of configurator " + configuratorId + " was lost")));
     }
 
     private List<Lock> current(long configuratorId) {

@@ -40,6 +40,7 @@ class LockAcquiredTest {
 
     @TestHTTPResource("/")
     URI base;
+
     @Inject
     ConfiguratorStore store;
 
@@ -56,14 +57,17 @@ class LockAcquiredTest {
             assertEquals("lock-acquired", event(reply), kind + " must be granted: " + reply);
             JsonNode lock = reply.path("data").path("lock");
             assertResource(lock.path("resource"), kind, c, item);
-            assertTrue(lock.path("token").isIntegralNumber() && lock.path("token").asLong() > 0,
+            assertTrue(
+                    lock.path("token").isIntegralNumber() && lock.path("token").asLong() > 0,
                     "the holder's own lock-acquired must carry a positive fencing token: " + reply);
             assertEquals(sara.id(), lock.path("ownerUserId").asText(), "ownerUserId: " + reply);
             assertEquals("Sara", lock.path("ownerUserName").asText(), "ownerUserName: " + reply);
             Instant acquiredAt = Instant.parse(lock.path("acquiredAt").asText());
             Instant expiresAt = Instant.parse(lock.path("expiresAt").asText());
             assertTrue(expiresAt.isAfter(acquiredAt), "the lease must end after the grant: " + reply);
-            assertTrue(reply.path("data").path("released").isArray() && reply.path("data").path("released").isEmpty(),
+            assertTrue(
+                    reply.path("data").path("released").isArray()
+                            && reply.path("data").path("released").isEmpty(),
                     "nothing was taken away, so released must be []: " + reply);
             assertExactlyOneReply(s, ref);
         }
@@ -76,7 +80,9 @@ class LockAcquiredTest {
             s.send("lock-configurator", Map.of("configuratorId", c), "");
             JsonNode reply = s.reply("");
             assertEquals("lock-acquired", event(reply), "a ref of \"\" is a valid ref: " + reply);
-            assertTrue(reply.path("ref").isTextual() && reply.path("ref").asText().isEmpty(), "the empty ref must be echoed: " + reply);
+            assertTrue(
+                    reply.path("ref").isTextual() && reply.path("ref").asText().isEmpty(),
+                    "the empty ref must be echoed: " + reply);
             assertExactlyOneReply(s, "");
         }
     }
@@ -85,23 +91,34 @@ class LockAcquiredTest {
     void reentryFromAnotherSocketIsTheSameGrantAndBroadcastsNothing() {
         long c = Fixtures.configurator(store);
         TestUser sara = DemoLogin.user("Sara");
-        try (WsClient tab1 = WsClient.connect(base, sara.token()); WsClient tab2 = WsClient.connect(base, sara.token());
+        try (WsClient tab1 = WsClient.connect(base, sara.token());
+                WsClient tab2 = WsClient.connect(base, sara.token());
                 WsClient w = WsClient.connect(base, DemoLogin.user("Wu").token())) {
             w.request("watch", Map.of("configuratorId", c));
-            JsonNode first = tab1.request("lock-configurator", Map.of("configuratorId", c)).path("data").path("lock");
+            JsonNode first = tab1.request("lock-configurator", Map.of("configuratorId", c))
+                    .path("data")
+                    .path("lock");
             awaitState(w, c, Set.of("configurator"));
 
             JsonNode again = tab2.request("lock-configurator", Map.of("configuratorId", c));
-            assertEquals("lock-acquired", event(again), "re-locking your own lock from another socket succeeds: " + again);
+            assertEquals(
+                    "lock-acquired", event(again), "re-locking your own lock from another socket succeeds: " + again);
             JsonNode second = again.path("data").path("lock");
-            assertEquals(first.path("token").asLong(), second.path("token").asLong(), "a re-entry is the same grant: same token");
-            assertEquals(first.path("acquiredAt").asText(), second.path("acquiredAt").asText(), "a re-entry keeps acquiredAt");
+            assertEquals(
+                    first.path("token").asLong(),
+                    second.path("token").asLong(),
+                    "a re-entry is the same grant: same token");
+            assertEquals(
+                    first.path("acquiredAt").asText(),
+                    second.path("acquiredAt").asText(),
+                    "a re-entry keeps acquiredAt");
 
             // A later change: its broadcast comes after any broadcast the re-entry might have caused.
             tab1.request("lock-variables", Map.of("configuratorId", c));
             awaitState(w, c, Set.of("configurator", "variables"));
             List<JsonNode> updates = w.frames(isEvent("lock-updated").and(f -> !f.has("ref")));
-            assertEquals(2, updates.size(), "a re-entry changes nothing watchers see: no lock-updated for it: " + updates);
+            assertEquals(
+                    2, updates.size(), "a re-entry changes nothing watchers see: no lock-updated for it: " + updates);
         }
     }
 }

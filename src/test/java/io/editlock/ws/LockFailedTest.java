@@ -29,6 +29,7 @@ class LockFailedTest {
 
     @TestHTTPResource("/")
     URI base;
+
     @Inject
     ConfiguratorStore store;
 
@@ -37,7 +38,8 @@ class LockFailedTest {
         long c = Fixtures.configurator(store);
         long item = Fixtures.item(store, c);
         TestUser sara = DemoLogin.user("Sara");
-        try (WsClient s = WsClient.connect(base, sara.token()); WsClient o = WsClient.connect(base, DemoLogin.user("Omar").token())) {
+        try (WsClient s = WsClient.connect(base, sara.token());
+                WsClient o = WsClient.connect(base, DemoLogin.user("Omar").token())) {
             assertEquals("lock-acquired", event(s.request("lock-configurator", Map.of("configuratorId", c))));
 
             String ref = o.send("lock-item-subresource", Map.of("itemId", item, "page", "dependencies"));
@@ -49,12 +51,19 @@ class LockFailedTest {
             assertEquals("Sara", data.path("lockedBy").asText(), "lockedBy: " + failed);
             assertEquals(sara.id(), data.path("lockedByUserId").asText(), "lockedByUserId: " + failed);
             JsonNode resource = data.path("resource");
-            assertEquals("item-subresource", resource.path("type").asText(), "resource must be what was requested: " + failed);
+            assertEquals(
+                    "item-subresource",
+                    resource.path("type").asText(),
+                    "resource must be what was requested: " + failed);
             assertEquals(item, resource.path("itemId").asLong(), "resource.itemId: " + failed);
             assertEquals("dependencies", resource.path("page").asText(), "resource.page: " + failed);
-            assertEquals(c, resource.path("configuratorId").asLong(), "the server knows the item's configurator: " + failed);
+            assertEquals(
+                    c, resource.path("configuratorId").asLong(), "the server knows the item's configurator: " + failed);
             JsonNode blocking = data.path("blocking");
-            assertEquals("configurator", blocking.path("resource").path("type").asText(), "blocking must be Sara's lock: " + failed);
+            assertEquals(
+                    "configurator",
+                    blocking.path("resource").path("type").asText(),
+                    "blocking must be Sara's lock: " + failed);
             assertEquals(c, blocking.path("resource").path("configuratorId").asLong(), "blocking.resource: " + failed);
             assertEquals(sara.id(), blocking.path("ownerUserId").asText(), "blocking.ownerUserId: " + failed);
             assertEquals("Sara", blocking.path("ownerUserName").asText(), "blocking.ownerUserName: " + failed);
@@ -74,7 +83,13 @@ class LockFailedTest {
                 JsonNode failed = s.reply(ref);
                 assertEquals("lock-failed", event(failed), event + " of an unknown configurator: " + failed);
                 assertEquals("NOT_FOUND", failed.path("data").path("code").asText(), "code: " + failed);
-                assertEquals(unknown, failed.path("data").path("resource").path("configuratorId").asLong(), "resource: " + failed);
+                assertEquals(
+                        unknown,
+                        failed.path("data")
+                                .path("resource")
+                                .path("configuratorId")
+                                .asLong(),
+                        "resource: " + failed);
                 assertExactlyOneReply(s, ref);
             }
             String ref = s.send("lock-item-subresource", Map.of("itemId", unknown, "page", "filters"));

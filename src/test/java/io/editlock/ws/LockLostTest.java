@@ -35,6 +35,7 @@ class LockLostTest {
 
     @TestHTTPResource("/")
     URI base;
+
     @Inject
     ConfiguratorStore store;
 
@@ -42,7 +43,8 @@ class LockLostTest {
     void otherSocketsOfTheHolderGetLockLostButNotTheUnlocker() {
         long c = Fixtures.configurator(store);
         TestUser sara = DemoLogin.user("Sara");
-        try (WsClient tab1 = WsClient.connect(base, sara.token()); WsClient tab2 = WsClient.connect(base, sara.token());
+        try (WsClient tab1 = WsClient.connect(base, sara.token());
+                WsClient tab2 = WsClient.connect(base, sara.token());
                 WsClient tab3 = WsClient.connect(base, sara.token())) {
             tab1.request("lock-configurator", Map.of("configuratorId", c));
 
@@ -53,13 +55,23 @@ class LockLostTest {
             for (WsClient other : List.of(tab1, tab3)) {
                 JsonNode lost = other.awaitEvent("lock-lost");
                 assertEquals("unlock", lost.path("data").path("reason").asText(), "lock-lost reason: " + lost);
-                assertEquals("configurator", lost.path("data").path("resource").path("type").asText(), "lock-lost resource: " + lost);
-                assertEquals(c, lost.path("data").path("resource").path("configuratorId").asLong(), "lock-lost resource: " + lost);
+                assertEquals(
+                        "configurator",
+                        lost.path("data").path("resource").path("type").asText(),
+                        "lock-lost resource: " + lost);
+                assertEquals(
+                        c,
+                        lost.path("data")
+                                .path("resource")
+                                .path("configuratorId")
+                                .asLong(),
+                        "lock-lost resource: " + lost);
             }
             // The relay sends a change's lock-lost frames before its lock-updated to the watchers (tab1).
             awaitState(tab1, c, Set.of());
-            assertTrue(tab2.events("lock-lost").isEmpty(), "the socket whose own unlock released it must not get lock-lost: "
-                    + tab2.received());
+            assertTrue(
+                    tab2.events("lock-lost").isEmpty(),
+                    "the socket whose own unlock released it must not get lock-lost: " + tab2.received());
         }
     }
 
@@ -68,7 +80,8 @@ class LockLostTest {
         long c = Fixtures.configurator(store);
         long other = Fixtures.configurator(store);
         TestUser sara = DemoLogin.user("Sara");
-        try (WsClient tab1 = WsClient.connect(base, sara.token()); WsClient tab2 = WsClient.connect(base, sara.token())) {
+        try (WsClient tab1 = WsClient.connect(base, sara.token());
+                WsClient tab2 = WsClient.connect(base, sara.token())) {
             tab1.request("lock-configurator", Map.of("configuratorId", c));
             tab2.request("lock-configurator", Map.of("configuratorId", c)); // re-entry: tab2 keeps and watches it too
             assertEquals("unwatched", event(tab2.request("unwatch", Map.of("configuratorId", c))));
@@ -79,10 +92,15 @@ class LockLostTest {
             tab1.request("lock-variables", Map.of("configuratorId", other)); // published after the unlock: a barrier
 
             JsonNode lost = tab2.awaitEvent("lock-lost");
-            assertEquals("unlock", lost.path("data").path("reason").asText(), "lock-lost reaches every other socket of the holder: " + lost);
+            assertEquals(
+                    "unlock",
+                    lost.path("data").path("reason").asText(),
+                    "lock-lost reaches every other socket of the holder: " + lost);
             awaitState(tab2, other, Set.of("variables"));
-            List<JsonNode> after = tab2.received().subList(framesBefore, tab2.received().size());
-            assertTrue(after.stream().filter(f -> mentions(f, c)).allMatch(isEvent("lock-lost")),
+            List<JsonNode> after =
+                    tab2.received().subList(framesBefore, tab2.received().size());
+            assertTrue(
+                    after.stream().filter(f -> mentions(f, c)).allMatch(isEvent("lock-lost")),
                     "after unwatch only lock-lost may arrive about that configurator: " + after);
         }
     }

@@ -38,6 +38,7 @@ class LockReleasedTest {
 
     @TestHTTPResource("/")
     URI base;
+
     @Inject
     ConfiguratorStore store;
 
@@ -63,8 +64,10 @@ class LockReleasedTest {
             JsonNode failed = s.reply(again);
             assertEquals("unlock-failed", event(failed), "unlocking what is no longer held: " + failed);
             assertEquals("NOT_HELD", failed.path("data").path("code").asText(), "code: " + failed);
-            assertFalse(failed.path("data").path("message").asText().isBlank(), "unlock-failed must say why: " + failed);
-            assertEquals(kind.type, failed.path("data").path("resource").path("type").asText(), "resource: " + failed);
+            assertFalse(
+                    failed.path("data").path("message").asText().isBlank(), "unlock-failed must say why: " + failed);
+            assertEquals(
+                    kind.type, failed.path("data").path("resource").path("type").asText(), "resource: " + failed);
             assertExactlyOneReply(s, again);
         }
     }
@@ -88,7 +91,8 @@ class LockReleasedTest {
     void watchersGetLockReleasedWithTheReason() {
         long c = Fixtures.configurator(store);
         TestUser sara = DemoLogin.user("Sara");
-        try (WsClient s = WsClient.connect(base, sara.token()); WsClient w = WsClient.connect(base, DemoLogin.user("Wu").token())) {
+        try (WsClient s = WsClient.connect(base, sara.token());
+                WsClient w = WsClient.connect(base, DemoLogin.user("Wu").token())) {
             w.request("watch", Map.of("configuratorId", c));
             s.request("lock-configurator", Map.of("configuratorId", c));
             s.request("unlock-configurator", Map.of("configuratorId", c));
@@ -96,8 +100,17 @@ class LockReleasedTest {
             JsonNode released = w.awaitEvent("lock-released");
             assertFalse(released.has("ref"), "a broadcast carries no ref: " + released);
             assertEquals("unlock", released.path("data").path("reason").asText(), "reason: " + released);
-            assertEquals("configurator", released.path("data").path("resource").path("type").asText(), "resource: " + released);
-            assertEquals(c, released.path("data").path("resource").path("configuratorId").asLong(), "resource: " + released);
+            assertEquals(
+                    "configurator",
+                    released.path("data").path("resource").path("type").asText(),
+                    "resource: " + released);
+            assertEquals(
+                    c,
+                    released.path("data")
+                            .path("resource")
+                            .path("configuratorId")
+                            .asLong(),
+                    "resource: " + released);
             assertEquals(sara.id(), released.path("data").path("ownerUserId").asText(), "ownerUserId: " + released);
             assertEquals("Sara", released.path("data").path("ownerUserName").asText(), "ownerUserName: " + released);
         }
@@ -108,7 +121,8 @@ class LockReleasedTest {
     void theUnlockerGetsLockReleasedOnceAsItsReply() {
         long c = Fixtures.configurator(store);
         TestUser sara = DemoLogin.user("Sara");
-        try (WsClient s = WsClient.connect(base, sara.token()); WsClient w = WsClient.connect(base, DemoLogin.user("Wu").token())) {
+        try (WsClient s = WsClient.connect(base, sara.token());
+                WsClient w = WsClient.connect(base, DemoLogin.user("Wu").token())) {
             w.request("watch", Map.of("configuratorId", c));
             s.request("lock-configurator", Map.of("configuratorId", c));
             JsonNode reply = s.request("unlock-configurator", Map.of("configuratorId", c));
@@ -117,7 +131,8 @@ class LockReleasedTest {
             w.awaitEvent("lock-released");
             // The relay sends a change's lock-released before its lock-updated: once Sara (who watches
             // what she locked) has the empty lock-updated, a broadcast lock-released would be there too.
-            s.awaitEvent(frame -> "lock-updated".equals(event(frame)) && frame.path("data").path("locks").isEmpty());
+            s.awaitEvent(frame -> "lock-updated".equals(event(frame))
+                    && frame.path("data").path("locks").isEmpty());
             List<JsonNode> released = s.events("lock-released");
             assertEquals(1, released.size(), "the unlocker gets lock-released once, as its reply: " + s.received());
             assertTrue(released.get(0).has("ref"), "and that one is the reply: " + released);

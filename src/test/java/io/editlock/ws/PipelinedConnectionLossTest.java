@@ -30,8 +30,10 @@ class PipelinedConnectionLossTest {
 
     @TestHTTPResource("/")
     URI base;
+
     @Inject
     ConfiguratorStore store;
+
     @Inject
     ReactiveRedisDataSource redis;
 
@@ -41,24 +43,42 @@ class PipelinedConnectionLossTest {
         long d = Fixtures.configurator(store);
         var sara = DemoLogin.user("Sara");
         var omar = DemoLogin.user("Omar");
-        try (WsClient s = WsClient.connect(base, sara.token()); WsClient o = WsClient.connect(base, omar.token())) {
+        try (WsClient s = WsClient.connect(base, sara.token());
+                WsClient o = WsClient.connect(base, omar.token())) {
             s.welcome();
             o.welcome();
-            assertEquals("lock-acquired", s.request("lock-configurator", Map.of("configuratorId", c)).path("event").asText());
+            assertEquals(
+                    "lock-acquired",
+                    s.request("lock-configurator", Map.of("configuratorId", c))
+                            .path("event")
+                            .asText());
 
             long killed = redis.execute(Command.CLIENT, "KILL", "TYPE", "normal", "SKIPME", "yes")
-                    .await().atMost(Duration.ofSeconds(5)).toLong();
+                    .await()
+                    .atMost(Duration.ofSeconds(5))
+                    .toLong();
             assertTrue(killed > 0, "the server's Redis connections must have been there to kill");
 
             // Omar is refused (not granted, not UNAVAILABLE for long): the store still knows Sara's lock.
             JsonNode refused = await("lock requests to work again after the connections were killed")
-                    .atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(100))
-                    .until(() -> o.request("lock-configurator", Map.of("configuratorId", c)),
-                            reply -> !"UNAVAILABLE".equals(reply.path("data").path("code").asText()));
+                    .atMost(Duration.ofSeconds(5))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(
+                            () -> o.request("lock-configurator", Map.of("configuratorId", c)),
+                            reply -> !"UNAVAILABLE"
+                                    .equals(reply.path("data").path("code").asText()));
             assertEquals("LOCKED", refused.path("data").path("code").asText(), "Sara still holds it: " + refused);
-            assertEquals("lock-acquired", o.request("lock-configurator", Map.of("configuratorId", d)).path("event").asText(),
+            assertEquals(
+                    "lock-acquired",
+                    o.request("lock-configurator", Map.of("configuratorId", d))
+                            .path("event")
+                            .asText(),
                     "a free configurator is granted again");
-            assertEquals("lock-released", s.request("unlock-configurator", Map.of("configuratorId", c)).path("event").asText(),
+            assertEquals(
+                    "lock-released",
+                    s.request("unlock-configurator", Map.of("configuratorId", c))
+                            .path("event")
+                            .asText(),
                     "an unlock works again");
         }
     }

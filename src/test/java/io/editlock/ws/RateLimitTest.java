@@ -32,6 +32,7 @@ class RateLimitTest {
 
     @TestHTTPResource("/")
     URI base;
+
     @Inject
     ConfiguratorStore store;
 
@@ -40,7 +41,8 @@ class RateLimitTest {
         long c = Fixtures.configurator(store);
         long d = Fixtures.configurator(store);
         var sara = DemoLogin.user("Sara");
-        try (WsClient tab1 = WsClient.connect(base, sara.token()); WsClient tab2 = WsClient.connect(base, sara.token());
+        try (WsClient tab1 = WsClient.connect(base, sara.token());
+                WsClient tab2 = WsClient.connect(base, sara.token());
                 WsClient omar = WsClient.connect(base, DemoLogin.user("Omar").token())) {
             tab1.welcome();
             tab2.welcome();
@@ -63,18 +65,36 @@ class RateLimitTest {
             long burstEnded = System.currentTimeMillis();
 
             long limited = replies.stream().filter(RateLimitTest::isRateLimited).count();
-            long granted = replies.stream().filter(r -> "lock-acquired".equals(r.path("event").asText())).count();
-            assertEquals(replies.size(), limited + granted, "every lock request is either granted or rate-limited: " + replies);
+            long granted = replies.stream()
+                    .filter(r -> "lock-acquired".equals(r.path("event").asText()))
+                    .count();
+            assertEquals(
+                    replies.size(),
+                    limited + granted,
+                    "every lock request is either granted or rate-limited: " + replies);
             assertTrue(limited > 0, "160 lock requests of one user in a burst must meet the limit of 50 a second");
             assertTrue(granted >= 50, "the first 50 of a window must be granted, got " + granted);
-            JsonNode refusal = replies.stream().filter(RateLimitTest::isRateLimited).findFirst().orElseThrow();
-            assertEquals("variables", refusal.path("data").path("resource").path("type").asText(), "resource: " + refusal);
-            assertEquals(c, refusal.path("data").path("resource").path("configuratorId").asLong(), "resource: " + refusal);
-            assertTrue(!refusal.path("data").path("message").asText().isBlank(), "RATE_LIMITED must say why: " + refusal);
+            JsonNode refusal = replies.stream()
+                    .filter(RateLimitTest::isRateLimited)
+                    .findFirst()
+                    .orElseThrow();
+            assertEquals(
+                    "variables",
+                    refusal.path("data").path("resource").path("type").asText(),
+                    "resource: " + refusal);
+            assertEquals(
+                    c,
+                    refusal.path("data").path("resource").path("configuratorId").asLong(),
+                    "resource: " + refusal);
+            assertTrue(
+                    !refusal.path("data").path("message").asText().isBlank(), "RATE_LIMITED must say why: " + refusal);
 
             for (String ref : omarRefs) {
                 JsonNode reply = omar.reply(ref);
-                assertEquals("lock-acquired", reply.path("event").asText(), "another user is not limited by Sara's burst: " + reply);
+                assertEquals(
+                        "lock-acquired",
+                        reply.path("event").asText(),
+                        "another user is not limited by Sara's burst: " + reply);
             }
 
             await().atMost(Duration.ofSeconds(3)).until(() -> System.currentTimeMillis() / 1000 > burstEnded / 1000);
@@ -98,9 +118,16 @@ class RateLimitTest {
                 refs.add(tab.send("wait-for", Map.of("resource", Map.of("type", "variables", "configuratorId", c))));
             }
             List<JsonNode> replies = refs.stream().map(tab::reply).toList();
-            long granted = replies.stream().filter(r -> "lock-acquired".equals(r.path("event").asText())).count();
-            assertEquals(replies.size(), granted, "every wait-for of a page the user may have is granted, none rate-limited: "
-                    + replies.stream().filter(RateLimitTest::isRateLimited).toList());
+            long granted = replies.stream()
+                    .filter(r -> "lock-acquired".equals(r.path("event").asText()))
+                    .count();
+            assertEquals(
+                    replies.size(),
+                    granted,
+                    "every wait-for of a page the user may have is granted, none rate-limited: "
+                            + replies.stream()
+                                    .filter(RateLimitTest::isRateLimited)
+                                    .toList());
         }
     }
 
@@ -126,19 +153,23 @@ class RateLimitTest {
             }
             for (String ref : locks) {
                 JsonNode reply = tab.reply(ref);
-                assertEquals("lock-acquired", reply.path("event").asText(),
+                assertEquals(
+                        "lock-acquired",
+                        reply.path("event").asText(),
                         "120 unlocks and touches must not use up the 50 lock requests of the window: " + reply);
             }
         }
     }
 
     private static boolean isRateLimited(JsonNode reply) {
-        return "lock-failed".equals(reply.path("event").asText()) && "RATE_LIMITED".equals(reply.path("data").path("code").asText());
+        return "lock-failed".equals(reply.path("event").asText())
+                && "RATE_LIMITED".equals(reply.path("data").path("code").asText());
     }
 
     /** Starts a burst early in a one-second window, so that it spans as few windows as possible. */
     private static void awaitStartOfASecond() {
-        await().atMost(Duration.ofSeconds(2)).pollInterval(Duration.ofMillis(5))
+        await().atMost(Duration.ofSeconds(2))
+                .pollInterval(Duration.ofMillis(5))
                 .until(() -> System.currentTimeMillis() % 1000 < 100);
     }
 }

@@ -28,6 +28,7 @@ class ReauthIsNotActivityTest {
 
     @TestHTTPResource("/")
     URI base;
+
     @Inject
     ConfiguratorStore store;
 
@@ -37,16 +38,29 @@ class ReauthIsNotActivityTest {
         TestUser sara = DemoLogin.user("Sara");
         String fresh = DemoLogin.token(sara.id(), sara.name());
         try (WsClient tab = WsClient.connect(base, sara.token())) {
-            assertEquals("lock-acquired", tab.request("lock-configurator", Map.of("configuratorId", c)).path("event").asText());
+            assertEquals(
+                    "lock-acquired",
+                    tab.request("lock-configurator", Map.of("configuratorId", c))
+                            .path("event")
+                            .asText());
             // The client renews its token every 200 ms (its own pace, compressed) until the lock goes.
-            await("the lock of a socket that only renews its token to go").atMost(IdleAndExpiryTest.IDLE.multipliedBy(4))
-                    .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(200)).until(() -> {
+            await("the lock of a socket that only renews its token to go")
+                    .atMost(IdleAndExpiryTest.IDLE.multipliedBy(4))
+                    .pollDelay(Duration.ZERO)
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() -> {
                         JsonNode renewed = tab.request("reauth", Map.of("accessToken", fresh));
-                        assertEquals("reauthed", renewed.path("event").asText(), "control: the renewal itself succeeds: " + renewed);
+                        assertEquals(
+                                "reauthed",
+                                renewed.path("event").asText(),
+                                "control: the renewal itself succeeds: " + renewed);
                         return !tab.events("lock-lost").isEmpty();
                     });
-            JsonNode lost = tab.awaitEvent(frame -> frame.path("event").asText().equals("lock-lost"), Duration.ofSeconds(2));
-            assertEquals("idle", lost.path("data").path("reason").asText(),
+            JsonNode lost =
+                    tab.awaitEvent(frame -> frame.path("event").asText().equals("lock-lost"), Duration.ofSeconds(2));
+            assertEquals(
+                    "idle",
+                    lost.path("data").path("reason").asText(),
                     "renewing the token is not user activity: the idle user's lock must go: " + lost);
         }
     }

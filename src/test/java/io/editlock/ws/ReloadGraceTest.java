@@ -43,17 +43,23 @@ class ReloadGraceTest {
     public static class ShortReloadGrace implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("editlock.session.reload-grace", RELOAD_GRACE.toMillis() + "ms",
-                    "editlock.session.grace-period", GRACE.toMillis() + "ms");
+            return Map.of(
+                    "editlock.session.reload-grace",
+                    RELOAD_GRACE.toMillis() + "ms",
+                    "editlock.session.grace-period",
+                    GRACE.toMillis() + "ms");
         }
     }
 
     @TestHTTPResource("/")
     URI base;
+
     @Inject
     ConfiguratorStore store;
+
     @Inject
     LockService locks;
+
     @Inject
     SessionLifecycle lifecycle;
 
@@ -65,7 +71,8 @@ class ReloadGraceTest {
             sara.request("watch", Map.of("configuratorId", c));
             RawWsClient before = RawWsClient.connect(base, tom.token());
             JsonNode granted = before.request(lock(c, "l1"), "l1").path("data").path("lock");
-            String resumeToken = before.welcome().path("data").path("resumeToken").asText();
+            String resumeToken =
+                    before.welcome().path("data").path("resumeToken").asText();
             String oldSocket = before.welcome().path("data").path("socketId").asText();
 
             before.sendClose(1001);
@@ -74,14 +81,24 @@ class ReloadGraceTest {
 
             try (WsClient after = WsClient.connect(base, tom.token())) {
                 JsonNode resumed = after.request("resume", Map.of("resumeToken", resumeToken));
-                assertEquals("resumed", resumed.path("event").asText(), "the reloaded page resumes within the reload grace: " + resumed);
+                assertEquals(
+                        "resumed",
+                        resumed.path("event").asText(),
+                        "the reloaded page resumes within the reload grace: " + resumed);
                 JsonNode lock = resumed.path("data").path("locks").path(0);
-                assertEquals(granted.path("token").asLong(), lock.path("token").asLong(), "the same grant (fencing token): " + resumed);
-                assertEquals(granted.path("acquiredAt").asText(), lock.path("acquiredAt").asText(), "the same grant (acquiredAt): " + resumed);
+                assertEquals(
+                        granted.path("token").asLong(),
+                        lock.path("token").asLong(),
+                        "the same grant (fencing token): " + resumed);
+                assertEquals(
+                        granted.path("acquiredAt").asText(),
+                        lock.path("acquiredAt").asText(),
+                        "the same grant (acquiredAt): " + resumed);
                 assertEquals(Set.of(after.socketId()), keepersOf(c), "the reloaded page keeps the lock now");
 
                 // Past the old socket's reload grace (and a margin): nothing was ever released.
-                await().during(RELOAD_GRACE.plusSeconds(2)).atMost(RELOAD_GRACE.plusSeconds(10))
+                await().during(RELOAD_GRACE.plusSeconds(2))
+                        .atMost(RELOAD_GRACE.plusSeconds(10))
                         .until(() -> sara.events("lock-released").isEmpty());
                 assertEquals(Set.of(after.socketId()), keepersOf(c), "the resumed lock outlives the reload grace");
             }
@@ -92,20 +109,27 @@ class ReloadGraceTest {
     void pageThatWentAwayIsReleasedAfterTheReloadGraceNotTheGracePeriod() {
         long c = Fixtures.configurator(store);
         try (WsClient sara = WsClient.connect(base, DemoLogin.user("Sara").token());
-                RawWsClient tom = RawWsClient.connect(base, DemoLogin.user("Tom").token())) {
+                RawWsClient tom =
+                        RawWsClient.connect(base, DemoLogin.user("Tom").token())) {
             sara.request("watch", Map.of("configuratorId", c));
             tom.request(lock(c, "l1"), "l1");
 
             long closedAt = System.nanoTime();
             tom.sendClose(1001);
 
-            JsonNode released = sara.awaitEvent(frame -> "lock-released".equals(frame.path("event").asText()),
-                    RELOAD_GRACE.plusSeconds(10));
+            JsonNode released = sara.awaitEvent(
+                    frame -> "lock-released".equals(frame.path("event").asText()), RELOAD_GRACE.plusSeconds(10));
             Duration after = Duration.ofNanos(System.nanoTime() - closedAt);
-            assertEquals("disconnect", released.path("data").path("reason").asText(), "released as a disconnect: " + released);
-            assertTrue(after.compareTo(RELOAD_GRACE.minusMillis(200)) >= 0,
+            assertEquals(
+                    "disconnect",
+                    released.path("data").path("reason").asText(),
+                    "released as a disconnect: " + released);
+            assertTrue(
+                    after.compareTo(RELOAD_GRACE.minusMillis(200)) >= 0,
                     "kept for the reload grace, not released at once: released after " + after.toMillis() + " ms");
-            assertTrue(after.compareTo(GRACE) < 0, "released after the reload grace, not the long grace period: " + after.toMillis() + " ms");
+            assertTrue(
+                    after.compareTo(GRACE) < 0,
+                    "released after the reload grace, not the long grace period: " + after.toMillis() + " ms");
             assertEquals(List.of(), currentLocks(c), "nothing is held any more");
         }
     }
@@ -114,7 +138,8 @@ class ReloadGraceTest {
     void normalClosureReleasesAtOnce() {
         long c = Fixtures.configurator(store);
         try (WsClient sara = WsClient.connect(base, DemoLogin.user("Sara").token());
-                RawWsClient tom = RawWsClient.connect(base, DemoLogin.user("Tom").token())) {
+                RawWsClient tom =
+                        RawWsClient.connect(base, DemoLogin.user("Tom").token())) {
             sara.request("watch", Map.of("configuratorId", c));
             tom.request(lock(c, "l1"), "l1");
             String socketId = tom.welcome().path("data").path("socketId").asText();
@@ -122,11 +147,19 @@ class ReloadGraceTest {
             long closedAt = System.nanoTime();
             tom.sendClose(1000);
 
-            JsonNode released = sara.awaitEvent(frame -> "lock-released".equals(frame.path("event").asText()), Duration.ofSeconds(10));
+            JsonNode released = sara.awaitEvent(
+                    frame -> "lock-released".equals(frame.path("event").asText()), Duration.ofSeconds(10));
             Duration after = Duration.ofNanos(System.nanoTime() - closedAt);
-            assertEquals("disconnect", released.path("data").path("reason").asText(), "released as a disconnect: " + released);
-            assertTrue(after.compareTo(RELOAD_GRACE) < 0, "1000 releases at once, without any grace: released after " + after.toMillis() + " ms");
-            assertTrue(lifecycle.droppedSessions().stream().noneMatch(session -> session.socketId().equals(socketId)),
+            assertEquals(
+                    "disconnect",
+                    released.path("data").path("reason").asText(),
+                    "released as a disconnect: " + released);
+            assertTrue(
+                    after.compareTo(RELOAD_GRACE) < 0,
+                    "1000 releases at once, without any grace: released after " + after.toMillis() + " ms");
+            assertTrue(
+                    lifecycle.droppedSessions().stream()
+                            .noneMatch(session -> session.socketId().equals(socketId)),
                     "a socket closed with 1000 does not wait for a resume");
         }
     }
@@ -134,11 +167,14 @@ class ReloadGraceTest {
     /** The server noticed the close and keeps the socket's locks for a resume. */
     private void awaitKeptForResume(String socketId) {
         await().atMost(Duration.ofSeconds(10))
-                .until(() -> lifecycle.droppedSessions().stream().anyMatch(session -> session.socketId().equals(socketId)));
+                .until(() -> lifecycle.droppedSessions().stream()
+                        .anyMatch(session -> session.socketId().equals(socketId)));
     }
 
     private Set<String> keepersOf(long configuratorId) {
-        return currentLocks(configuratorId).stream().flatMap(lock -> lock.keepers().keySet().stream()).collect(Collectors.toSet());
+        return currentLocks(configuratorId).stream()
+                .flatMap(lock -> lock.keepers().keySet().stream())
+                .collect(Collectors.toSet());
     }
 
     private List<Lock> currentLocks(long configuratorId) {
@@ -146,6 +182,7 @@ class ReloadGraceTest {
     }
 
     private static String lock(long configuratorId, String ref) {
-        return "{\"event\":\"lock-configurator\",\"data\":{\"configuratorId\":" + configuratorId + "},\"ref\":\"" + ref + "\"}";
+        return "{\"event\":\"lock-configurator\",\"data\":{\"configuratorId\":" + configuratorId + "},\"ref\":\"" + ref
+                + "\"}";
     }
 }

@@ -34,6 +34,7 @@ class ReplacedConfiguratorTest {
 
     @TestHTTPResource("/")
     URI base;
+
     @Inject
     ConfiguratorStore store;
 
@@ -42,7 +43,8 @@ class ReplacedConfiguratorTest {
         long c1 = Fixtures.configurator(store);
         long c2 = Fixtures.configurator(store);
         TestUser sara = DemoLogin.user("Sara");
-        try (WsClient tab1 = WsClient.connect(base, sara.token()); WsClient tab2 = WsClient.connect(base, sara.token());
+        try (WsClient tab1 = WsClient.connect(base, sara.token());
+                WsClient tab2 = WsClient.connect(base, sara.token());
                 WsClient w = WsClient.connect(base, DemoLogin.user("Wu").token())) {
             w.request("watch", Map.of("configuratorId", c1));
             tab1.request("lock-configurator", Map.of("configuratorId", c1));
@@ -57,18 +59,36 @@ class ReplacedConfiguratorTest {
             assertEquals(c1, released.get(0).path("configuratorId").asLong(), "released[0]: " + acquired);
 
             JsonNode lost = tab2.awaitEvent("lock-lost");
-            assertEquals("replaced", lost.path("data").path("reason").asText(), "other sockets of the user: lock-lost replaced: " + lost);
-            assertEquals(c1, lost.path("data").path("resource").path("configuratorId").asLong(), "lock-lost resource: " + lost);
+            assertEquals(
+                    "replaced",
+                    lost.path("data").path("reason").asText(),
+                    "other sockets of the user: lock-lost replaced: " + lost);
+            assertEquals(
+                    c1,
+                    lost.path("data").path("resource").path("configuratorId").asLong(),
+                    "lock-lost resource: " + lost);
             JsonNode gone = w.awaitEvent("lock-released");
-            assertEquals("replaced", gone.path("data").path("reason").asText(), "watchers: lock-released replaced: " + gone);
-            assertEquals("configurator", gone.path("data").path("resource").path("type").asText(), "lock-released resource: " + gone);
+            assertEquals(
+                    "replaced", gone.path("data").path("reason").asText(), "watchers: lock-released replaced: " + gone);
+            assertEquals(
+                    "configurator",
+                    gone.path("data").path("resource").path("type").asText(),
+                    "lock-released resource: " + gone);
             JsonNode state = awaitState(w, c1, Set.of("variables"));
-            assertEquals("variables", state.path("data").path("locks").get(0).path("resource").path("type").asText(),
+            assertEquals(
+                    "variables",
+                    state.path("data")
+                            .path("locks")
+                            .get(0)
+                            .path("resource")
+                            .path("type")
+                            .asText(),
                     "variables are not affected by the one-configurator rule: " + state);
 
             awaitState(tab1, c1, Set.of("variables")); // tab1 watches c1: its lock-lost would have come before this
-            assertTrue(tab1.events("lock-lost").isEmpty(), "the socket whose lock-acquired listed the release must not get lock-lost: "
-                    + tab1.received());
+            assertTrue(
+                    tab1.events("lock-lost").isEmpty(),
+                    "the socket whose lock-acquired listed the release must not get lock-lost: " + tab1.received());
         }
     }
 
@@ -77,15 +97,22 @@ class ReplacedConfiguratorTest {
         long c1 = Fixtures.configurator(store);
         long c2 = Fixtures.configurator(store);
         TestUser sara = DemoLogin.user("Sara");
-        try (WsClient s = WsClient.connect(base, sara.token()); WsClient o = WsClient.connect(base, DemoLogin.user("Omar").token())) {
+        try (WsClient s = WsClient.connect(base, sara.token());
+                WsClient o = WsClient.connect(base, DemoLogin.user("Omar").token())) {
             s.request("lock-configurator", Map.of("configuratorId", c1));
             o.request("lock-configurator", Map.of("configuratorId", c2));
 
             JsonNode failed = s.request("lock-configurator", Map.of("configuratorId", c2));
             assertEquals("LOCKED", failed.path("data").path("code").asText(), "c2 is Omar's: " + failed);
             JsonNode state = o.request("watch", Map.of("configuratorId", c1));
-            assertEquals(Set.of("configurator"), types(state.path("data").path("locks")), "a refused switch keeps c1: " + state);
-            assertEquals(sara.id(), state.path("data").path("locks").get(0).path("ownerUserId").asText(), "still Sara's: " + state);
+            assertEquals(
+                    Set.of("configurator"),
+                    types(state.path("data").path("locks")),
+                    "a refused switch keeps c1: " + state);
+            assertEquals(
+                    sara.id(),
+                    state.path("data").path("locks").get(0).path("ownerUserId").asText(),
+                    "still Sara's: " + state);
         }
     }
 }

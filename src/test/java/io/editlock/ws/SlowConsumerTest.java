@@ -40,14 +40,18 @@ class SlowConsumerTest {
     private static final String[] PAGES = {"filters", "dependencies", "attributes"};
     /** Editors who keep many pages locked, so that every lock-updated of the configurator is large (about 40 KB). */
     private static final int HOLDERS = 4;
+
     private static final int ITEMS_PER_HOLDER = 15;
 
     @TestHTTPResource("/")
     URI base;
+
     @Inject
     ConfiguratorStore store;
+
     @Inject
     SessionRegistry registry;
+
     @Inject
     LockService locks;
 
@@ -62,7 +66,8 @@ class SlowConsumerTest {
         try (WsClient watcher = WsClient.connect(base, DemoLogin.user("Watcher").token());
                 RawWsClient slow = RawWsClient.connectWithoutReading(base, slowUser.token())) {
             for (int h = 0; h < HOLDERS; h++) {
-                WsClient holder = WsClient.connect(base, DemoLogin.user("Holder" + h).token());
+                WsClient holder =
+                        WsClient.connect(base, DemoLogin.user("Holder" + h).token());
                 holders.add(holder);
                 holder.welcome();
                 for (int i = 0; i < ITEMS_PER_HOLDER; i++) {
@@ -73,13 +78,22 @@ class SlowConsumerTest {
                 }
             }
             watcher.welcome();
-            assertEquals("lock-updated", watcher.request("watch", Map.of("configuratorId", busy)).path("event").asText());
+            assertEquals(
+                    "lock-updated",
+                    watcher.request("watch", Map.of("configuratorId", busy))
+                            .path("event")
+                            .asText());
             slow.sendText("{\"event\":\"lock-variables\",\"data\":{\"configuratorId\":" + own + "},\"ref\":\"own\"}");
             slow.sendText("{\"event\":\"watch\",\"data\":{\"configuratorId\":" + busy + "},\"ref\":\"watch\"}");
             SocketSession slowSocket = await().atMost(Duration.ofSeconds(10))
-                    .until(() -> registry.socketsOf(slowUser.id()).stream().findFirst()
-                            .filter(session -> session.watched().contains(busy)), Optional::isPresent).get();
-            await().atMost(Duration.ofSeconds(10)).until(() -> !locks.locks(own).await().indefinitely().isEmpty());
+                    .until(
+                            () -> registry.socketsOf(slowUser.id()).stream()
+                                    .findFirst()
+                                    .filter(session -> session.watched().contains(busy)),
+                            Optional::isPresent)
+                    .get();
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> !locks.locks(own).await().indefinitely().isEmpty());
             watcher.clear();
             holders.forEach(WsClient::clear);
             long heapBefore = usedHeapAfterGc();
@@ -113,18 +127,24 @@ class SlowConsumerTest {
             watcher.clear();
             long changed = System.nanoTime();
             lockPatiently(marker, Map.of("itemId", markerItem, "page", "filters"));
-            watcher.awaitEvent(frame -> "lock-updated".equals(frame.path("event").asText())
-                    && frame.path("data").path("locks").toString().contains("\"itemId\":" + markerItem), Duration.ofSeconds(2));
-            assertTrue(Duration.ofNanos(System.nanoTime() - changed).toMillis() < 2000, "the watcher must keep getting frames on time");
+            watcher.awaitEvent(
+                    frame -> "lock-updated".equals(frame.path("event").asText())
+                            && frame.path("data").path("locks").toString().contains("\"itemId\":" + markerItem),
+                    Duration.ofSeconds(2));
+            assertTrue(
+                    Duration.ofNanos(System.nanoTime() - changed).toMillis() < 2000,
+                    "the watcher must keep getting frames on time");
 
             // A drop: the slow socket's own lock waits out the grace period instead of going at once.
             List<Lock> kept = locks.locks(own).await().indefinitely();
-            assertEquals(1, kept.size(), "a socket closed for being too slow keeps its locks for the grace period: " + kept);
+            assertEquals(
+                    1, kept.size(), "a socket closed for being too slow keeps its locks for the grace period: " + kept);
 
             watcher.clear();
             holders.forEach(WsClient::clear);
             long heapAfter = usedHeapAfterGc();
-            assertTrue(heapAfter - heapBefore < 64L * 1024 * 1024,
+            assertTrue(
+                    heapAfter - heapBefore < 64L * 1024 * 1024,
                     "the node's heap must stay flat: it grew by " + (heapAfter - heapBefore) / 1024 / 1024 + " MiB");
 
             // What finally reaches the client ends with the close frame 1008, if the server got it out.
@@ -137,10 +157,12 @@ class SlowConsumerTest {
     }
 
     private static void lockPatiently(WsClient holder, Map<String, ?> page) {
-        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).until(() -> {
-            JsonNode reply = holder.request("lock-item-subresource", page);
-            return "lock-acquired".equals(reply.path("event").asText());
-        });
+        await().atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> {
+                    JsonNode reply = holder.request("lock-item-subresource", page);
+                    return "lock-acquired".equals(reply.path("event").asText());
+                });
     }
 
     private static long usedHeapAfterGc() {

@@ -39,8 +39,10 @@ class SocketLimitsTest {
 
     @TestHTTPResource("/")
     URI base;
+
     @Inject
     ConfiguratorStore store;
+
     @Inject
     SessionRegistry registry;
 
@@ -55,13 +57,17 @@ class SocketLimitsTest {
                 tabs.add(tab);
             }
             Map<String, String> bearer = Map.of("Authorization", "Bearer " + sara.token());
-            assertEquals(Optional.of(429), WsClient.refusal(WsClient.locking(base), bearer),
+            assertEquals(
+                    Optional.of(429),
+                    WsClient.refusal(WsClient.locking(base), bearer),
                     "a 21st socket of one user on one node must be refused with 429");
             try (WsClient omar = WsClient.connect(base, DemoLogin.user("Omar").token())) {
                 omar.welcome(); // another user is not affected
             }
             tabs.remove(0).closeCleanly();
-            await().atMost(Duration.ofSeconds(10)).until(() -> WsClient.refusal(WsClient.locking(base), bearer).isEmpty());
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() ->
+                            WsClient.refusal(WsClient.locking(base), bearer).isEmpty());
         } finally {
             tabs.forEach(WsClient::close);
         }
@@ -86,10 +92,14 @@ class SocketLimitsTest {
             for (Future<?> upgrade : upgrades) {
                 upgrade.get(60, TimeUnit.SECONDS);
             }
-            await().atMost(Duration.ofSeconds(10)).until(() -> registry.socketsOf(sara.id()).size() <= 20);
-            await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5))
+            await().atMost(Duration.ofSeconds(10))
                     .until(() -> registry.socketsOf(sara.id()).size() <= 20);
-            assertTrue(!registry.socketsOf(sara.id()).isEmpty(), "the limit admits sockets, it does not shut the user out");
+            await().during(Duration.ofMillis(500))
+                    .atMost(Duration.ofSeconds(5))
+                    .until(() -> registry.socketsOf(sara.id()).size() <= 20);
+            assertTrue(
+                    !registry.socketsOf(sara.id()).isEmpty(),
+                    "the limit admits sockets, it does not shut the user out");
         } finally {
             tabs.shutdownNow();
             opened.forEach(WsClient::close);
@@ -108,27 +118,44 @@ class SocketLimitsTest {
             sara.welcome();
             for (long c : configurators.subList(0, 100)) {
                 JsonNode reply = sara.request("watch", Map.of("configuratorId", c));
-                assertEquals("lock-updated", reply.path("event").asText(), "watches up to the 100th are served: " + reply);
+                assertEquals(
+                        "lock-updated", reply.path("event").asText(), "watches up to the 100th are served: " + reply);
             }
             JsonNode again = sara.request("watch", Map.of("configuratorId", configurators.get(0)));
-            assertEquals("lock-updated", again.path("event").asText(), "watching a watched one again is no new watch: " + again);
+            assertEquals(
+                    "lock-updated",
+                    again.path("event").asText(),
+                    "watching a watched one again is no new watch: " + again);
 
             JsonNode refused = sara.request("watch", Map.of("configuratorId", beyond));
             assertEquals("error", refused.path("event").asText(), "the 101st watch: " + refused);
             assertEquals("LIMIT_EXCEEDED", refused.path("data").path("code").asText(), "the 101st watch: " + refused);
-            RestAssured.get("/q/metrics").then().statusCode(200)
+            RestAssured.get("/q/metrics")
+                    .then()
+                    .statusCode(200)
                     .body(containsString("editlock_limit_refusals_total{limit=\"watches\"}"));
 
             // The refused watch joined nothing: a change there does not reach the socket.
             omar.welcome();
-            assertEquals("lock-acquired", omar.request("lock-variables", Map.of("configuratorId", beyond)).path("event").asText());
+            assertEquals(
+                    "lock-acquired",
+                    omar.request("lock-variables", Map.of("configuratorId", beyond))
+                            .path("event")
+                            .asText());
             JsonNode marker = sara.request("touch", Map.of());
             assertEquals("touched", marker.path("event").asText());
-            assertTrue(sara.frames(f -> "lock-updated".equals(f.path("event").asText())
-                    && f.path("data").path("configuratorId").asLong() == beyond && f.path("ref").isMissingNode()).isEmpty(),
+            assertTrue(
+                    sara.frames(f -> "lock-updated".equals(f.path("event").asText())
+                                    && f.path("data").path("configuratorId").asLong() == beyond
+                                    && f.path("ref").isMissingNode())
+                            .isEmpty(),
                     "a socket whose watch was refused must get no broadcasts of that configurator");
 
-            assertEquals("unwatched", sara.request("unwatch", Map.of("configuratorId", configurators.get(0))).path("event").asText());
+            assertEquals(
+                    "unwatched",
+                    sara.request("unwatch", Map.of("configuratorId", configurators.get(0)))
+                            .path("event")
+                            .asText());
             JsonNode now = sara.request("watch", Map.of("configuratorId", beyond));
             assertEquals("lock-updated", now.path("event").asText(), "after an unwatch there is room again: " + now);
         }
@@ -151,14 +178,19 @@ class SocketLimitsTest {
                 String lockRef = sara.send("lock-variables", Map.of("configuratorId", c));
                 for (int i = 0; i < 200; i++) {
                     JsonNode reply = sara.reply(refs.get(i));
-                    assertEquals("touched", reply.path("event").asText(), "frame " + (i + 1) + " of a second is served: " + reply);
+                    assertEquals(
+                            "touched",
+                            reply.path("event").asText(),
+                            "frame " + (i + 1) + " of a second is served: " + reply);
                 }
                 JsonNode beyond = sara.reply(refs.get(200));
                 if ("error".equals(beyond.path("event").asText())) {
-                    assertEquals("RATE_LIMITED", beyond.path("data").path("code").asText(), "the 201st frame: " + beyond);
+                    assertEquals(
+                            "RATE_LIMITED", beyond.path("data").path("code").asText(), "the 201st frame: " + beyond);
                     refusedTheFrameBeyond = true;
                 } else {
-                    assertEquals("touched", beyond.path("event").asText(), "the 201st frame, in the next second: " + beyond);
+                    assertEquals(
+                            "touched", beyond.path("event").asText(), "the 201st frame, in the next second: " + beyond);
                 }
                 JsonNode lock = sara.reply(lockRef);
                 assertEquals("lock-acquired", lock.path("event").asText(), "lock requests are not counted: " + lock);
@@ -169,7 +201,8 @@ class SocketLimitsTest {
 
     /** Starts a burst early in a one-second window, so that it spans as few windows as possible. */
     private static void awaitStartOfASecond() {
-        await().atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(5))
+        await().atMost(Duration.ofSeconds(3))
+                .pollInterval(Duration.ofMillis(5))
                 .until(() -> System.currentTimeMillis() % 1000 < 50);
     }
 }

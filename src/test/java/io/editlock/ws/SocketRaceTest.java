@@ -38,6 +38,7 @@ class SocketRaceTest {
 
     @TestHTTPResource("/")
     URI base;
+
     @Inject
     ConfiguratorStore store;
 
@@ -77,10 +78,12 @@ class SocketRaceTest {
         CountDownLatch start = new CountDownLatch(1);
         List<CompletableFuture<String>> sent = new ArrayList<>();
         for (WsClient socket : sockets) {
-            sent.add(CompletableFuture.supplyAsync(() -> {
-                awaitQuietly(start);
-                return socket.send("lock-configurator", Map.of("configuratorId", c));
-            }, senders));
+            sent.add(CompletableFuture.supplyAsync(
+                    () -> {
+                        awaitQuietly(start);
+                        return socket.send("lock-configurator", Map.of("configuratorId", c));
+                    },
+                    senders));
         }
         start.countDown();
 
@@ -95,7 +98,10 @@ class SocketRaceTest {
                 winners.add(i);
             }
         }
-        assertEquals(1, winners.size(), "exactly one of " + SOCKETS + " simultaneous requests must be granted, winners: " + winners);
+        assertEquals(
+                1,
+                winners.size(),
+                "exactly one of " + SOCKETS + " simultaneous requests must be granted, winners: " + winners);
         TestUser winner = users.get(winners.get(0));
         for (int i = 0; i < SOCKETS; i++) {
             if (i == winners.get(0)) {
@@ -104,8 +110,14 @@ class SocketRaceTest {
             JsonNode reply = replies.get(i);
             assertEquals("lock-failed", reply.path("event").asText(), "every other request must be refused: " + reply);
             assertEquals("LOCKED", reply.path("data").path("code").asText(), "refused because it is held: " + reply);
-            assertEquals(winner.name(), reply.path("data").path("lockedBy").asText(), "the refusal must name the winner: " + reply);
-            assertEquals(winner.id(), reply.path("data").path("lockedByUserId").asText(), "the refusal must name the winner: " + reply);
+            assertEquals(
+                    winner.name(),
+                    reply.path("data").path("lockedBy").asText(),
+                    "the refusal must name the winner: " + reply);
+            assertEquals(
+                    winner.id(),
+                    reply.path("data").path("lockedByUserId").asText(),
+                    "the refusal must name the winner: " + reply);
         }
     }
 

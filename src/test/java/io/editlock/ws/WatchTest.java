@@ -39,6 +39,7 @@ class WatchTest {
 
     @TestHTTPResource("/")
     URI base;
+
     @Inject
     ConfiguratorStore store;
 
@@ -47,7 +48,8 @@ class WatchTest {
         long c = Fixtures.configurator(store);
         long item = Fixtures.item(store, c);
         TestUser sara = DemoLogin.user("Sara");
-        try (WsClient s = WsClient.connect(base, sara.token()); WsClient w = WsClient.connect(base, DemoLogin.user("Wu").token())) {
+        try (WsClient s = WsClient.connect(base, sara.token());
+                WsClient w = WsClient.connect(base, DemoLogin.user("Wu").token())) {
             s.request("lock-variables", Map.of("configuratorId", c));
             s.request("lock-item-subresource", Map.of("itemId", item, "page", "attributes"));
 
@@ -55,7 +57,9 @@ class WatchTest {
             JsonNode state = w.reply(ref);
             assertEquals("lock-updated", event(state), "watch is answered with lock-updated: " + state);
             assertEquals(c, state.path("data").path("configuratorId").asLong(), "configuratorId: " + state);
-            assertEquals(Set.of("variables", "item-subresource"), types(state.path("data").path("locks")),
+            assertEquals(
+                    Set.of("variables", "item-subresource"),
+                    types(state.path("data").path("locks")),
                     "watch must answer every current lock of the configurator: " + state);
             for (JsonNode lock : state.path("data").path("locks")) {
                 assertFalse(lock.has("token"), "a watcher must never see a fencing token: " + state);
@@ -83,7 +87,8 @@ class WatchTest {
     void watchersGetTheWholeStateAfterEveryChange() {
         long c = Fixtures.configurator(store);
         long item = Fixtures.item(store, c);
-        try (WsClient s = WsClient.connect(base, DemoLogin.user("Sara").token()); WsClient w = WsClient.connect(base, DemoLogin.user("Wu").token())) {
+        try (WsClient s = WsClient.connect(base, DemoLogin.user("Sara").token());
+                WsClient w = WsClient.connect(base, DemoLogin.user("Wu").token())) {
             w.request("watch", Map.of("configuratorId", c));
 
             s.request("lock-variables", Map.of("configuratorId", c));
@@ -94,7 +99,9 @@ class WatchTest {
             JsonNode last = awaitState(w, c, Set.of("item-subresource"));
 
             assertFalse(last.has("ref"), "a broadcast carries no ref: " + last);
-            assertFalse(last.path("data").path("locks").get(0).has("token"), "a broadcast never shows a fencing token: " + last);
+            assertFalse(
+                    last.path("data").path("locks").get(0).has("token"),
+                    "a broadcast never shows a fencing token: " + last);
         }
     }
 
@@ -102,15 +109,20 @@ class WatchTest {
     void unwatchIsIdempotentAndStopsBroadcasts() {
         long c = Fixtures.configurator(store);
         long other = Fixtures.configurator(store);
-        try (WsClient s = WsClient.connect(base, DemoLogin.user("Sara").token()); WsClient w = WsClient.connect(base, DemoLogin.user("Wu").token())) {
+        try (WsClient s = WsClient.connect(base, DemoLogin.user("Sara").token());
+                WsClient w = WsClient.connect(base, DemoLogin.user("Wu").token())) {
             w.request("watch", Map.of("configuratorId", c));
             w.request("watch", Map.of("configuratorId", other));
 
             for (long id : new long[] {c, c, 9_007_199_254_740_991L}) {
                 String ref = w.send("unwatch", Map.of("configuratorId", id));
                 JsonNode reply = w.reply(ref);
-                assertEquals("unwatched", event(reply), "unwatch of " + id + " (idempotent, also when unknown): " + reply);
-                assertEquals(id, reply.path("data").path("configuratorId").asLong(), "unwatched names the configurator: " + reply);
+                assertEquals(
+                        "unwatched", event(reply), "unwatch of " + id + " (idempotent, also when unknown): " + reply);
+                assertEquals(
+                        id,
+                        reply.path("data").path("configuratorId").asLong(),
+                        "unwatched names the configurator: " + reply);
                 assertExactlyOneReply(w, ref);
             }
             int framesBefore = w.received().size();
@@ -120,8 +132,11 @@ class WatchTest {
             s.request("lock-variables", Map.of("configuratorId", other));
             awaitState(w, other, Set.of("variables"));
 
-            List<JsonNode> after = w.received().subList(framesBefore, w.received().size());
-            assertTrue(after.stream().noneMatch(f -> mentions(f, c)), "after unwatch no broadcast of that configurator may arrive: " + after);
+            List<JsonNode> after =
+                    w.received().subList(framesBefore, w.received().size());
+            assertTrue(
+                    after.stream().noneMatch(f -> mentions(f, c)),
+                    "after unwatch no broadcast of that configurator may arrive: " + after);
         }
     }
 }

@@ -22,7 +22,8 @@ final class Api {
     Api(Vertx vertx, URI base) {
         this.host = base.getHost();
         this.port = base.getPort();
-        this.http = vertx.createHttpClient(new HttpClientOptions().setMaxPoolSize(16).setKeepAlive(true));
+        this.http = vertx.createHttpClient(
+                new HttpClientOptions().setMaxPoolSize(16).setKeepAlive(true));
     }
 
     Future<String> demoLogin(String userId, String name) {
@@ -64,12 +65,16 @@ final class Api {
         return new Configurator(configuratorId, ids);
     }
 
-    record Configurator(long id, List<Long> itemIds) {
-    }
+    record Configurator(long id, List<Long> itemIds) {}
 
     private Future<JsonObject> call(HttpMethod method, String path, String token, JsonObject body, int expected) {
-        RequestOptions options = new RequestOptions().setMethod(method).setHost(host).setPort(port).setURI(path)
-                .putHeader("Content-Type", "application/json").setTimeout(60_000);
+        RequestOptions options = new RequestOptions()
+                .setMethod(method)
+                .setHost(host)
+                .setPort(port)
+                .setURI(path)
+                .putHeader("Content-Type", "application/json")
+                .setTimeout(60_000);
         if (token != null) {
             options.putHeader("Authorization", "Bearer " + token);
         }
@@ -77,7 +82,8 @@ final class Api {
                 .compose(request -> request.send(body == null ? Buffer.buffer() : body.toBuffer()))
                 .compose(response -> response.body().compose(buffer -> {
                     if (response.statusCode() != expected) {
-                        return Future.failedFuture(method + " " + path + " answered " + response.statusCode() + ": " + buffer);
+                        return Future.failedFuture(
+                                method + " " + path + " answered " + response.statusCode() + ": " + buffer);
                     }
                     return Future.succeededFuture(buffer.toJsonObject());
                 }));

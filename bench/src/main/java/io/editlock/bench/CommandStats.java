@@ -13,10 +13,10 @@ import java.util.TreeMap;
 final class CommandStats {
 
     /** The measuring commands themselves, and the handshake of a connection a pool may open meanwhile. */
-    private static final Set<String> NOT_COUNTED = Set.of("config", "info", "hello", "client", "select", "auth", "ping", "command");
+    private static final Set<String> NOT_COUNTED =
+            Set.of("config", "info", "hello", "client", "select", "auth", "ping", "command");
 
-    private CommandStats() {
-    }
+    private CommandStats() {}
 
     static void reset(Resp redis) throws IOException {
         redis.call("CONFIG", "RESETSTAT");
@@ -48,7 +48,9 @@ final class CommandStats {
     }
 
     static long scripts(Map<String, Long> calls) {
-        return calls.entrySet().stream().filter(e -> e.getKey().startsWith("eval") || e.getKey().startsWith("fcall"))
-                .mapToLong(Map.Entry::getValue).sum();
+        return calls.entrySet().stream()
+                .filter(e -> e.getKey().startsWith("eval") || e.getKey().startsWith("fcall"))
+                .mapToLong(Map.Entry::getValue)
+                .sum();
     }
 }

@@ -18,18 +18,19 @@ import org.HdrHistogram.Histogram;
  */
 final class Contention {
 
-    private Contention() {
-    }
+    private Contention() {}
 
     record Fixture(List<Users.User> users, long configuratorId) {
         static Fixture create(Api api, int users) {
             List<Users.User> list = Users.login(api, "race", users);
-            long configurator = Parallel.await(api.createConfigurator(list.get(0).token(), "contended"), 60);
+            long configurator =
+                    Parallel.await(api.createConfigurator(list.get(0).token(), "contended"), 60);
             return new Fixture(list, configurator);
         }
     }
 
-    static Map<String, Object> run(Net net, URI target, Fixture fixture, int rounds, int connectConcurrency, Map<String, String> notes) {
+    static Map<String, Object> run(
+            Net net, URI target, Fixture fixture, int rounds, int connectConcurrency, Map<String, String> notes) {
         Counters counters = new Counters();
         List<Sock> socks = net.connect(List.of(target), "/locking", fixture.users(), 0, connectConcurrency, counters);
         String data = "{\"configuratorId\":" + fixture.configuratorId() + "}";

@@ -17,7 +17,9 @@ final class Counters {
     /** An answer that is not the expected one: lock-failed, error, a timeout, a reply with a wrong ref. */
     void error(String code) {
         errors.increment();
-        errorsByCode.computeIfAbsent(code == null ? "?" : code, k -> new LongAdder()).increment();
+        errorsByCode
+                .computeIfAbsent(code == null ? "?" : code, k -> new LongAdder())
+                .increment();
     }
 
     String errorCodes() {

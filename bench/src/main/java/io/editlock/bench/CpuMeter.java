@@ -100,7 +100,8 @@ final class CpuMeter {
 
     /** {busy, idle} ticks of all cores: the first line of /proc/stat (idle = idle + iowait). */
     private static long[] machineTicks() throws IOException {
-        String first = Files.readAllLines(Path.of("/proc/stat"), StandardCharsets.US_ASCII).get(0);
+        String first = Files.readAllLines(Path.of("/proc/stat"), StandardCharsets.US_ASCII)
+                .get(0);
         String[] fields = first.trim().split("\\s+");
         long busy = 0;
         long idle = 0;
@@ -129,6 +130,5 @@ final class CpuMeter {
         return sample();
     }
 
-    record Sample(Map<String, Double> processNanos, double machineBusyNanos, double machineIdleNanos) {
-    }
+    record Sample(Map<String, Double> processNanos, double machineBusyNanos, double machineIdleNanos) {}
 }

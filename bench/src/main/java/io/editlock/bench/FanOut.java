@@ -20,13 +20,13 @@ import org.HdrHistogram.Histogram;
  */
 final class FanOut {
 
-    private FanOut() {
-    }
+    private FanOut() {}
 
     record Fixture(List<Users.User> watchers, Users.User locker, long configuratorId) {
         static Fixture create(Api api, int watchers) {
             List<Users.User> users = Users.login(api, "watch", watchers + 1);
-            long configurator = Parallel.await(api.createConfigurator(users.get(0).token(), "watched"), 60);
+            long configurator =
+                    Parallel.await(api.createConfigurator(users.get(0).token(), "watched"), 60);
             return new Fixture(users.subList(1, users.size()), users.get(0), configurator);
         }
     }
@@ -52,11 +52,20 @@ final class FanOut {
 
     private static volatile Phase current;
 
-    static void run(Net net, URI target, Fixture fixture, List<Integer> sizes, int iterations, long timeoutMillis,
-            int connectConcurrency, int run, Results results) {
+    static void run(
+            Net net,
+            URI target,
+            Fixture fixture,
+            List<Integer> sizes,
+            int iterations,
+            long timeoutMillis,
+            int connectConcurrency,
+            int run,
+            Results results) {
         Counters counters = new Counters();
         String data = "{\"configuratorId\":" + fixture.configuratorId() + "}";
-        List<Sock> lockers = net.connect(List.of(target), "/locking", List.of(fixture.locker()), 1_000_000, 1, counters);
+        List<Sock> lockers =
+                net.connect(List.of(target), "/locking", List.of(fixture.locker()), 1_000_000, 1, counters);
         if (lockers.isEmpty()) {
             throw new IllegalStateException("cannot connect the locker");
         }
@@ -65,8 +74,13 @@ final class FanOut {
         int phaseId = 0;
         for (int size : sizes) {
             long connectStarted = System.nanoTime();
-            List<Sock> added = net.connect(List.of(target), "/locking", fixture.watchers().subList(watchers.size(), size),
-                    watchers.size(), connectConcurrency, counters);
+            List<Sock> added = net.connect(
+                    List.of(target),
+                    "/locking",
+                    fixture.watchers().subList(watchers.size(), size),
+                    watchers.size(),
+                    connectConcurrency,
+                    counters);
             for (Sock sock : added) {
                 sock.onBroadcast = frame -> arrived(sock, frame);
             }
@@ -132,7 +146,10 @@ final class FanOut {
             return;
         }
         Phase phase = current;
-        if (phase == null || frame.hasLocks() != phase.locked || sock.seen == phase.id || sock.index >= phase.arrivals.length()) {
+        if (phase == null
+                || frame.hasLocks() != phase.locked
+                || sock.seen == phase.id
+                || sock.index >= phase.arrivals.length()) {
             return;
         }
         sock.seen = phase.id;

@@ -16,8 +16,7 @@ import java.util.Base64;
  */
 final class Keys {
 
-    private Keys() {
-    }
+    private Keys() {}
 
     static void write(Path dir) throws IOException, NoSuchAlgorithmException {
         KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
@@ -25,9 +24,13 @@ final class Keys {
         KeyPair pair = generator.generateKeyPair();
         Base64.Encoder pem = Base64.getMimeEncoder(64, "\n".getBytes());
         Path privateKey = dir.resolve("jwt-private.pem");
-        Files.writeString(privateKey, armor("PRIVATE KEY", pem.encodeToString(pair.getPrivate().getEncoded())));
+        Files.writeString(
+                privateKey,
+                armor("PRIVATE KEY", pem.encodeToString(pair.getPrivate().getEncoded())));
         Files.setPosixFilePermissions(privateKey, PosixFilePermissions.fromString("rw-------"));
-        Files.writeString(dir.resolve("jwt-public.pem"), armor("PUBLIC KEY", pem.encodeToString(pair.getPublic().getEncoded())));
+        Files.writeString(
+                dir.resolve("jwt-public.pem"),
+                armor("PUBLIC KEY", pem.encodeToString(pair.getPublic().getEncoded())));
     }
 
     /** PEM armour around a key generated for this run (no key is ever in the repository). */

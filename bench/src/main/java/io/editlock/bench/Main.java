@@ -32,8 +32,7 @@ public final class Main {
             common: --out results.jsonl --event-loops N --timeout-ms T --connect-concurrency C
             """;
 
-    private Main() {
-    }
+    private Main() {}
 
     public static void main(String[] args) throws Exception {
         if (args.length == 0 || args[0].equals("--help")) {
@@ -47,7 +46,10 @@ public final class Main {
             return;
         }
         if (command.equals("report")) {
-            Report.write(Path.of(options.require("in")), Path.of(options.require("machine")), Path.of(options.require("out")));
+            Report.write(
+                    Path.of(options.require("in")),
+                    Path.of(options.require("machine")),
+                    Path.of(options.require("out")));
             return;
         }
         Results results = new Results(Path.of(options.get("out", "/dev/null")));
@@ -58,12 +60,24 @@ public final class Main {
                 Map<String, String> notes = Results.notes();
                 int requests = options.getInt("requests", 100_000);
                 CpuMeter.Sample start = cpu.sample();
-                Map<String, Object> metrics = RedisCeiling.run("127.0.0.1", options.getInt("redis-port", 6379),
-                        requests, options.getInt("clients", 32), notes);
+                Map<String, Object> metrics = RedisCeiling.run(
+                        "127.0.0.1",
+                        options.getInt("redis-port", 6379),
+                        requests,
+                        options.getInt("clients", 32),
+                        notes);
                 // Redis's own CPU per script run (redis-benchmark is not this process: its figure is left out).
                 CpuMeter.Sample end = cpu.sample();
-                if (start != null && end != null && start.processNanos().containsKey("redis") && end.processNanos().containsKey("redis")) {
-                    metrics.put("cpu_redis_us_per_op", (end.processNanos().get("redis") - start.processNanos().get("redis")) / requests / 1000);
+                if (start != null
+                        && end != null
+                        && start.processNanos().containsKey("redis")
+                        && end.processNanos().containsKey("redis")) {
+                    metrics.put(
+                            "cpu_redis_us_per_op",
+                            (end.processNanos().get("redis")
+                                            - start.processNanos().get("redis"))
+                                    / requests
+                                    / 1000);
                 }
                 results.emit("evalsha", "clients=" + options.getInt("clients", 32), run, metrics, notes);
             }
@@ -74,7 +88,8 @@ public final class Main {
             targets.add(URI.create(url));
         }
         int connectConcurrency = options.getInt("connect-concurrency", 64);
-        int eventLoops = options.getInt("event-loops", Math.max(2, Runtime.getRuntime().availableProcessors()));
+        int eventLoops =
+                options.getInt("event-loops", Math.max(2, Runtime.getRuntime().availableProcessors()));
         CpuMeter cpu = CpuMeter.of(options);
         try (Net net = new Net(eventLoops, options.getLong("timeout-ms", 30_000))) {
             Api api = new Api(net.vertx, targets.get(0));
@@ -89,26 +104,42 @@ public final class Main {
                     String label = options.get("label", "");
                     // Paired: an echo window right before each lock window, with the same sockets and frames, so
                     // that each "% of echo" compares two windows a few seconds apart (a VM's speed drifts).
-                    boolean pairedEcho = mode.locks() && options.get("paired-echo", "false").equals("true");
+                    boolean pairedEcho =
+                            mode.locks() && options.get("paired-echo", "false").equals("true");
                     // The same lock loop over Socket.IO right after each /locking window (docs/socketio.md).
-                    boolean socketIo = mode.locks() && options.get("socketio", "false").equals("true");
+                    boolean socketIo =
+                            mode.locks() && options.get("socketio", "false").equals("true");
                     for (int run = 1; run <= runs; run++) {
                         for (int sockets : counts) {
                             String key = (label.isEmpty() ? "" : label + ",") + "sockets=" + sockets;
-                            List<RoundTrips.Mode> modes = new ArrayList<>(pairedEcho ? List.of(RoundTrips.Mode.ECHO, mode) : List.of(mode));
+                            List<RoundTrips.Mode> modes =
+                                    new ArrayList<>(pairedEcho ? List.of(RoundTrips.Mode.ECHO, mode) : List.of(mode));
                             if (socketIo) {
                                 modes.add(RoundTrips.Mode.SOCKETIO_LOCKS); // right after /locking, with as many sockets
                             }
                             for (RoundTrips.Mode each : modes) {
                                 Map<String, String> notes = Results.notes();
-                                Map<String, Object> metrics = RoundTrips.run(net, targets, each, fixture, sockets,
-                                        options.getLong("warmup-ms", 2_000), options.getLong("measure-ms", 10_000), connectConcurrency, cpu,
+                                Map<String, Object> metrics = RoundTrips.run(
+                                        net,
+                                        targets,
+                                        each,
+                                        fixture,
+                                        sockets,
+                                        options.getLong("warmup-ms", 2_000),
+                                        options.getLong("measure-ms", 10_000),
+                                        connectConcurrency,
+                                        cpu,
                                         notes);
-                                results.emit(switch (each) {
-                                    case ECHO -> "echo";
-                                    case LOCKS -> "locks";
-                                    case SOCKETIO_LOCKS -> "locks-socketio";
-                                }, key, run, metrics, notes);
+                                results.emit(
+                                        switch (each) {
+                                            case ECHO -> "echo";
+                                            case LOCKS -> "locks";
+                                            case SOCKETIO_LOCKS -> "locks-socketio";
+                                        },
+                                        key,
+                                        run,
+                                        metrics,
+                                        notes);
                             }
                         }
                     }
@@ -118,14 +149,42 @@ public final class Main {
                     int sockets = options.getInt("sockets", 10);
                     long millis = options.getLong("measure-ms", 20_000);
                     RoundTrips.Fixture fixture = RoundTrips.Fixture.create(api, "warm", sockets);
-                    RoundTrips.run(net, targets, RoundTrips.Mode.LOCKS, fixture, sockets, 0, millis, connectConcurrency, cpu, Results.notes());
+                    RoundTrips.run(
+                            net,
+                            targets,
+                            RoundTrips.Mode.LOCKS,
+                            fixture,
+                            sockets,
+                            0,
+                            millis,
+                            connectConcurrency,
+                            cpu,
+                            Results.notes());
                     if (options.get("socketio", "false").equals("true")) {
-                        RoundTrips.run(net, targets, RoundTrips.Mode.SOCKETIO_LOCKS, fixture, sockets, 0, millis / 2, connectConcurrency,
-                                cpu, Results.notes());
+                        RoundTrips.run(
+                                net,
+                                targets,
+                                RoundTrips.Mode.SOCKETIO_LOCKS,
+                                fixture,
+                                sockets,
+                                0,
+                                millis / 2,
+                                connectConcurrency,
+                                cpu,
+                                Results.notes());
                     }
                     if (!options.get("echo", "true").equals("false")) {
-                        RoundTrips.run(net, targets, RoundTrips.Mode.ECHO, fixture, sockets, 0, millis / 2, connectConcurrency,
-                                cpu, Results.notes());
+                        RoundTrips.run(
+                                net,
+                                targets,
+                                RoundTrips.Mode.ECHO,
+                                fixture,
+                                sockets,
+                                0,
+                                millis / 2,
+                                connectConcurrency,
+                                cpu,
+                                Results.notes());
                     }
                 }
                 case "twonodes" -> {
@@ -136,8 +195,17 @@ public final class Main {
                     for (int run = 1; run <= runs; run++) {
                         for (List<URI> nodes : List.of(targets.subList(0, 1), both)) {
                             Map<String, String> notes = Results.notes();
-                            Map<String, Object> metrics = RoundTrips.run(net, nodes, RoundTrips.Mode.LOCKS, fixture, sockets,
-                                    options.getLong("warmup-ms", 2_000), options.getLong("measure-ms", 10_000), connectConcurrency, cpu, notes);
+                            Map<String, Object> metrics = RoundTrips.run(
+                                    net,
+                                    nodes,
+                                    RoundTrips.Mode.LOCKS,
+                                    fixture,
+                                    sockets,
+                                    options.getLong("warmup-ms", 2_000),
+                                    options.getLong("measure-ms", 10_000),
+                                    connectConcurrency,
+                                    cpu,
+                                    notes);
                             results.emit("locks", "nodes=" + nodes.size() + ",sockets=" + sockets, run, metrics, notes);
                         }
                     }
@@ -146,8 +214,16 @@ public final class Main {
                     Sizes.Fixture fixture = Sizes.create(api, options.getInts("sizes", "10 100 1000 10000"));
                     try (Resp redis = new Resp("127.0.0.1", Integer.parseInt(options.require("redis-port")))) {
                         for (int run = 1; run <= runs; run++) {
-                            Sizes.run(net, targets.get(0), redis, fixture, options.getInt("locks", 200),
-                                    options.getLong("budget-ms", 20_000), options.getInt("windows", 7), run, results);
+                            Sizes.run(
+                                    net,
+                                    targets.get(0),
+                                    redis,
+                                    fixture,
+                                    options.getInt("locks", 200),
+                                    options.getLong("budget-ms", 20_000),
+                                    options.getInt("windows", 7),
+                                    run,
+                                    results);
                         }
                     }
                 }
@@ -156,8 +232,8 @@ public final class Main {
                     Contention.Fixture fixture = Contention.Fixture.create(api, users);
                     for (int run = 1; run <= runs; run++) {
                         Map<String, String> notes = Results.notes();
-                        Map<String, Object> metrics = Contention.run(net, targets.get(0), fixture, options.getInt("rounds", 50),
-                                connectConcurrency, notes);
+                        Map<String, Object> metrics = Contention.run(
+                                net, targets.get(0), fixture, options.getInt("rounds", 50), connectConcurrency, notes);
                         results.emit("contention", "users=" + users, run, metrics, notes);
                     }
                 }
@@ -166,8 +242,16 @@ public final class Main {
                     sizes.sort(null);
                     FanOut.Fixture fixture = FanOut.Fixture.create(api, sizes.get(sizes.size() - 1));
                     for (int run = 1; run <= runs; run++) {
-                        FanOut.run(net, targets.get(0), fixture, sizes, options.getInt("iterations", 50),
-                                options.getLong("timeout-ms", 30_000), connectConcurrency, run, results);
+                        FanOut.run(
+                                net,
+                                targets.get(0),
+                                fixture,
+                                sizes,
+                                options.getInt("iterations", 50),
+                                options.getLong("timeout-ms", 30_000),
+                                connectConcurrency,
+                                run,
+                                results);
                     }
                 }
                 case "memory" -> {
@@ -176,8 +260,14 @@ public final class Main {
                     long pid = Long.parseLong(options.require("server-pid"));
                     for (int run = 1; run <= runs; run++) {
                         Map<String, String> notes = Results.notes();
-                        Map<String, Object> metrics = Memory.run(net, targets.get(0), pid, fixture, options.getLong("settle-ms", 3_000),
-                                connectConcurrency, notes);
+                        Map<String, Object> metrics = Memory.run(
+                                net,
+                                targets.get(0),
+                                pid,
+                                fixture,
+                                options.getLong("settle-ms", 3_000),
+                                connectConcurrency,
+                                notes);
                         results.emit("memory", "sockets=" + sockets, run, metrics, notes);
                         Parallel.sleep(1_000);
                     }

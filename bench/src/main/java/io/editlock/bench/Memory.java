@@ -19,18 +19,24 @@ final class Memory {
 
     private static final Pattern USED = Pattern.compile("used (\\d+)K");
 
-    private Memory() {
-    }
+    private Memory() {}
 
     record Fixture(List<Users.User> users, long[] configurators) {
         static Fixture create(Api api, int sockets, int configurators) {
             List<Users.User> users = Users.login(api, "idle", sockets);
-            List<Long> ids = Parallel.map(configurators, 16, i -> api.createConfigurator(users.get(0).token(), "idle-" + i));
+            List<Long> ids = Parallel.map(
+                    configurators, 16, i -> api.createConfigurator(users.get(0).token(), "idle-" + i));
             return new Fixture(users, ids.stream().mapToLong(Long::longValue).toArray());
         }
     }
 
-    static Map<String, Object> run(Net net, URI target, long serverPid, Fixture fixture, long settleMillis, int connectConcurrency,
+    static Map<String, Object> run(
+            Net net,
+            URI target,
+            long serverPid,
+            Fixture fixture,
+            long settleMillis,
+            int connectConcurrency,
             Map<String, String> notes) {
         Counters counters = new Counters();
         long heapBefore = heapAfterFullGc(serverPid);
@@ -40,12 +46,13 @@ final class Memory {
             Sock sock = socks.get(i);
             long configurator = fixture.configurators()[i % fixture.configurators().length];
             io.vertx.core.Promise<Void> watched = io.vertx.core.Promise.promise();
-            sock.onContext(() -> sock.send("watch", "{\"configuratorId\":" + configurator + "}", (frame, sent, received) -> {
-                if (!"lock-updated".equals(frame.event())) {
-                    counters.error("watch:" + frame.event());
-                }
-                watched.complete();
-            }));
+            sock.onContext(() ->
+                    sock.send("watch", "{\"configuratorId\":" + configurator + "}", (frame, sent, received) -> {
+                        if (!"lock-updated".equals(frame.event())) {
+                            counters.error("watch:" + frame.event());
+                        }
+                        watched.complete();
+                    }));
             return watched.future();
         });
         Parallel.sleep(settleMillis);
@@ -78,7 +85,8 @@ final class Memory {
                 continue;
             }
             Matcher used = USED.matcher(line);
-            if (used.find() && (trimmed.contains("heap") || trimmed.contains("Gen") || trimmed.contains("generation"))) {
+            if (used.find()
+                    && (trimmed.contains("heap") || trimmed.contains("Gen") || trimmed.contains("generation"))) {
                 usedKib += Long.parseLong(used.group(1));
             }
         }
@@ -90,7 +98,8 @@ final class Memory {
 
     static long rss(long pid) {
         try {
-            for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"), StandardCharsets.UTF_8)) {
+            for (String line :
+                    Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"), StandardCharsets.UTF_8)) {
                 if (line.startsWith("VmRSS:")) {
                     return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
                 }
@@ -109,7 +118,9 @@ final class Memory {
         try {
             Path file = Files.createTempFile("editlock-bench-jcmd-", ".txt");
             Files.writeString(file, String.join("\n", commands) + "\n");
-            Process process = new ProcessBuilder(executable, Long.toString(pid), "-f", file.toString()).redirectErrorStream(true).start();
+            Process process = new ProcessBuilder(executable, Long.toString(pid), "-f", file.toString())
+                    .redirectErrorStream(true)
+                    .start();
             String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             int status = process.waitFor();
             Files.deleteIfExists(file);

@@ -37,16 +37,25 @@ final class Net implements AutoCloseable {
     private final long timeoutNanos;
 
     Net(int eventLoops, long requestTimeoutMillis) {
-        this.vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(eventLoops).setPreferNativeTransport(false)
+        this.vertx = Vertx.vertx(new VertxOptions()
+                .setEventLoopPoolSize(eventLoops)
+                .setPreferNativeTransport(false)
                 .setBlockedThreadCheckInterval(10_000));
-        Parallel.await(vertx.deployVerticle(() -> new AbstractVerticle() {
-            @Override
-            public void start() {
-                loops.add(context);
-            }
-        }, new DeploymentOptions().setInstances(eventLoops)), 30);
-        this.client = vertx.createWebSocketClient(new WebSocketClientOptions().setMaxConnections(1_000_000)
-                .setConnectTimeout(30_000).setMaxFrameSize(1 << 20).setMaxMessageSize(1 << 22));
+        Parallel.await(
+                vertx.deployVerticle(
+                        () -> new AbstractVerticle() {
+                            @Override
+                            public void start() {
+                                loops.add(context);
+                            }
+                        },
+                        new DeploymentOptions().setInstances(eventLoops)),
+                30);
+        this.client = vertx.createWebSocketClient(new WebSocketClientOptions()
+                .setMaxConnections(1_000_000)
+                .setConnectTimeout(30_000)
+                .setMaxFrameSize(1 << 20)
+                .setMaxMessageSize(1 << 22));
         this.timeoutNanos = TimeUnit.MILLISECONDS.toNanos(requestTimeoutMillis);
         watchdog.scheduleWithFixedDelay(this::expireOverdue, 200, 200, TimeUnit.MILLISECONDS);
     }
@@ -65,7 +74,13 @@ final class Net implements AutoCloseable {
      * upgrades at a time; for /locking and Socket.IO waits for each socket's welcome. Failures are counted and
      * left out of the list.
      */
-    List<Sock> connect(List<URI> targets, String path, List<Users.User> users, int firstIndex, int concurrency, Counters counters) {
+    List<Sock> connect(
+            List<URI> targets,
+            String path,
+            List<Users.User> users,
+            int firstIndex,
+            int concurrency,
+            Counters counters) {
         boolean overSocketIo = path.startsWith("/socket.io/");
         boolean expectWelcome = path.startsWith("/locking") || overSocketIo;
         List<Sock> socks = Parallel.map(users.size(), concurrency, i -> {
@@ -74,10 +89,16 @@ final class Net implements AutoCloseable {
             Sock sock = new Sock(index, loops.get(index % loops.size()), users.get(i), counters);
             Promise<Sock> connected = Promise.promise();
             sock.onContext(() -> {
-                WebSocketConnectOptions options = new WebSocketConnectOptions().setHost(target.getHost()).setPort(target.getPort())
-                        .setURI(path).setAllowOriginHeader(false).setTimeout(30_000)
+                WebSocketConnectOptions options = new WebSocketConnectOptions()
+                        .setHost(target.getHost())
+                        .setPort(target.getPort())
+                        .setURI(path)
+                        .setAllowOriginHeader(false)
+                        .setTimeout(30_000)
                         .putHeader("Authorization", "Bearer " + sock.user.token());
-                client.connect(options).onSuccess(ws -> sock.attach(ws, connected, expectWelcome, overSocketIo)).onFailure(connected::tryFail);
+                client.connect(options)
+                        .onSuccess(ws -> sock.attach(ws, connected, expectWelcome, overSocketIo))
+                        .onFailure(connected::tryFail);
             });
             return connected.future().recover(failure -> {
                 counters.connectFailures.increment();

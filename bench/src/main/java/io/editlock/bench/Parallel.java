@@ -11,8 +11,7 @@ import java.util.function.IntFunction;
 /** Runs asynchronous calls from the main thread with a bounded number in flight, and waits for all. */
 final class Parallel {
 
-    private Parallel() {
-    }
+    private Parallel() {}
 
     static <T> List<T> map(int count, int concurrency, IntFunction<Future<T>> call) {
         Semaphore slots = new Semaphore(concurrency);

@@ -15,16 +15,28 @@ final class RedisCeiling {
 
     static final String SCRIPT = "return 1";
 
-    private RedisCeiling() {
-    }
+    private RedisCeiling() {}
 
-    static Map<String, Object> run(String host, int port, int requests, int clients, Map<String, String> notes) throws IOException {
+    static Map<String, Object> run(String host, int port, int requests, int clients, Map<String, String> notes)
+            throws IOException {
         String sha;
         try (Resp redis = new Resp(host, port)) {
             sha = (String) redis.call("SCRIPT", "LOAD", SCRIPT);
         }
-        List<String> command = new ArrayList<>(List.of("redis-benchmark", "-h", host, "-p", Integer.toString(port),
-                "-n", Integer.toString(requests), "-c", Integer.toString(clients), "--csv", "EVALSHA", sha, "0"));
+        List<String> command = new ArrayList<>(List.of(
+                "redis-benchmark",
+                "-h",
+                host,
+                "-p",
+                Integer.toString(port),
+                "-n",
+                Integer.toString(requests),
+                "-c",
+                Integer.toString(clients),
+                "--csv",
+                "EVALSHA",
+                sha,
+                "0"));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         try {
@@ -60,7 +72,9 @@ final class RedisCeiling {
                 }
             }
         }
-        notes.put("command", "redis-benchmark -n " + requests + " -c " + clients + " EVALSHA <sha of '" + SCRIPT + "'> 0");
+        notes.put(
+                "command",
+                "redis-benchmark -n " + requests + " -c " + clients + " EVALSHA <sha of '" + SCRIPT + "'> 0");
         return metrics;
     }
 }

@@ -24,10 +24,10 @@ final class Report {
     private final Map<String, Map<String, Map<String, List<Double>>>> data = new LinkedHashMap<>();
     /** scenario -> key -> notes of every run */
     private final Map<String, Map<String, List<Map<String, String>>>> notes = new LinkedHashMap<>();
+
     private final StringBuilder md = new StringBuilder();
 
-    private Report() {
-    }
+    private Report() {}
 
     static void write(Path in, Path machineFile, Path out) throws IOException {
         Report report = new Report();
@@ -38,13 +38,21 @@ final class Report {
             JsonNode node = Results.JSON.readTree(line);
             String scenario = node.get("scenario").asText();
             String key = node.get("key").asText();
-            Map<String, List<Double>> metrics = report.data.computeIfAbsent(scenario, s -> new LinkedHashMap<>())
+            Map<String, List<Double>> metrics = report.data
+                    .computeIfAbsent(scenario, s -> new LinkedHashMap<>())
                     .computeIfAbsent(key, k -> new LinkedHashMap<>());
-            node.get("metrics").fields().forEachRemaining(e -> metrics.computeIfAbsent(e.getKey(), k -> new ArrayList<>())
-                    .add(e.getValue().asDouble()));
+            node.get("metrics")
+                    .fields()
+                    .forEachRemaining(e -> metrics.computeIfAbsent(e.getKey(), k -> new ArrayList<>())
+                            .add(e.getValue().asDouble()));
             Map<String, String> runNotes = new LinkedHashMap<>();
-            node.get("notes").fields().forEachRemaining(e -> runNotes.put(e.getKey(), e.getValue().asText()));
-            report.notes.computeIfAbsent(scenario, s -> new LinkedHashMap<>()).computeIfAbsent(key, k -> new ArrayList<>()).add(runNotes);
+            node.get("notes")
+                    .fields()
+                    .forEachRemaining(e -> runNotes.put(e.getKey(), e.getValue().asText()));
+            report.notes
+                    .computeIfAbsent(scenario, s -> new LinkedHashMap<>())
+                    .computeIfAbsent(key, k -> new ArrayList<>())
+                    .add(runNotes);
         }
         Properties machine = new Properties();
         machine.load(new StringReader(Files.readString(machineFile, StandardCharsets.UTF_8)));
@@ -54,21 +62,24 @@ final class Report {
 
     private void render(Properties m) {
         boolean smoke = "smoke".equals(m.getProperty("mode"));
-        line("# editlock benchmarks: " + m.getProperty("date") + ", " + m.getProperty("host") + (smoke ? " (SMOKE RUN)" : ""));
+        line("# editlock benchmarks: " + m.getProperty("date") + ", " + m.getProperty("host")
+                + (smoke ? " (SMOKE RUN)" : ""));
         line("");
         if (smoke) {
             line("> **Smoke run: tiny numbers that only prove the harness works end to end. These figures say nothing"
                     + " about editlock's performance; replace them with a full `bench/run` on a quiet machine.**");
             line("");
         }
-        line("Made by `bench/run" + (smoke ? " --smoke" : "") + "` (see docs/benchmarks.md). Every figure is the **median of "
-                + m.getProperty("runs") + " runs**, with (min–max) when the runs differ; ratios are between medians.");
+        line("Made by `bench/run" + (smoke ? " --smoke" : "")
+                + "` (see docs/benchmarks.md). Every figure is the **median of " + m.getProperty("runs")
+                + " runs**, with (min–max) when the runs differ; ratios are between medians.");
         line("");
         line("## Machine and settings");
         line("");
         line("| | |");
         line("|---|---|");
-        for (String key : List.of("cpu", "cores", "memory", "os", "jdk", "redis", "load", "commit", "server", "generator", "knobs")) {
+        for (String key : List.of(
+                "cpu", "cores", "memory", "os", "jdk", "redis", "load", "commit", "server", "generator", "knobs")) {
             if (m.getProperty(key) != null) {
                 line("| " + key + " | " + m.getProperty(key).replace("|", "\\|") + " |");
             }
@@ -95,20 +106,26 @@ final class Report {
         }
         line("## 1. Ceilings");
         line("");
-        line("The generator against `/bench/echo` (same server, same token check at the upgrade, a lock-sized frame sent"
-                + " back as is: no lock decision, no Redis), one request in flight per socket:");
+        line(
+                "The generator against `/bench/echo` (same server, same token check at the upgrade, a lock-sized frame sent"
+                        + " back as is: no lock decision, no Redis), one request in flight per socket:");
         line("");
         line("| sockets | ops/s | p50 ms | p99 ms | errors | closed sockets |");
         line("|---:|---:|---:|---:|---:|---:|");
         for (String key : keys("echo")) {
-            line("| " + value(key) + " | " + cell("echo", key, "ops_per_s", 0) + " | " + cell("echo", key, "p50_ms", 3) + " | "
-                    + cell("echo", key, "p99_ms", 3) + " | " + cell("echo", key, "errors", 0) + " | " + cell("echo", key, "closed", 0) + " |");
+            line("| " + value(key) + " | " + cell("echo", key, "ops_per_s", 0) + " | " + cell("echo", key, "p50_ms", 3)
+                    + " | " + cell("echo", key, "p99_ms", 3) + " | " + cell("echo", key, "errors", 0) + " | "
+                    + cell("echo", key, "closed", 0) + " |");
         }
         line("");
         for (String key : keys("evalsha")) {
-            line("Redis alone: `" + note("evalsha", key, "command") + "` against the same Redis: **" + cell("evalsha", key, "ops_per_s", 0)
-                    + " ops/s**, p50 " + cell("evalsha", key, "p50_ms", 3) + " ms, p99 " + cell("evalsha", key, "p99_ms", 3) + " ms"
-                    + (!values("evalsha", key, "cpu_redis_us_per_op").isEmpty() ? ", Redis CPU " + cell("evalsha", key, "cpu_redis_us_per_op", 1) + " µs per run" : "")
+            line("Redis alone: `" + note("evalsha", key, "command") + "` against the same Redis: **"
+                    + cell("evalsha", key, "ops_per_s", 0)
+                    + " ops/s**, p50 " + cell("evalsha", key, "p50_ms", 3) + " ms, p99 "
+                    + cell("evalsha", key, "p99_ms", 3) + " ms"
+                    + (!values("evalsha", key, "cpu_redis_us_per_op").isEmpty()
+                            ? ", Redis CPU " + cell("evalsha", key, "cpu_redis_us_per_op", 1) + " µs per run"
+                            : "")
                     + ".");
         }
         line("");
@@ -120,20 +137,23 @@ final class Report {
         }
         line("## 2. Lock round trips");
         line("");
-        line("Each socket is its own user and locks and unlocks a configurator of its own, one request in flight per socket."
-                + " One op = one request and its direct reply (a lock or an unlock). % of echo: ops/s against the echo ceiling"
-                + " with as many sockets (and p50 against its p50), run by run: each lock window follows an echo window with the"
-                + " same sockets, and the figure is the median of the per-run ratios, so that a machine whose speed drifts"
-                + " between runs moves both sides; % of EVALSHA: against the redis-benchmark ceiling.");
+        line(
+                "Each socket is its own user and locks and unlocks a configurator of its own, one request in flight per socket."
+                        + " One op = one request and its direct reply (a lock or an unlock). % of echo: ops/s against the echo ceiling"
+                        + " with as many sockets (and p50 against its p50), run by run: each lock window follows an echo window with the"
+                        + " same sockets, and the figure is the median of the per-run ratios, so that a machine whose speed drifts"
+                        + " between runs moves both sides; % of EVALSHA: against the redis-benchmark ceiling.");
         line("");
-        line("| sockets | ops/s | % of echo | % of EVALSHA | p50 ms | p50 ÷ echo p50 | p99 ms | lock p50 ms | lock p99 ms | errors | closed sockets |");
+        line(
+                "| sockets | ops/s | % of echo | % of EVALSHA | p50 ms | p50 ÷ echo p50 | p99 ms | lock p50 ms | lock p99 ms | errors | closed sockets |");
         line("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         String evalsha = first(keys("evalsha"));
         for (String key : keys("locks")) {
             if (key.startsWith("nodes=")) {
                 continue;
             }
-            line("| " + value(key) + " | " + cell("locks", key, "ops_per_s", 0) + " | " + ratio("locks", key, "echo", key, "ops_per_s")
+            line("| " + value(key) + " | " + cell("locks", key, "ops_per_s", 0) + " | "
+                    + ratio("locks", key, "echo", key, "ops_per_s")
                     + " | " + (evalsha == null ? "–" : ratio("locks", key, "evalsha", evalsha, "ops_per_s")) + " | "
                     + cell("locks", key, "p50_ms", 3) + " | " + times("locks", key, "echo", key, "p50_ms") + " | "
                     + cell("locks", key, "p99_ms", 3) + " | " + cell("locks", key, "lock_p50_ms", 3)
@@ -153,18 +173,23 @@ final class Report {
         }
         line("### Over Socket.IO");
         line("");
-        line("The same loop over Socket.IO (WebSocket transport, namespace /locking, each reply as the request's ack), each"
-                + " window right after the /locking window with as many sockets; % of /locking and p99 ÷ /locking p99 are the"
-                + " medians of the per-run ratios. The aim: at least 85 % of /locking's rate, p99 within 1.2×.");
+        line(
+                "The same loop over Socket.IO (WebSocket transport, namespace /locking, each reply as the request's ack), each"
+                        + " window right after the /locking window with as many sockets; % of /locking and p99 ÷ /locking p99 are the"
+                        + " medians of the per-run ratios. The aim: at least 85 % of /locking's rate, p99 within 1.2×.");
         line("");
-        line("| sockets | ops/s | % of /locking | p50 ms | p99 ms | p99 ÷ /locking p99 | lock p99 ms | errors | closed sockets |");
+        line(
+                "| sockets | ops/s | % of /locking | p50 ms | p99 ms | p99 ÷ /locking p99 | lock p99 ms | errors | closed sockets |");
         line("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (String key : keys("locks-socketio")) {
             Double p99 = pairedRatio("locks-socketio", key, "locks", key, "p99_ms");
             line("| " + value(key) + " | " + cell("locks-socketio", key, "ops_per_s", 0) + " | "
-                    + ratio("locks-socketio", key, "locks", key, "ops_per_s") + " | " + cell("locks-socketio", key, "p50_ms", 3) + " | "
-                    + cell("locks-socketio", key, "p99_ms", 3) + " | " + (p99 == null ? "–" : String.format(Locale.ROOT, "%.2f×", p99))
-                    + " | " + cell("locks-socketio", key, "lock_p99_ms", 3) + " | " + cell("locks-socketio", key, "errors", 0) + " | "
+                    + ratio("locks-socketio", key, "locks", key, "ops_per_s") + " | "
+                    + cell("locks-socketio", key, "p50_ms", 3) + " | "
+                    + cell("locks-socketio", key, "p99_ms", 3) + " | "
+                    + (p99 == null ? "–" : String.format(Locale.ROOT, "%.2f×", p99))
+                    + " | " + cell("locks-socketio", key, "lock_p99_ms", 3) + " | "
+                    + cell("locks-socketio", key, "errors", 0) + " | "
                     + cell("locks-socketio", key, "closed", 0) + " |");
         }
         errorNotes("locks-socketio");
@@ -189,16 +214,18 @@ final class Report {
         }
         line("### CPU time per op");
         line("");
-        line("User + system CPU time of each process during the measuring window (/proc), divided by the window's ops;"
-                + " *machine busy*: all cores, all processes. When the machine is busy near 100 %, the cores are the limit, and"
-                + " the lock loop can reach at most *echo CPU ÷ lock CPU* of the echo rate here, however the work is scheduled.");
+        line(
+                "User + system CPU time of each process during the measuring window (/proc), divided by the window's ops;"
+                        + " *machine busy*: all cores, all processes. When the machine is busy near 100 %, the cores are the limit, and"
+                        + " the lock loop can reach at most *echo CPU ÷ lock CPU* of the echo rate here, however the work is scheduled.");
         line("");
         line("| loop | sockets | server µs | generator µs | Redis µs | all µs | machine busy |");
         line("|---|---:|---:|---:|---:|---:|---:|");
         for (String[] row : rows) {
             String s = row[0];
             String k = row[1];
-            line("| " + s + " | " + value(k) + " | " + cell(s, k, "cpu_server_us_per_op", 1) + " | " + cell(s, k, "cpu_generator_us_per_op", 1)
+            line("| " + s + " | " + value(k) + " | " + cell(s, k, "cpu_server_us_per_op", 1) + " | "
+                    + cell(s, k, "cpu_generator_us_per_op", 1)
                     + " | " + cell(s, k, "cpu_redis_us_per_op", 1) + " | " + cell(s, k, "cpu_us_per_op", 1) + " | "
                     + cell(s, k, "machine_busy_pct", 0) + " % |");
         }
@@ -208,11 +235,14 @@ final class Report {
             if (key.startsWith("nodes=") || lockOverEcho == null || lockOverEcho == 0) {
                 continue;
             }
-            line("- " + value(key) + " sockets: a lock op costs " + times(lockOverEcho, 1.0) + " the CPU of an echo op (server "
+            line("- " + value(key) + " sockets: a lock op costs " + times(lockOverEcho, 1.0)
+                    + " the CPU of an echo op (server "
                     + times("locks", key, "echo", key, "cpu_server_us_per_op") + ", generator "
-                    + times("locks", key, "echo", key, "cpu_generator_us_per_op") + ", plus " + number(orZero("locks", key,
-                    "cpu_redis_us_per_op"), 1) + " µs in Redis): CPU-bound, the lock loop tops out near "
-                    + String.format(Locale.ROOT, "%.0f %%", 100 / lockOverEcho) + " of the echo rate on this machine (measured: "
+                    + times("locks", key, "echo", key, "cpu_generator_us_per_op") + ", plus "
+                    + number(orZero("locks", key, "cpu_redis_us_per_op"), 1)
+                    + " µs in Redis): CPU-bound, the lock loop tops out near "
+                    + String.format(Locale.ROOT, "%.0f %%", 100 / lockOverEcho)
+                    + " of the echo rate on this machine (measured: "
                     + ratio("locks", key, "echo", key, "ops_per_s") + ")." + withoutServer(key));
         }
         line("");
@@ -228,16 +258,29 @@ final class Report {
         }
         Double server = median("locks", key, "cpu_server_us_per_op");
         Double echoServer = median("echo", key, "cpu_server_us_per_op");
-        String budget = server == null || echoServer == null ? ""
-                : String.format(Locale.ROOT, " To reach 50 %% (40 %%) of the echo rate, the server could spend at most %s (%s) per lock"
-                        + " op, beside the generator and Redis as measured; it spends %.1f µs, and a bare echo costs it %.1f µs.",
-                        budget(2 * echo - generator - redis), budget(2.5 * echo - generator - redis), server, echoServer);
-        return String.format(Locale.ROOT, " Even a server that cost no CPU at all would leave the generator and Redis %.1f µs per lock"
-                + " op: at most %.0f %% of the echo rate here.", generator + redis, 100 * echo / (generator + redis)) + budget;
+        String budget = server == null || echoServer == null
+                ? ""
+                : String.format(
+                        Locale.ROOT,
+                        " To reach 50 %% (40 %%) of the echo rate, the server could spend at most %s (%s) per lock"
+                                + " op, beside the generator and Redis as measured; it spends %.1f µs, and a bare echo costs it %.1f µs.",
+                        budget(2 * echo - generator - redis),
+                        budget(2.5 * echo - generator - redis),
+                        server,
+                        echoServer);
+        return String.format(
+                        Locale.ROOT,
+                        " Even a server that cost no CPU at all would leave the generator and Redis %.1f µs per lock"
+                                + " op: at most %.0f %% of the echo rate here.",
+                        generator + redis,
+                        100 * echo / (generator + redis))
+                + budget;
     }
 
     private static String budget(double micros) {
-        return micros <= 0 ? "nothing (already spent by the generator and Redis)" : String.format(Locale.ROOT, "%.1f µs", micros);
+        return micros <= 0
+                ? "nothing (already spent by the generator and Redis)"
+                : String.format(Locale.ROOT, "%.1f µs", micros);
     }
 
     private double orZero(String scenario, String key, String metric) {
@@ -259,28 +302,38 @@ final class Report {
                 + " The seed design runs from the bench straight to Redis, with no WebSocket hop and no server in between,"
                 + " which favours it; editlock's figure is a whole WebSocket round trip (compare the echo p50 above).");
         line("");
-        line("| items | editlock p50 ms | editlock p99 ms | editlock commands/lock, of which scripts | seed p50 ms | seed p99 ms"
-                + " | seed commands/lock | seed ÷ editlock, p50 | seed ÷ editlock, commands |");
+        line(
+                "| items | editlock p50 ms | editlock p99 ms | editlock commands/lock, of which scripts | seed p50 ms | seed p99 ms"
+                        + " | seed commands/lock | seed ÷ editlock, p50 | seed ÷ editlock, commands |");
         line("|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (String key : keys("sizes")) {
-            line("| " + value(key) + " | " + cell("sizes", key, "editlock_p50_ms", 3) + " | " + cell("sizes", key, "editlock_p99_ms", 3)
-                    + " | " + cell("sizes", key, "editlock_cmds", 0) + ", " + cell("sizes", key, "editlock_scripts", 0) + " scripts | "
+            line("| " + value(key) + " | " + cell("sizes", key, "editlock_p50_ms", 3) + " | "
+                    + cell("sizes", key, "editlock_p99_ms", 3)
+                    + " | " + cell("sizes", key, "editlock_cmds", 0) + ", " + cell("sizes", key, "editlock_scripts", 0)
+                    + " scripts | "
                     + cell("sizes", key, "seed_p50_ms", 3) + " | " + cell("sizes", key, "seed_p99_ms", 3) + " | "
-                    + cell("sizes", key, "seed_cmds", 0) + " | " + times("sizes", key, "seed_p50_ms", "editlock_p50_ms") + " | "
+                    + cell("sizes", key, "seed_cmds", 0) + " | " + times("sizes", key, "seed_p50_ms", "editlock_p50_ms")
+                    + " | "
                     + times("sizes", key, "seed_cmds", "editlock_cmds") + " |");
         }
         line("");
         if (data.getOrDefault("sizes", Map.of()).containsKey("items=1000")) {
-            line("**At 1,000 items** the seed design's lock takes " + times("sizes", "items=1000", "seed_p50_ms", "editlock_p50_ms")
+            line("**At 1,000 items** the seed design's lock takes "
+                    + times("sizes", "items=1000", "seed_p50_ms", "editlock_p50_ms")
                     + " the time of editlock's (p50) and " + times("sizes", "items=1000", "seed_cmds", "editlock_cmds")
                     + " its Redis commands.");
             line("");
         }
         String first = first(keys("sizes"));
         if (first != null) {
-            line("editlock's commands per lock, per command (" + first + ", first run): `" + note("sizes", first, "editlock_commands") + "`.");
+            line("editlock's commands per lock, per command (" + first + ", first run): `"
+                    + note("sizes", first, "editlock_commands") + "`.");
             line("The seed design's count is its own (3 × items + 8 round trips); INFO commandstats agreed: "
-                    + String.join(", ", keys("sizes").stream().map(k -> value(k) + " items → " + cell("sizes", k, "seed_cmds_counted", 0)).toList())
+                    + String.join(
+                            ", ",
+                            keys("sizes").stream()
+                                    .map(k -> value(k) + " items → " + cell("sizes", k, "seed_cmds_counted", 0))
+                                    .toList())
                     + ".");
             line("");
         }
@@ -293,17 +346,22 @@ final class Report {
         }
         line("## 4. Contention");
         line("");
-        line("Every socket (each its own user) asks for the same configurator at once; the winner unlocks before the next"
-                + " round. Time: from the first request sent to the last answer received.");
+        line(
+                "Every socket (each its own user) asks for the same configurator at once; the winner unlocks before the next"
+                        + " round. Time: from the first request sent to the last answer received.");
         line("");
-        line("| users | rounds per run | rounds with exactly one winner | answered p50 ms | answered p99 ms | answered max ms | errors | closed sockets |");
+        line(
+                "| users | rounds per run | rounds with exactly one winner | answered p50 ms | answered p99 ms | answered max ms | errors | closed sockets |");
         line("|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (String key : keys("contention")) {
             long rounds = sum("contention", key, "rounds");
             long good = sum("contention", key, "one_winner");
-            line("| " + value(key) + " | " + cell("contention", key, "rounds", 0) + " | " + good + " of " + rounds + " (all runs) | "
-                    + cell("contention", key, "all_answered_p50_ms", 3) + " | " + cell("contention", key, "all_answered_p99_ms", 3) + " | "
-                    + cell("contention", key, "all_answered_max_ms", 3) + " | " + cell("contention", key, "errors", 0) + " | "
+            line("| " + value(key) + " | " + cell("contention", key, "rounds", 0) + " | " + good + " of " + rounds
+                    + " (all runs) | "
+                    + cell("contention", key, "all_answered_p50_ms", 3) + " | "
+                    + cell("contention", key, "all_answered_p99_ms", 3) + " | "
+                    + cell("contention", key, "all_answered_max_ms", 3) + " | " + cell("contention", key, "errors", 0)
+                    + " | "
                     + cell("contention", key, "closed", 0) + " |");
             for (Map<String, String> run : notes.get("contention").get(key)) {
                 if (!run.getOrDefault("bad_rounds", "").isEmpty()) {
@@ -322,21 +380,27 @@ final class Report {
         }
         line("## 5. Fan-out");
         line("");
-        line("W sockets (each its own user) watch one configurator; another user locks and unlocks it repeatedly. Per lock:"
-                + " **last watcher** = the last watcher's lock-updated minus the grant (the locker's own lock-acquired arriving);"
-                + " **negative** when every watcher had the change before the locker had its reply (the change is published from"
-                + " inside the lock script). **From request** = from the locker's request to the last watcher's lock-updated."
-                + " **Lock reply** = the locker's own lock round trip. **Delivery** = each watcher's lock-updated minus the grant."
-                + " p50/p99 over the locks (delivery: over every watcher of every lock).");
+        line(
+                "W sockets (each its own user) watch one configurator; another user locks and unlocks it repeatedly. Per lock:"
+                        + " **last watcher** = the last watcher's lock-updated minus the grant (the locker's own lock-acquired arriving);"
+                        + " **negative** when every watcher had the change before the locker had its reply (the change is published from"
+                        + " inside the lock script). **From request** = from the locker's request to the last watcher's lock-updated."
+                        + " **Lock reply** = the locker's own lock round trip. **Delivery** = each watcher's lock-updated minus the grant."
+                        + " p50/p99 over the locks (delivery: over every watcher of every lock).");
         line("");
-        line("| watchers | last watcher p50 ms | last watcher p99 ms | from request p50 ms | from request p99 ms | lock reply p50 ms | delivery p50 ms | delivery p99 ms | missed | errors | closed sockets |");
+        line(
+                "| watchers | last watcher p50 ms | last watcher p99 ms | from request p50 ms | from request p99 ms | lock reply p50 ms | delivery p50 ms | delivery p99 ms | missed | errors | closed sockets |");
         line("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         for (String key : keys("fanout")) {
-            line("| " + value(key) + " | " + cell("fanout", key, "last_p50_ms", 2) + " | " + cell("fanout", key, "last_p99_ms", 2) + " | "
-                    + cell("fanout", key, "from_request_p50_ms", 2) + " | " + cell("fanout", key, "from_request_p99_ms", 2) + " | "
+            line("| " + value(key) + " | " + cell("fanout", key, "last_p50_ms", 2) + " | "
+                    + cell("fanout", key, "last_p99_ms", 2) + " | "
+                    + cell("fanout", key, "from_request_p50_ms", 2) + " | "
+                    + cell("fanout", key, "from_request_p99_ms", 2) + " | "
                     + cell("fanout", key, "lock_reply_p50_ms", 2) + " | "
-                    + cell("fanout", key, "delivery_p50_ms", 2) + " | " + cell("fanout", key, "delivery_p99_ms", 2) + " | "
-                    + cell("fanout", key, "missed", 0) + " | " + cell("fanout", key, "errors", 0) + " | " + cell("fanout", key, "closed", 0) + " |");
+                    + cell("fanout", key, "delivery_p50_ms", 2) + " | " + cell("fanout", key, "delivery_p99_ms", 2)
+                    + " | "
+                    + cell("fanout", key, "missed", 0) + " | " + cell("fanout", key, "errors", 0) + " | "
+                    + cell("fanout", key, "closed", 0) + " |");
         }
         errorNotes("fanout");
         line("");
@@ -348,14 +412,18 @@ final class Report {
         }
         line("## 6. Memory of idle sockets");
         line("");
-        line("N authenticated sockets, each watching a configurator, idle. Server heap after a full GC (`jcmd <pid> GC.run`,"
-                + " `GC.heap_info`) and resident set (VmRSS), before and after; the difference per socket.");
+        line(
+                "N authenticated sockets, each watching a configurator, idle. Server heap after a full GC (`jcmd <pid> GC.run`,"
+                        + " `GC.heap_info`) and resident set (VmRSS), before and after; the difference per socket.");
         line("");
-        line("| sockets | heap KiB per socket | RSS KiB per socket | heap before → after MiB | RSS before → after MiB | errors | closed sockets |");
+        line(
+                "| sockets | heap KiB per socket | RSS KiB per socket | heap before → after MiB | RSS before → after MiB | errors | closed sockets |");
         line("|---:|---:|---:|---:|---:|---:|---:|");
         for (String key : keys("memory")) {
-            line("| " + value(key) + " | " + cell("memory", key, "heap_per_socket_kib", 1) + " | " + cell("memory", key, "rss_per_socket_kib", 1)
-                    + " | " + cell("memory", key, "heap_before_mib", 0) + " → " + cell("memory", key, "heap_after_mib", 0) + " | "
+            line("| " + value(key) + " | " + cell("memory", key, "heap_per_socket_kib", 1) + " | "
+                    + cell("memory", key, "rss_per_socket_kib", 1)
+                    + " | " + cell("memory", key, "heap_before_mib", 0) + " → "
+                    + cell("memory", key, "heap_after_mib", 0) + " | "
                     + cell("memory", key, "rss_before_mib", 0) + " → " + cell("memory", key, "rss_after_mib", 0) + " | "
                     + cell("memory", key, "errors", 0) + " | " + cell("memory", key, "closed", 0) + " |");
         }
@@ -369,8 +437,9 @@ final class Report {
         }
         line("## 7. Two nodes");
         line("");
-        line("Scenario 2 with the sockets split over two server nodes (alternately) sharing one Redis, beside the same on one node"
-                + " (measured in the same step).");
+        line(
+                "Scenario 2 with the sockets split over two server nodes (alternately) sharing one Redis, beside the same on one node"
+                        + " (measured in the same step).");
         line("");
         line("| nodes, sockets | ops/s | vs one node | p50 ms | p99 ms | lock p99 ms | errors | closed sockets |");
         line("|---|---:|---:|---:|---:|---:|---:|---:|");
@@ -379,8 +448,10 @@ final class Report {
                 continue;
             }
             String one = key.replaceFirst("nodes=\\d+", "nodes=1");
-            line("| " + key.replace(",", ", ") + " | " + cell("locks", key, "ops_per_s", 0) + " | " + ratio("locks", key, "locks", one, "ops_per_s")
-                    + " | " + cell("locks", key, "p50_ms", 3) + " | " + cell("locks", key, "p99_ms", 3) + " | " + cell("locks", key, "lock_p99_ms", 3)
+            line("| " + key.replace(",", ", ") + " | " + cell("locks", key, "ops_per_s", 0) + " | "
+                    + ratio("locks", key, "locks", one, "ops_per_s")
+                    + " | " + cell("locks", key, "p50_ms", 3) + " | " + cell("locks", key, "p99_ms", 3) + " | "
+                    + cell("locks", key, "lock_p99_ms", 3)
                     + " | " + cell("locks", key, "errors", 0) + " | " + cell("locks", key, "closed", 0) + " |");
         }
         line("");
@@ -389,7 +460,8 @@ final class Report {
     // --- helpers ---------------------------------------------------------------------------------
 
     private void errorNotes(String scenario) {
-        for (Map.Entry<String, List<Map<String, String>>> entry : notes.getOrDefault(scenario, Map.of()).entrySet()) {
+        for (Map.Entry<String, List<Map<String, String>>> entry :
+                notes.getOrDefault(scenario, Map.of()).entrySet()) {
             for (int run = 0; run < entry.getValue().size(); run++) {
                 String errors = entry.getValue().get(run).getOrDefault("errors", "");
                 if (!errors.isEmpty()) {
@@ -437,7 +509,9 @@ final class Report {
     }
 
     private long sum(String scenario, String key, String metric) {
-        return Math.round(values(scenario, key, metric).stream().mapToDouble(Double::doubleValue).sum());
+        return Math.round(values(scenario, key, metric).stream()
+                .mapToDouble(Double::doubleValue)
+                .sum());
     }
 
     /** "median (min–max)", or the median alone when every run gave the same. */

@@ -37,13 +37,18 @@ final class Results {
         line.set("metrics", JSON.valueToTree(metrics));
         line.set("notes", JSON.valueToTree(notes));
         try {
-            Files.writeString(out, JSON.writeValueAsString(line) + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+            Files.writeString(
+                    out,
+                    JSON.writeValueAsString(line) + "\n",
+                    StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE,
                     StandardOpenOption.APPEND);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
         StringBuilder shown = new StringBuilder(String.format("  %-11s %-26s run %d:", scenario, key, run));
-        metrics.forEach((name, value) -> shown.append(' ').append(name).append('=').append(format(value)));
+        metrics.forEach(
+                (name, value) -> shown.append(' ').append(name).append('=').append(format(value)));
         notes.forEach((name, value) -> {
             if (!value.isEmpty()) {
                 shown.append(' ').append(name).append('=').append(value);

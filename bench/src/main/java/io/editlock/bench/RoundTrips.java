@@ -18,7 +18,9 @@ final class RoundTrips {
 
     /** LOCKS over /locking, SOCKETIO_LOCKS the same loop over Socket.IO's WebSocket transport. */
     enum Mode {
-        ECHO("/bench/echo"), LOCKS("/locking"), SOCKETIO_LOCKS(SocketIoWire.PATH);
+        ECHO("/bench/echo"),
+        LOCKS("/locking"),
+        SOCKETIO_LOCKS(SocketIoWire.PATH);
 
         final String path;
 
@@ -31,23 +33,32 @@ final class RoundTrips {
         }
     }
 
-    private RoundTrips() {
-    }
+    private RoundTrips() {}
 
     /** Set-up for the lock loops: one user and one configurator of their own per socket. */
     record Fixture(List<Users.User> users, long[] configurators) {
         static Fixture create(Api api, String prefix, int sockets) {
             List<Users.User> users = Users.login(api, prefix, sockets);
-            List<Long> ids = Parallel.map(sockets, 16, i -> api.createConfigurator(users.get(i).token(), prefix + "-cfg-" + i));
+            List<Long> ids = Parallel.map(
+                    sockets, 16, i -> api.createConfigurator(users.get(i).token(), prefix + "-cfg-" + i));
             return new Fixture(users, ids.stream().mapToLong(Long::longValue).toArray());
         }
     }
 
-    static Map<String, Object> run(Net net, List<URI> targets, Mode mode, Fixture fixture, int sockets, long warmupMillis,
-            long measureMillis, int connectConcurrency, CpuMeter cpu, Map<String, String> notes) {
+    static Map<String, Object> run(
+            Net net,
+            List<URI> targets,
+            Mode mode,
+            Fixture fixture,
+            int sockets,
+            long warmupMillis,
+            long measureMillis,
+            int connectConcurrency,
+            CpuMeter cpu,
+            Map<String, String> notes) {
         Counters counters = new Counters();
-        List<Sock> socks = net.connect(targets, mode.path,
-                fixture.users().subList(0, sockets), 0, connectConcurrency, counters);
+        List<Sock> socks =
+                net.connect(targets, mode.path, fixture.users().subList(0, sockets), 0, connectConcurrency, counters);
         for (Sock sock : socks) {
             sock.configuratorId = fixture.configurators()[sock.index];
             sock.locked = false;
@@ -102,10 +113,13 @@ final class RoundTrips {
                     released.countDown();
                     return;
                 }
-                sock.send("unlock-configurator", "{\"configuratorId\":" + sock.configuratorId + "}", (frame, sent, received) -> {
-                    sock.locked = false;
-                    released.countDown();
-                });
+                sock.send(
+                        "unlock-configurator",
+                        "{\"configuratorId\":" + sock.configuratorId + "}",
+                        (frame, sent, received) -> {
+                            sock.locked = false;
+                            released.countDown();
+                        });
             });
         }
         try {
@@ -115,8 +129,16 @@ final class RoundTrips {
         }
     }
 
-    private record Loop(Mode mode, Counters counters, Histogram all, Histogram locks, Histogram unlocks, LongAdder ops,
-            long measureStart, long measureEnd, CountDownLatch stopped) {
+    private record Loop(
+            Mode mode,
+            Counters counters,
+            Histogram all,
+            Histogram locks,
+            Histogram unlocks,
+            LongAdder ops,
+            long measureStart,
+            long measureEnd,
+            CountDownLatch stopped) {
 
         void next(Sock sock) {
             if (System.nanoTime() >= measureEnd) {

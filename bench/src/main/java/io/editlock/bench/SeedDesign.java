@@ -32,7 +32,8 @@ final class SeedDesign {
     }
 
     /** @return the number of Redis commands sent */
-    long lockConfigurator(long configuratorId, List<Long> itemIds, String userId, String userName, String socketId) throws IOException {
+    long lockConfigurator(long configuratorId, List<Long> itemIds, String userId, String userName, String socketId)
+            throws IOException {
         long commands = 0;
         Object previous = redis.call("GET", prefix + "socket:" + socketId + ":configurator");
         commands++;
@@ -48,8 +49,8 @@ final class SeedDesign {
             commands += 2;
         }
         String expiresAt = java.time.Instant.now().plusSeconds(1800).toString();
-        String lock = "{\"ownerUserId\":\"" + userId + "\",\"ownerUserName\":\"" + userName + "\",\"socketId\":\"" + socketId
-                + "\",\"expiresAt\":\"" + expiresAt + "\"";
+        String lock = "{\"ownerUserId\":\"" + userId + "\",\"ownerUserName\":\"" + userName + "\",\"socketId\":\""
+                + socketId + "\",\"expiresAt\":\"" + expiresAt + "\"";
         redis.call("SET", prefix + "configurator:" + configuratorId, lock + "}", "EX", "1800");
         commands++;
         String itemLock = lock + ",\"configuratorId\":" + configuratorId + "}";

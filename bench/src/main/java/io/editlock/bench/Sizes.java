@@ -18,11 +18,9 @@ import org.HdrHistogram.Histogram;
  */
 final class Sizes {
 
-    private Sizes() {
-    }
+    private Sizes() {}
 
-    record Fixture(Users.User user, Map<Integer, Api.Configurator> configurators) {
-    }
+    record Fixture(Users.User user, Map<Integer, Api.Configurator> configurators) {}
 
     static Fixture create(Api api, List<Integer> sizes) {
         Users.User user = Users.login(api, "size", 1).get(0);
@@ -30,14 +28,25 @@ final class Sizes {
         for (int size : sizes) {
             long started = System.nanoTime();
             configurators.put(size, api.configuratorWithItems(user.token(), "size-" + size, size));
-            System.out.printf("  sizes       configurator of %d items made in %.1f s%n", size, (System.nanoTime() - started) / 1e9);
+            System.out.printf(
+                    "  sizes       configurator of %d items made in %.1f s%n",
+                    size, (System.nanoTime() - started) / 1e9);
         }
         return new Fixture(user, configurators);
     }
 
     /** @param locks lock round trips per size, at most; @param budgetMillis per size and design, at most (at least 3 locks) */
-    static void run(Net net, URI target, Resp redis, Fixture fixture, int locks, long budgetMillis, int windows, int run,
-            Results results) throws IOException {
+    static void run(
+            Net net,
+            URI target,
+            Resp redis,
+            Fixture fixture,
+            int locks,
+            long budgetMillis,
+            int windows,
+            int run,
+            Results results)
+            throws IOException {
         Counters counters = new Counters();
         List<Sock> socks = net.connect(List.of(target), "/locking", List.of(fixture.user()), 0, 1, counters);
         if (socks.isEmpty()) {
@@ -45,7 +54,8 @@ final class Sizes {
         }
         Sock sock = socks.get(0);
         SeedDesign seed = new SeedDesign(redis, "seedbench:");
-        for (Map.Entry<Integer, Api.Configurator> entry : fixture.configurators().entrySet()) {
+        for (Map.Entry<Integer, Api.Configurator> entry :
+                fixture.configurators().entrySet()) {
             int size = entry.getKey();
             Api.Configurator configurator = entry.getValue();
             String data = "{\"configuratorId\":" + configurator.id() + "}";
@@ -73,21 +83,36 @@ final class Sizes {
             // the seed design: same items, same Redis
             String socketId = "seed-socket-" + run;
             List<Long> items = configurator.itemIds();
-            seed.lockConfigurator(configurator.id(), items, fixture.user().id(), fixture.user().name(), socketId);
+            seed.lockConfigurator(
+                    configurator.id(),
+                    items,
+                    fixture.user().id(),
+                    fixture.user().name(),
+                    socketId);
             seed.unlockConfigurator(configurator.id(), socketId);
             Histogram seedLatency = Results.histogram();
             long seedCommands = 0;
             deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(budgetMillis);
             for (int i = 0; i < locks && (i < 3 || System.nanoTime() < deadline); i++) {
                 long started = System.nanoTime();
-                seedCommands = seed.lockConfigurator(configurator.id(), items, fixture.user().id(), fixture.user().name(), socketId);
+                seedCommands = seed.lockConfigurator(
+                        configurator.id(),
+                        items,
+                        fixture.user().id(),
+                        fixture.user().name(),
+                        socketId);
                 Results.record(seedLatency, System.nanoTime() - started);
                 seed.unlockConfigurator(configurator.id(), socketId);
             }
             List<Map<String, Long>> seedWindows = new ArrayList<>();
             for (int i = 0; i < Math.min(windows, 3); i++) {
                 CommandStats.reset(redis);
-                seed.lockConfigurator(configurator.id(), items, fixture.user().id(), fixture.user().name(), socketId);
+                seed.lockConfigurator(
+                        configurator.id(),
+                        items,
+                        fixture.user().id(),
+                        fixture.user().name(),
+                        socketId);
                 seedWindows.add(CommandStats.read(redis));
                 seed.unlockConfigurator(configurator.id(), socketId);
             }

@@ -25,10 +25,10 @@ final class Sock {
 
     WebSocket ws;
     /** Frames without a ref: broadcasts (lock-updated, lock-released, ...). */
-    Consumer<Frame> onBroadcast = frame -> {
-    };
+    Consumer<Frame> onBroadcast = frame -> {};
     /** Per-socket state of a scenario, touched only on {@link #ctx}. */
     boolean locked;
+
     long configuratorId;
     int seen = -1;
 
@@ -63,8 +63,10 @@ final class Sock {
         pendingHandler = handler;
         sentAt = System.nanoTime();
         pendingRef = ref;
-        ws.writeTextMessage(socketIo ? SocketIoWire.request(event, data, id)
-                : "{\"event\":\"" + event + "\",\"data\":" + data + ",\"ref\":\"" + ref + "\"}");
+        ws.writeTextMessage(
+                socketIo
+                        ? SocketIoWire.request(event, data, id)
+                        : "{\"event\":\"" + event + "\",\"data\":" + data + ",\"ref\":\"" + ref + "\"}");
     }
 
     boolean busy() {
@@ -87,8 +89,7 @@ final class Sock {
         this.ws = socket;
         this.socketIo = overSocketIo;
         socket.textMessageHandler(overSocketIo ? this::onSocketIoText : this::onText);
-        socket.exceptionHandler(failure -> {
-        });
+        socket.exceptionHandler(failure -> {});
         socket.closeHandler(ignored -> {
             if (!closing) {
                 counters.unexpectedCloses.increment();

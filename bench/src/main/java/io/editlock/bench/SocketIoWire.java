@@ -11,13 +11,13 @@ final class SocketIoWire {
     static final String PATH = "/socket.io/?EIO=4&transport=websocket";
     /** Identity comes from the handshake's Authorization header, so the connect carries no auth. */
     static final String CONNECT = "40/locking,";
+
     static final String PONG = "3";
 
     private static final String ACK = "43/locking,";
     private static final String EVENT = "42/locking,[\"";
 
-    private SocketIoWire() {
-    }
+    private SocketIoWire() {}
 
     static String request(String event, String data, long ackId) {
         return "42/locking," + ackId + "[\"" + event + "\"," + data + "]";
@@ -33,7 +33,11 @@ final class SocketIoWire {
         if (packet.startsWith(ACK)) {
             int bracket = packet.indexOf('[', ACK.length());
             Frame reply = Frame.parse(packet.substring(bracket + 1, packet.length() - 1));
-            return new Frame(reply.event(), ref(Long.parseLong(packet.substring(ACK.length(), bracket))), reply.hasLocks(), reply.code());
+            return new Frame(
+                    reply.event(),
+                    ref(Long.parseLong(packet.substring(ACK.length(), bracket))),
+                    reply.hasLocks(),
+                    reply.code());
         }
         if (packet.startsWith(EVENT)) {
             int nameEnd = packet.indexOf('"', EVENT.length());

@@ -14,12 +14,10 @@ public sealed interface AcquireReply {
      * @param reentry  the user already held it: same grant, lease renewed
      * @param schedule no look at the configurator is due before this lease ends: schedule one
      */
-    record Granted(Lock lock, boolean reentry, boolean schedule, List<ReleasedLock> released) implements AcquireReply {
-    }
+    record Granted(Lock lock, boolean reentry, boolean schedule, List<ReleasedLock> released) implements AcquireReply {}
 
     /** Another user holds a conflicting lock. */
-    record Locked(Lock blocking, List<ReleasedLock> released) implements AcquireReply {
-    }
+    record Locked(Lock blocking, List<ReleasedLock> released) implements AcquireReply {}
 
     /** No such configurator or item. */
     record NotFound() implements AcquireReply {

@@ -17,8 +17,7 @@ import java.util.Map;
 /** The lock codec: reads what the scripts write, lock records and change events (layout in lua/lib.lua). */
 public final class LockRecords {
 
-    private LockRecords() {
-    }
+    private LockRecords() {}
 
     public static Lock lock(JsonNode record) {
         ResourceType type = ResourceType.fromWire(record.path("type").asText())
@@ -27,13 +26,21 @@ public final class LockRecords {
         Resource resource = switch (type) {
             case CONFIGURATOR -> Resource.configurator(configuratorId);
             case VARIABLES -> Resource.variables(configuratorId);
-            case ITEM_SUBRESOURCE -> Resource.itemPage(Long.parseLong(record.path("item").asText()),
-                    Page.fromWire(record.path("page").asText()).orElseThrow()).inConfigurator(configuratorId);
+            case ITEM_SUBRESOURCE ->
+                Resource.itemPage(
+                                Long.parseLong(record.path("item").asText()),
+                                Page.fromWire(record.path("page").asText()).orElseThrow())
+                        .inConfigurator(configuratorId);
         };
         String token = record.path("t").asText("0");
-        return new Lock(resource, record.path("u").asText(), record.path("n").asText(),
-                Instant.ofEpochMilli(record.path("a").asLong()), Instant.ofEpochMilli(record.path("e").asLong()),
-                token.isEmpty() ? 0 : Long.parseLong(token), keepers(record.path("k")));
+        return new Lock(
+                resource,
+                record.path("u").asText(),
+                record.path("n").asText(),
+                Instant.ofEpochMilli(record.path("a").asLong()),
+                Instant.ofEpochMilli(record.path("e").asLong()),
+                token.isEmpty() ? 0 : Long.parseLong(token),
+                keepers(record.path("k")));
     }
 
     /** cjson writes an empty list as {}: both mean "none". */
@@ -49,9 +56,11 @@ public final class LockRecords {
         List<ReleasedLock> released = new ArrayList<>();
         if (array.isArray()) {
             for (JsonNode entry : array) {
-                ReleaseReason reason = ReleaseReason.fromWire(entry.path("reason").asText())
+                ReleaseReason reason = ReleaseReason.fromWire(
+                                entry.path("reason").asText())
                         .orElseThrow(() -> new IllegalStateException("unknown release reason in " + entry));
-                released.add(new ReleasedLock(lock(entry.path("lock")), reason, entry.path("except").asText("")));
+                released.add(new ReleasedLock(
+                        lock(entry.path("lock")), reason, entry.path("except").asText("")));
             }
         }
         return released;
@@ -60,13 +69,17 @@ public final class LockRecords {
     /** A message of the lock-events channel. */
     public static LockChange change(String message) {
         JsonNode node = ScriptJson.parse(message);
-        return new LockChange(Long.parseLong(node.path("c").asText()), locks(node.path("locks")), released(node.path("released")),
+        return new LockChange(
+                Long.parseLong(node.path("c").asText()),
+                locks(node.path("locks")),
+                released(node.path("released")),
                 node.path("ts").asLong(0));
     }
 
     private static Map<String, String> keepers(JsonNode node) {
         Map<String, String> keepers = new LinkedHashMap<>();
-        node.properties().forEach(entry -> keepers.put(entry.getKey(), entry.getValue().asText()));
+        node.properties()
+                .forEach(entry -> keepers.put(entry.getKey(), entry.getValue().asText()));
         return keepers;
     }
 }

@@ -48,9 +48,15 @@ public class LockRequests {
      */
     public void giveBack(Resource resource, String socketId, long request) {
         scripts.cancelRequest(resource, socketId, request, ReleaseReason.UNLOCK, VOID_REQUESTS_FOR)
-                .onFailure().retry().withBackOff(Duration.ofMillis(200), Duration.ofSeconds(5))
+                .onFailure()
+                .retry()
+                .withBackOff(Duration.ofMillis(200), Duration.ofSeconds(5))
                 .expireIn(VOID_REQUESTS_FOR.toMillis())
-                .subscribe().with(audit::released, failure -> LOG.warnf(
-                        "lock request %d of socket %s could not be undone: %s", request, socketId, failure.getMessage()));
+                .subscribe()
+                .with(
+                        audit::released,
+                        failure -> LOG.warnf(
+                                "lock request %d of socket %s could not be undone: %s",
+                                request, socketId, failure.getMessage()));
     }
 }

@@ -64,41 +64,64 @@ public class LockScripts {
     public Uni<AcquireReply> acquire(Resource resource, Holder holder, Duration lease, long request) {
         long c = resource.configuratorId();
         List<String> k = List.of(
-                keys.locks(c),          // locks
-                keys.configurator(c),   // configurator
-                keys.items(c),          // items
+                keys.locks(c), // locks
+                keys.configurator(c), // configurator
+                keys.items(c), // items
                 keys.voidRequest(c, holder.socketId(), request)); // void
-        List<String> a = List.of(resource.field(), resource.type().wireName(), String.valueOf(c),
+        List<String> a = List.of(
+                resource.field(),
+                resource.type().wireName(),
+                String.valueOf(c),
                 resource.itemId() == null ? "" : String.valueOf(resource.itemId()),
                 resource.page() == null ? "" : resource.page().wireName(),
-                holder.userId(), holder.userName(), holder.socketId(), holder.nodeId(),
-                String.valueOf(lease.toMillis()), keys.lockEventsChannel(), String.valueOf(request));
-        return executor.run(ACQUIRE, withWaiting(k, c), withWaiting(a, lease)).map(reply -> ScriptReplies.acquire(reply.toString()));
+                holder.userId(),
+                holder.userName(),
+                holder.socketId(),
+                holder.nodeId(),
+                String.valueOf(lease.toMillis()),
+                keys.lockEventsChannel(),
+                String.valueOf(request));
+        return executor.run(ACQUIRE, withWaiting(k, c), withWaiting(a, lease))
+                .map(reply -> ScriptReplies.acquire(reply.toString()));
     }
 
     /**
      * Undoes the lock request {@code request} of the socket, whether it ran or not yet (see
      * cancel_lock_request.lua). @return what it released
      */
-    public Uni<List<ReleasedLock>> cancelRequest(Resource resource, String socketId, long request, ReleaseReason reason,
-            Duration keepVoid) {
+    public Uni<List<ReleasedLock>> cancelRequest(
+            Resource resource, String socketId, long request, ReleaseReason reason, Duration keepVoid) {
         long c = resource.configuratorId();
         List<String> k = List.of(
-                keys.locks(c),                                 // locks
-                keys.voidRequest(c, socketId, request));       // void
-        List<String> a = List.of(resource.field(), socketId, String.valueOf(request), reason.wireName(), String.valueOf(c),
-                keys.lockEventsChannel(), String.valueOf(keepVoid.toMillis()));
+                keys.locks(c), // locks
+                keys.voidRequest(c, socketId, request)); // void
+        List<String> a = List.of(
+                resource.field(),
+                socketId,
+                String.valueOf(request),
+                reason.wireName(),
+                String.valueOf(c),
+                keys.lockEventsChannel(),
+                String.valueOf(keepVoid.toMillis()));
         return executor.run(CANCEL_REQUEST, withWaiting(k, c), withWaiting(a, (Duration) null))
                 .map(reply -> ScriptReplies.released(reply.toString()));
     }
 
     /** @param token 0 = the user's current grant, else exactly that grant */
-    public Uni<ReleaseReply> release(Resource resource, String userId, long token, ReleaseReason reason, String exceptSocket) {
+    public Uni<ReleaseReply> release(
+            Resource resource, String userId, long token, ReleaseReason reason, String exceptSocket) {
         long c = resource.configuratorId();
         List<String> k = List.of(keys.locks(c)); // locks
-        List<String> a = List.of(resource.field(), userId, token == 0 ? "" : String.valueOf(token), reason.wireName(),
-                exceptSocket, String.valueOf(c), keys.lockEventsChannel());
-        return executor.run(RELEASE, withWaiting(k, c), withWaiting(a, lease)).map(reply -> ScriptReplies.release(reply.toString()));
+        List<String> a = List.of(
+                resource.field(),
+                userId,
+                token == 0 ? "" : String.valueOf(token),
+                reason.wireName(),
+                exceptSocket,
+                String.valueOf(c),
+                keys.lockEventsChannel());
+        return executor.run(RELEASE, withWaiting(k, c), withWaiting(a, lease))
+                .map(reply -> ScriptReplies.release(reply.toString()));
     }
 
     public Uni<List<ReleasedLock>> releaseSocket(long configuratorId, String socketId, ReleaseReason reason) {
@@ -106,9 +129,14 @@ public class LockScripts {
     }
 
     /** @param upTo -1: every lock the socket keeps; else only those its lock requests up to this number granted */
-    public Uni<List<ReleasedLock>> releaseSocket(long configuratorId, String socketId, ReleaseReason reason, long upTo) {
+    public Uni<List<ReleasedLock>> releaseSocket(
+            long configuratorId, String socketId, ReleaseReason reason, long upTo) {
         List<String> k = List.of(keys.locks(configuratorId)); // locks
-        List<String> a = List.of(socketId, reason.wireName(), String.valueOf(configuratorId), keys.lockEventsChannel(),
+        List<String> a = List.of(
+                socketId,
+                reason.wireName(),
+                String.valueOf(configuratorId),
+                keys.lockEventsChannel(),
                 upTo < 0 ? "" : String.valueOf(upTo));
         return executor.run(RELEASE_SOCKET, withWaiting(k, configuratorId), withWaiting(a, lease))
                 .map(reply -> ScriptReplies.released(reply.toString()));
@@ -120,7 +148,8 @@ public class LockScripts {
                 .map(reply -> reply.toInteger());
     }
 
-    public Uni<List<Lock>> moveSocket(long configuratorId, String oldSocket, String newSocket, String newNode, Duration lease) {
+    public Uni<List<Lock>> moveSocket(
+            long configuratorId, String oldSocket, String newSocket, String newNode, Duration lease) {
         List<String> k = List.of(keys.locks(configuratorId)); // locks
         List<String> a = List.of(oldSocket, newSocket, newNode, String.valueOf(lease.toMillis()));
         List<String> waitingArgs = new ArrayList<>(withWaiting(a, lease));
@@ -132,7 +161,9 @@ public class LockScripts {
     /** @return what ran out, and the earliest lease end left (epoch ms, 0 when no lock is left) */
     public Uni<Reaped> reapExpired(long configuratorId) {
         List<String> k = List.of(keys.locks(configuratorId)); // locks
-        return executor.run(REAP_EXPIRED, withWaiting(k, configuratorId),
+        return executor.run(
+                        REAP_EXPIRED,
+                        withWaiting(k, configuratorId),
                         withWaiting(List.of(String.valueOf(configuratorId), keys.lockEventsChannel()), lease))
                 .map(reply -> ScriptReplies.reaped(reply.toString()));
     }
@@ -154,19 +185,20 @@ public class LockScripts {
 
     public Uni<List<Lock>> list(long configuratorId) {
         List<String> k = List.of(keys.locks(configuratorId)); // locks
-        return executor.run(LIST, k, List.of())
-                .map(reply -> ScriptReplies.locks(reply.toString()));
+        return executor.run(LIST, k, List.of()).map(reply -> ScriptReplies.locks(reply.toString()));
     }
 
     public Uni<Void> scheduleExpiry(long configuratorId, long expiresAtMillis) {
         List<String> k = List.of(keys.leaseExpiries()); // expiries
-        return executor.run(SCHEDULE_EXPIRY, k, List.of(String.valueOf(configuratorId), String.valueOf(expiresAtMillis)))
+        return executor.run(
+                        SCHEDULE_EXPIRY, k, List.of(String.valueOf(configuratorId), String.valueOf(expiresAtMillis)))
                 .replaceWithVoid();
     }
 
     public Uni<Void> rescheduleExpiry(long configuratorId, long seenMillis, long nextMillis) {
         List<String> k = List.of(keys.leaseExpiries()); // expiries
-        List<String> a = List.of(String.valueOf(configuratorId), String.valueOf(seenMillis), String.valueOf(nextMillis));
+        List<String> a =
+                List.of(String.valueOf(configuratorId), String.valueOf(seenMillis), String.valueOf(nextMillis));
         return executor.run(RESCHEDULE_EXPIRY, k, a).replaceWithVoid();
     }
 }

@@ -27,10 +27,17 @@ public class LockStoreReadiness implements AsyncHealthCheck {
     @Override
     public Uni<HealthCheckResponse> call() {
         return scripts.preload()
-                .map(loaded -> HealthCheckResponse.named("editlock lock store").up()
-                        .withData("scripts", loaded).build())
-                .ifNoItem().after(TIMEOUT).fail()
-                .onFailure().recoverWithItem(failure -> HealthCheckResponse.named("editlock lock store").down()
-                        .withData("error", String.valueOf(failure.getMessage())).build());
+                .map(loaded -> HealthCheckResponse.named("editlock lock store")
+                        .up()
+                        .withData("scripts", loaded)
+                        .build())
+                .ifNoItem()
+                .after(TIMEOUT)
+                .fail()
+                .onFailure()
+                .recoverWithItem(failure -> HealthCheckResponse.named("editlock lock store")
+                        .down()
+                        .withData("error", String.valueOf(failure.getMessage()))
+                        .build());
     }
 }

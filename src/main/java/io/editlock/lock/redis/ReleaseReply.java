@@ -10,10 +10,8 @@ public sealed interface ReleaseReply {
     /** Every release the run made and announced, the asked one and expired leases found on the way. */
     List<ReleasedLock> released();
 
-    record Released(Lock lock, List<ReleasedLock> released) implements ReleaseReply {
-    }
+    record Released(Lock lock, List<ReleasedLock> released) implements ReleaseReply {}
 
     /** The user holds no such lock (or not that grant). */
-    record NotHeld(List<ReleasedLock> released) implements ReleaseReply {
-    }
+    record NotHeld(List<ReleasedLock> released) implements ReleaseReply {}
 }

@@ -9,8 +9,7 @@ public final class ScriptJson {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private ScriptJson() {
-    }
+    private ScriptJson() {}
 
     public static JsonNode parse(String json) {
         try {

@@ -11,15 +11,18 @@ import java.util.List;
  */
 public final class ScriptReplies {
 
-    private ScriptReplies() {
-    }
+    private ScriptReplies() {}
 
     /** acquire_lock: {@code {s=GRANTED|LOCKED|NOT_FOUND|VOID, lock, reentry, schedule, released}}. */
     public static AcquireReply acquire(String json) {
         JsonNode reply = ScriptJson.parse(json);
         return switch (reply.path("s").asText()) {
-            case "GRANTED" -> new AcquireReply.Granted(LockRecords.lock(reply.path("lock")), reply.path("reentry").asBoolean(),
-                    reply.path("schedule").asBoolean(), released(reply));
+            case "GRANTED" ->
+                new AcquireReply.Granted(
+                        LockRecords.lock(reply.path("lock")),
+                        reply.path("reentry").asBoolean(),
+                        reply.path("schedule").asBoolean(),
+                        released(reply));
             case "LOCKED" -> new AcquireReply.Locked(LockRecords.lock(reply.path("lock")), released(reply));
             case "NOT_FOUND" -> new AcquireReply.NotFound();
             case "VOID" -> new AcquireReply.GivenUp();

@@ -46,7 +46,8 @@ public class SocketIndex {
     /** Lists the socket under the configurator, unless this node already did. */
     public Uni<Void> add(String socketId, long configuratorId) {
         Set<Long> known = listed.computeIfAbsent(socketId, id -> ConcurrentHashMap.newKeySet());
-        return known.contains(configuratorId) ? Uni.createFrom().voidItem()
+        return known.contains(configuratorId)
+                ? Uni.createFrom().voidItem()
                 : write(socketId, List.of(configuratorId)).invoke(() -> known.add(configuratorId));
     }
 
@@ -56,18 +57,20 @@ public class SocketIndex {
     }
 
     public Uni<List<Long>> configurators(String socketId) {
-        return redis.execute(Command.SMEMBERS, keys.socketConfigurators(socketId)).map(reply -> {
-            List<Long> ids = new ArrayList<>();
-            if (reply != null) {
-                reply.forEach(member -> ids.add(member.toLong()));
-            }
-            return ids;
-        });
+        return redis.execute(Command.SMEMBERS, keys.socketConfigurators(socketId))
+                .map(reply -> {
+                    List<Long> ids = new ArrayList<>();
+                    if (reply != null) {
+                        reply.forEach(member -> ids.add(member.toLong()));
+                    }
+                    return ids;
+                });
     }
 
     /** The socket lives: its index lives on. */
     public Uni<Void> renew(String socketId) {
-        return redis.execute(Command.PEXPIRE, keys.socketConfigurators(socketId), ttlMillis).replaceWithVoid();
+        return redis.execute(Command.PEXPIRE, keys.socketConfigurators(socketId), ttlMillis)
+                .replaceWithVoid();
     }
 
     /**
@@ -94,7 +97,12 @@ public class SocketIndex {
         List<String> args = new ArrayList<>();
         args.add(index);
         configuratorIds.forEach(id -> args.add(String.valueOf(id)));
-        return Uni.combine().all().unis(redis.execute(Command.SADD, args.toArray(String[]::new)),
-                redis.execute(Command.PEXPIRE, index, ttlMillis)).collectFailures().discardItems();
+        return Uni.combine()
+                .all()
+                .unis(
+                        redis.execute(Command.SADD, args.toArray(String[]::new)),
+                        redis.execute(Command.PEXPIRE, index, ttlMillis))
+                .collectFailures()
+                .discardItems();
     }
 }

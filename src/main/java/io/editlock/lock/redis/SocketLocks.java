@@ -35,7 +35,8 @@ public class SocketLocks {
     /** The socket is gone: releases what no other socket keeps, per configurator atomically. */
     public Uni<List<ReleasedLock>> releaseAll(String socketId, ReleaseReason reason) {
         index.forgetListed(socketId); // also when the store is unreachable: the socket is gone
-        return release(socketId, reason, -1).flatMap(released -> index.remove(socketId).replaceWith(released));
+        return release(socketId, reason, -1)
+                .flatMap(released -> index.remove(socketId).replaceWith(released));
     }
 
     /** Releases what the socket's lock requests up to {@code decidedAt} gave it and no other socket keeps. */
@@ -47,28 +48,40 @@ public class SocketLocks {
     /** @return the number of locks renewed */
     public Uni<Integer> renew(String socketId) {
         return index.configurators(socketId)
-                .flatMap(ids -> Multi.createFrom().iterable(ids)
-                        .onItem().transformToUniAndMerge(id -> scripts.renewSocket(id, socketId, lease))
-                        .collect().with(Collectors.summingInt(Integer::intValue)))
+                .flatMap(ids -> Multi.createFrom()
+                        .iterable(ids)
+                        .onItem()
+                        .transformToUniAndMerge(id -> scripts.renewSocket(id, socketId, lease))
+                        .collect()
+                        .with(Collectors.summingInt(Integer::intValue)))
                 .call(() -> index.renew(socketId));
     }
 
     /** The locks the old socket kept move to the new socket, same grants. */
     public Uni<List<Lock>> move(String oldSocketId, String newSocketId, String newNodeId) {
         return index.configurators(oldSocketId)
-                .flatMap(ids -> ids.isEmpty() ? Uni.createFrom().item(List.<List<Lock>>of())
-                        : index.addAll(newSocketId, ids).chain(() -> Multi.createFrom().iterable(ids)
-                                .onItem().transformToUniAndMerge(id -> scripts.moveSocket(id, oldSocketId, newSocketId, newNodeId, lease))
-                                .collect().asList()))
+                .flatMap(ids -> ids.isEmpty()
+                        ? Uni.createFrom().item(List.<List<Lock>>of())
+                        : index.addAll(newSocketId, ids)
+                                .chain(() -> Multi.createFrom()
+                                        .iterable(ids)
+                                        .onItem()
+                                        .transformToUniAndMerge(id ->
+                                                scripts.moveSocket(id, oldSocketId, newSocketId, newNodeId, lease))
+                                        .collect()
+                                        .asList()))
                 .flatMap(lists -> index.remove(oldSocketId).replaceWith(flatten(lists)));
     }
 
     private Uni<List<ReleasedLock>> release(String socketId, ReleaseReason reason, long upTo) {
         return index.configurators(socketId)
-                .flatMap(ids -> Multi.createFrom().iterable(ids)
-                        .onItem().transformToUniAndMerge(id -> scripts.releaseSocket(id, socketId, reason, upTo))
+                .flatMap(ids -> Multi.createFrom()
+                        .iterable(ids)
+                        .onItem()
+                        .transformToUniAndMerge(id -> scripts.releaseSocket(id, socketId, reason, upTo))
                         .invoke(audit::released)
-                        .collect().asList())
+                        .collect()
+                        .asList())
                 .map(SocketLocks::flatten);
     }
 

@@ -45,7 +45,8 @@ public class UserConfigurators {
     private final LockAudit audit;
     private final String ttlMillis;
 
-    public UserConfigurators(PipelinedRedis redis, LockScripts scripts, LockKeys keys, LockAudit audit, EditlockConfig config) {
+    public UserConfigurators(
+            PipelinedRedis redis, LockScripts scripts, LockKeys keys, LockAudit audit, EditlockConfig config) {
         this.redis = redis;
         this.scripts = scripts;
         this.keys = keys;
@@ -64,7 +65,8 @@ public class UserConfigurators {
         Grant current = Grant.of(configuratorLock);
         String userId = configuratorLock.ownerUserId();
         return redis.execute(Command.SET, keys.userConfigurator(userId), current.recorded(), "GET", "PX", ttlMillis)
-                .flatMap(previous -> previousOther(previous, current).map(grant -> release(grant, userId, exceptSocketId))
+                .flatMap(previous -> previousOther(previous, current)
+                        .map(grant -> release(grant, userId, exceptSocketId))
                         .orElse(Uni.createFrom().item(List.of())));
     }
 
@@ -74,13 +76,20 @@ public class UserConfigurators {
      * that ran out.
      */
     public Uni<Void> restore(Lock configuratorLock) {
-        return redis.execute(Command.SET, keys.userConfigurator(configuratorLock.ownerUserId()),
-                Grant.of(configuratorLock).recorded(), "NX", "PX", ttlMillis).replaceWithVoid();
+        return redis.execute(
+                        Command.SET,
+                        keys.userConfigurator(configuratorLock.ownerUserId()),
+                        Grant.of(configuratorLock).recorded(),
+                        "NX",
+                        "PX",
+                        ttlMillis)
+                .replaceWithVoid();
     }
 
     /** The user's socket lives: the record lives on. */
     public Uni<Void> renew(String userId) {
-        return redis.execute(Command.PEXPIRE, keys.userConfigurator(userId), ttlMillis).replaceWithVoid();
+        return redis.execute(Command.PEXPIRE, keys.userConfigurator(userId), ttlMillis)
+                .replaceWithVoid();
     }
 
     private Uni<List<Resource>> release(Grant previous, String userId, String exceptSocketId) {

@@ -31,6 +31,7 @@ public class EmbeddedRedisConfigSourceFactory implements ConfigSourceFactory {
     static final String ENABLED = "editlock.embedded-redis.enabled";
     /** Survives dev-mode restarts, which load this class again in a new class loader. */
     static final String STARTED_URL = "io.editlock.embedded-redis-url";
+
     private static final int ORDINAL = 50;
     private static final String AUGMENTOR = "io.quarkus.deployment.QuarkusAugmentor";
 
@@ -41,11 +42,14 @@ public class EmbeddedRedisConfigSourceFactory implements ConfigSourceFactory {
             return List.of();
         }
         if (!"true".equalsIgnoreCase(valueOr(context, ENABLED, "false"))) {
-            throw new IllegalStateException(HOSTS + " is not set. Set it (QUARKUS_REDIS_HOSTS=redis://host:6379) to the Redis "
-                    + "that every node shares; or set " + ENABLED + "=true to run this one node on an embedded Redis of its "
-                    + "own (trying out only: nodes on separate Redis servers would grant the same page twice).");
+            throw new IllegalStateException(
+                    HOSTS + " is not set. Set it (QUARKUS_REDIS_HOSTS=redis://host:6379) to the Redis "
+                            + "that every node shares; or set " + ENABLED
+                            + "=true to run this one node on an embedded Redis of its "
+                            + "own (trying out only: nodes on separate Redis servers would grant the same page twice).");
         }
-        return List.of(new PropertiesConfigSource(Map.of(HOSTS, startedUrl(context)), "editlock-embedded-redis", ORDINAL));
+        return List.of(
+                new PropertiesConfigSource(Map.of(HOSTS, startedUrl(context)), "editlock-embedded-redis", ORDINAL));
     }
 
     private static synchronized String startedUrl(ConfigSourceContext context) {
@@ -60,14 +64,17 @@ public class EmbeddedRedisConfigSourceFactory implements ConfigSourceFactory {
                 : new RedisProcess(RedisBinary.resolve(binary), Integer.parseInt(port), List.of());
         redis.start();
         Runtime.getRuntime().addShutdownHook(new Thread(redis::close, "embedded-redis-stop"));
-        LOG.infof("quarkus.redis.hosts is not set: started an embedded Redis at %s (for trying out and tests, never for production)", redis.url());
+        LOG.infof(
+                "quarkus.redis.hosts is not set: started an embedded Redis at %s (for trying out and tests, never for production)",
+                redis.url());
         System.setProperty(STARTED_URL, redis.url());
         return redis.url();
     }
 
     /** Whether this config is being read by the Quarkus build (augmentation), not by a running application. */
     static boolean duringQuarkusBuild() {
-        return StackWalker.getInstance().walk(frames -> frames.anyMatch(frame -> frame.getClassName().equals(AUGMENTOR)));
+        return StackWalker.getInstance()
+                .walk(frames -> frames.anyMatch(frame -> frame.getClassName().equals(AUGMENTOR)));
     }
 
     private static String valueOr(ConfigSourceContext context, String name, String fallback) {

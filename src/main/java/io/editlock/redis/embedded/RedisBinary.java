@@ -18,8 +18,7 @@ public final class RedisBinary {
     public static final String AUTO = "auto";
     public static final String BUNDLED = "bundled";
 
-    private RedisBinary() {
-    }
+    private RedisBinary() {}
 
     /** @param choice {@code auto}, {@code bundled}, or a path to a redis-server binary */
     public static Path resolve(String choice) {
@@ -31,7 +30,8 @@ public final class RedisBinary {
         }
         Path path = Path.of(choice);
         if (!Files.isExecutable(path)) {
-            throw new IllegalStateException("editlock.embedded-redis.binary names " + choice + ", which is not an executable");
+            throw new IllegalStateException(
+                    "editlock.embedded-redis.binary names " + choice + ", which is not an executable");
         }
         return path;
     }
@@ -55,7 +55,8 @@ public final class RedisBinary {
         }
         try (InputStream in = RedisBinary.class.getClassLoader().getResourceAsStream(resource)) {
             if (in == null) {
-                throw new IllegalStateException("the embedded-redis artifact has no " + resource + " on the class path");
+                throw new IllegalStateException(
+                        "the embedded-redis artifact has no " + resource + " on the class path");
             }
             Path partial = Files.createTempFile(target.getParent(), "editlock-redis-", ".partial");
             Files.copy(in, partial, StandardCopyOption.REPLACE_EXISTING);
@@ -79,7 +80,7 @@ public final class RedisBinary {
         if (os.contains("mac")) {
             return arm ? "redis-server-6.2.6-v5-darwin-arm64" : "redis-server-6.2.6-v5-darwin-amd64";
         }
-        throw new IllegalStateException("no bundled redis-server for " + os + "/" + arch
-                + "; install redis-server or set quarkus.redis.hosts");
+        throw new IllegalStateException(
+                "no bundled redis-server for " + os + "/" + arch + "; install redis-server or set quarkus.redis.hosts");
     }
 }

@@ -71,10 +71,24 @@ public final class RedisProcess implements AutoCloseable {
         if (process != null && process.isAlive()) {
             return this;
         }
-        List<String> command = new ArrayList<>(List.of(binary.toString(),
-                "--port", String.valueOf(port), "--bind", "127.0.0.1", "--daemonize", "no",
-                "--save", "", "--appendonly", "no", "--dir", workDir.toString(),
-                "--protected-mode", "yes", "--maxclients", "10000"));
+        List<String> command = new ArrayList<>(List.of(
+                binary.toString(),
+                "--port",
+                String.valueOf(port),
+                "--bind",
+                "127.0.0.1",
+                "--daemonize",
+                "no",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                workDir.toString(),
+                "--protected-mode",
+                "yes",
+                "--maxclients",
+                "10000"));
         command.addAll(extraArgs);
         try {
             process = new ProcessBuilder(command)

@@ -23,6 +23,7 @@ class ScriptRepliesTest {
     private static final String CONFIGURATOR_RECORD = """
             {"type":"configurator","cfg":"12","u":"7","n":"Sara","t":"1700000000000001","a":1000,"e":31000,
              "k":{"sock-1":"node-a"}}""";
+
     private static final String ITEM_PAGE_RECORD = """
             {"type":"item-subresource","cfg":"12","item":"5","page":"filters","u":"8","n":"Omar","a":2000,"e":32000}""";
     private static final String EXPIRED = """
@@ -33,9 +34,19 @@ class ScriptRepliesTest {
         AcquireReply reply = ScriptReplies.acquire("""
                 {"s":"GRANTED","lock":%s,"reentry":false,"schedule":true,"released":%s}""".formatted(CONFIGURATOR_RECORD, EXPIRED));
 
-        AcquireReply.Granted granted = assertInstanceOf(AcquireReply.Granted.class, reply, "GRANTED must read as Granted");
-        assertEquals(new Lock(Resource.configurator(12), "7", "Sara", Instant.ofEpochMilli(1000), Instant.ofEpochMilli(31000),
-                1700000000000001L, Map.of("sock-1", "node-a")), granted.lock(), "the granted lock, token to the last digit");
+        AcquireReply.Granted granted =
+                assertInstanceOf(AcquireReply.Granted.class, reply, "GRANTED must read as Granted");
+        assertEquals(
+                new Lock(
+                        Resource.configurator(12),
+                        "7",
+                        "Sara",
+                        Instant.ofEpochMilli(1000),
+                        Instant.ofEpochMilli(31000),
+                        1700000000000001L,
+                        Map.of("sock-1", "node-a")),
+                granted.lock(),
+                "the granted lock, token to the last digit");
         assertFalse(granted.reentry(), "a new grant is no re-entry");
         assertTrue(granted.schedule(), "the script asked for an expiry look");
         assertEquals(List.of(expiredItemPage()), granted.released(), "the lease found expired on the way");
@@ -47,7 +58,8 @@ class ScriptRepliesTest {
         AcquireReply reply = ScriptReplies.acquire("""
                 {"s":"GRANTED","lock":%s,"reentry":true,"released":{}}""".formatted(CONFIGURATOR_RECORD));
 
-        AcquireReply.Granted granted = assertInstanceOf(AcquireReply.Granted.class, reply, "GRANTED must read as Granted");
+        AcquireReply.Granted granted =
+                assertInstanceOf(AcquireReply.Granted.class, reply, "GRANTED must read as Granted");
         assertTrue(granted.reentry(), "reentry=true must be kept");
         assertFalse(granted.schedule(), "no 'schedule' means none");
         assertEquals(List.of(), granted.released(), "{} means nothing released");
@@ -59,7 +71,10 @@ class ScriptRepliesTest {
                 {"s":"LOCKED","lock":%s,"released":{}}""".formatted(ITEM_PAGE_RECORD));
 
         AcquireReply.Locked locked = assertInstanceOf(AcquireReply.Locked.class, reply, "LOCKED must read as Locked");
-        assertEquals(Resource.itemPage(5, Page.FILTERS).inConfigurator(12), locked.blocking().resource(), "the blocking resource");
+        assertEquals(
+                Resource.itemPage(5, Page.FILTERS).inConfigurator(12),
+                locked.blocking().resource(),
+                "the blocking resource");
         assertEquals("8", locked.blocking().ownerUserId(), "the blocking holder");
         assertEquals(0, locked.blocking().token(), "a record without a token reads as token 0");
     }
@@ -82,7 +97,8 @@ class ScriptRepliesTest {
         ReleaseReply reply = ScriptReplies.release("""
                 {"s":"RELEASED","lock":%s,"released":%s}""".formatted(CONFIGURATOR_RECORD, released));
 
-        ReleaseReply.Released done = assertInstanceOf(ReleaseReply.Released.class, reply, "RELEASED must read as Released");
+        ReleaseReply.Released done =
+                assertInstanceOf(ReleaseReply.Released.class, reply, "RELEASED must read as Released");
         assertEquals(Resource.configurator(12), done.lock().resource(), "the released lock");
         assertEquals(1, done.released().size(), "one release in the run");
         assertEquals(ReleaseReason.UNLOCK, done.released().get(0).reason(), "its reason");
@@ -94,17 +110,27 @@ class ScriptRepliesTest {
         ReleaseReply reply = ScriptReplies.release("""
                 {"s":"NOT_HELD","released":%s}""".formatted(EXPIRED));
 
-        ReleaseReply.NotHeld notHeld = assertInstanceOf(ReleaseReply.NotHeld.class, reply, "NOT_HELD must read as NotHeld");
+        ReleaseReply.NotHeld notHeld =
+                assertInstanceOf(ReleaseReply.NotHeld.class, reply, "NOT_HELD must read as NotHeld");
         assertEquals(List.of(expiredItemPage()), notHeld.released(), "the lease found expired on the way");
     }
 
     @Test
     void listsMovesAndReaps() {
-        assertEquals(List.of(Resource.configurator(12)), ScriptReplies.locks("{\"locks\":[" + CONFIGURATOR_RECORD + "]}")
-                .stream().map(Lock::resource).toList(), "list_locks");
+        assertEquals(
+                List.of(Resource.configurator(12)),
+                ScriptReplies.locks("{\"locks\":[" + CONFIGURATOR_RECORD + "]}").stream()
+                        .map(Lock::resource)
+                        .toList(),
+                "list_locks");
         assertEquals(List.of(), ScriptReplies.moved("{\"moved\":{}}"), "move_socket_locks with nothing moved");
-        assertEquals(List.of(expiredItemPage()), ScriptReplies.released("{\"released\":" + EXPIRED + "}"), "release_socket_locks");
-        assertEquals(new Reaped(List.of(expiredItemPage()), 45000), ScriptReplies.reaped("{\"next\":45000,\"released\":" + EXPIRED + "}"),
+        assertEquals(
+                List.of(expiredItemPage()),
+                ScriptReplies.released("{\"released\":" + EXPIRED + "}"),
+                "release_socket_locks");
+        assertEquals(
+                new Reaped(List.of(expiredItemPage()), 45000),
+                ScriptReplies.reaped("{\"next\":45000,\"released\":" + EXPIRED + "}"),
                 "reap_expired_locks");
     }
 
@@ -116,8 +142,14 @@ class ScriptRepliesTest {
     }
 
     private static ReleasedLock expiredItemPage() {
-        Lock lock = new Lock(Resource.itemPage(5, Page.FILTERS).inConfigurator(12), "8", "Omar", Instant.ofEpochMilli(2000),
-                Instant.ofEpochMilli(32000), 0, Map.of());
+        Lock lock = new Lock(
+                Resource.itemPage(5, Page.FILTERS).inConfigurator(12),
+                "8",
+                "Omar",
+                Instant.ofEpochMilli(2000),
+                Instant.ofEpochMilli(32000),
+                0,
+                Map.of());
         return new ReleasedLock(lock, ReleaseReason.EXPIRED, "");
     }
 }
