@@ -17,6 +17,7 @@ export class ApiError extends Error {
 
 /** @typedef {import('./editlock-client.js').Page} Page */
 /** @typedef {number | null | undefined} LockToken the fencing token of the page's lock */
+/** @typedef {{id: number, name: string, createdAt?: string, createdBy?: string}} ConfiguratorSummary one configurator of the list */
 
 /** The URL segment of an item page's entries. */
 export const PAGE_COLLECTION = Object.freeze({
@@ -54,8 +55,12 @@ export class Api {
     this.token = token;
   }
 
-  /** Every configurator, page after page (the server answers a bounded page at a time). */
+  /**
+   * Every configurator, page after page (the server answers a bounded page at a time).
+   * @returns {Promise<ConfiguratorSummary[]>}
+   */
   async listConfigurators() {
+    /** @type {ConfiguratorSummary[]} */
     const all = [];
     for (;;) {
       const after = all.length ? all[all.length - 1].id : 0;

@@ -18,8 +18,8 @@ import { createActions } from './app/actions.js';
 const root = /** @type {HTMLElement} */ (document.getElementById('app'));
 const store = createStore(initialState());
 
-/** @type {import('./app/context.js').App} */
-const app = /** @type {any} */ ({ state: store.state, render: store.changed, session: null });
+// The parts are set right below; each reaches the others only when it is called, after this.
+const app = /** @type {import('./app/context.js').App} */ ({ state: store.state, render: store.changed, session: null });
 app.toast = createToasts(app);
 app.navigation = createNavigation(app);
 app.configurator = createConfigurator(app);

@@ -7,6 +7,33 @@ import { lockChip, emptyState, boundInput } from './widgets.js';
 import { blockedExtras } from './handover.js';
 import { icon } from './icons.js';
 
+/** @typedef {import('./app/store.js').State} State */
+/** @typedef {ReturnType<typeof import('./app/actions.js').createActions>} Actions */
+/** @typedef {import('./editlock-client.js').Page} Page */
+/** @typedef {import('./model.js').ConfiguratorView} ConfiguratorView */
+/** @typedef {import('./model.js').ItemView} ItemView */
+/** @typedef {import('./model.js').Entry} Entry */
+/** @typedef {Page | 'variables'} EntryKind the entries a page lists: an item's page, or the variables */
+/** @typedef {{itemId?: number}} Where the item whose entries they are (none for the variables) */
+
+/**
+ * One column of an entry list.
+ * @typedef {object} Field
+ * @property {string} key the entry's field
+ * @property {string} label
+ * @property {string} [placeholder]
+ * @property {boolean} [mono] monospaced (code-like values)
+ * @property {'item'} [type] 'item': an item of this configurator, chosen from a list
+ * @property {string[]} [suggestions] offered while typing
+ * @property {boolean} [optional] may be left empty
+ */
+
+/**
+ * An entry list: what one entry is called, its columns, and what an empty list says.
+ * @typedef {{noun: string, fields: Field[], empty: string}} Schema
+ */
+
+/** @type {Record<EntryKind, Schema>} */
 const SCHEMAS = {
   filters: {
     noun: 'filter',
@@ -39,18 +66,23 @@ const SCHEMAS = {
   },
 };
 
-/** The open page: header, lock status, content. */
+/**
+ * The open page: header, lock status, content.
+ * @param {State} state
+ * @param {Actions} actions
+ */
 export function renderPage(state, actions) {
   const route = state.route;
-  const view = state.view;
+  const view = /** @type {ConfiguratorView} */ (state.view);
   const edit = state.edit;
-  const item = route.view === 'item' ? view.items.get(route.itemId) : null;
+  const item = route.view === 'item' ? view.items.get(/** @type {number} */ (route.itemId)) : null;
   if (route.view === 'item' && !item) {
     return h('div', { class: 'content' }, emptyState('This item does not exist', 'It may have been deleted by someone restructuring the configurator.',
       h('a', { class: 'button primary', href: `#/c/${view.id}` }, 'Back to the overview'), 'search'));
   }
-  const editable = Boolean(edit && edit.status === 'editing');
-  const title = route.view === 'item' ? item.name : route.view === 'variables' ? 'Variables' : 'Structure';
+  const editable = edit != null && edit.status === 'editing';
+  const page = /** @type {Page} */ (route.page);
+  const title = item ? item.name : route.view === 'variables' ? 'Variables' : 'Structure';
   return h('div', {
     class: ['content', 'page', editable ? 'is-editing' : 'is-readonly'],
     'data-testid': 'page',
@@ -66,24 +98,31 @@ export function renderPage(state, actions) {
   item ? tabs(state, item) : null,
   statusBanner(state, actions),
   h('div', { class: ['page-body', route.view === 'structure' && 'plain'] },
-    route.view === 'item' ? entries(state, actions, route.page, item[route.page], { itemId: item.id })
+    item ? entries(state, actions, page, item[page], { itemId: item.id })
       : route.view === 'variables' ? entries(state, actions, 'variables', view.variables, {})
         : structure(state, actions)));
 }
 
+/**
+ * The item and the items above it, the top one first.
+ * @param {ConfiguratorView} view
+ * @param {ItemView} item
+ */
 function ancestors(view, item) {
+  /** @type {ItemView[]} */
   const path = [];
-  for (let current = item; current; current = current.parentItemId ? view.items.get(current.parentItemId) : null) {
+  for (let current = /** @type {ItemView | null | undefined} */ (item); current; current = current.parentItemId ? view.items.get(current.parentItemId) : null) {
     path.unshift(current);
   }
   return path;
 }
 
+/** @param {State} state @param {ItemView} item */
 function tabs(state, item) {
   const route = state.route;
   return h('div', { class: 'tabs', role: 'tablist' }, Object.entries(PAGE_TITLES).map(([page, label]) => {
     const lock = state.locks.find((l) => l.resource.itemId === item.id && l.resource.page === page);
-    const count = item[page].length;
+    const count = item[/** @type {Page} */ (page)].length;
     return h('a', {
       class: ['tab', route.page === page && 'active'],
       role: 'tab',
@@ -97,6 +136,7 @@ function tabs(state, item) {
 
 // ---- the lock status of the open page -----------------------------------------------------------
 
+/** @param {State} state @param {Actions} actions */
 function statusBanner(state, actions) {
   const edit = state.edit;
   if (!edit) {
@@ -130,6 +170,11 @@ function statusBanner(state, actions) {
   }
 }
 
+/**
+ * @param {string} kind
+ * @param {Parameters<typeof icon>[0]} iconName
+ * @param {...(Node | null)} content
+ */
 function banner(kind, iconName, ...content) {
   return h('div', { class: `banner banner-${kind}`, role: 'status', 'data-testid': 'lock-banner' },
     h('span', { class: 'banner-icon', 'aria-hidden': 'true' }, icon(iconName)), ...content);
@@ -137,22 +182,43 @@ function banner(kind, iconName, ...content) {
 
 // ---- fields bound to drafts ---------------------------------------------------------------------
 
+/**
+ * A choice of an item of the open configurator, kept in state.drafts under `key` like a bound input.
+ * @param {State} state
+ * @param {Actions} actions
+ * @param {string} key
+ * @param {string | number | null | undefined} initial
+ * @param {{'aria-label': string, emptyLabel?: string}} attrs
+ * @param {number | null | undefined} exceptId an item not to offer (an entry's own item)
+ * @param {(() => void) | null} [onChange]
+ * @returns {HTMLSelectElement}
+ */
 function itemSelect(state, actions, key, initial, attrs, exceptId, onChange = null) {
   const { emptyLabel, ...rest } = attrs;
   const value = state.drafts.has(key) ? state.drafts.get(key) : (initial ?? '');
-  const select = h('select', {
+  const select = /** @type {HTMLSelectElement} */ (h('select', {
     ...rest,
     'data-field': key,
-    on: { change: (event) => { actions.draft(key, event.target.value); if (onChange) onChange(); } },
+    on: { change: (/** @type {Event} */ event) => {
+      actions.draft(key, /** @type {HTMLSelectElement} */ (event.target).value);
+      if (onChange) onChange();
+    } },
   },
   h('option', { value: '' }, emptyLabel || 'Choose an item\u2026'),
-  itemsInOrder(state.view).filter(({ item }) => item.id !== exceptId).map(({ item, depth }) => h('option', {
+  itemsInOrder(/** @type {ConfiguratorView} */ (state.view)).filter(({ item }) => item.id !== exceptId).map(({ item, depth }) => h('option', {
     value: String(item.id),
-  }, `${'\u2003'.repeat(depth)}${item.name}`)));
+  }, `${'\u2003'.repeat(depth)}${item.name}`))));
   select.value = String(value);
   return select;
 }
 
+/**
+ * What a field shows: the user's draft, else `initial`, as text.
+ * @param {State} state
+ * @param {string} key
+ * @param {unknown} initial
+ * @returns {string}
+ */
 function fieldValue(state, key, initial) {
   const value = state.drafts.has(key) ? state.drafts.get(key) : initial;
   return value === undefined || value === null ? '' : String(value);
@@ -160,6 +226,13 @@ function fieldValue(state, key, initial) {
 
 // ---- entries (filters, dependencies, attribute values, variables) --------------------------------
 
+/**
+ * @param {State} state
+ * @param {Actions} actions
+ * @param {EntryKind} kind
+ * @param {Entry[]} list
+ * @param {Where} where
+ */
 function entries(state, actions, kind, list, where) {
   const schema = SCHEMAS[kind];
   const editable = state.edit && state.edit.status === 'editing';
@@ -171,14 +244,16 @@ function entries(state, actions, kind, list, where) {
   return h('div', { style: { '--columns': schema.fields.length } }, table, editable ? addRow(state, actions, kind, where) : null);
 }
 
+/** @param {State} state @param {Field} field @param {unknown} value */
 function display(state, field, value) {
   if (field.type === 'item') {
-    const target = state.view.items.get(Number(value));
+    const target = /** @type {ConfiguratorView} */ (state.view).items.get(Number(value));
     return target ? target.name : `Item ${value}`;
   }
   return value === '' ? '\u2014' : String(value);
 }
 
+/** @param {State} state @param {EntryKind} kind @param {Entry} entry */
 function readonlyRow(state, kind, entry) {
   const schema = SCHEMAS[kind];
   return h('div', { class: 'entry-row readonly', 'data-testid': 'entry' },
@@ -186,16 +261,24 @@ function readonlyRow(state, kind, entry) {
     h('div', null));
 }
 
+/**
+ * @param {State} state
+ * @param {Actions} actions
+ * @param {EntryKind} kind
+ * @param {Entry} entry
+ * @param {Where} where
+ */
 function editableRow(state, actions, kind, entry, where) {
   const schema = SCHEMAS[kind];
   const prefix = `e:${kind}:${entry.id}:`;
-  const save = h('button', { class: 'button small save', type: 'submit' }, 'Save');
+  const save = /** @type {HTMLButtonElement} */ (h('button', { class: 'button small save', type: 'submit' }, 'Save'));
   const dirty = () => schema.fields.some((f) => fieldValue(state, prefix + f.key, entry[f.key]) !== String(entry[f.key] ?? ''));
   const refresh = () => { save.disabled = !dirty(); };
   const inputs = schema.fields.map((f) => (f.type === 'item'
     ? itemSelect(state, actions, prefix + f.key, entry[f.key], { 'aria-label': f.label }, where.itemId, refresh)
     : boundInput(state, actions, prefix + f.key, entry[f.key], { 'aria-label': f.label, class: f.mono ? 'mono' : null, placeholder: f.placeholder }, refresh)));
   refresh();
+  /** @param {Event} event */
   const submit = (event) => {
     event.preventDefault();
     const fields = collect(state, schema, prefix, entry);
@@ -218,7 +301,15 @@ function editableRow(state, actions, kind, entry, where) {
       save));
 }
 
+/**
+ * The fields of an entry as the user filled them in.
+ * @param {State} state
+ * @param {Schema} schema
+ * @param {string} prefix the drafts' keys start with it
+ * @param {Record<string, unknown>} [entry] the entry as it is (none: a new one)
+ */
 function collect(state, schema, prefix, entry = {}) {
+  /** @type {Record<string, string | number | null>} */
   const fields = {};
   for (const f of schema.fields) {
     const raw = fieldValue(state, prefix + f.key, entry[f.key]);
@@ -227,6 +318,7 @@ function collect(state, schema, prefix, entry = {}) {
   return fields;
 }
 
+/** @param {State} state @param {Actions} actions @param {EntryKind} kind @param {Where} where */
 function addRow(state, actions, kind, where) {
   const schema = SCHEMAS[kind];
   const prefix = `new:${kind}:${where.itemId || 'c'}:`;
@@ -237,7 +329,8 @@ function addRow(state, actions, kind, where) {
       list: f.suggestions ? `${prefix}${f.key}-suggestions` : null,
     })));
   const suggestions = schema.fields.filter((f) => f.suggestions).map((f) => h('datalist', { id: `${prefix}${f.key}-suggestions` },
-    f.suggestions.map((s) => h('option', { value: s }))));
+    (f.suggestions || []).map((s) => h('option', { value: s }))));
+  /** @param {Event} event */
   const submit = (event) => {
     event.preventDefault();
     const fields = collect(state, schema, prefix);
@@ -247,8 +340,8 @@ function addRow(state, actions, kind, where) {
       return;
     }
     actions.write((api, token) => (kind === 'variables'
-      ? api.addVariable(state.view.id, fields, token)
-      : api.addEntry(where.itemId, kind, fields, token)), () => actions.clearDrafts(prefix));
+      ? api.addVariable(/** @type {ConfiguratorView} */ (state.view).id, fields, token)
+      : api.addEntry(/** @type {number} */ (where.itemId), kind, fields, token)), () => actions.clearDrafts(prefix));
   };
   return h('form', { class: 'entry-row add-row', 'data-testid': 'add-entry', on: { submit } },
     inputs.map((input) => h('div', { class: 'cell' }, input)),
@@ -258,14 +351,15 @@ function addRow(state, actions, kind, where) {
 
 // ---- structure (the whole configurator) ---------------------------------------------------------
 
+/** @param {State} state @param {Actions} actions */
 function structure(state, actions) {
-  const view = state.view;
-  const editable = state.edit && state.edit.status === 'editing';
+  const view = /** @type {ConfiguratorView} */ (state.view);
+  const editable = Boolean(state.edit && state.edit.status === 'editing');
   const nameKey = `cfg:${view.id}:name`;
   const renameForm = h('form', {
     class: 'inline-form',
     on: {
-      submit: (event) => {
+      submit: (/** @type {Event} */ event) => {
         event.preventDefault();
         const name = fieldValue(state, nameKey, view.name).trim();
         if (name && name !== view.name) {
@@ -288,11 +382,19 @@ function structure(state, actions) {
       editable ? addItemForm(state, actions) : null));
 }
 
+/**
+ * @param {State} state
+ * @param {Actions} actions
+ * @param {ItemView} item
+ * @param {number} depth
+ * @param {boolean} editable
+ */
 function structureRow(state, actions, item, depth, editable) {
   const key = `item:${item.id}:name`;
   if (!editable) {
     return h('div', { class: 'structure-row', style: { '--depth': depth } }, h('span', { class: 'tree-glyph' }, '\u2022'), h('span', null, item.name));
   }
+  /** @param {Event} event */
   const submit = (event) => {
     event.preventDefault();
     const name = fieldValue(state, key, item.name).trim();
@@ -309,7 +411,7 @@ function structureRow(state, actions, item, depth, editable) {
   const addChild = () => {
     actions.draft('new-item:parent', String(item.id));
     actions.go(location.hash);
-    setTimeout(() => document.querySelector('[data-field="new-item:name"]')?.focus(), 0);
+    setTimeout(() => /** @type {HTMLElement | null} */ (document.querySelector('[data-field="new-item:name"]'))?.focus(), 0);
   };
   return h('form', { class: 'structure-row editable', style: { '--depth': depth }, on: { submit } },
     h('span', { class: 'tree-glyph' }, item.children.length ? '\u25be' : '\u2022'),
@@ -319,9 +421,11 @@ function structureRow(state, actions, item, depth, editable) {
     h('button', { class: 'button small ghost danger', type: 'button', on: { click: remove } }, 'Delete'));
 }
 
+/** @param {State} state @param {Actions} actions */
 function addItemForm(state, actions) {
   const nameKey = 'new-item:name';
   const parentKey = 'new-item:parent';
+  /** @param {Event} event */
   const submit = (event) => {
     event.preventDefault();
     const name = fieldValue(state, nameKey, '').trim();
@@ -330,7 +434,7 @@ function addItemForm(state, actions) {
       actions.toast('Please give the item a name.', 'error');
       return;
     }
-    actions.write((api, token) => api.addItem(state.view.id, name, parent ? Number(parent) : null, token),
+    actions.write((api, token) => api.addItem(/** @type {ConfiguratorView} */ (state.view).id, name, parent ? Number(parent) : null, token),
       () => actions.clearDrafts(nameKey));
   };
   return h('form', { class: 'add-item', 'data-testid': 'add-item', on: { submit } },

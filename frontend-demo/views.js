@@ -8,7 +8,18 @@ import { lockChip, emptyState, boundInput } from './widgets.js';
 import { takeoverDialog } from './handover.js';
 import { icon } from './icons.js';
 
-/** Draws the whole app from `state`. */
+/** @typedef {import('./app/store.js').State} State */
+/** @typedef {ReturnType<typeof import('./app/actions.js').createActions>} Actions */
+/** @typedef {import('./editlock-client.js').Lock} Lock */
+/** @typedef {import('./model.js').ItemView} ItemView */
+/** @typedef {NonNullable<State['auth']>} Auth */
+
+/**
+ * Draws the whole app from `state`.
+ * @param {HTMLElement} root
+ * @param {State} state
+ * @param {Actions} actions
+ */
 export function renderApp(root, state, actions) {
   document.title = title(state);
   if (!state.auth) {
@@ -25,6 +36,7 @@ export function renderApp(root, state, actions) {
     toasts(state));
 }
 
+/** @param {State} state */
 function title(state) {
   const product = 'Configurator Studio';
   const view = state.view;
@@ -32,27 +44,29 @@ function title(state) {
   if (!state.auth || !route.configuratorId || !view) {
     return product;
   }
-  const item = route.view === 'item' && view.items.get(route.itemId);
-  const page = item ? `${item.name} \u00b7 ${PAGE_TITLES[route.page]}`
+  const item = route.view === 'item' && view.items.get(/** @type {number} */ (route.itemId));
+  const page = item ? `${item.name} \u00b7 ${PAGE_TITLES[/** @type {string} */ (route.page)]}`
     : route.view === 'structure' ? 'Structure' : route.view === 'variables' ? 'Variables' : null;
   return [page, view.name, product].filter(Boolean).join(' \u2014 ');
 }
 
 // ---- sign-in ------------------------------------------------------------------------------------
 
+/** @param {State} state @param {Actions} actions */
 function signIn(state, actions) {
   const name = boundInput(state, actions, 'signin:name', '', {
     id: 'signin-name', name: 'name', autocomplete: 'username', placeholder: 'e.g. Sara', maxlength: 60, required: true,
   });
-  const admin = h('input', {
+  const admin = /** @type {HTMLInputElement} */ (h('input', {
     type: 'checkbox', id: 'signin-admin', checked: state.drafts.get('signin:admin') === 'yes',
-    on: { change: (event) => actions.draft('signin:admin', event.target.checked ? 'yes' : 'no') },
-  });
+    on: { change: (/** @type {Event} */ event) => actions.draft('signin:admin', /** @type {HTMLInputElement} */ (event.target).checked ? 'yes' : 'no') },
+  }));
+  /** @param {Event} event */
   const submit = (event) => {
     event.preventDefault();
     actions.signIn(name.value, admin.checked);
   };
-  const pick = (person) => h('button', {
+  const pick = (/** @type {string} */ person) => h('button', {
     type: 'button', class: 'chip-button',
     on: { click: () => { actions.draft('signin:name', person); name.value = person; name.focus(); } },
   }, avatar(`demo-${person.toLowerCase()}`, person, 'sm'), person);
@@ -69,11 +83,13 @@ function signIn(state, actions) {
       h('p', { class: 'fine-print' }, 'Demo sign-in: any name works. Open a second browser as another person to see edit locks live.')));
 }
 
+/** @returns {SVGSVGElement} the app's logo */
 function logo() {
   const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
   svg.setAttribute('viewBox', '0 0 32 32');
   svg.setAttribute('class', 'logo');
   svg.setAttribute('aria-hidden', 'true');
+  /** @type {Array<[string, Record<string, string | number>]>} */
   const shapes = [
     ['rect', { x: 3, y: 3, width: 26, height: 26, rx: 7, fill: 'currentColor' }],
     ['rect', { x: 9, y: 15, width: 14, height: 9, rx: 2, fill: '#fff' }],
@@ -89,6 +105,7 @@ function logo() {
 
 // ---- top bar ------------------------------------------------------------------------------------
 
+/** @type {Record<string, [label: string, tone: string]>} */
 const CONNECTION = {
   idle: ['Connecting\u2026', 'pending'],
   connecting: ['Connecting\u2026', 'pending'],
@@ -97,20 +114,23 @@ const CONNECTION = {
   closed: ['Offline', 'down'],
 };
 
+/** @param {State} state @param {Actions} actions */
 function topBar(state, actions) {
+  const auth = /** @type {Auth} */ (state.auth);
   const [label, tone] = CONNECTION[state.connection] || CONNECTION.idle;
   return h('header', { class: 'topbar' },
     h('a', { class: 'brand', href: '#/' }, logo(), h('span', null, 'Configurator Studio')),
     h('div', { class: 'topbar-right' },
       h('span', { class: `connection ${tone}`, 'data-testid': 'connection', title: 'Live connection to the lock server' },
         h('span', { class: 'dot' }), label),
-      h('span', { class: 'user' }, avatar(state.auth.userId, state.auth.name), h('span', { class: 'user-name' }, state.auth.name),
-        state.auth.admin ? h('span', { class: 'badge' }, 'Admin') : null),
+      h('span', { class: 'user' }, avatar(auth.userId, auth.name), h('span', { class: 'user-name' }, auth.name),
+        auth.admin ? h('span', { class: 'badge' }, 'Admin') : null),
       h('button', { class: 'button ghost small', on: { click: actions.signOut } }, 'Sign out')));
 }
 
 // ---- sidebar ------------------------------------------------------------------------------------
 
+/** @param {State} state */
 function sidebar(state) {
   if (!state.route.configuratorId) {
     return h('aside', { class: 'sidebar' },
@@ -129,7 +149,7 @@ function sidebar(state) {
       h('div', { class: 'sidebar-heading' }, 'Not found'),
       h('p', { class: 'muted small pad' }, 'There is nothing to show here. Pick a configurator from the list.'));
   }
-  const me = state.auth.userId;
+  const me = /** @type {Auth} */ (state.auth).userId;
   const locks = state.locks;
   const wholeLock = locks.find((lock) => lock.resource.type === 'configurator');
   const variablesLock = locks.find((lock) => lock.resource.type === 'variables');
@@ -150,12 +170,20 @@ function sidebar(state) {
       view ? itemsInOrder(view).map(({ item, depth }) => treeRow(state, item, depth)) : h('p', { class: 'muted small pad' }, 'Loading\u2026')));
 }
 
+/**
+ * @param {State} state
+ * @param {string} href
+ * @param {string} label
+ * @param {boolean} active
+ * @param {Lock | undefined | null} lock
+ */
 function navLink(state, href, label, active, lock) {
   return h('a', { class: ['nav-link', active && 'active'], href },
     h('span', null, label),
     lock ? lockChip(state, lock, null) : null);
 }
 
+/** @param {State} state @param {ItemView} item @param {number} depth */
 function treeRow(state, item, depth) {
   const route = state.route;
   const active = route.view === 'item' && route.itemId === item.id;
@@ -170,12 +198,13 @@ function treeRow(state, item, depth) {
     h('span', { class: 'tree-glyph', 'aria-hidden': 'true' }, item.children.length ? '\u25be' : '\u2022'),
     h('span', { class: 'tree-name' }, item.name)),
   itemLocks.length
-    ? h('div', { class: 'tree-locks' }, itemLocks.map((lock) => lockChip(state, lock, PAGE_TITLES[lock.resource.page])))
+    ? h('div', { class: 'tree-locks' }, itemLocks.map((lock) => lockChip(state, lock, PAGE_TITLES[/** @type {import('./editlock-client.js').Page} */ (lock.resource.page)])))
     : null);
 }
 
 // ---- main area ----------------------------------------------------------------------------------
 
+/** @param {State} state @param {Actions} actions */
 function mainContent(state, actions) {
   const route = state.route;
   if (route.view === 'home') {
@@ -194,10 +223,12 @@ function mainContent(state, actions) {
   return renderPage(state, actions);
 }
 
+/** @param {State} state @param {Actions} actions */
 function home(state, actions) {
   const name = boundInput(state, actions, 'new-configurator:name', '', {
     id: 'new-configurator-name', placeholder: 'e.g. Mountain bike', maxlength: 200, 'aria-label': 'Name of the new configurator',
   });
+  /** @param {Event} event */
   const create = async (event) => {
     event.preventDefault();
     if (name.value.trim()) {
@@ -225,10 +256,12 @@ function home(state, actions) {
         h('div', { class: 'muted small' }, c.createdAt ? `Created ${new Date(c.createdAt).toLocaleDateString()}` : `#${c.id}`)))));
 }
 
+/** @param {State} state @param {Actions} actions */
 function overview(state, actions) {
-  const view = state.view;
+  const view = /** @type {import('./model.js').ConfiguratorView} */ (state.view);
+  const auth = /** @type {Auth} */ (state.auth);
   const cid = view.id;
-  const me = state.auth.userId;
+  const me = auth.userId;
   const itemCount = view.items.size;
   const entryCount = [...view.items.values()].reduce((n, item) => n + item.filters.length + item.dependencies.length + item.attributes.length, 0);
   return h('div', { class: 'content' },
@@ -252,7 +285,7 @@ function overview(state, actions) {
             h('strong', null, lock.ownerUserId === me ? 'You' : lock.ownerUserName),
             h('span', { class: 'muted' }, ` \u00b7 ${describeResource(lock.resource, view)}`),
             h('div', { class: 'muted small' }, `since ${since(lock.acquiredAt)}`)),
-          state.auth.admin && lock.ownerUserId !== me
+          auth.admin && lock.ownerUserId !== me
             ? h('button', { class: 'button small ghost', on: { click: () => actions.breakLock(lock) } }, 'Release')
             : null)))),
     itemCount === 0
@@ -261,10 +294,12 @@ function overview(state, actions) {
       : null);
 }
 
+/** @param {number} value @param {string} label */
 function stat(value, label) {
   return h('div', { class: 'stat' }, h('div', { class: 'stat-value' }, String(value)), h('div', { class: 'stat-label' }, label));
 }
 
+/** @param {State} state */
 function toasts(state) {
   return h('div', { class: 'toasts', 'aria-live': 'polite' },
     // The newest three; every render draws them anew, so only a toast that is new slides in.

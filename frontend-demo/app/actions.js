@@ -39,7 +39,7 @@ export function createActions(app) {
     answerTakeover: (accept) => session().handover.answer(accept),
     /**
      * @param {(api: import('../api.js').Api, token: number | undefined) => Promise<any>} action
-     * @param {((result: any) => void) | null} done
+     * @param {((result: any) => void) | null} [done] after a successful write
      */
     write: (action, done) => app.writes.write((token) => action(session().api, token), done),
     /**

@@ -31,7 +31,7 @@
  * @property {{token: string, userId: string, name: string, admin: boolean} | null} auth
  * @property {string} connection the client's connection state
  * @property {{view: string, configuratorId?: number, itemId?: number, page?: string}} route
- * @property {object[] | null} configurators the home page's list (null: loading)
+ * @property {import('../api.js').ConfiguratorSummary[] | null} configurators the home page's list (null: loading)
  * @property {import('../model.js').ConfiguratorView | null} view the open configurator
  * @property {string | null} viewError why it cannot be shown
  * @property {import('../editlock-client.js').Lock[]} locks every lock in the open configurator

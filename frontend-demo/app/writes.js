@@ -17,7 +17,7 @@ export function createWrites(app) {
    * Runs one REST write with the page's fencing token. A 423 shows who edits the page (read-only,
    * waiting for them), a 412 says our lock is gone; neither is an error box.
    * @param {(token: number | undefined) => Promise<any>} action
-   * @param {((result: any) => void) | null} done
+   * @param {((result: any) => void) | null} [done] after it succeeded
    * @param {{saved?: string | null}} [options] the toast of a success (null: none)
    * @returns {Promise<boolean>} whether it was saved
    */
