@@ -126,16 +126,24 @@ describe('EditlockClient', () => {
     client.close();
   });
 
-  it('touches on activity at most once per interval', async () => {
+  it('touches on activity at most once per interval', async (t) => {
     const activity = new EventTarget();
     const { client, socket } = await connected({ activityTarget: activity, touchIntervalMs: 60_000 });
+    t.mock.timers.enable({ apis: ['Date'], now: Date.now() }); // the interval is read from the clock
+    const touches = () => socket.sent.filter((f) => f.event === 'touch').length;
     for (let i = 0; i < 5; i += 1) {
       activity.dispatchEvent(new Event('pointerdown'));
       activity.dispatchEvent(new Event('keydown'));
     }
+    assert.equal(touches(), 1, 'ten activity events, one touch');
     await socket.answer('touch', () => ['touched', {}]);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    assert.equal(socket.sent.filter((f) => f.event === 'touch').length, 1);
+    t.mock.timers.tick(59_999);
+    activity.dispatchEvent(new Event('wheel'));
+    assert.equal(touches(), 1, 'no touch again within the interval');
+    t.mock.timers.tick(1);
+    activity.dispatchEvent(new Event('touchstart'));
+    assert.equal(touches(), 2, 'the first activity after the interval touches again');
+    await socket.answer('touch', () => ['touched', {}]);
     client.close();
   });
 

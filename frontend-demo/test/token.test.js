@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { tokenExpiry } from '../editlock-client.js';
 import {
-  FakeSocket, FILTERS, connected as connectedTo, events, installFakeSockets, lockOf, removeFakeSockets, until,
+  FakeSocket, FILTERS, connected as connectedTo, events, installFakeSockets, lockOf, removeFakeSockets, settled, until,
 } from './support/scripted-server.js';
 
 /** An unsigned JWT-shaped token (the client reads `exp`; only the server verifies). */
@@ -83,9 +83,11 @@ describe('EditlockClient and its token', () => {
     client.close();
   });
 
-  it('does not renew a plain string token', async () => {
+  it('does not renew a plain string token', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout', 'Date'], now: Date.now() });
     const { client, socket } = await connected({ token: jwt('a', 600), reauthLeadMs: 500 });
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    t.mock.timers.tick(60_000); // past the token's end: a planned renewal would have been due
+    await settled();
     assert.equal(socket.sent.filter((f) => f.event === 'reauth').length, 0);
     client.close();
   });
@@ -108,13 +110,15 @@ describe('EditlockClient and its token', () => {
     client.close();
   });
 
-  it('after close 4401 with a plain string token gives up: that token cannot open a socket again', async () => {
+  it('after close 4401 with a plain string token gives up: that token cannot open a socket again', async (t) => {
     const { client, socket } = await connected({ token: jwt('a', 1000) });
+    t.mock.timers.enable({ apis: ['setTimeout'] });
     const disconnected = events(client, 'disconnected');
     socket.closeByServer(4401, 'token expired');
     assert.deepEqual(disconnected, [{ code: 4401, reason: 'token expired', willReconnect: false }]);
     assert.equal(client.state, 'closed');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    t.mock.timers.tick(60_000); // far past the longest backoff (backoffMaxMs 20): a planned reconnect would have run
+    await settled();
     assert.equal(FakeSocket.all.length, 1, 'no reconnect');
   });
 });

@@ -78,15 +78,31 @@ export class MemoryStorage {
   removeItem(key) { this.values.delete(key); }
 }
 
-/** Resolves with what `find` returns once it is truthy; checked every few milliseconds. */
+/** The real timer, taken before any test fakes the clock (mock timers replace the global one). */
+const realSetTimeout = globalThis.setTimeout;
+
+/**
+ * Resolves with what `find` returns once it is truthy; checked every few milliseconds. It keeps its own
+ * time while a test fakes the clock (`Date`, `setTimeout`): it polls with the real timer and reads its
+ * deadline from `performance.now()`.
+ */
 export async function until(find, timeoutMs = 3000) {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = performance.now() + timeoutMs;
   for (;;) {
     const found = find();
     if (found) return found;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 2));
+    if (performance.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => realSetTimeout(resolve, 2));
   }
+}
+
+/**
+ * Resolves once every promise callback already queued, and every one those queue, has run (one turn of
+ * the event loop). After a fake clock's `tick`, whatever the fired timers started has then happened:
+ * a test can assert that it did not happen without waiting a fixed time.
+ */
+export function settled() {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** Records the `detail` of every `type` event of the client. */
