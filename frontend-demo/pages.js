@@ -195,6 +195,7 @@ function banner(kind, iconName, ...content) {
  */
 function itemSelect(state, actions, key, initial, attrs, exceptId, onChange = null) {
   const { emptyLabel, ...rest } = attrs;
+  const view = /** @type {ConfiguratorView} */ (state.view);
   const value = state.drafts.has(key) ? state.drafts.get(key) : (initial ?? '');
   const select = /** @type {HTMLSelectElement} */ (h('select', {
     ...rest,
@@ -205,7 +206,7 @@ function itemSelect(state, actions, key, initial, attrs, exceptId, onChange = nu
     } },
   },
   h('option', { value: '' }, emptyLabel || 'Choose an item\u2026'),
-  itemsInOrder(/** @type {ConfiguratorView} */ (state.view)).filter(({ item }) => item.id !== exceptId).map(({ item, depth }) => h('option', {
+  itemsInOrder(view).filter(({ item }) => item.id !== exceptId).map(({ item, depth }) => h('option', {
     value: String(item.id),
   }, `${'\u2003'.repeat(depth)}${item.name}`))));
   select.value = String(value);
@@ -411,7 +412,8 @@ function structureRow(state, actions, item, depth, editable) {
   const addChild = () => {
     actions.draft('new-item:parent', String(item.id));
     actions.go(location.hash);
-    setTimeout(() => /** @type {HTMLElement | null} */ (document.querySelector('[data-field="new-item:name"]'))?.focus(), 0);
+    const field = () => /** @type {HTMLElement | null} */ (document.querySelector('[data-field="new-item:name"]'));
+    setTimeout(() => field()?.focus(), 0);
   };
   return h('form', { class: 'structure-row editable', style: { '--depth': depth }, on: { submit } },
     h('span', { class: 'tree-glyph' }, item.children.length ? '\u25be' : '\u2022'),

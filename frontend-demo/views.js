@@ -11,6 +11,7 @@ import { icon } from './icons.js';
 /** @typedef {import('./app/store.js').State} State */
 /** @typedef {ReturnType<typeof import('./app/actions.js').createActions>} Actions */
 /** @typedef {import('./editlock-client.js').Lock} Lock */
+/** @typedef {import('./editlock-client.js').Page} Page */
 /** @typedef {import('./model.js').ItemView} ItemView */
 /** @typedef {NonNullable<State['auth']>} Auth */
 
@@ -45,7 +46,7 @@ function title(state) {
     return product;
   }
   const item = route.view === 'item' && view.items.get(/** @type {number} */ (route.itemId));
-  const page = item ? `${item.name} \u00b7 ${PAGE_TITLES[/** @type {string} */ (route.page)]}`
+  const page = item ? `${item.name} \u00b7 ${PAGE_TITLES[/** @type {Page} */ (route.page)]}`
     : route.view === 'structure' ? 'Structure' : route.view === 'variables' ? 'Variables' : null;
   return [page, view.name, product].filter(Boolean).join(' \u2014 ');
 }
@@ -198,7 +199,7 @@ function treeRow(state, item, depth) {
     h('span', { class: 'tree-glyph', 'aria-hidden': 'true' }, item.children.length ? '\u25be' : '\u2022'),
     h('span', { class: 'tree-name' }, item.name)),
   itemLocks.length
-    ? h('div', { class: 'tree-locks' }, itemLocks.map((lock) => lockChip(state, lock, PAGE_TITLES[/** @type {import('./editlock-client.js').Page} */ (lock.resource.page)])))
+    ? h('div', { class: 'tree-locks' }, itemLocks.map((lock) => lockChip(state, lock, PAGE_TITLES[/** @type {Page} */ (lock.resource.page)])))
     : null);
 }
 
