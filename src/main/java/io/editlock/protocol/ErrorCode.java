@@ -26,9 +26,4 @@ public enum ErrorCode {
     public String wire() {
         return name();
     }
-
-    /** The code of a script's or a store's answer, when it names one of ours. */
-    public boolean is(String wireCode) {
-        return name().equals(wireCode);
-    }
 }

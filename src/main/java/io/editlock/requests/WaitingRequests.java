@@ -139,17 +139,14 @@ public class WaitingRequests {
             return WireFormat.frame(ServerEvents.TAKEOVER_PENDING, data, ref);
         }
         Takeovers.Refused refused = (Takeovers.Refused) outcome;
-        if (ErrorCode.LOCKED.is(refused.code())) {
-            return LockReplies.of(new AcquireResult.Refused(refused.resource(), refused.blocking()), ref);
-        }
-        if (ErrorCode.NOT_FOUND.is(refused.code())) {
-            return LockReplies.of(new AcquireResult.NotFound(refused.resource()), ref);
-        }
-        if (ErrorCode.BUSY.is(refused.code())) {
-            return LockReplies.failed(refused.resource(), ErrorCode.BUSY, Messages.TAKEOVER_BUSY, ref);
-        }
-        return LockReplies.failed(
-                refused.resource(), ErrorCode.NOT_HELD, Messages.takeoverNotNeeded(refused.resource()), ref);
+        return switch (refused.refusal()) {
+            case LOCKED -> LockReplies.of(new AcquireResult.Refused(refused.resource(), refused.blocking()), ref);
+            case NOT_FOUND -> LockReplies.of(new AcquireResult.NotFound(refused.resource()), ref);
+            case BUSY -> LockReplies.failed(refused.resource(), ErrorCode.BUSY, Messages.TAKEOVER_BUSY, ref);
+            case NOT_HELD ->
+                LockReplies.failed(
+                        refused.resource(), ErrorCode.NOT_HELD, Messages.takeoverNotNeeded(refused.resource()), ref);
+        };
     }
 
     private static String unavailable(Throwable failure, Resource resource, String ref) {

@@ -11,7 +11,7 @@ import io.editlock.catalog.InvalidInputException;
 import io.editlock.config.EditlockConfig;
 import io.editlock.lock.LockStoreUnavailableException;
 import io.editlock.redis.LockKeys;
-import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.editlock.redis.PipelinedRedis;
 import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
@@ -44,7 +44,7 @@ public class IdempotentCreates {
     /** How long a request in progress blocks its duplicates; a node that died frees its keys after this. */
     private static final Duration IN_FLIGHT = Duration.ofSeconds(30);
 
-    private final ReactiveRedisDataSource redis;
+    private final PipelinedRedis redis;
     private final CatalogIndex index;
     private final LockKeys keys;
     private final JsonWebToken token;
@@ -52,7 +52,7 @@ public class IdempotentCreates {
     private final Duration ttl;
 
     public IdempotentCreates(
-            ReactiveRedisDataSource redis,
+            PipelinedRedis redis,
             CatalogIndex index,
             LockKeys keys,
             JsonWebToken token,

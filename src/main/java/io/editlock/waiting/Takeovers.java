@@ -29,8 +29,20 @@ public class Takeovers {
 
     public record Pending(Resource resource, Instant deadline) implements Outcome {}
 
-    /** @param code NOT_HELD, LOCKED (with the blocking lock), BUSY or NOT_FOUND */
-    public record Refused(Resource resource, String code, Lock blocking) implements Outcome {}
+    /** Why a take-over was not asked for. */
+    public enum Refusal {
+        /** Nobody else holds it: nothing to take over. */
+        NOT_HELD,
+        /** Another lock blocks it (given as {@code blocking}), held by someone else than the one asked. */
+        LOCKED,
+        /** Somebody else already asked. */
+        BUSY,
+        /** No such configurator or item. */
+        NOT_FOUND
+    }
+
+    /** @param blocking the lock in the way, for {@link Refusal#LOCKED}; null otherwise */
+    public record Refused(Resource resource, Refusal refusal, Lock blocking) implements Outcome {}
 
     private final WaitingScripts scripts;
     private final WaitingLines lines;
@@ -61,7 +73,7 @@ public class Takeovers {
         return lines.resolve(requested)
                 .flatMap(resolved -> {
                     if (resolved.isEmpty()) {
-                        return Uni.createFrom().<Outcome>item(new Refused(requested, "NOT_FOUND", null));
+                        return Uni.createFrom().<Outcome>item(new Refused(requested, Refusal.NOT_FOUND, null));
                     }
                     Resource resource = resolved.get();
                     // The sweep's entry goes in before the request exists, so that no request is ever without
@@ -115,14 +127,12 @@ public class Takeovers {
 
     private static Refused refused(Resource resource, TakeoverReply reply) {
         if (reply instanceof TakeoverReply.Locked locked) {
-            return new Refused(resource, "LOCKED", locked.blocking());
+            return new Refused(resource, Refusal.LOCKED, locked.blocking());
         }
-        return new Refused(
-                resource,
-                reply instanceof TakeoverReply.Busy
-                        ? "BUSY"
-                        : reply instanceof TakeoverReply.NotHeld ? "NOT_HELD" : "NOT_FOUND",
-                null);
+        Refusal refusal = reply instanceof TakeoverReply.Busy
+                ? Refusal.BUSY
+                : reply instanceof TakeoverReply.NotHeld ? Refusal.NOT_HELD : Refusal.NOT_FOUND;
+        return new Refused(resource, refusal, null);
     }
 
     private Uni<Void> sweepAt(long deadline, String member) {
