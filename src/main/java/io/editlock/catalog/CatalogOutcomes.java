@@ -4,28 +4,36 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.lock.Guard;
 import io.editlock.lock.LockTokenMismatchException;
 import io.editlock.lock.LockedException;
-import io.editlock.lock.redis.LockRecords;
 import java.util.function.Supplier;
 
-/** What a write script's reply means: the reply itself when the write happened, else the refusal as an exception. */
+/** What a write script's reply means: its body when the write happened, else the refusal as an exception. */
 final class CatalogOutcomes {
 
     private CatalogOutcomes() {}
 
-    static JsonNode written(JsonNode reply, Guard guard, Supplier<UnknownIdException> notFound) {
-        return switch (reply.path("s").asText()) {
-            case "OK" -> reply;
-            case "NOT_FOUND" -> throw notFound.get();
-            case "FORBIDDEN" ->
-                throw new ForbiddenException(
-                        "Only its creator or an admin may delete configurator " + guard.configuratorId());
-            case "INVALID" ->
-                throw new InvalidInputException(reply.path("message").asText());
-            case "LOCKED" -> throw new LockedException(LockRecords.lock(reply.path("lock")));
-            case "KEY_REUSED" -> throw new IdempotencyKeyReusedException();
-            case "STALE_TOKEN" ->
-                throw new LockTokenMismatchException(guard.lockToken().orElse(0));
-            default -> throw new IllegalStateException("a write script answered " + reply);
-        };
+    static JsonNode written(WriteReply reply, Guard guard, Supplier<UnknownIdException> notFound) {
+        if (reply instanceof WriteReply.Written written) {
+            return written.body();
+        }
+        if (reply instanceof WriteReply.NotFound) {
+            throw notFound.get();
+        }
+        if (reply instanceof WriteReply.Forbidden) {
+            throw new ForbiddenException(
+                    "Only its creator or an admin may delete configurator " + guard.configuratorId());
+        }
+        if (reply instanceof WriteReply.Invalid invalid) {
+            throw new InvalidInputException(invalid.message());
+        }
+        if (reply instanceof WriteReply.Locked locked) {
+            throw new LockedException(locked.blocking());
+        }
+        if (reply instanceof WriteReply.KeyReused) {
+            throw new IdempotencyKeyReusedException();
+        }
+        if (reply instanceof WriteReply.StaleToken) {
+            throw new LockTokenMismatchException(guard.lockToken().orElse(0));
+        }
+        throw new IllegalStateException("unhandled write reply " + reply);
     }
 }

@@ -1,9 +1,7 @@
 package io.editlock.catalog;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.lock.Guard;
 import io.editlock.lock.LockStoreUnavailableException;
-import io.editlock.lock.redis.ScriptJson;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.LuaScript;
 import io.editlock.redis.ScriptExecutor;
@@ -17,8 +15,8 @@ import java.util.List;
 /**
  * Typed calls of the catalog's write scripts in {@code src/main/resources/lua/}: every guarded write
  * is one script run that checks its guard and then writes (and announces). Each method names the
- * keys as the script calls them. Replies are facts ({@code s} = OK, NOT_FOUND, INVALID, LOCKED,
- * STALE_TOKEN); {@link ConfiguratorStore} decides what they mean. Any failure to run a script is a
+ * keys as the script calls them. Replies are facts, typed as {@link WriteReply};
+ * {@link CatalogOutcomes} decides what they mean. Any failure to run a script is a
  * {@link LockStoreUnavailableException}.
  */
 @ApplicationScoped
@@ -44,15 +42,15 @@ public class CatalogScripts {
     }
 
     /** @param createdBy null when the server makes it itself */
-    public Uni<JsonNode> createConfigurator(long c, String name, String createdAt, String createdBy) {
+    public Uni<WriteReply> createConfigurator(long c, String name, String createdAt, String createdBy) {
         return createConfigurator(c, name, createdAt, createdBy, null);
     }
 
     /** @param idempotency null without an Idempotency-Key */
-    public Uni<JsonNode> createConfigurator(
+    public Uni<WriteReply> createConfigurator(
             long c, String name, String createdAt, String createdBy, Idempotency idempotency) {
         List<String> k = List.of(keys.configurator(c)); // configurator
-        return json(
+        return write(
                 CREATE_CONFIGURATOR,
                 withRecord(k, c, idempotency),
                 withRecord(
@@ -65,17 +63,17 @@ public class CatalogScripts {
                         idempotency));
     }
 
-    public Uni<JsonNode> renameConfigurator(Guard guard, String name) {
+    public Uni<WriteReply> renameConfigurator(Guard guard, String name) {
         long c = guard.configuratorId();
         List<String> k = List.of(keys.configurator(c), keys.locks(c)); // configurator, locks
-        return json(
+        return write(
                 RENAME_CONFIGURATOR,
                 k,
                 List.of(guard.toScriptJson(), id(c), name, keys.lockEventsChannel(), keys.contentEventsChannel()));
     }
 
     /** @param mayDeleteAny an admin's delete; anyone else may delete only what they created */
-    public Uni<JsonNode> deleteConfigurator(Guard guard, boolean mayDeleteAny) {
+    public Uni<WriteReply> deleteConfigurator(Guard guard, boolean mayDeleteAny) {
         long c = guard.configuratorId();
         List<String> k = List.of(
                 keys.configurator(c), // configurator
@@ -87,7 +85,7 @@ public class CatalogScripts {
                 keys.entries(c, Entity.DEPENDENCY.collection()), // dependencies
                 keys.entries(c, Entity.ATTRIBUTE_VALUE.collection()), // attributeValues
                 keys.entries(c, Entity.VARIABLE.collection())); // variables
-        return json(
+        return write(
                 DELETE_CONFIGURATOR,
                 k,
                 List.of(
@@ -102,7 +100,7 @@ public class CatalogScripts {
      * @param parentItemId null for a top-level item; @param maxItems the configurator's cap, 0 for none;
      * @param idempotency null without an Idempotency-Key
      */
-    public Uni<JsonNode> addItem(
+    public Uni<WriteReply> addItem(
             Guard guard, long itemId, String name, Long parentItemId, int maxItems, Idempotency idempotency) {
         long c = guard.configuratorId();
         List<String> k = List.of(
@@ -110,7 +108,7 @@ public class CatalogScripts {
                 keys.locks(c),
                 keys.items(c),
                 keys.children(c)); // configurator, locks, items, children
-        return json(
+        return write(
                 ADD_ITEM,
                 withRecord(k, c, idempotency),
                 withRecord(
@@ -126,10 +124,10 @@ public class CatalogScripts {
                         idempotency));
     }
 
-    public Uni<JsonNode> renameItem(Guard guard, String name) {
+    public Uni<WriteReply> renameItem(Guard guard, String name) {
         long c = guard.configuratorId();
         List<String> k = List.of(keys.locks(c), keys.items(c)); // locks, items
-        return json(
+        return write(
                 RENAME_ITEM,
                 k,
                 List.of(
@@ -141,7 +139,7 @@ public class CatalogScripts {
                         keys.contentEventsChannel()));
     }
 
-    public Uni<JsonNode> deleteItem(Guard guard) {
+    public Uni<WriteReply> deleteItem(Guard guard) {
         long c = guard.configuratorId();
         List<String> k = List.of(
                 keys.locks(c), // locks
@@ -151,7 +149,7 @@ public class CatalogScripts {
                 keys.entries(c, Entity.FILTER.collection()), // filters
                 keys.entries(c, Entity.DEPENDENCY.collection()), // dependencies
                 keys.entries(c, Entity.ATTRIBUTE_VALUE.collection())); // attributeValues
-        return json(
+        return write(
                 DELETE_ITEM,
                 k,
                 List.of(
@@ -166,7 +164,7 @@ public class CatalogScripts {
      * @param fields the entry's own fields as JSON; @param referencedItem null or an item the entry names;
      * @param maxEntries the page's cap, 0 for none; @param idempotency null without an Idempotency-Key
      */
-    public Uni<JsonNode> addEntry(
+    public Uni<WriteReply> addEntry(
             Guard guard,
             Entity entity,
             long entryId,
@@ -181,7 +179,7 @@ public class CatalogScripts {
                 keys.items(c), // configurator, locks, items
                 keys.entries(c, entity.collection()),
                 keys.itemEntries(c)); // entries, itemEntries
-        return json(
+        return write(
                 ADD_ENTRY,
                 withRecord(k, c, idempotency),
                 withRecord(
@@ -221,11 +219,11 @@ public class CatalogScripts {
         return all;
     }
 
-    public Uni<JsonNode> updateEntry(Guard guard, Entity entity, long entryId, String changes, Long referencedItem) {
+    public Uni<WriteReply> updateEntry(Guard guard, Entity entity, long entryId, String changes, Long referencedItem) {
         long c = guard.configuratorId();
         List<String> k =
                 List.of(keys.locks(c), keys.items(c), keys.entries(c, entity.collection())); // locks, items, entries
-        return json(
+        return write(
                 UPDATE_ENTRY,
                 k,
                 List.of(
@@ -239,13 +237,13 @@ public class CatalogScripts {
                         keys.contentEventsChannel()));
     }
 
-    public Uni<JsonNode> deleteEntry(Guard guard, Entity entity, long entryId) {
+    public Uni<WriteReply> deleteEntry(Guard guard, Entity entity, long entryId) {
         long c = guard.configuratorId();
         List<String> k = List.of(
                 keys.locks(c),
                 keys.entries(c, entity.collection()),
                 keys.itemEntries(c)); // locks, entries, itemEntries
-        return json(
+        return write(
                 DELETE_ENTRY,
                 k,
                 List.of(
@@ -270,11 +268,11 @@ public class CatalogScripts {
         return executor.run(READ_CONFIGURATOR, k, List.of()).onFailure().transform(LockStoreUnavailableException::of);
     }
 
-    private Uni<JsonNode> json(LuaScript script, List<String> k, List<String> a) {
+    private Uni<WriteReply> write(LuaScript script, List<String> k, List<String> a) {
         return executor.run(script, k, a)
                 .onFailure()
                 .transform(LockStoreUnavailableException::of)
-                .map(reply -> ScriptJson.parse(reply.toString()));
+                .map(reply -> WriteReply.parse(reply.toString()));
     }
 
     private static String id(long id) {

@@ -72,9 +72,11 @@ public class ConfiguratorStore implements ItemOwners {
                     .chain(() -> scripts.createConfigurator(
                             id, name, configurator.createdAt().toString(), createdBy, idempotency))
                     .map(reply -> {
-                        CatalogOutcomes.written(
+                        JsonNode written = CatalogOutcomes.written(
                                 reply, Guard.none(id), () -> UnknownIdException.of(Entity.CONFIGURATOR, id));
-                        return reply.has("record") ? CatalogRecords.configurator(reply.path("record")) : configurator;
+                        return written.has("record")
+                                ? CatalogRecords.configurator(written.path("record"))
+                                : configurator;
                     });
         });
     }
@@ -269,7 +271,7 @@ public class ConfiguratorStore implements ItemOwners {
                                 reply.get(2) == null ? null : reply.get(2).toString())));
     }
 
-    static JsonNode written(JsonNode reply, Guard guard, Entity entity, Object id) {
+    static JsonNode written(WriteReply reply, Guard guard, Entity entity, Object id) {
         return CatalogOutcomes.written(reply, guard, () -> UnknownIdException.of(entity, id));
     }
 

@@ -1,0 +1,49 @@
+package io.editlock.catalog;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.lock.Lock;
+import io.editlock.lock.redis.LockRecords;
+import io.editlock.lock.redis.ScriptJson;
+
+/**
+ * What a catalog write script answered, read in one place ({@link #parse}). The shapes are written in
+ * each script's header (src/main/resources/lua/); {@link CatalogOutcomes} decides what a refusal means.
+ */
+public sealed interface WriteReply {
+
+    /** The write happened; {@code body} is the whole reply (record, ids of what a delete took along, …). */
+    record Written(JsonNode body) implements WriteReply {}
+
+    /** No such configurator, item or entry. */
+    record NotFound() implements WriteReply {}
+
+    /** The user may not delete it: neither its creator nor an admin. */
+    record Forbidden() implements WriteReply {}
+
+    /** The write breaks a rule of the catalog (a reference to another configurator's item, a full page). */
+    record Invalid(String message) implements WriteReply {}
+
+    /** Another user's lock blocks the write (the widest blocker, public view). */
+    record Locked(Lock blocking) implements WriteReply {}
+
+    /** The Idempotency-Key was first used for another request. */
+    record KeyReused() implements WriteReply {}
+
+    /** The Lock-Token names a grant the user no longer holds. */
+    record StaleToken() implements WriteReply {}
+
+    /** {@code {s=OK|NOT_FOUND|FORBIDDEN|INVALID|LOCKED|KEY_REUSED|STALE_TOKEN, …}}. */
+    static WriteReply parse(String json) {
+        JsonNode reply = ScriptJson.parse(json);
+        return switch (reply.path("s").asText()) {
+            case "OK" -> new Written(reply);
+            case "NOT_FOUND" -> new NotFound();
+            case "FORBIDDEN" -> new Forbidden();
+            case "INVALID" -> new Invalid(reply.path("message").asText());
+            case "LOCKED" -> new Locked(LockRecords.lock(reply.path("lock")));
+            case "KEY_REUSED" -> new KeyReused();
+            case "STALE_TOKEN" -> new StaleToken();
+            default -> throw new IllegalStateException("a write script answered " + json);
+        };
+    }
+}
