@@ -116,11 +116,16 @@ describe('every day in the demo', { timeout: 300_000 }, () => {
     filtersUrl = page.url();
     await addEntry(page, 'frame.size >= 54');
     await toast(page, 'Saved.').first().waitFor();
-    const row = editableEntry(page, 'frame.size >= 54');
+    // A re-render (the add's own content-changed reloads the page) gives the input the typed text as
+    // its value: find the row by the entry's field, which stays, not by the value, which changes.
+    const field = await editableEntry(page, 'frame.size >= 54').locator('input').getAttribute('data-field');
+    const row = page.locator('[data-testid=entry]').filter({ has: page.locator(`[data-field="${field}"]`) });
     await row.locator('input').fill('frame.size >= 56');
-    const patched = page.waitForResponse((response) => response.request().method() === 'PATCH' && response.url().includes('/api/filters/'));
-    await row.locator('button.save').click();
-    assert.equal((await patched).status(), 200, 'the change was saved');
+    const [patched] = await Promise.all([
+      page.waitForResponse((response) => response.request().method() === 'PATCH' && response.url().includes('/api/filters/')),
+      row.locator('button.save').click(),
+    ]);
+    assert.equal(patched.status(), 200, 'the change was saved');
     await page.locator('[data-testid=toast]').last().filter({ hasText: 'Saved.' }).waitFor({ timeout: 3_000 });
     await readmeShot(page, 'editing-saved');
   });
