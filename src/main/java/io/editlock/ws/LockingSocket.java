@@ -73,6 +73,7 @@ public class LockingSocket {
             return null;
         }
         tokenLifetime.start(session, connection.userData().get(LockingUpgradeCheck.TOKEN_EXPIRES_AT));
+        connection.userData().remove(LockingUpgradeCheck.TOKEN_EXPIRES_AT); // the session keeps it from here
         return handler.welcome(session);
     }
 
@@ -112,10 +113,7 @@ public class LockingSocket {
     public Uni<Void> onClose(WebSocketConnection connection) {
         CloseReason reason = connection.closeReason();
         return registry.find(connection.id())
-                .map(session -> {
-                    tokenLifetime.stop(session);
-                    return lifecycle.closed(session, reason);
-                })
+                .map(session -> lifecycle.closed(session, reason))
                 .orElseGet(() -> Uni.createFrom().voidItem());
     }
 
