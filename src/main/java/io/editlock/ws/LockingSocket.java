@@ -73,7 +73,9 @@ public class LockingSocket {
             return null;
         }
         tokenLifetime.start(session, connection.userData().get(LockingUpgradeCheck.TOKEN_EXPIRES_AT));
-        connection.userData().remove(LockingUpgradeCheck.TOKEN_EXPIRES_AT); // the session keeps it from here
+        // The session keeps both from here: an entry in the user data costs every idle socket its share.
+        connection.userData().remove(LockingUpgradeCheck.IDENTITY);
+        connection.userData().remove(LockingUpgradeCheck.TOKEN_EXPIRES_AT);
         return handler.welcome(session);
     }
 
