@@ -5,10 +5,16 @@ import io.editlock.limits.SocketQuota;
 import io.quarkus.websockets.next.HttpUpgradeCheck;
 import io.quarkus.websockets.next.UserData;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Guards the {@code /locking} upgrade: first the Origin (403), then the token (401), then the user's
@@ -32,6 +38,16 @@ public class LockingUpgradeCheck implements HttpUpgradeCheck {
 
     public static final String BEARER_SUBPROTOCOL_PREFIX = "bearer.";
     private static final String BEARER = "bearer ";
+    private static final String SEC_WEBSOCKET_PROTOCOL = "Sec-WebSocket-Protocol";
+    /** The headers the WebSocket handshake reads after this check (lower case). */
+    private static final Set<String> HANDSHAKE_HEADERS = Set.of(
+            "host",
+            "upgrade",
+            "connection",
+            "sec-websocket-key",
+            "sec-websocket-version",
+            "sec-websocket-extensions",
+            "sec-websocket-protocol");
 
     private final AccessTokens tokens;
     private final OriginPolicy origins;
@@ -60,7 +76,34 @@ public class LockingUpgradeCheck implements HttpUpgradeCheck {
         context.userData().put(IDENTITY, identity);
         context.userData().put(TOKEN_EXPIRES_AT, verified.get().expiresAt());
         context.userData().put(SlowClients.TRANSPORT, request.connection());
+        keepOnlyWhatTheHandshakeReads(request);
         return CheckResult.permitUpgrade();
+    }
+
+    /**
+     * The upgrade request stays referenced by the socket for its whole life: its headers, the bearer
+     * token above all (several hundred bytes), would cost every idle socket of a node its share. Once
+     * verified, the socket lives on the identity and token end in its user data; the handshake that
+     * follows reads only the headers kept here, and the subprotocol it picks is always one without the token.
+     */
+    private static void keepOnlyWhatTheHandshakeReads(HttpServerRequest request) {
+        MultiMap headers = request.headers();
+        List<String> unneeded = headers.names().stream()
+                .filter(name -> !HANDSHAKE_HEADERS.contains(name.toLowerCase(Locale.ROOT)))
+                .toList();
+        unneeded.forEach(headers::remove);
+        String protocols = headers.get(SEC_WEBSOCKET_PROTOCOL);
+        if (protocols != null) {
+            String withoutToken = Arrays.stream(protocols.split(","))
+                    .map(String::trim)
+                    .filter(offered -> !offered.startsWith(BEARER_SUBPROTOCOL_PREFIX))
+                    .collect(Collectors.joining(","));
+            if (withoutToken.isEmpty()) {
+                headers.remove(SEC_WEBSOCKET_PROTOCOL);
+            } else {
+                headers.set(SEC_WEBSOCKET_PROTOCOL, withoutToken);
+            }
+        }
     }
 
     private static Optional<String> tokenOf(HttpServerRequest request) {
@@ -68,7 +111,7 @@ public class LockingUpgradeCheck implements HttpUpgradeCheck {
         if (header != null && header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
             return nonBlank(header.substring(BEARER.length()).trim());
         }
-        String protocols = request.getHeader("Sec-WebSocket-Protocol");
+        String protocols = request.getHeader(SEC_WEBSOCKET_PROTOCOL);
         if (protocols != null) {
             for (String protocol : protocols.split(",")) {
                 String offered = protocol.trim();

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArraySet;
 
 /**
  * The sockets of this node, by socket, by user (for {@code lock-lost}) and by watched configurator
@@ -23,8 +24,13 @@ public class SessionRegistry implements OpenSockets {
 
     public void add(SocketSession session) {
         bySocket.put(session.socketId(), session);
-        byUser.computeIfAbsent(session.identity().userId(), id -> ConcurrentHashMap.newKeySet())
-                .add(session);
+        // A user has a few sockets at most: a copy-on-write set costs each user well under half of a
+        // concurrent hash set, and lookups read a snapshot.
+        byUser.compute(session.identity().userId(), (id, sessions) -> {
+            Set<SocketSession> current = sessions == null ? new CopyOnWriteArraySet<>() : sessions;
+            current.add(session);
+            return current;
+        });
     }
 
     public void remove(SocketSession session) {

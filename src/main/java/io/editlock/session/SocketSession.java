@@ -28,6 +28,8 @@ public final class SocketSession {
     private final Set<Long> watched = new WatchedSet();
     private volatile long lastActivityNanos = System.nanoTime();
     private volatile long lastPongNanos = System.nanoTime();
+    /** When its token ends (epoch millis); until the socket is set up, never. */
+    private volatile long tokenEndsAtMillis = Long.MAX_VALUE;
     /** Characters written to the socket and not yet handed to the network. */
     private volatile long unsentChars;
 
@@ -111,6 +113,14 @@ public final class SocketSession {
 
     public long sincePongNanos() {
         return System.nanoTime() - lastPongNanos;
+    }
+
+    public long tokenEndsAt() {
+        return tokenEndsAtMillis;
+    }
+
+    public void tokenEndsAt(long epochMillis) {
+        tokenEndsAtMillis = epochMillis;
     }
 
     /** Set before the first lock request: from then on, its end has to release in the store. */

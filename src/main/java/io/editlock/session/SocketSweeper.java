@@ -11,7 +11,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 
 /**
- * Looks at this node's sockets: a user idle past the idle timeout loses the locks of that socket
+ * Looks at this node's sockets: one whose token ended is closed ({@link TokenLifetime}); a user idle past the idle timeout loses the locks of that socket
  * (reason idle); a socket that answered no ping within the ping timeout is dropped (dead peer: a
  * closed laptop sends no close frame, so {@code @OnClose} alone would never come). Also keeps this
  * node's heartbeat, which tells resumes on other nodes whether it still lives.
@@ -21,6 +21,7 @@ public class SocketSweeper {
 
     private final SessionRegistry registry;
     private final SessionLifecycle lifecycle;
+    private final TokenLifetime tokenLifetime;
     private final LockService locks;
     private final PipelinedRedis redis;
     private final LockKeys keys;
@@ -32,6 +33,7 @@ public class SocketSweeper {
     public SocketSweeper(
             SessionRegistry registry,
             SessionLifecycle lifecycle,
+            TokenLifetime tokenLifetime,
             LockService locks,
             PipelinedRedis redis,
             LockKeys keys,
@@ -39,6 +41,7 @@ public class SocketSweeper {
             EditlockConfig config) {
         this.registry = registry;
         this.lifecycle = lifecycle;
+        this.tokenLifetime = tokenLifetime;
         this.locks = locks;
         this.redis = redis;
         this.keys = keys;
@@ -56,11 +59,15 @@ public class SocketSweeper {
         redis.execute(Command.SET, keys.nodeAlive(node.id()), "1", "PX", String.valueOf(heartbeatTtl.toMillis()))
                 .subscribe()
                 .with(ignored -> {}, failure -> {});
+        long nowMillis = System.currentTimeMillis();
         for (SocketSession session : registry.all()) {
             // Read before the idleness: a lock request after this has a larger number and survives.
             long decidedAt = locks.lastRequest();
             if (session.closedByServer()) {
                 continue; // closing already: its close handshake may take a while with a dead peer
+            }
+            if (tokenLifetime.endIfExpired(session, nowMillis)) {
+                continue;
             }
             if (session.sincePongNanos() > pingTimeoutNanos) {
                 lifecycle.closeByServer(session, CloseReasons.PING_TIMEOUT);

@@ -59,7 +59,7 @@ public class LockingNamespace {
             engine.sendMessage(SocketIoPacket.encode(SocketIoPacket.CONNECT_ERROR, NAME, null, error));
             return null;
         }
-        NamespaceSocket socket = new NamespaceSocket(engine, lifecycle, tokenLifetime);
+        NamespaceSocket socket = new NamespaceSocket(engine, lifecycle);
         SocketSession session = lifecycle.open(socket, verified.identity());
         socket.session(session);
         tokenLifetime.start(session, verified.expiresAt());

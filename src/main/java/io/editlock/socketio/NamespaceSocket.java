@@ -3,7 +3,6 @@ package io.editlock.socketio;
 import io.editlock.session.ClientConnection;
 import io.editlock.session.SessionLifecycle;
 import io.editlock.session.SocketSession;
-import io.editlock.session.TokenLifetime;
 import io.quarkus.websockets.next.CloseReason;
 import io.quarkus.websockets.next.UserData;
 import io.smallrye.mutiny.Uni;
@@ -30,16 +29,14 @@ final class NamespaceSocket implements ClientConnection {
     private final String id = UUID.randomUUID().toString();
     private final EngineSession engine;
     private final SessionLifecycle lifecycle;
-    private final TokenLifetime tokenLifetime;
     private final AtomicBoolean ended = new AtomicBoolean();
     private final SerialRequests requests = new SerialRequests(MAX_QUEUED);
     private final SocketUserData userData = new SocketUserData();
     private volatile SocketSession session;
 
-    NamespaceSocket(EngineSession engine, SessionLifecycle lifecycle, TokenLifetime tokenLifetime) {
+    NamespaceSocket(EngineSession engine, SessionLifecycle lifecycle) {
         this.engine = engine;
         this.lifecycle = lifecycle;
-        this.tokenLifetime = tokenLifetime;
     }
 
     void session(SocketSession value) {
@@ -141,7 +138,6 @@ final class NamespaceSocket implements ClientConnection {
      */
     void end(boolean clean) {
         if (ended.compareAndSet(false, true) && session != null) {
-            tokenLifetime.stop(session);
             lifecycle
                     .closed(session, clean ? CloseReason.NORMAL : CloseReason.ABNORMAL)
                     .subscribe()

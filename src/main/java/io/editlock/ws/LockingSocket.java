@@ -73,6 +73,9 @@ public class LockingSocket {
             return null;
         }
         tokenLifetime.start(session, connection.userData().get(LockingUpgradeCheck.TOKEN_EXPIRES_AT));
+        // The session keeps both from here: an entry in the user data costs every idle socket its share.
+        connection.userData().remove(LockingUpgradeCheck.IDENTITY);
+        connection.userData().remove(LockingUpgradeCheck.TOKEN_EXPIRES_AT);
         return handler.welcome(session);
     }
 
@@ -112,10 +115,7 @@ public class LockingSocket {
     public Uni<Void> onClose(WebSocketConnection connection) {
         CloseReason reason = connection.closeReason();
         return registry.find(connection.id())
-                .map(session -> {
-                    tokenLifetime.stop(session);
-                    return lifecycle.closed(session, reason);
-                })
+                .map(session -> lifecycle.closed(session, reason))
                 .orElseGet(() -> Uni.createFrom().voidItem());
     }
 

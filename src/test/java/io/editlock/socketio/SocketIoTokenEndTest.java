@@ -1,0 +1,44 @@
+package io.editlock.socketio;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.editlock.session.SessionRegistry;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * docs/protocol.md §3, §12: a Socket.IO socket lives no longer than its token either; at its end the
+ * server ends the Engine.IO session, a drop.
+ */
+@QuarkusTest
+@TestProfile(SocketIoTokenEndTest.ShortTokens.class)
+class SocketIoTokenEndTest {
+
+    static final Duration TOKEN_LIFETIME = Duration.ofSeconds(4);
+
+    public static class ShortTokens implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("editlock.demo-login.token-lifetime", TOKEN_LIFETIME.toMillis() + "ms");
+        }
+    }
+
+    @Inject
+    SessionRegistry registry;
+
+    @Test
+    void theSocketEndsWhenItsTokenEnds() {
+        EngineIoClient sara = EngineIoClient.connected("Sara");
+        assertTrue(registry.find(sara.socketId).isPresent(), "control: the socket is open on this node");
+        await().atMost(TOKEN_LIFETIME.plusSeconds(5))
+                .untilAsserted(() -> assertTrue(
+                        registry.find(sara.socketId).isEmpty(),
+                        "a Socket.IO socket whose token ended must be ended by the server"));
+    }
+}
