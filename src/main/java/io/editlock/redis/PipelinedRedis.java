@@ -102,20 +102,29 @@ public class PipelinedRedis {
     /**
      * A client of its own for one connection, created on the calling thread (an event loop's client
      * keeps its connections on that loop). Its pool and its connection are metered under the lane's
-     * name, not again under the default client's.
+     * name, not again under the default client's. Forgetting the old meters and registering the new
+     * ones happen under one lock, so two lanes' clients never register between each other's steps.
      */
-    private Redis ownClient(RedisOptions base, String name) {
-        // A client of this name from before (an earlier connection of the lane, a dev-mode reload,
-        // the test suite) may still be closing: its meters would turn this client's into a refused
-        // registration, and the metrics would describe a client that is gone.
-        meters.getMeters().stream()
-                .filter(meter -> name.equals(meter.getId().getTag("clientName")))
-                .forEach(meters::remove);
+    private synchronized Redis ownClient(RedisOptions base, String name) {
+        forgetMetersOf(name);
         RedisOptions own = new RedisOptions(base);
         own.setPoolName(name);
         own.setMetricsName("redis|" + name);
         own.setMaxPoolSize(1);
         return Redis.createClient(vertx, own);
+    }
+
+    /**
+     * A client of this name from before (an earlier connection of the lane, a dev-mode reload, the
+     * test suite) may still be closing: its meters would turn this client's into a refused
+     * registration, and the metrics would describe a client that is gone. Its connection's meters
+     * carry the name as {@code clientName}, its pool's as {@code pool.name}.
+     */
+    private void forgetMetersOf(String name) {
+        meters.getMeters().stream()
+                .filter(meter -> name.equals(meter.getId().getTag("clientName"))
+                        || name.equals(meter.getId().getTag("pool.name")))
+                .forEach(meters::remove);
     }
 
     /**

@@ -1,22 +1,27 @@
 package io.editlock.ops;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.editlock.catalog.ConfiguratorStore;
+import io.editlock.redis.PipelinedRedis;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.Fixtures;
 import io.editlock.support.WsClient;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import io.vertx.mutiny.redis.client.Command;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -53,6 +58,12 @@ class MetersRegisteredOnceTest {
     @Inject
     ConfiguratorStore store;
 
+    @Inject
+    PipelinedRedis pipelined;
+
+    @Inject
+    ReactiveRedisDataSource redis;
+
     @Test
     void startAndFirstLocksLogNoSecondRegistrationOfAMeter() throws IOException {
         // The first lock requests open the Redis connections of the event loops: their meters too.
@@ -60,6 +71,38 @@ class MetersRegisteredOnceTest {
             long configurator = Fixtures.configurator(store);
             try (WsClient sara = WsClient.connect(base, DemoLogin.user("Sara").token())) {
                 sara.request("lock-configurator", Map.of("configuratorId", configurator));
+            }
+        }
+        List<String> warnings = Files.readAllLines(LOG).stream()
+                .filter(line -> line.contains("has been already registered"))
+                .toList();
+        assertEquals(List.of(), warnings, "meters registered twice");
+    }
+
+    /**
+     * A pipelined connection that Redis drops is replaced by a client of the same name: the meters of
+     * the one that is gone make way for the new one's, in every registry the Vert.x metrics use.
+     */
+    @Test
+    void connectionsReopenedAfterRedisDroppedThemRegisterTheirMetersOnce() throws IOException {
+        long configurator = Fixtures.configurator(store);
+        pipelined.execute(Command.PING).await().atMost(Duration.ofSeconds(5));
+        try (WsClient sara = WsClient.connect(base, DemoLogin.user("Sara").token())) {
+            sara.request("lock-configurator", Map.of("configuratorId", configurator));
+            for (int round = 0; round < 3; round++) {
+                redis.execute(Command.CLIENT, "KILL", "TYPE", "normal", "SKIPME", "yes")
+                        .await()
+                        .atMost(Duration.ofSeconds(5));
+                await("commands from a worker to work again")
+                        .atMost(Duration.ofSeconds(10))
+                        .ignoreExceptions()
+                        .until(() -> pipelined.execute(Command.PING).await().atMost(Duration.ofSeconds(2)) != null);
+                await("lock requests to work again")
+                        .atMost(Duration.ofSeconds(10))
+                        .until(
+                                () -> sara.request("lock-configurator", Map.of("configuratorId", configurator)),
+                                reply -> "lock-acquired"
+                                        .equals(reply.path("event").asText()));
             }
         }
         List<String> warnings = Files.readAllLines(LOG).stream()
