@@ -6,6 +6,7 @@ import io.editlock.redis.Scripts;
 import io.smallrye.mutiny.Uni;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
@@ -63,14 +64,15 @@ public final class SharedRateLimit {
         private final long window;
         private int remaining;
         private boolean usedUp;
-        private Uni<Void> reserving;
+        private CompletableFuture<Void> reserving;
 
         Allowance(long window) {
             this.window = window;
         }
 
         Uni<Verdict> spend(Supplier<Uni<Integer>> reserve) {
-            Uni<Void> pending;
+            CompletableFuture<Void> pending;
+            boolean first = false;
             synchronized (this) {
                 if (remaining > 0) {
                     remaining--;
@@ -80,24 +82,40 @@ public final class SharedRateLimit {
                     return REFUSED;
                 }
                 if (reserving == null) {
-                    reserving = reserve.get()
-                            .invoke(this::reserved)
-                            .onTermination()
-                            .invoke(this::reservationEnded)
-                            .replaceWithVoid()
-                            .memoize()
-                            .indefinitely();
+                    reserving = new CompletableFuture<>();
+                    first = true;
                 }
                 pending = reserving;
             }
-            return pending.chain(() -> spend(reserve));
+            if (first) {
+                reserve.get().subscribe().with(granted -> reserved(granted, pending), failure -> {
+                    reservationEnded();
+                    pending.completeExceptionally(failure);
+                });
+            }
+            // Each waiter gets a Uni of its own over the one reservation: a memoized Uni shared by
+            // requests on several event loops can hand its item to one before telling it that it
+            // subscribed, and Mutiny then takes that item for another stage's.
+            return Uni.createFrom()
+                    .<Void>emitter(emitter -> pending.whenComplete((done, failure) -> {
+                        if (failure != null) {
+                            emitter.fail(failure);
+                        } else {
+                            emitter.complete(null);
+                        }
+                    }))
+                    .chain(() -> spend(reserve));
         }
 
-        private synchronized void reserved(int granted) {
-            remaining += granted;
-            if (granted == 0) {
-                usedUp = true; // the user's window is spent on every node
+        private void reserved(int granted, CompletableFuture<Void> pending) {
+            synchronized (this) {
+                remaining += granted;
+                if (granted == 0) {
+                    usedUp = true; // the user's window is spent on every node
+                }
+                reserving = null;
             }
+            pending.complete(null);
         }
 
         private synchronized void reservationEnded() {

@@ -15,6 +15,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -67,7 +68,7 @@ public class PipelinedRedis {
         }
         Lane lane = lane();
         Connection used = lane.connection();
-        return used.opened
+        return used.opened()
                 .flatMap(open -> open.send(request))
                 .ifNoItem()
                 .after(timeout)
@@ -147,8 +148,12 @@ public class PipelinedRedis {
             if (connection != null) {
                 return connection;
             }
-            Connection opening = new Connection(this);
-            return current.compareAndSet(null, opening) ? opening : connection();
+            Connection opening = new Connection();
+            if (!current.compareAndSet(null, opening)) {
+                return connection();
+            }
+            opening.open(this);
+            return opening;
         }
 
         void drop(Connection used) {
@@ -166,26 +171,52 @@ public class PipelinedRedis {
     }
 
     /**
-     * One connection of a lane, opened by the first command that uses it, and the client of its own
-     * it came from (none: borrowed from the default client's pool).
+     * One connection of a lane, opened when the lane hands it out (on the thread that asked, so an
+     * event loop's connection lives on that loop), and the client of its own it came from (none:
+     * borrowed from the default client's pool). Commands wait for it through a future, each with a
+     * Uni of its own: a memoized Uni that is still opening hands its item to subscribers that may not
+     * have been told yet that they subscribed (Mutiny adds them to its list before it tells them), and
+     * a stage told in that order takes the item for another's.
      */
     private final class Connection {
-        private final Uni<RedisConnection> opened;
+        private final CompletableFuture<RedisConnection> opened = new CompletableFuture<>();
         private volatile Redis own;
 
-        Connection(Lane lane) {
-            this.opened = Uni.createFrom()
-                    .deferred(() -> {
-                        own = lane.clients.get().orElse(null);
-                        return (own != null ? own : defaultClient).connect();
-                    })
-                    .invoke(connection -> connection
-                            .exceptionHandler(failure -> ended(lane, connection, failure))
-                            .endHandler(() -> ended(lane, connection, null)))
-                    .onFailure()
-                    .invoke(failure -> lane.drop(this))
-                    .memoize()
-                    .indefinitely();
+        void open(Lane lane) {
+            Redis client;
+            try {
+                own = lane.clients.get().orElse(null);
+                client = own != null ? own : defaultClient;
+            } catch (RuntimeException e) {
+                failed(lane, e);
+                return;
+            }
+            client.connect()
+                    .subscribe()
+                    .with(
+                            connection -> {
+                                connection
+                                        .exceptionHandler(failure -> ended(lane, connection, failure))
+                                        .endHandler(() -> ended(lane, connection, null));
+                                opened.complete(connection);
+                            },
+                            failure -> failed(lane, failure));
+        }
+
+        Uni<RedisConnection> opened() {
+            return Uni.createFrom()
+                    .emitter(emitter -> opened.whenComplete((connection, failure) -> {
+                        if (failure != null) {
+                            emitter.fail(failure);
+                        } else {
+                            emitter.complete(connection);
+                        }
+                    }));
+        }
+
+        private void failed(Lane lane, Throwable failure) {
+            lane.drop(this);
+            opened.completeExceptionally(failure);
         }
 
         private void ended(Lane lane, RedisConnection connection, Throwable failure) {
@@ -202,7 +233,7 @@ public class PipelinedRedis {
             if (client != null) {
                 client.close();
             } else {
-                opened.subscribe().with(RedisConnection::closeAndForget, failure -> {});
+                opened.thenAccept(RedisConnection::closeAndForget);
             }
         }
     }

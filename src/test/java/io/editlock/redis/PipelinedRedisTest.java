@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
@@ -16,7 +17,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
@@ -33,6 +38,9 @@ class PipelinedRedisTest {
 
     @Inject
     Vertx vertx;
+
+    @Inject
+    ReactiveRedisDataSource dataSource;
 
     @Test
     void manyCommandsIssuedAtOnceOnOneEventLoopGetTheirOwnRepliesInOrder() throws Exception {
@@ -74,6 +82,69 @@ class PipelinedRedisTest {
         assertEquals(50, replies.size());
         assertEquals(50L, replies.get(49));
         assertTrue(replies.stream().distinct().count() == 50, "every INCR ran once: " + replies);
+    }
+
+    /**
+     * While Redis drops the connections again and again, commands issued at once from many threads
+     * and event loops, each a chain of two, wait for the connection being reopened: every chain that
+     * completes gets its own replies in its own stages; those that fail fail as a lost connection.
+     */
+    @Test
+    void chainsFromManyThreadsWhileConnectionsReopenGetTheirOwnReplies() throws Exception {
+        ExecutorService threads = Executors.newFixedThreadPool(8);
+        List<Throwable> wrong = new CopyOnWriteArrayList<>();
+        AtomicInteger completed = new AtomicInteger();
+        try {
+            for (int round = 0; round < 30; round++) {
+                killClientConnections();
+                List<CompletableFuture<Void>> chains = new ArrayList<>();
+                for (int i = 0; i < 64; i++) {
+                    String key = "{test}:reopen:" + UUID.randomUUID();
+                    Supplier<Uni<long[]>> chain = () -> redis.execute(Command.INCR, key)
+                            .map(Response::toLong)
+                            .flatMap(first -> redis.execute(Command.INCRBY, key, "10")
+                                    .map(Response::toLong)
+                                    .map(second -> new long[] {first, second}));
+                    CompletableFuture<Void> done = new CompletableFuture<>();
+                    Runnable start = () -> chain.get()
+                            .subscribe()
+                            .with(
+                                    replies -> {
+                                        if (replies[0] != 1 || replies[1] != 11) {
+                                            wrong.add(new AssertionError(
+                                                    "replies of another command: " + replies[0] + ", " + replies[1]));
+                                        }
+                                        completed.incrementAndGet();
+                                        done.complete(null);
+                                    },
+                                    failure -> {
+                                        if (failure instanceof ClassCastException) {
+                                            wrong.add(failure);
+                                        }
+                                        done.complete(null);
+                                    });
+                    if (i % 2 == 0) {
+                        threads.execute(start);
+                    } else {
+                        vertx.getDelegate().getOrCreateContext().runOnContext(ignored -> start.run());
+                    }
+                    chains.add(done);
+                }
+                CompletableFuture.allOf(chains.toArray(CompletableFuture[]::new))
+                        .get(20, TimeUnit.SECONDS);
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+        assertEquals(List.of(), wrong, "every chain got its own replies");
+        assertTrue(completed.get() > 0, "some chains completed");
+    }
+
+    private void killClientConnections() {
+        dataSource
+                .execute(Command.CLIENT, "KILL", "TYPE", "normal", "SKIPME", "yes")
+                .await()
+                .atMost(Duration.ofSeconds(5));
     }
 
     private <T> T onEventLoop(Supplier<Uni<T>> work) throws Exception {
