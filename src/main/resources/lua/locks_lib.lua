@@ -1,8 +1,6 @@
 -- Lock records: the helpers of every script that reads or changes a configurator's locks. Loaded
--- after clock_lib.lua. The loader (LuaScript, LuaLinker) puts the functions a script reaches of the
--- libraries it names in front of it, so each script run stays one self-contained EVAL that defines
--- nothing it does not call. Every library is written as top-level 'local function's, each closing
--- with an 'end' at the start of a line.
+-- after clock_lib.lua. The loader (LuaScript) puts the libraries a script names in front of it, so
+-- each script run stays one self-contained EVAL.
 --
 -- A lock is one field of the configurator's locks hash; its value is a JSON record:
 --   type, cfg, item, page   the resource ('item'/'page' only for item sub-pages)

@@ -12,9 +12,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * One Lua script from {@code src/main/resources/lua/}, with the functions it reaches of the libraries
- * it uses in front (see {@link LuaLibrary} and {@link LuaLinker}), and the SHA-1 under which Redis
- * caches it. Every script is one of
+ * One Lua script from {@code src/main/resources/lua/}, with the libraries it uses in front (see
+ * {@link LuaLibrary}), and the SHA-1 under which Redis caches it. Every script is one of
  * {@link Scripts}.
  */
 public final class LuaScript {
@@ -27,8 +26,11 @@ public final class LuaScript {
     private LuaScript(String name, List<LuaLibrary> libraries) {
         this.name = name;
         this.libraries = libraries;
-        this.source = LuaLinker.link(
-                libraries.stream().map(library -> read(library.file())).toList(), read(name));
+        StringBuilder text = new StringBuilder();
+        for (LuaLibrary library : libraries) {
+            text.append(read(library.file())).append('\n');
+        }
+        this.source = text.append(read(name)).toString();
         this.sha1 = sha1(source);
     }
 
@@ -64,7 +66,7 @@ public final class LuaScript {
         return sha1;
     }
 
-    /** The libraries whose functions may come in front of the script, in the order they come. */
+    /** The libraries in front of the script, in the order they come. */
     public List<LuaLibrary> libraries() {
         return new ArrayList<>(libraries);
     }

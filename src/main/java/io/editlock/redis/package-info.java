@@ -3,9 +3,8 @@
  * <ul>
  * <li>{@link io.editlock.redis.ScriptExecutor} runs every Lua script (by EVALSHA, with EVAL when
  * Redis forgot it) and preloads them all at readiness. Every script is one of
- * {@link io.editlock.redis.Scripts}, with the functions it reaches of the libraries of
- * {@link io.editlock.redis.LuaLibrary} it uses in front ({@link io.editlock.redis.LuaLinker}); every
- * decision about locks, lines and catalog writes is one script run.</li>
+ * {@link io.editlock.redis.Scripts}, with the libraries of {@link io.editlock.redis.LuaLibrary} it
+ * uses; every decision about locks, lines and catalog writes is one script run.</li>
  * <li>{@link io.editlock.redis.PipelinedRedis} sends every other command (indexes, presence, resume
  * records, schedules), pipelined on one connection per event loop, each bounded by the timeout.
  * Scripts run through it too.</li>
