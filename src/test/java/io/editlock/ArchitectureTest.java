@@ -11,6 +11,8 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.ext.ExceptionMapper;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
@@ -93,6 +95,17 @@ class ArchitectureTest {
             .should()
             .dependOnClassesThat()
             .resideInAnyPackage("io.vertx..impl..", "io.vertx.core.internal..", "io.quarkus..impl..");
+
+    /**
+     * A memoized Uni that is still waiting for its item hands it to every subscriber, and it adds a
+     * subscriber to that list before it tells the subscriber that it subscribed: shared by requests on
+     * several threads, an operator can then take the item for another stage's (an item of the wrong
+     * type, a stage run twice, a command that never gets its reply). Work shared between waiters is a
+     * future that each reads through a Uni of its own.
+     */
+    @ArchTest
+    static final ArchRule no_memoized_uni =
+            noClasses().should().callMethod(Uni.class, "memoize").orShould().callMethod(Multi.class, "cache");
 
     /** Classes in {@code own} use, of {@code io.editlock}, only classes in {@code own} and {@code allowed}. */
     private static ArchRule usesOnly(String own, String... allowed) {
