@@ -93,18 +93,10 @@ public final class SharedRateLimit {
                     pending.completeExceptionally(failure);
                 });
             }
-            // Each waiter gets a Uni of its own over the one reservation: a memoized Uni shared by
-            // requests on several event loops can hand its item to one before telling it that it
-            // subscribed, and Mutiny then takes that item for another stage's.
-            return Uni.createFrom()
-                    .<Void>emitter(emitter -> pending.whenComplete((done, failure) -> {
-                        if (failure != null) {
-                            emitter.fail(failure);
-                        } else {
-                            emitter.complete(null);
-                        }
-                    }))
-                    .chain(() -> spend(reserve));
+            // Each waiter reads its own copy of the one reservation: a memoized Uni shared by requests
+            // on several event loops can hand its item to one before telling it that it subscribed,
+            // and Mutiny then takes that item for another stage's. A waiter given up cancels its copy.
+            return Uni.createFrom().completionStage(pending::copy).chain(() -> spend(reserve));
         }
 
         private void reserved(int granted, CompletableFuture<Void> pending) {

@@ -203,15 +203,9 @@ public class PipelinedRedis {
                             failure -> failed(lane, failure));
         }
 
+        /** A copy per command: a command given up (timeout) cancels its copy, not the connection. */
         Uni<RedisConnection> opened() {
-            return Uni.createFrom()
-                    .emitter(emitter -> opened.whenComplete((connection, failure) -> {
-                        if (failure != null) {
-                            emitter.fail(failure);
-                        } else {
-                            emitter.complete(connection);
-                        }
-                    }));
+            return Uni.createFrom().completionStage(opened::copy);
         }
 
         private void failed(Lane lane, Throwable failure) {
