@@ -81,7 +81,7 @@ class MetersRegisteredOnceTest {
 
     /**
      * A pipelined connection that Redis drops is replaced by a client of the same name: the meters of
-     * the one that is gone make way for the new one's, in every registry the Vert.x metrics use.
+     * the one that is gone (its connection's and its pool's) make way for the new one's.
      */
     @Test
     void connectionsReopenedAfterRedisDroppedThemRegisterTheirMetersOnce() throws IOException {
