@@ -23,6 +23,9 @@ import java.util.concurrent.TimeUnit;
 public final class ServerNode implements AutoCloseable {
 
     private static final Path JAR = Path.of("target", "quarkus-app", "quarkus-run.jar");
+    /** Each node's console, kept after the build for a failed test's story (a clean build removes them). */
+    private static final Path LOGS = Path.of("target", "node-logs");
+
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
@@ -57,7 +60,8 @@ public final class ServerNode implements AutoCloseable {
         settings.forEach((key, value) -> command.add("-D" + key + "=" + value));
         command.addAll(List.of("-jar", JAR.toString()));
         try {
-            Path log = Files.createTempFile("editlock-" + name + "-", ".log");
+            Files.createDirectories(LOGS);
+            Path log = Files.createTempFile(LOGS, name + "-", ".log");
             Process process = new ProcessBuilder(command)
                     .redirectErrorStream(true)
                     .redirectOutput(log.toFile())

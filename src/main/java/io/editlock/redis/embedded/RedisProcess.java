@@ -11,8 +11,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * A redis-server child process on a loopback port: the zero-setup Redis of dev mode and tests,
@@ -110,12 +112,23 @@ public final class RedisProcess implements AutoCloseable {
         }
     }
 
+    /** Stops Redis and removes its work directory: a node started again and again leaves nothing behind. */
     @Override
     public synchronized void close() {
         if (process != null) {
             process.destroy();
             waitForExit();
             process = null;
+        }
+        deleteWorkDir();
+    }
+
+    private void deleteWorkDir() {
+        try (Stream<Path> files = Files.walk(workDir)) {
+            files.sorted(Comparator.reverseOrder())
+                    .forEach(path -> path.toFile().delete());
+        } catch (IOException e) {
+            // Already gone, or not ours to delete: nothing Redis needs.
         }
     }
 
