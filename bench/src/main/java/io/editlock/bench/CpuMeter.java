@@ -13,7 +13,10 @@ import java.util.concurrent.TimeUnit;
  * Linux's /proc (user + system time of each process, and of the whole machine). Divided by the ops of
  * the window it says what one op costs each process, which is what decides how many ops two shared
  * cores can carry: a rate alone moves with whatever else the host is doing, the CPU per op much less.
- * Without /proc (not Linux) it measures nothing and the report leaves the figures out.
+ * Beside the time, the read and write system calls of each process (/proc/PID/io): on a machine
+ * where a system call costs microseconds, their count per op is the part of an op's cost that no
+ * code above the socket can make cheaper, only fewer. Without /proc (not Linux) it measures nothing
+ * and the report leaves the figures out.
  */
 final class CpuMeter {
 
@@ -50,6 +53,7 @@ final class CpuMeter {
      */
     Sample sample() {
         Map<String, Double> nanos = new LinkedHashMap<>();
+        Map<String, long[]> syscalls = new LinkedHashMap<>();
         try {
             for (Map.Entry<String, Long> process : pids.entrySet()) {
                 try {
@@ -57,9 +61,14 @@ final class CpuMeter {
                 } catch (IOException | RuntimeException gone) {
                     // not on this host, or exited: no figure for it
                 }
+                try {
+                    syscalls.put(process.getKey(), readsAndWrites(process.getValue()));
+                } catch (IOException | RuntimeException unreadable) {
+                    // another user's process, or exited: no count for it
+                }
             }
             long[] machine = machineTicks();
-            return new Sample(nanos, machine[0] * NANOS_PER_TICK, machine[1] * NANOS_PER_TICK);
+            return new Sample(nanos, syscalls, machine[0] * NANOS_PER_TICK, machine[1] * NANOS_PER_TICK);
         } catch (IOException | RuntimeException e) {
             return null;
         }
@@ -67,7 +76,8 @@ final class CpuMeter {
 
     /**
      * Puts {@code cpu_<process>_us_per_op} for every process, {@code cpu_us_per_op} (their sum) and
-     * {@code machine_busy_pct} (all cores, all processes: near 100 % means the cores were the limit).
+     * {@code machine_busy_pct} (all cores, all processes: near 100 % means the cores were the limit),
+     * and {@code syscalls_<process>_reads_per_op} / {@code _writes_per_op}.
      */
     static void put(Map<String, Object> metrics, Sample start, Sample end, long ops) {
         if (start == null || end == null || ops == 0) {
@@ -84,11 +94,48 @@ final class CpuMeter {
             total += perOp;
         }
         metrics.put("cpu_us_per_op", total);
+        putSyscalls(metrics, start, end, ops, null);
         double busy = end.machineBusyNanos() - start.machineBusyNanos();
         double all = busy + end.machineIdleNanos() - start.machineIdleNanos();
         if (all > 0) {
             metrics.put("machine_busy_pct", 100 * busy / all);
         }
+    }
+
+    /**
+     * Read and write system calls per op of each process whose counts could be read at both ends.
+     *
+     * @param only the one process to count, or null for all
+     */
+    static void putSyscalls(Map<String, Object> metrics, Sample start, Sample end, long ops, String only) {
+        for (Map.Entry<String, long[]> process : end.processSyscalls().entrySet()) {
+            long[] before = start.processSyscalls().get(process.getKey());
+            if (before != null && (only == null || only.equals(process.getKey()))) {
+                metrics.put(
+                        "syscalls_" + process.getKey() + "_reads_per_op",
+                        (process.getValue()[0] - before[0]) / (double) ops);
+                metrics.put(
+                        "syscalls_" + process.getKey() + "_writes_per_op",
+                        (process.getValue()[1] - before[1]) / (double) ops);
+            }
+        }
+    }
+
+    /** {read, write} system calls so far: {@code syscr} and {@code syscw} of /proc/PID/io (all threads). */
+    private static long[] readsAndWrites(long pid) throws IOException {
+        long reads = -1;
+        long writes = -1;
+        for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "io"), StandardCharsets.US_ASCII)) {
+            if (line.startsWith("syscr:")) {
+                reads = Long.parseLong(line.substring(6).trim());
+            } else if (line.startsWith("syscw:")) {
+                writes = Long.parseLong(line.substring(6).trim());
+            }
+        }
+        if (reads < 0 || writes < 0) {
+            throw new IOException("no syscr/syscw in /proc/" + pid + "/io");
+        }
+        return new long[] {reads, writes};
     }
 
     /** utime + stime, fields 14 and 15 of /proc/PID/stat (the name in field 2 may hold spaces: count after it). */
@@ -130,5 +177,9 @@ final class CpuMeter {
         return sample();
     }
 
-    record Sample(Map<String, Double> processNanos, double machineBusyNanos, double machineIdleNanos) {}
+    record Sample(
+            Map<String, Double> processNanos,
+            Map<String, long[]> processSyscalls,
+            double machineBusyNanos,
+            double machineIdleNanos) {}
 }

@@ -78,6 +78,7 @@ public final class Main {
                                             - start.processNanos().get("redis"))
                                     / requests
                                     / 1000);
+                    CpuMeter.putSyscalls(metrics, start, end, requests, "redis");
                 }
                 results.emit("evalsha", "clients=" + options.getInt("clients", 32), run, metrics, notes);
             }

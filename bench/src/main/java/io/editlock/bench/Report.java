@@ -126,6 +126,11 @@ final class Report {
                     + (!values("evalsha", key, "cpu_redis_us_per_op").isEmpty()
                             ? ", Redis CPU " + cell("evalsha", key, "cpu_redis_us_per_op", 1) + " µs per run"
                             : "")
+                    + (!values("evalsha", key, "syscalls_redis_reads_per_op").isEmpty()
+                            ? ", " + cell("evalsha", key, "syscalls_redis_reads_per_op", 2) + " reads and "
+                                    + cell("evalsha", key, "syscalls_redis_writes_per_op", 2)
+                                    + " writes (system calls) per run"
+                            : "")
                     + ".");
         }
         line("");
@@ -197,6 +202,33 @@ final class Report {
     }
 
     /**
+     * Read and write system calls per op of the server and Redis, echo beside locks: what an op makes
+     * each process ask of the kernel, which no code above the socket makes cheaper.
+     */
+    private void syscallsPerOp(List<String[]> rows) {
+        List<String[]> counted = rows.stream()
+                .filter(row -> median(row[0], row[1], "syscalls_server_writes_per_op") != null)
+                .toList();
+        if (counted.isEmpty()) {
+            return;
+        }
+        line("System calls per op (/proc/PID/io: `read`/`readv` and `write`/`writev` of all threads, the log writer's"
+                + " included; `epoll_wait`, `sendto` and `recvfrom` are not counted):");
+        line("");
+        line("| loop | sockets | server reads | server writes | Redis reads | Redis writes |");
+        line("|---|---:|---:|---:|---:|---:|");
+        for (String[] row : counted) {
+            String s = row[0];
+            String k = row[1];
+            line("| " + s + " | " + value(k) + " | " + cell(s, k, "syscalls_server_reads_per_op", 2) + " | "
+                    + cell(s, k, "syscalls_server_writes_per_op", 2) + " | "
+                    + cell(s, k, "syscalls_redis_reads_per_op", 2) + " | "
+                    + cell(s, k, "syscalls_redis_writes_per_op", 2) + " |");
+        }
+        line("");
+    }
+
+    /**
      * CPU time per op of each process, echo beside locks: when the cores are the limit, the ratio of
      * the totals is the most a lock loop can reach of the echo rate on this machine.
      */
@@ -230,6 +262,7 @@ final class Report {
                     + cell(s, k, "machine_busy_pct", 0) + " % |");
         }
         line("");
+        syscallsPerOp(rows);
         for (String key : keys("locks")) {
             Double lockOverEcho = pairedRatio("locks", key, "echo", key, "cpu_us_per_op");
             if (key.startsWith("nodes=") || lockOverEcho == null || lockOverEcho == 0) {
