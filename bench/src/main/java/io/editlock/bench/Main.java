@@ -25,7 +25,7 @@ public final class Main {
               evalsha     --redis-port P --requests N --clients C --runs [--redis-pid PID]   (Redis CPU per script run)
               sizes       --url U --redis-port P --sizes "10 100 1000 10000" --locks N --budget-ms M --windows W --runs
               contention  --url U --users 200 --rounds 50 --runs
-              fanout      --url U --watchers "1000 5000 10000" --iterations N --runs
+              fanout      --url U --watchers "1000 5000 10000" --iterations N --runs [--server-pids PID --redis-pid PID]
               memory      --url U --server-pid PID --sockets N --configurators M --settle-ms S --runs
               report      --in results.jsonl --machine machine.properties --out report.md
               keys        --dir D   (jwt-private.pem and jwt-public.pem for the server nodes)
@@ -251,6 +251,7 @@ public final class Main {
                                 options.getInt("iterations", 50),
                                 options.getLong("timeout-ms", 30_000),
                                 connectConcurrency,
+                                cpu,
                                 run,
                                 results);
                     }

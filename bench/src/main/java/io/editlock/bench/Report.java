@@ -437,6 +437,26 @@ final class Report {
         }
         errorNotes("fanout");
         line("");
+        List<String> measured = keys("fanout").stream()
+                .filter(key -> median("fanout", key, "cpu_server_us_per_op") != null)
+                .toList();
+        if (!measured.isEmpty()) {
+            line(
+                    "Per change seen by a watcher (CPU time and system calls of each process over the locks, divided by"
+                            + " locks × 2 × watchers; the locker's requests included). A lock reaches a watcher as one frame"
+                            + " (`lock-updated`), an unlock as two (`lock-released` and `lock-updated`): 1.5 frames per change.");
+            line("");
+            line("| watchers | server µs | generator µs | Redis µs | server writes | generator reads |");
+            line("|---:|---:|---:|---:|---:|---:|");
+            for (String key : measured) {
+                line("| " + value(key) + " | " + cell("fanout", key, "cpu_server_us_per_op", 1) + " | "
+                        + cell("fanout", key, "cpu_generator_us_per_op", 1) + " | "
+                        + cell("fanout", key, "cpu_redis_us_per_op", 2) + " | "
+                        + cell("fanout", key, "syscalls_server_writes_per_op", 2) + " | "
+                        + cell("fanout", key, "syscalls_generator_reads_per_op", 2) + " |");
+            }
+            line("");
+        }
     }
 
     private void memory() {
