@@ -218,12 +218,16 @@ final class Report {
         line("| loop | sockets | server reads | server writes | Redis reads | Redis writes |");
         line("|---|---:|---:|---:|---:|---:|");
         for (String[] row : counted) {
-            String s = row[0];
-            String k = row[1];
-            line("| " + s + " | " + value(k) + " | " + cell(s, k, "syscalls_server_reads_per_op", 2) + " | "
-                    + cell(s, k, "syscalls_server_writes_per_op", 2) + " | "
-                    + cell(s, k, "syscalls_redis_reads_per_op", 2) + " | "
-                    + cell(s, k, "syscalls_redis_writes_per_op", 2) + " |");
+            line("| " + row[0] + " | " + value(row[1])
+                    + cells(
+                            row[0],
+                            row[1],
+                            2,
+                            "syscalls_server_reads_per_op",
+                            "syscalls_server_writes_per_op",
+                            "syscalls_redis_reads_per_op",
+                            "syscalls_redis_writes_per_op")
+                    + " |");
         }
         line("");
     }
@@ -254,12 +258,16 @@ final class Report {
         line("| loop | sockets | server µs | generator µs | Redis µs | all µs | machine busy |");
         line("|---|---:|---:|---:|---:|---:|---:|");
         for (String[] row : rows) {
-            String s = row[0];
-            String k = row[1];
-            line("| " + s + " | " + value(k) + " | " + cell(s, k, "cpu_server_us_per_op", 1) + " | "
-                    + cell(s, k, "cpu_generator_us_per_op", 1)
-                    + " | " + cell(s, k, "cpu_redis_us_per_op", 1) + " | " + cell(s, k, "cpu_us_per_op", 1) + " | "
-                    + cell(s, k, "machine_busy_pct", 0) + " % |");
+            line("| " + row[0] + " | " + value(row[1])
+                    + cells(
+                            row[0],
+                            row[1],
+                            1,
+                            "cpu_server_us_per_op",
+                            "cpu_generator_us_per_op",
+                            "cpu_redis_us_per_op",
+                            "cpu_us_per_op")
+                    + " | " + cell(row[0], row[1], "machine_busy_pct", 0) + " % |");
         }
         line("");
         syscallsPerOp(rows);
@@ -568,6 +576,15 @@ final class Report {
     }
 
     /** "median (min–max)", or the median alone when every run gave the same. */
+    /** " | a | b | …": a cell for each metric, with as many decimals. */
+    private String cells(String scenario, String key, int decimals, String... metrics) {
+        StringBuilder row = new StringBuilder();
+        for (String metric : metrics) {
+            row.append(" | ").append(cell(scenario, key, metric, decimals));
+        }
+        return row.toString();
+    }
+
     private String cell(String scenario, String key, String metric, int decimals) {
         List<Double> values = values(scenario, key, metric);
         if (values.isEmpty()) {
