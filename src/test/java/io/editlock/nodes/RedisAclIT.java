@@ -26,6 +26,7 @@ class RedisAclIT extends MultiNodeScenarios {
         Path acl;
         try {
             acl = Files.createTempFile("editlock-users-", ".acl");
+            acl.toFile().deleteOnExit();
             Files.write(
                     acl,
                     Files.readAllLines(Path.of("deploy", "redis-users.acl")).stream()

@@ -62,6 +62,7 @@ class WaitingAcrossNodesIT {
         Path acl;
         try {
             acl = Files.createTempFile("editlock-users-", ".acl");
+            acl.toFile().deleteOnExit();
             Files.write(
                     acl,
                     Files.readAllLines(Path.of("deploy", "redis-users.acl")).stream()

@@ -37,6 +37,8 @@ public final class TestTokens {
                             .encodeToString(keys.getPublic().getEncoded())
                     + "\n-----END PUBLIC KEY-----\n";
             Path file = Files.createTempFile("editlock-test-jwt-", ".pem");
+            // Read by this JVM's application and by the nodes it starts, all gone when it ends.
+            file.toFile().deleteOnExit();
             Files.writeString(file, pem);
             return new TestTokens(keys, file);
         } catch (NoSuchAlgorithmException | IOException e) {
