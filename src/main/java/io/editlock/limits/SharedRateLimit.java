@@ -88,15 +88,27 @@ public final class SharedRateLimit {
                 pending = reserving;
             }
             if (first) {
-                reserve.get().subscribe().with(granted -> reserved(granted, pending), failure -> {
-                    reservationEnded();
-                    pending.completeExceptionally(failure);
-                });
+                reserve(reserve, pending);
             }
             // Each waiter reads its own copy of the one reservation: a memoized Uni shared by requests
             // on several event loops can hand its item to one before telling it that it subscribed,
             // and Mutiny then takes that item for another stage's. A waiter given up cancels its copy.
             return Uni.createFrom().completionStage(pending::copy).chain(() -> spend(reserve));
+        }
+
+        /**
+         * Asks Redis for a block; a reservation that fails, even before it is sent, fails every
+         * request waiting for it and leaves the allowance free to try again.
+         */
+        private void reserve(Supplier<Uni<Integer>> reserve, CompletableFuture<Void> pending) {
+            Uni<Integer> reservation;
+            try {
+                reservation = reserve.get();
+            } catch (RuntimeException failure) {
+                failed(failure, pending);
+                return;
+            }
+            reservation.subscribe().with(granted -> reserved(granted, pending), failure -> failed(failure, pending));
         }
 
         private void reserved(int granted, CompletableFuture<Void> pending) {
@@ -110,8 +122,11 @@ public final class SharedRateLimit {
             pending.complete(null);
         }
 
-        private synchronized void reservationEnded() {
-            reserving = null;
+        private void failed(Throwable failure, CompletableFuture<Void> pending) {
+            synchronized (this) {
+                reserving = null;
+            }
+            pending.completeExceptionally(failure);
         }
     }
 }
