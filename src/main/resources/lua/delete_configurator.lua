@@ -1,6 +1,7 @@
 -- delete_configurator: guarded delete of a configurator (guard 'configurator') with all its data
 -- and locks. The deleter's own locks in it are released with reason 'deleted' and announced (nobody
--- else can hold one: the guard would have refused). Cost: O(its items and entries), inherently.
+-- else can hold one: the guard would have refused). Its waiting lines and take-over requests end,
+-- and their users are told NOT_FOUND. Cost: O(its items and entries), inherently.
 --
 -- KEYS[1] configurator      hash: the configurator's record; absent = no such configurator
 -- KEYS[2] locks             hash of the configurator's locks (see locks_lib.lua)
@@ -13,6 +14,7 @@
 -- ARGV[2] configuratorId
 -- ARGV[3] lockChannel       ARGV[4] contentChannel
 -- ARGV[5] mayDeleteAny      '1' when the deleter is an admin; else only the creator (createdBy = guard.u) may
+-- KEYS[10..13], ARGV[6..7]  waiting lines (waitlines_lib.lua)
 -- Reply (JSON): {s='OK', items=[id...], filters=[...], dependencies=[...], attributeValues=[...],
 --               variables=[...]} (ids whose global index entries the caller removes)
 --             | {s='NOT_FOUND'} | {s='FORBIDDEN'} | {s='LOCKED', lock} | {s='STALE_TOKEN'}
@@ -26,8 +28,9 @@ if redis.call('EXISTS', configurator_key) == 0 then return reply({ s = 'NOT_FOUN
 if may_delete_any ~= '1' and redis.call('HGET', configurator_key, 'createdBy') ~= guard.u then
   return reply({ s = 'FORBIDDEN' })
 end
-local refusal, live, now = run_guard(locks_key, guard, nil, lock_channel, configurator_id)
+local refusal, live, now, book = run_guard(locks_key, guard, nil, lock_channel, configurator_id)
 if refusal ~= nil then return reply(refusal) end
+local waiting = waiting_context(KEYS, 10, ARGV, 6, configurator_id, book)
 
 local released = {}
 for field, lock in pairs(live) do
@@ -37,6 +40,8 @@ for field, lock in pairs(live) do
   end
 end
 if #released > 0 then announce(lock_channel, configurator_id, live, released, now) end
+end_lines_of(waiting, nil)
+publish_waiting(waiting, live)
 
 local deleted = {
   s = 'OK',
@@ -47,6 +52,6 @@ local deleted = {
   variables = redis.call('HKEYS', variables_key),
 }
 redis.call('DEL', configurator_key, locks_key, items_key, children_key, item_entries_key,
-  filters_key, dependencies_key, attribute_values_key, variables_key)
+  filters_key, dependencies_key, attribute_values_key, variables_key, unpack(KEYS, 10, 13))
 content_changed(content_channel, configurator_id, 'configurator', configurator_id, 'deleted')
 return reply(deleted)

@@ -1,6 +1,8 @@
 -- delete_item: guarded delete of an item with its sub-tree and their entries (guard 'item-full':
 -- refused while another user holds the configurator or any page of an item in the sub-tree). The
--- deleter's own page locks in the sub-tree are released with reason 'deleted' and announced.
+-- deleter's own page locks in the sub-tree are released with reason 'deleted' and announced. The
+-- lines and take-over requests of the deleted pages end (their users are told NOT_FOUND), and
+-- what the release frees goes to whom waits for it, in the same run (docs/protocol.md §14).
 -- Cost: O(locks held + the sub-tree and its entries), inherently; never O(items of the configurator).
 --
 -- KEYS[1] locks           hash of the configurator's locks (see locks_lib.lua)
@@ -12,6 +14,7 @@
 -- ARGV[1] guard           JSON (see guards_lib.lua)
 -- ARGV[2] configuratorId  ARGV[3] itemId
 -- ARGV[4] lockChannel     ARGV[5] contentChannel
+-- KEYS[8..11], ARGV[6..7] waiting lines (waitlines_lib.lua)
 -- Reply (JSON): {s='OK', items=[id...], filters=[...], dependencies=[...], attributeValues=[...]}
 --             | {s='NOT_FOUND'} | {s='LOCKED', lock} | {s='STALE_TOKEN'}
 local locks_key, items_key, children_key, item_entries_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
@@ -38,8 +41,9 @@ while next_index <= #order do
   next_index = next_index + 1
 end
 
-local refusal, live, now = run_guard(locks_key, guard, subtree, lock_channel, configurator_id)
+local refusal, live, now, book = run_guard(locks_key, guard, subtree, lock_channel, configurator_id)
 if refusal ~= nil then return reply(refusal) end
+local waiting = waiting_context(KEYS, 8, ARGV, 6, configurator_id, book)
 
 local released = {}
 for field, lock in pairs(live) do
@@ -50,7 +54,14 @@ for field, lock in pairs(live) do
     released[#released + 1] = released_entry(lock, 'deleted', '')
   end
 end
-if #released > 0 then announce(lock_channel, configurator_id, live, released, now) end
+local gone_pages = {}
+for _, id in ipairs(order) do
+  for _, p in ipairs(pages) do gone_pages[#gone_pages + 1] = 'i:' .. id .. ':' .. p.page end
+end
+end_lines_of(waiting, gone_pages)
+local served = serve(waiting, locks_key, live, now, released)
+if #released > 0 or served then announce(lock_channel, configurator_id, live, released, now) end
+publish_waiting(waiting, live)
 
 local deleted = { s = 'OK', items = order, filters = {}, dependencies = {}, attributeValues = {} }
 for _, id in ipairs(order) do

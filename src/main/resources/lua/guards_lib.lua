@@ -46,11 +46,12 @@ local function check_guard(live, guard, subtree)
 end
 
 -- Loads the live locks (announcing leases found expired on the way) and runs the guard.
--- Returns the refusal reply or nil, the live locks, and the time of the decision.
+-- Returns the refusal reply or nil, the live locks, the time of the decision, and the locks hash's
+-- bookkeeping (for a write that goes on to change locks or waiting lines).
 local function run_guard(locks_key, guard, subtree, lock_channel, configurator_id)
   local released = {}
   local now = now_ms()
-  local live = load_live(locks_key, now, released)
+  local live, book = load_live(locks_key, now, released)
   if #released > 0 then announce(lock_channel, configurator_id, live, released, now) end
-  return check_guard(live, guard, subtree or {}), live, now
+  return check_guard(live, guard, subtree or {}), live, now, book
 end

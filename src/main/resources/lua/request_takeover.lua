@@ -46,7 +46,7 @@ local keepers = {}
 keepers[socket_id] = node_id
 stir(ctx)
 local takeover = { u = user_id, n = user_name, k = keepers, h = lock.u, hn = lock.n, t = lock.t,
-                   d = now + consent_ms, m = message }
+                   d = now + consent_ms, m = message, q = redis.call('HINCRBY', ctx.waiters, '#seq', 1) }
 redis.call('HSET', ctx.takeovers, field, cjson.encode(takeover))
 socket_index_update(ctx, socket_id, 't|' .. field, true)
 ctx.requested[#ctx.requested + 1] = { f = field, u = user_id, n = user_name, h = lock.u, d = takeover.d, m = message }

@@ -13,9 +13,9 @@
 --                    's:<socketId>' -> JSON array of what that socket asked for ('w|<field>|<userId>'
 --                    for a line, 't|<field>' for a take-over), so a socket that goes is forgotten at once
 --                    '#seq' -> the last seq handed out
---   takeovers  hash  field -> pending take-over {u, n, k, h, hn, t, d, m}: asker id, name and
+--   takeovers  hash  field -> pending take-over {u, n, k, h, hn, t, d, m, q}: asker id, name and
 --                    sockets; holder id and name; the holder's grant (token) asked for; deadline (ms);
---                    message
+--                    message; its place in the order of asking (a seq from '#seq', as a line's)
 -- And two ARGV in a row: the lease (ms) of grants, and the channel of waiting events. Every script
 -- that serves lines has the configurator's locks hash as KEYS[1]; its '#calm' (see locks_lib.lua)
 -- says that there is neither a line nor a take-over, so that a lock request or a release in a
@@ -23,7 +23,8 @@
 --
 -- Every change publishes one waiting event (JSON) on that channel:
 --   {c, locks=[public views], waiting={canonical=n}, grants=[{kind='queued'|'takeover', lock, schedule}],
---    left=[{f, u}], moved=[field], failed=[{f, u, lock}], requested=[…], refused=[…]}
+--    left=[{f, u}], moved=[field], failed=[{f, u, lock}], gone=[{f, u}], requested=[…], refused=[…]}
+--   gone: waiters and take-over askers of a resource that was deleted (their wait ended: NOT_FOUND)
 
 local function field_of(lock)
   if lock.type == 'configurator' then return 'cfg' end
@@ -45,7 +46,7 @@ local function waiting_context(keys, k, args, a, configurator_id, book)
   return { locks = keys[1], lines = keys[k], line = keys[k + 1], waiters = keys[k + 2], takeovers = keys[k + 3],
            lease = tonumber(args[a]), channel = args[a + 1], cfg = configurator_id, book = book,
            calm = book.v.calm ~= nil,
-           grants = {}, left = {}, moved = {}, failed = {}, requested = {}, refused = {}, changed = false }
+           grants = {}, left = {}, moved = {}, failed = {}, gone = {}, requested = {}, refused = {}, changed = false }
 end
 
 -- Whether nobody waits and nobody asks for a take-over in the configurator. Looks (one EXISTS)
@@ -205,10 +206,34 @@ local function publish_waiting(ctx, live)
   local moved = {}
   for field, _ in pairs(ctx.moved) do moved[#moved + 1] = field end
   redis.call('PUBLISH', ctx.channel, cjson.encode({ c = ctx.cfg, locks = views, waiting = waiting_counts(ctx) or cjson.null,
-    grants = ctx.grants, left = ctx.left, moved = moved, failed = ctx.failed, requested = ctx.requested,
-    refused = ctx.refused }))
+    grants = ctx.grants, left = ctx.left, moved = moved, failed = ctx.failed, gone = ctx.gone,
+    requested = ctx.requested, refused = ctx.refused }))
   ctx.changed = false
-  ctx.grants, ctx.left, ctx.moved, ctx.failed, ctx.requested, ctx.refused = {}, {}, {}, {}, {}, {}
+  ctx.grants, ctx.left, ctx.moved, ctx.failed, ctx.gone, ctx.requested, ctx.refused = {}, {}, {}, {}, {}, {}, {}
+end
+
+-- The candidates that someone asks for, in the order they asked: a grant to one may block another
+-- (the configurator conflicts with every page), so whoever asked first is served first, whatever
+-- the order Lua keeps a table in. A take-over counts from its request, a line from its head's
+-- joining; both draw from the one '#seq'. A take-over from before take-overs were numbered counts
+-- as first. Ties (none within one configurator) fall back to the field's name.
+local function first_asked_first(ctx, candidates, pending)
+  local claims = {}
+  for i, field in ipairs(candidates) do
+    local raw, since = pending[i], nil
+    if raw then
+      since = cjson.decode(raw).q or 0
+    else
+      local head = line_head(ctx, field)
+      if head ~= nil then since = tonumber(string.match(head, '^[^|]*|(%d+)|')) end
+    end
+    if since ~= nil then claims[#claims + 1] = { field = field, raw = raw or false, since = since } end
+  end
+  table.sort(claims, function(a, b)
+    if a.since ~= b.since then return a.since < b.since end
+    return a.field < b.field
+  end)
+  return claims
 end
 
 -- After locks were freed (or may have been, unseen): serves the lines and pending take-overs that
@@ -237,7 +262,9 @@ local function serve(ctx, locks_key, live, now, released, field)
   local candidates = {}
   for candidate, _ in pairs(fields) do candidates[#candidates + 1] = candidate end
   local pending = #candidates > 0 and redis.call('HMGET', ctx.takeovers, unpack(candidates)) or {}
-  for i, candidate in ipairs(candidates) do serve_field(ctx, locks_key, live, now, candidate, pending[i]) end
+  for _, claim in ipairs(first_asked_first(ctx, candidates, pending)) do
+    serve_field(ctx, locks_key, live, now, claim.field, claim.raw)
+  end
   local granted = #ctx.grants > 0
   publish_waiting(ctx, live)
   return granted
@@ -247,6 +274,35 @@ end
 local function someone_first(ctx, field)
   if ctx == nil or ctx.calm then return false end
   return redis.call('HEXISTS', ctx.lines, field) == 1 or redis.call('HEXISTS', ctx.takeovers, field) == 1
+end
+
+-- The resources in 'fields' were deleted: their lines and pending take-overs end, and each waiter
+-- and asker is told (ctx.gone), so that nothing is ever granted on what no longer exists. Cost:
+-- O(log n) per field, plus the waiters of those lines, who each have to be told anyway.
+-- 'fields' nil: every line and take-over of the configurator (it was deleted).
+local function end_lines_of(ctx, fields)
+  if ctx == nil or (fields ~= nil and next(fields) == nil) or is_calm(ctx) then return end
+  if fields == nil then
+    local all = {}
+    for _, f in ipairs(redis.call('HKEYS', ctx.lines)) do all[f] = true end
+    for _, f in ipairs(redis.call('HKEYS', ctx.takeovers)) do all[f] = true end
+    fields = {}
+    for f, _ in pairs(all) do fields[#fields + 1] = f end
+  end
+  for _, field in ipairs(fields) do
+    local pending = redis.call('HGET', ctx.takeovers, field)
+    if pending then
+      local takeover = cjson.decode(pending)
+      end_takeover(ctx, field, takeover)
+      ctx.gone[#ctx.gone + 1] = { f = field, u = takeover.u }
+    end
+    if redis.call('HEXISTS', ctx.lines, field) == 1 then
+      for _, member in ipairs(redis.call('ZRANGEBYLEX', ctx.line, '[' .. field .. '|', '[' .. field .. '|~')) do
+        local user = string.match(member, '^[^|]*|%d+|(.*)$')
+        if leave_line(ctx, field, user) then ctx.gone[#ctx.gone + 1] = { f = field, u = user } end
+      end
+    end
+  end
 end
 
 -- A socket is gone for good: it no longer waits, nor asks for a take-over. A user whose last
@@ -301,5 +357,6 @@ local function move_waiting_socket(ctx, old_socket, new_socket, new_node)
     end
   end
   redis.call('HDEL', ctx.waiters, 's:' .. old_socket)
-  redis.call('HSET', ctx.waiters, 's:' .. new_socket, raw)
+  -- The new socket may wait or ask on its own already: its list gains the old one's, it is not replaced.
+  for _, entry in ipairs(cjson.decode(raw)) do socket_index_update(ctx, new_socket, entry, true) end
 end

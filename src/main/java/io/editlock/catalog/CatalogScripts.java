@@ -1,5 +1,6 @@
 package io.editlock.catalog;
 
+import io.editlock.config.EditlockConfig;
 import io.editlock.lock.Guard;
 import io.editlock.lock.LockStoreUnavailableException;
 import io.editlock.redis.LockKeys;
@@ -9,6 +10,8 @@ import io.editlock.redis.Scripts;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -35,10 +38,18 @@ public class CatalogScripts {
 
     private final ScriptExecutor executor;
     private final LockKeys keys;
+    private final Duration lease;
 
-    public CatalogScripts(ScriptExecutor executor, LockKeys keys) {
+    @Inject
+    public CatalogScripts(ScriptExecutor executor, LockKeys keys, EditlockConfig config) {
+        this(executor, keys, config.lease().ttl());
+    }
+
+    /** @param lease of the grants a delete hands to whom waits for what it frees */
+    public CatalogScripts(ScriptExecutor executor, LockKeys keys, Duration lease) {
         this.executor = executor;
         this.keys = keys;
+        this.lease = lease;
     }
 
     /** @param createdBy null when the server makes it itself */
@@ -87,13 +98,13 @@ public class CatalogScripts {
                 keys.entries(c, Entity.VARIABLE.collection())); // variables
         return write(
                 DELETE_CONFIGURATOR,
-                k,
-                List.of(
+                withWaiting(k, c),
+                withWaiting(List.of(
                         guard.toScriptJson(),
                         id(c),
                         keys.lockEventsChannel(),
                         keys.contentEventsChannel(),
-                        mayDeleteAny ? "1" : "0"));
+                        mayDeleteAny ? "1" : "0")));
     }
 
     /**
@@ -151,13 +162,28 @@ public class CatalogScripts {
                 keys.entries(c, Entity.ATTRIBUTE_VALUE.collection())); // attributeValues
         return write(
                 DELETE_ITEM,
-                k,
-                List.of(
+                withWaiting(k, c),
+                withWaiting(List.of(
                         guard.toScriptJson(),
                         id(c),
                         id(guard.itemId()),
                         keys.lockEventsChannel(),
-                        keys.contentEventsChannel()));
+                        keys.contentEventsChannel())));
+    }
+
+    /** A delete ends the waiting lines of what it removes and serves those it unblocks (lua/waitlines_lib.lua). */
+    private List<String> withWaiting(List<String> k, long configuratorId) {
+        List<String> all = new ArrayList<>(k);
+        all.addAll(keys.waiting(configuratorId)); // lines, line, waiters, takeovers
+        return all;
+    }
+
+    /** The lease of grants from a line and the waiting channel after a script's own arguments. */
+    private List<String> withWaiting(List<String> a) {
+        List<String> all = new ArrayList<>(a);
+        all.add(String.valueOf(lease.toMillis()));
+        all.add(keys.waitEventsChannel());
+        return all;
     }
 
     /**

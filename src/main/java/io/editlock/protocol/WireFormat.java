@@ -99,6 +99,15 @@ public final class WireFormat {
      * {@code lock-failed} data of a lock refused by another user's ({@code LOCKED}): {resource, code,
      * message, lockedBy, lockedByUserId, blocking}; {@code resource} is what was asked for.
      */
+    /** The data of a refusal that names no holder: {@code {resource, code, message}}. */
+    public static ObjectNode refusal(Resource resource, ErrorCode code, String message) {
+        ObjectNode data = NODES.objectNode();
+        data.set("resource", resource(resource));
+        data.put("code", code.wire());
+        data.put("message", message);
+        return data;
+    }
+
     public static ObjectNode lockedBy(Resource requested, Lock blocking) {
         ObjectNode data = NODES.objectNode();
         data.set("resource", resource(requested));

@@ -41,10 +41,10 @@ public final class Scripts {
     // The catalog's guarded writes and its snapshot (§7, §8).
     public static final LuaScript CREATE_CONFIGURATOR = LuaScript.of("create_configurator", CATALOG, IDEMPOTENCY);
     public static final LuaScript RENAME_CONFIGURATOR = LuaScript.of("rename_configurator", GUARDS, CATALOG);
-    public static final LuaScript DELETE_CONFIGURATOR = LuaScript.of("delete_configurator", GUARDS, CATALOG);
+    public static final LuaScript DELETE_CONFIGURATOR = LuaScript.of("delete_configurator", GUARDS, WAITING, CATALOG);
     public static final LuaScript ADD_ITEM = LuaScript.of("add_item", GUARDS, CATALOG, IDEMPOTENCY);
     public static final LuaScript RENAME_ITEM = LuaScript.of("rename_item", GUARDS, CATALOG);
-    public static final LuaScript DELETE_ITEM = LuaScript.of("delete_item", GUARDS, CATALOG);
+    public static final LuaScript DELETE_ITEM = LuaScript.of("delete_item", GUARDS, WAITING, CATALOG);
     public static final LuaScript ADD_ENTRY = LuaScript.of("add_entry", GUARDS, CATALOG, IDEMPOTENCY);
     public static final LuaScript UPDATE_ENTRY = LuaScript.of("update_entry", GUARDS, CATALOG);
     public static final LuaScript DELETE_ENTRY = LuaScript.of("delete_entry", GUARDS, CATALOG);

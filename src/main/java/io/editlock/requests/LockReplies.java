@@ -48,7 +48,7 @@ public final class LockReplies {
 
     /** A {@code lock-failed} of a code that carries no holder. */
     public static String failed(Resource requested, ErrorCode code, String message, String ref) {
-        return WireFormat.frame(ServerEvents.LOCK_FAILED, failure(requested, code, message), ref);
+        return WireFormat.frame(ServerEvents.LOCK_FAILED, WireFormat.refusal(requested, code, message), ref);
     }
 
     public static String of(ReleaseResult result, String ref) {
@@ -57,20 +57,16 @@ public final class LockReplies {
         }
         Resource resource = ((ReleaseResult.NotHeld) result).resource();
         return WireFormat.frame(
-                ServerEvents.UNLOCK_FAILED, failure(resource, ErrorCode.NOT_HELD, Messages.notHeld(resource)), ref);
+                ServerEvents.UNLOCK_FAILED,
+                WireFormat.refusal(resource, ErrorCode.NOT_HELD, Messages.notHeld(resource)),
+                ref);
     }
 
     /** Unlock while the store is unreachable: nothing changed (the lease still ends by itself). */
     public static String unlockUnavailable(Resource requested, String ref) {
         return WireFormat.frame(
-                ServerEvents.UNLOCK_FAILED, failure(requested, ErrorCode.UNAVAILABLE, Messages.NOT_RELEASED), ref);
-    }
-
-    private static ObjectNode failure(Resource resource, ErrorCode code, String message) {
-        ObjectNode data = WireFormat.object();
-        data.set("resource", WireFormat.resource(resource));
-        data.put("code", code.wire());
-        data.put("message", message);
-        return data;
+                ServerEvents.UNLOCK_FAILED,
+                WireFormat.refusal(requested, ErrorCode.UNAVAILABLE, Messages.NOT_RELEASED),
+                ref);
     }
 }

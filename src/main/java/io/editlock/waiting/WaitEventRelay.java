@@ -8,6 +8,8 @@ import io.editlock.lock.ResourceType;
 import io.editlock.lock.redis.LockRecords;
 import io.editlock.lock.redis.LockScripts;
 import io.editlock.lock.redis.ScriptJson;
+import io.editlock.protocol.ErrorCode;
+import io.editlock.protocol.Messages;
 import io.editlock.protocol.ServerEvents;
 import io.editlock.protocol.WireFormat;
 import io.editlock.redis.LockKeys;
@@ -137,6 +139,9 @@ public class WaitEventRelay {
         for (JsonNode failed : array(event.path("failed"))) {
             failed(c, failed);
         }
+        for (JsonNode gone : array(event.path("gone"))) {
+            gone(c, gone);
+        }
         for (JsonNode field : array(event.path("moved"))) {
             moved(c, field.asText());
         }
@@ -210,6 +215,19 @@ public class WaitEventRelay {
         toUser(
                 failed.path("u").asText(),
                 WireFormat.frame(ServerEvents.LOCK_FAILED, WireFormat.lockedBy(resource, blocking), null));
+    }
+
+    /** What the user waited for or asked to take over was deleted: the wait ends as a request for it would. */
+    private void gone(long c, JsonNode gone) {
+        Resource resource = Fields.resource(c, gone.path("f").asText());
+        String userId = gone.path("u").asText();
+        state.left(userId, c, resource.field());
+        toUser(
+                userId,
+                WireFormat.frame(
+                        ServerEvents.LOCK_FAILED,
+                        WireFormat.refusal(resource, ErrorCode.NOT_FOUND, Messages.notFound(resource)),
+                        null));
     }
 
     /** Tells this node's users in the line where they are now, when that changed. */

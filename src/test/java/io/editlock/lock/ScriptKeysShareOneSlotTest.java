@@ -113,7 +113,7 @@ class ScriptKeysShareOneSlotTest {
             scripts.scheduleExpiry(c, 1_000);
             scripts.rescheduleExpiry(c, 1_000, 2_000);
             executor.about = c;
-            CatalogScripts catalog = new CatalogScripts(executor, keys);
+            CatalogScripts catalog = new CatalogScripts(executor, keys, lease);
             Guard guard = new Guard(GuardType.PAGE, c, 5L, Page.FILTERS, "7", OptionalLong.empty());
             catalog.createConfigurator(c, "name", "2026-01-01T00:00:00Z", "7");
             catalog.renameConfigurator(guard, "name");
