@@ -12,7 +12,7 @@ final class ListParams {
         if (raw == null || raw.isEmpty()) {
             return 0;
         }
-        if (raw.length() > 16 || !raw.chars().allMatch(Character::isDigit)) {
+        if (raw.length() > 16 || !AsciiDigits.only(raw)) {
             throw new InvalidInputException("after must be an id (a non-negative integer)");
         }
         return Long.parseLong(raw);
@@ -23,10 +23,7 @@ final class ListParams {
         if (raw == null || raw.isEmpty()) {
             return max;
         }
-        if (raw.length() > 9
-                || !raw.chars().allMatch(Character::isDigit)
-                || Integer.parseInt(raw) < 1
-                || Integer.parseInt(raw) > max) {
+        if (raw.length() > 9 || !AsciiDigits.only(raw) || Integer.parseInt(raw) < 1 || Integer.parseInt(raw) > max) {
             throw new InvalidInputException("limit must be between 1 and " + max);
         }
         return Integer.parseInt(raw);

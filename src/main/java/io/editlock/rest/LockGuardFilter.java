@@ -103,10 +103,7 @@ public class LockGuardFilter {
             return OptionalLong.empty();
         }
         String value = header.trim();
-        if (value.isEmpty()
-                || value.length() > 18
-                || !value.chars().allMatch(Character::isDigit)
-                || Long.parseLong(value) == 0) {
+        if (value.length() > 18 || !AsciiDigits.only(value) || Long.parseLong(value) == 0) {
             throw new InvalidInputException("Lock-Token must be a positive integer (the token of a lock you hold)");
         }
         return OptionalLong.of(Long.parseLong(value));

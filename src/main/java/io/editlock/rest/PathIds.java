@@ -11,7 +11,7 @@ final class PathIds {
     private PathIds() {}
 
     static Optional<Long> parse(String raw) {
-        if (raw == null || raw.isEmpty() || raw.length() > 16 || !raw.chars().allMatch(Character::isDigit)) {
+        if (raw == null || raw.length() > 16 || !AsciiDigits.only(raw)) {
             return Optional.empty();
         }
         long id = Long.parseLong(raw);

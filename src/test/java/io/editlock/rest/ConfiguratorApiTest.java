@@ -17,6 +17,8 @@ import io.quarkus.test.junit.QuarkusTest;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The configurator store over REST, with nobody holding locks: shapes, status codes, Location, cascades. */
 @QuarkusTest
@@ -174,6 +176,33 @@ class ConfiguratorApiTest {
                 .then()
                 .statusCode(400)
                 .body("message", equalTo("unknown field 'colour' (expected expression)"));
+    }
+
+    /**
+     * docs/rest-api.md: a path id that is not an id is an unknown id, also when it is written in another
+     * script's digits (full-width, Arabic-Indic, Devanagari) that read as the id of something that exists.
+     */
+    @ParameterizedTest(name = "digits from {0}")
+    @ValueSource(chars = {'\uFF10', '\u0660', '\u0966'})
+    void idsInOtherDigitsAreUnknownIds(char zero) {
+        long c = Api.configurator(sara);
+        long item = Api.item(sara, c, null);
+        long filter = Api.filter(sara, item);
+        as(sara).delete("/api/items/" + digits(item, zero)).then().statusCode(404);
+        as(sara).get("/api/configurators/" + digits(c, zero)).then().statusCode(404);
+        as(sara).body(Map.of("expression", "x"))
+                .patch("/api/filters/" + digits(filter, zero))
+                .then()
+                .statusCode(404);
+        as(sara).get("/api/items/" + item).then().statusCode(200);
+        as(sara).get("/api/filters/" + filter).then().statusCode(200).body("expression", equalTo("color == 'red'"));
+    }
+
+    /** The id written with the digits that start at {@code zero}. */
+    private static String digits(long id, char zero) {
+        StringBuilder text = new StringBuilder();
+        Long.toString(id).chars().forEach(digit -> text.append((char) (zero + digit - '0')));
+        return text.toString();
     }
 
     @Test

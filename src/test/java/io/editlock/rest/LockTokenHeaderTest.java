@@ -52,7 +52,10 @@ class LockTokenHeaderTest {
                 "1,2",
                 "1000000000000000000",
                 "9223372036854775808",
-                "Bearer 12"
+                "Bearer 12",
+                "\uFF11\uFF12",
+                "\u0661\u0662",
+                "1\u0662"
             })
     void anythingElseIsRefused(String header) {
         InvalidInputException refused = assertThrows(

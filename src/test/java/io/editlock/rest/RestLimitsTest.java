@@ -136,6 +136,9 @@ class RestLimitsTest {
                 .body("message", containsString("between 1 and 100"));
         as(sara).get("/api/configurators?limit=0").then().statusCode(400);
         as(sara).get("/api/configurators?after=x").then().statusCode(400);
+        // A full-width five is not an id, nor a page size (docs/rest-api.md: ids are written in 0-9).
+        as(sara).queryParam("after", "\uFF15").get("/api/configurators").then().statusCode(400);
+        as(sara).queryParam("limit", "\uFF15").get("/api/configurators").then().statusCode(400);
         assertTrue(
                 as(sara).get("/api/configurators").jsonPath().getList("id").size() <= 100,
                 "one page holds at most 100");
