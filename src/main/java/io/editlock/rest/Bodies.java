@@ -107,7 +107,8 @@ final class Bodies {
         if (type != EntryField.Type.VALUE && text.isBlank()) {
             throw new InvalidInputException(name + " must not be blank");
         }
-        if (text.length() > max) {
+        // Characters as a user counts them: an emoji outside the BMP is one, not its two UTF-16 units.
+        if (text.codePointCount(0, text.length()) > max) {
             throw new InvalidInputException(name + " must be at most " + max + " characters");
         }
         return text;

@@ -26,6 +26,8 @@ class BodiesTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String LONG_NAME = "n".repeat(201);
     private static final String LONG_TEXT = "t".repeat(10_001);
+    /** One character outside the BMP: two UTF-16 units, one code point. */
+    private static final String EMOJI = "\uD83D\uDE00";
 
     /** What a request does with its body, by name (the tables' first column). */
     enum Check {
@@ -50,6 +52,16 @@ class BodiesTest {
         return Stream.of(
                 Arguments.of(Check.NAME, "{'name':'Plant'}", "Plant"),
                 Arguments.of(Check.NAME, "{'name':'" + "n".repeat(200) + "'}", "n".repeat(200)),
+                Arguments.of(Check.NAME, "{'name':'" + EMOJI.repeat(200) + "'}", EMOJI.repeat(200)),
+                Arguments.of(Check.NAME, "{'name':'" + "n".repeat(199) + EMOJI + "'}", "n".repeat(199) + EMOJI),
+                Arguments.of(
+                        Check.NEW_FILTER,
+                        "{'expression':'" + EMOJI.repeat(10_000) + "'}",
+                        Map.of("expression", EMOJI.repeat(10_000))),
+                Arguments.of(
+                        Check.NEW_ATTRIBUTE_VALUE,
+                        "{'name':'" + EMOJI.repeat(200) + "','value':'" + EMOJI.repeat(10_000) + "'}",
+                        Map.of("name", EMOJI.repeat(200), "value", EMOJI.repeat(10_000))),
                 Arguments.of(
                         Check.NAME,
                         "{'name':'Plant','id':3,'configuratorId':3,'createdAt':'x','createdBy':'u'}",
@@ -161,6 +173,19 @@ class BodiesTest {
                 Arguments.of(Check.CHANGE_VARIABLE, "{'formula':'\\t'}", "formula must not be blank"),
                 // Too long.
                 Arguments.of(Check.NAME, "{'name':'" + LONG_NAME + "'}", "name must be at most 200 characters"),
+                Arguments.of(Check.NAME, "{'name':'" + EMOJI.repeat(201) + "'}", "name must be at most 200 characters"),
+                Arguments.of(
+                        Check.NAME,
+                        "{'name':'" + "n".repeat(200) + EMOJI + "'}",
+                        "name must be at most 200 characters"),
+                Arguments.of(
+                        Check.NEW_FILTER,
+                        "{'expression':'" + EMOJI.repeat(10_001) + "'}",
+                        "expression must be at most 10000 characters"),
+                Arguments.of(
+                        Check.NEW_ATTRIBUTE_VALUE,
+                        "{'name':'colour','value':'" + EMOJI.repeat(10_001) + "'}",
+                        "value must be at most 10000 characters"),
                 Arguments.of(
                         Check.NEW_VARIABLE,
                         "{'name':'" + LONG_NAME + "','formula':'1'}",
