@@ -4,6 +4,8 @@ import jakarta.ws.rs.core.Application;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Components;
 import org.eclipse.microprofile.openapi.annotations.OpenAPIDefinition;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.info.Info;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
@@ -12,8 +14,8 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 /**
  * The REST API's description for {@code /q/openapi}: the error responses every route refers to, and the
  * shapes of the answers that are written as JSON trees rather than types (errors, locks). Request
- * bodies are documented as the types they are; {@link WriteDocs} adds what every guarded write and
- * every create answer.
+ * bodies are documented as the types they are; {@link WriteDocs} adds what every guarded write, every
+ * create and every rate-limited write answer.
  */
 @OpenAPIDefinition(
         info =
@@ -77,6 +79,20 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
                                                     mediaType = MediaType.APPLICATION_JSON,
                                                     schema = @Schema(implementation = ApiDocs.Message.class))),
                             @APIResponse(
+                                    name = ApiDocs.TOO_MANY_REQUESTS,
+                                    description =
+                                            "More writes in this second than one user may make "
+                                                    + "(editlock.limits.rest.writes-per-second, over all nodes): nothing was written",
+                                    headers =
+                                            @Header(
+                                                    name = "Retry-After",
+                                                    description = "Seconds to wait before writing again",
+                                                    schema = @Schema(type = SchemaType.INTEGER)),
+                                    content =
+                                            @Content(
+                                                    mediaType = MediaType.APPLICATION_JSON,
+                                                    schema = @Schema(implementation = ApiDocs.Message.class))),
+                            @APIResponse(
                                     name = ApiDocs.UNAVAILABLE,
                                     description = "The lock store cannot be reached: nothing was read or written",
                                     content =
@@ -92,6 +108,7 @@ public class ApiDocs extends Application {
     static final String NOT_FOUND = "NotFound";
     static final String LOCKED = "Locked";
     static final String PRECONDITION_FAILED = "PreconditionFailed";
+    static final String TOO_MANY_REQUESTS = "TooManyRequests";
     static final String UNAVAILABLE = "Unavailable";
     static final String IDEMPOTENCY_IN_PROGRESS = "IdempotencyKeyInProgress";
     static final String IDEMPOTENCY_KEY_REUSED = "IdempotencyKeyReused";

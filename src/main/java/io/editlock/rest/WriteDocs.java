@@ -2,17 +2,18 @@ package io.editlock.rest;
 
 import io.editlock.lock.GuardType;
 import io.quarkus.smallrye.openapi.OpenApiFilter;
-import jakarta.ws.rs.PATCH;
-import jakarta.ws.rs.POST;
-import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.HttpMethod;
 import jakarta.ws.rs.Path;
 import java.lang.reflect.Method;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import org.eclipse.microprofile.openapi.OASFactory;
 import org.eclipse.microprofile.openapi.OASFilter;
 import org.eclipse.microprofile.openapi.models.OpenAPI;
@@ -33,6 +34,8 @@ import org.jboss.jandex.IndexView;
  * follows): the {@code Lock-Token} header, naming the lock the guard accepts, and the 400, 404, 423 and
  * 412 responses. An entry's change takes the entry itself as its body;
  * <li>a create that reads {@code Idempotency-Key}: what the key does, and the 409 and 422 responses;
+ * <li>a write the rate limit counts ({@link RestWriteLimitFilter#limits}, the rule the filter follows):
+ * the 429 response with its {@code Retry-After};
  * <li>a body's fields that {@link Bodies} ignores are read-only.
  * </ul>
  * It runs on the document built from the annotations, while the application is built; the build's class
@@ -52,17 +55,21 @@ public class WriteDocs implements OASFilter {
             ApiDocs.PRECONDITION_FAILED);
     private static final Map<String, String> IDEMPOTENCY_REFUSALS =
             Map.of("409", ApiDocs.IDEMPOTENCY_IN_PROGRESS, "422", ApiDocs.IDEMPOTENCY_KEY_REUSED);
+    private static final Map<String, String> RATE_REFUSALS = Map.of("429", ApiDocs.TOO_MANY_REQUESTS);
 
     private final Map<String, Route> guarded;
+    private final Set<String> limited;
 
     /** A guarded route: its resource class and its guard. */
     record Route(Class<?> resource, RequireLock guard) {}
 
     public WriteDocs(IndexView index) {
-        this.guarded = guardedRoutes(index.getAnnotations(DotName.createSimple(Path.class)).stream()
+        List<Class<?>> resources = index.getAnnotations(DotName.createSimple(Path.class)).stream()
                 .filter(path -> path.target().kind() == AnnotationTarget.Kind.CLASS)
                 .<Class<?>>map(path -> load(path.target().asClass().name().toString()))
-                .toList());
+                .toList();
+        this.guarded = guardedRoutes(resources);
+        this.limited = limitedRoutes(resources);
     }
 
     /** The guarded routes of these resource classes, by {@code "PATCH /api/filters/{id}"}. */
@@ -72,8 +79,23 @@ public class WriteDocs implements OASFilter {
             for (Method method : resource.getMethods()) {
                 RequireLock guard = LockGuardFilter.declared(resource, method);
                 if (guard != null && LockGuardFilter.isWrite(method)) {
-                    routes.put(httpMethod(method) + " " + path(resource, method), new Route(resource, guard));
+                    routes.put(
+                            httpMethod(method).orElseThrow() + " " + path(resource, method),
+                            new Route(resource, guard));
                 }
+            }
+        }
+        return routes;
+    }
+
+    /** The routes of these resource classes that the write rate limit counts, by {@code "POST /api/configurators"}. */
+    static Set<String> limitedRoutes(Collection<Class<?>> resources) {
+        Set<String> routes = new TreeSet<>();
+        for (Class<?> resource : resources) {
+            for (Method method : resource.getMethods()) {
+                httpMethod(method)
+                        .filter(http -> RestWriteLimitFilter.limits(http, resource, method))
+                        .ifPresent(http -> routes.add(http + " " + path(resource, method)));
             }
         }
         return routes;
@@ -87,6 +109,9 @@ public class WriteDocs implements OASFilter {
                     Route route = guarded.get(method + " " + path);
                     if (route != null) {
                         guarded(operation, route);
+                    }
+                    if (limited.contains(method + " " + path)) {
+                        refusals(operation, RATE_REFUSALS);
                     }
                     header(operation, IdempotentCreates.HEADER).ifPresent(key -> {
                         key.description(ApiDocs.IDEMPOTENCY_KEY);
@@ -167,14 +192,13 @@ public class WriteDocs implements OASFilter {
                 .findFirst();
     }
 
-    private static String httpMethod(Method method) {
-        if (method.isAnnotationPresent(POST.class)) {
-            return "POST";
-        }
-        if (method.isAnnotationPresent(PATCH.class)) {
-            return "PATCH";
-        }
-        return method.isAnnotationPresent(PUT.class) ? "PUT" : "DELETE";
+    /** {@code "GET"}, {@code "POST"}, …; empty for a method that is no route. */
+    private static Optional<String> httpMethod(Method method) {
+        return Arrays.stream(method.getAnnotations())
+                .map(annotation -> annotation.annotationType().getAnnotation(HttpMethod.class))
+                .filter(Objects::nonNull)
+                .map(HttpMethod::value)
+                .findFirst();
     }
 
     private static String path(Class<?> resource, Method method) {

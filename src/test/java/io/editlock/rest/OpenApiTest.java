@@ -5,19 +5,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.editlock.auth.DemoLoginResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
  * docs/protocol.md §9: /q/openapi documents every route of §8, the guarded ones with 423, 412 and 503, the
- * Lock-Token header, and the bodies as the types the server answers.
+ * Lock-Token header, the rate-limited writes with 429 (§8), and the bodies as the types the server answers.
  */
 @QuarkusTest
 class OpenApiTest {
@@ -114,6 +117,51 @@ class OpenApiTest {
                 doc.getList(at("post /api/configurators") + ".parameters.name").stream()
                         .noneMatch("Lock-Token"::equals),
                 "the unguarded create takes no Lock-Token");
+    }
+
+    /** Every write the rate limit counts: the guarded ones, the create of a configurator, the admin's break-lock. */
+    private static final Set<String> LIMITED = Stream.concat(
+                    GUARDED.stream(), Stream.of("post /api/configurators", "delete /api/locks/{canonical}"))
+            .collect(Collectors.toCollection(TreeSet::new));
+
+    @Test
+    void theWritesTheRateLimitCountsAreTheUsersWrites() {
+        List<Class<?>> resources = new ArrayList<>(GuardDeclarationTest.RESOURCES);
+        resources.add(DemoLoginResource.class);
+        Set<String> counted = WriteDocs.limitedRoutes(resources).stream()
+                .map(route -> route.toLowerCase(Locale.ROOT))
+                .collect(Collectors.toCollection(TreeSet::new));
+        assertEquals(LIMITED, counted, "every write with a token counts against the rate, the demo login does not");
+    }
+
+    @Test
+    void exactlyTheWritesTheRateLimitCountsDocument429WithRetryAfter() {
+        JsonPath doc = openApi();
+        Set<String> documented = new TreeSet<>();
+        Map<String, Map<String, Object>> paths = doc.getMap("paths");
+        paths.forEach((path, item) -> item.forEach((method, operation) -> {
+            if (operation instanceof Map<?, ?> fields
+                    && fields.get("responses") instanceof Map<?, ?> responses
+                    && responses.containsKey("429")) {
+                documented.add(method + " " + path);
+            }
+        }));
+        assertEquals(LIMITED, documented, "429 is documented where RestWriteLimitFilter answers it, and only there");
+        for (String route : LIMITED) {
+            assertEquals(
+                    "#/components/responses/TooManyRequests",
+                    doc.getMap(at(route) + ".responses.'429'").get("$ref"),
+                    route);
+        }
+        String tooMany = "components.responses.TooManyRequests";
+        assertEquals(
+                "integer",
+                doc.getString(tooMany + ".headers.'Retry-After'.schema.type"),
+                "a 429 says how many seconds to wait");
+        assertEquals(
+                "#/components/schemas/Message",
+                doc.getMap(tooMany + ".content.'application/json'.schema").get("$ref"),
+                "a 429's body is the JSON message of every error");
     }
 
     @Test
