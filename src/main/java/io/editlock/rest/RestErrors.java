@@ -64,13 +64,24 @@ public class RestErrors {
         return message(Response.Status.BAD_REQUEST.getStatusCode(), "the body is not valid JSON");
     }
 
-    /** Quarkus wraps a body that does not parse in a 400 WebApplicationException; it gets a message too. */
+    /**
+     * Refusals Quarkus makes itself (a body that does not parse, 405 a method the route lacks, 415 a body
+     * that is not JSON, 406) arrive as WebApplicationExceptions without a body; clients read every error
+     * the same way, so they get the JSON message too, and keep whatever headers Quarkus set.
+     */
     @ServerExceptionMapper
     public Response webApplication(WebApplicationException e) {
         if (e.getCause() instanceof JsonProcessingException) {
             return notJson((JsonProcessingException) e.getCause());
         }
-        return e.getResponse();
+        Response refusal = e.getResponse();
+        if (refusal.getStatus() < Response.Status.BAD_REQUEST.getStatusCode()) {
+            return refusal;
+        }
+        return Response.fromResponse(refusal)
+                .type(MediaType.APPLICATION_JSON_TYPE)
+                .entity(WireFormat.object().put("message", e.getMessage()))
+                .build();
     }
 
     @ServerExceptionMapper
