@@ -68,10 +68,15 @@ public class SessionLifecycle {
         return session;
     }
 
-    /** Called before a socket's first lock request: from then on it can be resumed and must be released. */
+    /**
+     * Called before a socket's lock requests: from the first on it can be resumed and must be released.
+     * After an idle release it is written again: nothing renewed the resume record while the user was
+     * away, so it may have run out, and a drop would then hand the page on (docs/protocol.md §5).
+     */
     public Uni<Void> beforeLockRequest(SocketSession session) {
+        boolean keeping = session.mayKeepLocks();
         session.mayKeepLocks(true);
-        if (session.resumable()) {
+        if (session.resumable() && keeping) {
             return Uni.createFrom().voidItem();
         }
         session.resumable(true);

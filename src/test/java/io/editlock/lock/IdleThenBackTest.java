@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.catalog.ConfiguratorStore;
 import io.editlock.redis.LockKeys;
+import io.editlock.session.SessionLifecycle;
 import io.editlock.session.SessionRegistry;
 import io.editlock.session.SocketSession;
 import io.editlock.support.DemoLogin;
@@ -71,6 +72,9 @@ class IdleThenBackTest {
     SessionRegistry registry;
 
     @Inject
+    SessionLifecycle lifecycle;
+
+    @Inject
     ReactiveRedisDataSource redis;
 
     @Test
@@ -126,6 +130,35 @@ class IdleThenBackTest {
                     Duration.between(closed, Instant.now()).compareTo(LEASE) < 0,
                     "released at once, not after the lease: " + Duration.between(closed, Instant.now()));
             assertTrue(current(c).isEmpty(), "nothing is left in the store");
+        }
+    }
+
+    /** The socket's resume record ran out while its user was away; coming back makes the socket resumable again. */
+    @Test
+    void aDropAfterComingBackCanStillBeResumed() {
+        long c = Fixtures.configurator(store);
+        String sara = DemoLogin.user("Sara").token();
+        WsClient tab = WsClient.connect(base, sara);
+        String socketId = tab.socketId();
+        String resumeToken = tab.resumeToken();
+        lockConfigurator(tab, c);
+        idleOutAndStayAway(tab);
+        long token =
+                lockConfigurator(tab, c).path("data").path("lock").path("token").asLong();
+
+        // Connected beforehand: the resume must come within this profile's short grace period.
+        WsClient reloaded = WsClient.connect(base, sara);
+        tab.drop();
+        await().atMost(WAIT)
+                .until(() -> lifecycle.droppedSessions().stream()
+                        .anyMatch(session -> session.socketId().equals(socketId)));
+        try (reloaded) {
+            JsonNode resumed = reloaded.request("resume", Map.of("resumeToken", resumeToken));
+            assertEquals("resumed", resumed.path("event").asText(), "the page is not handed on: " + resumed);
+            assertEquals(
+                    token,
+                    resumed.path("data").path("locks").get(0).path("token").asLong(),
+                    "the same grant comes back: " + resumed);
         }
     }
 
