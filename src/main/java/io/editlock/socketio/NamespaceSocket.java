@@ -135,13 +135,15 @@ final class NamespaceSocket implements ClientConnection {
     /**
      * The socket is over: {@code clean} after the client's disconnect (its locks are released at
      * once), otherwise a drop that waits out the grace period for a resume (docs/protocol.md §5).
+     * Requests still waiting get no reply; the one in flight finishes first, so that a grant or a
+     * resume it is making belongs to what the end releases or keeps, not to a socket nobody renews.
      */
     void end(boolean clean) {
         if (ended.compareAndSet(false, true) && session != null) {
-            lifecycle
+            requests.end(() -> lifecycle
                     .closed(session, clean ? CloseReason.NORMAL : CloseReason.ABNORMAL)
                     .subscribe()
-                    .with(ignored -> {}, failure -> LOG.debugf("closing %s failed: %s", id, failure.getMessage()));
+                    .with(ignored -> {}, failure -> LOG.debugf("closing %s failed: %s", id, failure.getMessage())));
         }
     }
 }

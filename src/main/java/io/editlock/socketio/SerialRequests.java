@@ -5,6 +5,7 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
@@ -12,7 +13,8 @@ import org.jboss.logging.Logger;
  * The requests of one socket, run one at a time in the order they came, so that its replies keep
  * the order of its requests (as websockets-next does for {@code /locking}). A request answered at
  * once (a bad one, a touch) is followed in the same loop rather than from its callback, so that a
- * long burst does not nest.
+ * long burst does not nest. When the socket ends, what waits is dropped and the end runs after the
+ * request in flight, as websockets-next runs {@code @OnClose} after the last {@code @OnTextMessage}.
  */
 final class SerialRequests {
 
@@ -25,6 +27,9 @@ final class SerialRequests {
     private final Queue<Supplier<Uni<Void>>> requests = new ConcurrentLinkedQueue<>();
     private final AtomicInteger queued = new AtomicInteger();
     private final AtomicBoolean busy = new AtomicBoolean();
+    private volatile boolean ended;
+    /** Run once, by whoever holds {@code busy} first after the end; it then keeps {@code busy} for good. */
+    private final AtomicReference<Runnable> afterEnd = new AtomicReference<>();
 
     SerialRequests(int limit) {
         this.limit = limit;
@@ -32,6 +37,9 @@ final class SerialRequests {
 
     /** @return false when {@code limit} requests are waiting already (the request is not queued) */
     boolean offer(Supplier<Uni<Void>> request) {
+        if (ended) {
+            return true; // nobody is left to answer
+        }
         if (queued.incrementAndGet() > limit) {
             queued.decrementAndGet();
             return false;
@@ -41,12 +49,32 @@ final class SerialRequests {
         return true;
     }
 
+    /**
+     * No request runs after this one in flight, if any; {@code then} runs when it has finished (at once
+     * when none is), so that what the socket's last request did is undone with the socket, not after it.
+     */
+    void end(Runnable then) {
+        if (afterEnd.compareAndSet(null, then)) {
+            ended = true;
+            drain();
+        }
+    }
+
     private void drain() {
         while (busy.compareAndSet(false, true)) {
+            if (ended) {
+                requests.clear();
+                Runnable then = afterEnd.getAndSet(null);
+                if (then != null) {
+                    then.run();
+                }
+                return;
+            }
             Supplier<Uni<Void>> next = requests.poll();
-            if (next == null) {
+            if (next == null || ended) {
                 busy.set(false);
-                if (requests.isEmpty()) {
+                // ended is read after busy is released: an end() that found busy taken is seen here
+                if (requests.isEmpty() && !ended) {
                     return;
                 }
                 continue;

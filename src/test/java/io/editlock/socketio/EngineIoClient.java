@@ -19,10 +19,13 @@ final class EngineIoClient {
 
     private static final Duration WAIT = Duration.ofSeconds(30);
     private static final Pattern SID = Pattern.compile("\"sid\":\"([^\"]+)\"");
+    private static final Pattern RESUME_TOKEN = Pattern.compile("\"resumeToken\":\"([^\"]+)\"");
 
     final String sid;
     /** The Socket.IO socket's id (its sid in the connect reply), once connected to /locking. */
     String socketId;
+    /** The resume token of its welcome, once connected to /locking. */
+    String resumeToken;
 
     private EngineIoClient(String sid) {
         this.sid = sid;
@@ -46,9 +49,13 @@ final class EngineIoClient {
 
     /** Handshake and connect to /locking as a new demo user; the connect reply and welcome are read. */
     static EngineIoClient connected(String name) {
-        String token = DemoLogin.user(name).token(); // first: the session's pings start with the handshake
+        return connected(DemoLogin.user(name)); // first: the session's pings start with the handshake
+    }
+
+    /** Handshake and connect to /locking as {@code user}, for a second socket of one user. */
+    static EngineIoClient connected(DemoLogin.TestUser user) {
         EngineIoClient client = handshake();
-        client.post("40/locking,{\"token\":\"" + token + "\"}");
+        client.post("40/locking,{\"token\":\"" + user.token() + "\"}");
         List<String> packets =
                 client.pollUntil(received -> received.stream().anyMatch(p -> p.startsWith("42/locking,[\"welcome\"")));
         String connect = packets.stream()
@@ -59,6 +66,12 @@ final class EngineIoClient {
         Matcher socketId = SID.matcher(connect);
         socketId.find();
         client.socketId = socketId.group(1);
+        packets.stream()
+                .filter(packet -> packet.startsWith("42/locking,[\"welcome\""))
+                .map(RESUME_TOKEN::matcher)
+                .filter(Matcher::find)
+                .findFirst()
+                .ifPresent(resumeToken -> client.resumeToken = resumeToken.group(1));
         return client;
     }
 
