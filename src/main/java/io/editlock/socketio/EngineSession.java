@@ -239,7 +239,14 @@ final class EngineSession {
         }
     }
 
+    /**
+     * A packet for a closed session is ignored: the body of a POST is read after its session may have
+     * ended, and the layer above has been told of the end already.
+     */
     private void receive(String packet) {
+        if (!isOpen()) {
+            return;
+        }
         if (packet.isEmpty()) {
             close("parse error");
             return;

@@ -1,5 +1,7 @@
 package io.editlock.socketio;
 
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
+
 /**
  * The Socket.IO side of one Engine.IO session: which packets go where. Only {@code /locking} exists;
  * a connect to any other namespace gets a connect_error, and other packets for it are dropped, as
@@ -8,10 +10,23 @@ package io.editlock.socketio;
 final class SocketIoClient implements EngineSession.Listener {
 
     private static final String INVALID_NAMESPACE = "{\"message\":\"Invalid namespace\"}";
+    /** No socket: before the first CONNECT, after a refused one, after the client's DISCONNECT. */
+    private static final Object NONE = new Object();
+    /** A CONNECT is being decided. */
+    private static final Object CONNECTING = new Object();
+    /** The engine closed: no socket opens any more. */
+    private static final Object CLOSED = new Object();
+
+    private static final AtomicReferenceFieldUpdater<SocketIoClient, Object> STATE =
+            AtomicReferenceFieldUpdater.newUpdater(SocketIoClient.class, Object.class, "state");
 
     private final EngineSession engine;
     private final LockingNamespace namespace;
-    private volatile NamespaceSocket socket;
+    /**
+     * One of the markers above, or the open {@link NamespaceSocket}. Packets of one session may come
+     * on several event loops at once (two POSTs), and the engine's close on yet another.
+     */
+    private volatile Object state = NONE;
 
     SocketIoClient(EngineSession engine, LockingNamespace namespace) {
         this.engine = engine;
@@ -34,21 +49,14 @@ final class SocketIoClient implements EngineSession.Listener {
             }
             return;
         }
-        NamespaceSocket current = socket;
+        NamespaceSocket current = socket();
         if (current != null && current.session() != null) {
             current.session().markPong(); // any packet shows the peer is alive, as a pong does
         }
         switch (packet.type()) {
-            case SocketIoPacket.CONNECT -> {
-                if (current == null) {
-                    socket = namespace.connect(engine, packet.payload());
-                } else {
-                    namespace.acknowledgeConnect(engine, current);
-                }
-            }
+            case SocketIoPacket.CONNECT -> connect(packet.payload());
             case SocketIoPacket.DISCONNECT -> {
-                if (current != null) {
-                    socket = null;
+                if (current != null && STATE.compareAndSet(this, current, NONE)) {
                     current.end(true);
                 }
             }
@@ -63,13 +71,37 @@ final class SocketIoClient implements EngineSession.Listener {
         }
     }
 
+    /**
+     * Only one CONNECT opens a socket. One that comes while another is being decided is not answered:
+     * the client gets that one's answer. A socket whose engine closed while it opened is ended at
+     * once, as the engine's close found no socket to end.
+     */
+    private void connect(String payload) {
+        Object now = state;
+        if (now instanceof NamespaceSocket open) {
+            namespace.acknowledgeConnect(engine, open);
+            return;
+        }
+        if (now != NONE || !STATE.compareAndSet(this, NONE, CONNECTING)) {
+            return;
+        }
+        NamespaceSocket opened = namespace.connect(engine, payload);
+        if (!STATE.compareAndSet(this, CONNECTING, opened == null ? NONE : opened) && opened != null) {
+            opened.end(false);
+        }
+    }
+
+    private NamespaceSocket socket() {
+        return state instanceof NamespaceSocket open ? open : null;
+    }
+
     /** Attachments of a binary packet, which was answered BAD_REQUEST already. */
     @Override
     public void onBinary() {}
 
     @Override
     public void onPong() {
-        NamespaceSocket current = socket;
+        NamespaceSocket current = socket();
         if (current != null && current.session() != null) {
             current.session().markPong();
         }
@@ -77,9 +109,7 @@ final class SocketIoClient implements EngineSession.Listener {
 
     @Override
     public void onClose(String reason) {
-        NamespaceSocket current = socket;
-        socket = null;
-        if (current != null) {
+        if (STATE.getAndSet(this, CLOSED) instanceof NamespaceSocket current) {
             current.end(false);
         }
     }

@@ -15,9 +15,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * docs/protocol.md §5, §12: whatever a client's last packets were, the end of its Socket.IO socket
- * leaves nothing behind. Packets of one polling body are handled back to back, so the requests
- * before a disconnect in the same body are still running when it comes, as with a real
- * {@code emit(…); disconnect()}.
+ * leaves nothing behind, and nothing opens after it. Packets of one polling body are handled back
+ * to back, so the requests before a disconnect in the same body are still running when it comes, as
+ * with a real {@code emit(…); disconnect()}, and a connect after a close comes to a closed session.
  */
 @QuarkusTest
 class SocketIoSocketEndTest {
@@ -68,6 +68,21 @@ class SocketIoSocketEndTest {
                 "the lock the resume moved must go with the socket's clean disconnect, not with its lease: "
                         + released);
         assertEquals(List.of(), socketIdsIn(configuratorId, tom), "no ended socket may stay in the room");
+    }
+
+    @Test
+    void aConnectAfterTheEngineClosedOpensNoSocket() {
+        DemoLogin.TestUser user = DemoLogin.user("Sara");
+        EngineIoClient client = EngineIoClient.handshake();
+
+        client.post("1\u001e40/locking,{\"token\":\"" + user.token() + "\"}");
+
+        assertEquals(
+                List.of(),
+                registry.socketsOf(user.id()).stream()
+                        .map(SocketSession::socketId)
+                        .toList(),
+                "a connect for a closed session must not open a socket that counts towards the user's limit");
     }
 
     private static String event(String name, long configuratorId) {
