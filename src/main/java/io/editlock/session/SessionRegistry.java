@@ -49,8 +49,13 @@ public class SessionRegistry implements OpenSockets {
     /** @return true if the socket did not watch the configurator before */
     public boolean watch(SocketSession session, long configuratorId) {
         boolean added = session.watched().add(configuratorId);
-        rooms.computeIfAbsent(configuratorId, id -> ConcurrentHashMap.newKeySet())
-                .add(session);
+        // Added inside compute: unwatch drops a room that became empty in the same atomic step, so an
+        // add after computeIfAbsent returned could land in a room already dropped, and go unheard.
+        rooms.compute(configuratorId, (id, sessions) -> {
+            Set<SocketSession> room = sessions == null ? ConcurrentHashMap.newKeySet() : sessions;
+            room.add(session);
+            return room;
+        });
         return added;
     }
 

@@ -1,0 +1,94 @@
+package io.editlock.session;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.editlock.auth.Identity;
+import io.quarkus.websockets.next.CloseReason;
+import io.quarkus.websockets.next.UserData;
+import io.smallrye.mutiny.Uni;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The rooms broadcasts go to (docs/protocol.md §4), under real concurrency: sockets on different
+ * event loops watch and leave one configurator at the same moment, and no socket that watches it may
+ * ever be missing from its room.
+ */
+class SessionRegistryRoomsTest {
+
+    private static final long CONFIGURATOR = 7;
+
+    @Test
+    void aSocketThatWatchesIsInTheRoomWhileTheLastOtherWatcherLeavesIt() throws Exception {
+        SessionRegistry registry = new SessionRegistry();
+        SocketSession comesAndGoes = session("comes-and-goes");
+        SocketSession joining = session("joining");
+        AtomicBoolean done = new AtomicBoolean();
+        ExecutorService loops = Executors.newFixedThreadPool(2);
+        try {
+            // One event loop: a socket that is the room's only other watcher, watching and leaving without pause.
+            Future<?> churn = loops.submit(() -> {
+                while (!done.get()) {
+                    registry.watch(comesAndGoes, CONFIGURATOR);
+                    registry.unwatch(comesAndGoes, CONFIGURATOR);
+                }
+            });
+            // The other: a socket that watches, must be in the room at once, and leaves again.
+            Future<Integer> missed = loops.submit(() -> {
+                int misses = 0;
+                for (int round = 0; round < 2_000_000 && misses == 0; round++) {
+                    registry.watch(joining, CONFIGURATOR);
+                    if (!registry.watchers(CONFIGURATOR).contains(joining)) {
+                        misses++;
+                    }
+                    registry.unwatch(joining, CONFIGURATOR);
+                }
+                return misses;
+            });
+            int misses = missed.get(60, TimeUnit.SECONDS);
+            done.set(true);
+            churn.get(10, TimeUnit.SECONDS);
+            assertEquals(0, misses, "a watching socket was missing from its room, so it would get no broadcasts");
+        } finally {
+            done.set(true);
+            loops.shutdownNow();
+        }
+    }
+
+    private static SocketSession session(String id) {
+        return new SocketSession(new Quiet(id), new Identity("u-" + id, id, Set.of()), "node", "resume-" + id);
+    }
+
+    /** A connection that is never written to: only the rooms are under test. */
+    private record Quiet(String id) implements ClientConnection {
+        @Override
+        public String transport() {
+            return "websocket";
+        }
+
+        @Override
+        public boolean isOpen() {
+            return true;
+        }
+
+        @Override
+        public UserData userData() {
+            return null;
+        }
+
+        @Override
+        public Uni<Void> sendText(String frame) {
+            return Uni.createFrom().voidItem();
+        }
+
+        @Override
+        public Uni<Void> close(CloseReason reason) {
+            return Uni.createFrom().voidItem();
+        }
+    }
+}
