@@ -93,19 +93,21 @@ public class WaitingState {
         }
     }
 
+    // Joining and leaving change a line's map inside compute: a line that became empty is dropped in
+    // the same atomic step, so no join can land in a map that was just dropped.
     public void joined(String userId, long configuratorId, String field, String member, long position) {
-        places.computeIfAbsent(configuratorId + "|" + field, key -> new ConcurrentHashMap<>())
-                .put(userId, new Place(member, position));
+        places.compute(configuratorId + "|" + field, (key, line) -> {
+            Map<String, Place> current = line == null ? new ConcurrentHashMap<>() : line;
+            current.put(userId, new Place(member, position));
+            return current;
+        });
     }
 
     public void left(String userId, long configuratorId, String field) {
-        Map<String, Place> line = places.get(configuratorId + "|" + field);
-        if (line != null) {
+        places.computeIfPresent(configuratorId + "|" + field, (key, line) -> {
             line.remove(userId);
-            if (line.isEmpty()) {
-                places.remove(configuratorId + "|" + field, line);
-            }
-        }
+            return line.isEmpty() ? null : line;
+        });
     }
 
     /** The users of this node in that line (live view). */
