@@ -167,6 +167,11 @@ public class LockKeys {
         return prefix + ":takeover-deadlines";
     }
 
+    /** String, epoch millis with a TTL of the idle timeout: when a node last saw the user active (docs/protocol.md §6). */
+    public String userActive(String userId) {
+        return prefix + ":user:" + userId + ":active";
+    }
+
     /** Sorted set {@code <configuratorId>|<field>} -> when counted (ms): the lines a user waits in (may hold a few stale entries). */
     public String userWaiting(String userId) {
         return prefix + ":user:" + userId + ":waiting";

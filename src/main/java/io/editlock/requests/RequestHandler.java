@@ -17,6 +17,7 @@ import io.editlock.session.SessionLifecycle;
 import io.editlock.session.SessionRegistry;
 import io.editlock.session.SocketSession;
 import io.editlock.session.TokenLifetime;
+import io.editlock.session.UserActivity;
 import io.editlock.waiting.WaitingState;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -46,6 +47,7 @@ public class RequestHandler {
     private final TokenLifetime tokenLifetime;
     private final FrameRate frameRate;
     private final WatchQuota watchQuota;
+    private final UserActivity activity;
 
     public RequestHandler(
             LockService locks,
@@ -59,7 +61,8 @@ public class RequestHandler {
             WaitingState waitingState,
             TokenLifetime tokenLifetime,
             FrameRate frameRate,
-            WatchQuota watchQuota) {
+            WatchQuota watchQuota,
+            UserActivity activity) {
         this.locks = locks;
         this.catalog = catalog;
         this.registry = registry;
@@ -72,6 +75,7 @@ public class RequestHandler {
         this.tokenLifetime = tokenLifetime;
         this.frameRate = frameRate;
         this.watchQuota = watchQuota;
+        this.activity = activity;
     }
 
     /** The first frame of every socket, before any request. */
@@ -95,7 +99,7 @@ public class RequestHandler {
             // Not a sign of the user: a client renews its token by itself, also while its user is away (§6).
             return reply(reauth(session, reauth));
         }
-        registry.markActive(session);
+        activity.active(session);
         if (request instanceof ClientRequest.Lock lock) {
             return lock(session, lock);
         }

@@ -27,6 +27,9 @@ public final class SocketSession {
     private final Holder holder;
     private final Set<Long> watched = new WatchedSet();
     private volatile long lastActivityNanos = System.nanoTime();
+    /** When this socket last told the store that its user is active ({@link UserActivity}). */
+    private volatile long sharedActivityNanos = System.nanoTime();
+
     private volatile long lastPongNanos = System.nanoTime();
     /** When its token ends (epoch millis); until the socket is set up, never. */
     private volatile long tokenEndsAtMillis = Long.MAX_VALUE;
@@ -105,6 +108,24 @@ public final class SocketSession {
 
     public long idleNanos() {
         return System.nanoTime() - lastActivityNanos;
+    }
+
+    /** The user was active elsewhere this long ago: the socket counts as active since then, if that is later. */
+    public void markActiveAgo(long nanosAgo) {
+        long then = System.nanoTime() - nanosAgo;
+        if (then - lastActivityNanos > 0) {
+            lastActivityNanos = then;
+        }
+    }
+
+    /** @return whether this socket should tell the store of its user's activity now (and from now, not again for a while) */
+    boolean shareActivityDue(long everyNanos) {
+        long now = System.nanoTime();
+        if (now - sharedActivityNanos < everyNanos) {
+            return false;
+        }
+        sharedActivityNanos = now;
+        return true;
     }
 
     public void markPong() {

@@ -26,6 +26,7 @@ public class SocketSweeper {
     private final PipelinedRedis redis;
     private final LockKeys keys;
     private final NodeIdentity node;
+    private final UserActivity activity;
     private final long idleTimeoutNanos;
     private final long pingTimeoutNanos;
     private final Duration heartbeatTtl;
@@ -38,6 +39,7 @@ public class SocketSweeper {
             PipelinedRedis redis,
             LockKeys keys,
             NodeIdentity node,
+            UserActivity activity,
             EditlockConfig config) {
         this.registry = registry;
         this.lifecycle = lifecycle;
@@ -46,6 +48,7 @@ public class SocketSweeper {
         this.redis = redis;
         this.keys = keys;
         this.node = node;
+        this.activity = activity;
         this.idleTimeoutNanos = config.session().idleTimeout().toNanos();
         this.pingTimeoutNanos = config.websocket().pingTimeout().toNanos();
         this.heartbeatTtl = config.session().sweepInterval().multipliedBy(5);
@@ -72,11 +75,33 @@ public class SocketSweeper {
             if (session.sincePongNanos() > pingTimeoutNanos) {
                 lifecycle.closeByServer(session, CloseReasons.PING_TIMEOUT);
             } else if (session.mayKeepLocks() && session.idleNanos() > idleTimeoutNanos) {
-                session.mayKeepLocks(false);
-                locks.releaseIdle(session.socketId(), decidedAt)
-                        .subscribe()
-                        .with(ignored -> {}, failure -> session.mayKeepLocks(true));
+                releaseIfIdleEverywhere(session, decidedAt);
             }
         }
+    }
+
+    /**
+     * Idle here, so decided idle (a lock granted after {@code decidedAt} is spared); unless the user is
+     * at work on another node (docs/protocol.md §6), which the store knows: then the socket keeps its
+     * locks and counts as active since then.
+     */
+    private void releaseIfIdleEverywhere(SocketSession session, long decidedAt) {
+        session.mayKeepLocks(false);
+        activity.lastSharedActivity(session.identity().userId())
+                .onFailure()
+                .recoverWithItem(0L) // the store is out of reach: the release cannot run either, and says so
+                .subscribe()
+                .with(lastMillis -> {
+                    long agoNanos = Duration.ofMillis(Math.max(0, System.currentTimeMillis() - lastMillis))
+                            .toNanos();
+                    if (agoNanos < idleTimeoutNanos) {
+                        session.markActiveAgo(agoNanos);
+                        session.mayKeepLocks(true);
+                        return;
+                    }
+                    locks.releaseIdle(session.socketId(), decidedAt)
+                            .subscribe()
+                            .with(ignored -> {}, failure -> session.mayKeepLocks(true));
+                });
     }
 }

@@ -255,6 +255,52 @@ abstract class MultiNodeScenarios {
         }
     }
 
+    /**
+     * docs/protocol.md §6: idleness is the user's. Sara locks in a tab on one node and works in a tab on
+     * another: her lock stays through twice the idle timeout, while Omar, idle beside her, loses his.
+     */
+    @Test
+    void activityOnOneNodeKeepsTheUsersLocksOnAnotherNode() {
+        Duration idle = Duration.ofSeconds(3);
+        Map<String, String> settings = new HashMap<>(settings());
+        settings.put("editlock.session.idle-timeout", idle.toMillis() + "ms");
+        String sara = tokens.token("sara-idle", "Sara");
+        try (ServerNode editing = ServerNode.start("node-idle-a", settings);
+                ServerNode working = ServerNode.start("node-idle-b", settings)) {
+            long configurator = createConfigurator(editing);
+            try (WsClient lockingTab = WsClient.connect(editing.baseUri(), sara);
+                    WsClient workingTab = WsClient.connect(working.baseUri(), sara);
+                    WsClient omar = WsClient.connect(editing.baseUri(), tokens.token("omar-idle", "Omar"))) {
+                assertEquals(
+                        "lock-acquired",
+                        lockingTab
+                                .request("lock-configurator", Map.of("configuratorId", configurator))
+                                .path("event")
+                                .asText());
+                assertEquals(
+                        "lock-acquired",
+                        omar.request("lock-configurator", Map.of("configuratorId", createConfigurator(editing)))
+                                .path("event")
+                                .asText());
+
+                long until = System.nanoTime() + idle.multipliedBy(2).toNanos();
+                while (System.nanoTime() < until) {
+                    assertEquals(
+                            "touched",
+                            workingTab.request("touch", Map.of()).path("event").asText());
+                    WsClient.stays(
+                            () -> lockingTab.events("lock-lost").isEmpty(),
+                            Duration.ofMillis(500),
+                            "Sara is at work on the other node: her lock must stay");
+                }
+                assertEquals(
+                        "idle",
+                        omar.awaitEvent("lock-lost").path("data").path("reason").asText(),
+                        "Omar sent nothing: his lock goes");
+            }
+        }
+    }
+
     private long createConfigurator(ServerNode node) {
         return given().baseUri(node.baseUri().toString())
                 .header("Authorization", "Bearer " + tokens.token("setup", "Setup"))

@@ -1,0 +1,66 @@
+package io.editlock.session;
+
+import io.editlock.config.EditlockConfig;
+import io.editlock.redis.LockKeys;
+import io.editlock.redis.PipelinedRedis;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.redis.client.Command;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+import org.jboss.logging.Logger;
+
+/**
+ * Idleness is the user's, on every node (docs/protocol.md §6): a request on any socket of a user keeps
+ * all of the user's sockets active, those on other nodes too. A node marks the user's sockets on it at
+ * once, and tells the store now and then (at most once per socket per share interval, a fraction of
+ * the idle timeout); a node that finds a socket idle asks the store before it releases anything,
+ * because the user may be at work in a tab on another node.
+ */
+@ApplicationScoped
+public class UserActivity {
+
+    private static final Logger LOG = Logger.getLogger(UserActivity.class);
+    /** Often enough that another node learns of the activity well within the idle timeout; rare enough to cost nothing. */
+    private static final Duration SHARE_AT_MOST_EVERY = Duration.ofMinutes(1);
+
+    private final SessionRegistry registry;
+    private final PipelinedRedis redis;
+    private final LockKeys keys;
+    private final long shareEveryNanos;
+    private final String ttlMillis;
+
+    public UserActivity(SessionRegistry registry, PipelinedRedis redis, LockKeys keys, EditlockConfig config) {
+        this.registry = registry;
+        this.redis = redis;
+        this.keys = keys;
+        Duration idleTimeout = config.session().idleTimeout();
+        Duration quarter = idleTimeout.dividedBy(4);
+        this.shareEveryNanos = (quarter.compareTo(SHARE_AT_MOST_EVERY) < 0 ? quarter : SHARE_AT_MOST_EVERY).toNanos();
+        this.ttlMillis = String.valueOf(idleTimeout.toMillis());
+    }
+
+    /** A request of the user on this socket. */
+    public void active(SocketSession session) {
+        registry.markActive(session);
+        if (session.shareActivityDue(shareEveryNanos)) {
+            String userId = session.identity().userId();
+            // The node's wall clock: nodes' clocks differ by far less than an idle timeout.
+            redis.execute(
+                            Command.SET,
+                            keys.userActive(userId),
+                            String.valueOf(System.currentTimeMillis()),
+                            "PX",
+                            ttlMillis)
+                    .subscribe()
+                    .with(
+                            ignored -> {},
+                            failure -> LOG.debugf(
+                                    "activity of %s not shared with other nodes: %s", userId, failure.getMessage()));
+        }
+    }
+
+    /** @return when a node last told the store the user was active (epoch millis), 0 when none did within the idle timeout */
+    public Uni<Long> lastSharedActivity(String userId) {
+        return redis.execute(Command.GET, keys.userActive(userId)).map(reply -> reply == null ? 0L : reply.toLong());
+    }
+}
