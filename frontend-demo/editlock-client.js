@@ -173,6 +173,20 @@ export function resourceKey(resource) {
 }
 
 /**
+ * The resource a canonical string names (the inverse of {@link resourceKey}). An item page comes back
+ * without its `configuratorId`, which requests of §13 and §14 may leave out.
+ * @param {string} key
+ * @returns {Resource}
+ */
+function resourceOfKey(key) {
+  const [kind, id, page] = key.split(':');
+  if (kind === 'item') {
+    return { type: 'item-subresource', itemId: Number(id), page: /** @type {Page} */ (page) };
+  }
+  return { type: page === 'variables' ? 'variables' : 'configurator', configuratorId: Number(id) };
+}
+
+/**
  * Whether `held`, held by another user, refuses a request for `wanted` (the conflict table,
  * docs/protocol.md §2). `wanted` must carry its `configuratorId`. The only copy of the table in the
  * client: {@link blockingLock} and the demo ask it.
@@ -256,6 +270,11 @@ function requestsFor(resource) {
  * - `reauthed` `{expiresAt}` — the token provider's fresh token now identifies the open socket, until `expiresAt`
  * - `reauth-failed` `{error}` — a renewal failed; it is tried again while the token lasts (after that the
  *   socket is closed with 4401 and reconnected with a fresh token, its locks resumed)
+ * - `takeover-granted`, `takeover-refused`, `takeover-requested`, `lock-failed`, `lock-acquired` (`queued: true`),
+ *   `queue-updated` — take-over and waiting lines, see {@link EditlockClient#requestTakeover} and
+ *   {@link EditlockClient#waitFor}
+ * - `not-waiting` `{resource, reason, refusal}` — a line this client waited in could not be rejoined after a
+ *   drop (or the client stopped): it no longer waits there
  *
  * @example
  * const client = new EditlockClient({ token });
@@ -329,6 +348,9 @@ export class EditlockClient extends EventTarget {
     this.watched = new Set();
     /** @type {Map<string, number>} the lines this user waits in (canonical string -> position, 1 = next) */
     this.waiting = new Map();
+    /** @type {Map<string, {resource: Resource, deadline: string}>} this user's take-over requests that stand
+     *  (canonical string -> the request), until their outcome arrives */
+    this.takeovers = new Map();
   }
 
   // ---- connection ---------------------------------------------------------------------------
@@ -370,6 +392,8 @@ export class EditlockClient extends EventTarget {
     this.#ready = false;
     this.#connectPromise = null;
     this.locks.clear();
+    this.waiting.clear();
+    this.takeovers.clear();
     this.welcome = null;
     this.#resumeToken = null;
     this.#forgetRemembered();
@@ -377,8 +401,9 @@ export class EditlockClient extends EventTarget {
   }
 
   /**
-   * Keeps the resume token of this socket in `resumeStorage` while it holds locks, so that the next
-   * page this tab loads takes them back (`resume` on connect). Done by itself on `pagehide`.
+   * Keeps the resume token of this socket in `resumeStorage` while the server keeps something for it
+   * (locks, places in waiting lines, take-over requests), so that the next page this tab loads takes
+   * them back (`resume` on connect) and learns its places in line again. Done by itself on `pagehide`.
    */
   rememberForReload() {
     const storage = this.options.resumeStorage;
@@ -386,9 +411,9 @@ export class EditlockClient extends EventTarget {
       return;
     }
     try {
-      if (this.#resumeToken && this.welcome && this.locks.size > 0) {
+      if (this.#resumeToken && this.welcome && this.#keepsSomething()) {
         storage.setItem(this.options.resumeStorageKey, JSON.stringify({
-          resumeToken: this.#resumeToken, userId: this.welcome.userId, at: Date.now(),
+          resumeToken: this.#resumeToken, userId: this.welcome.userId, at: Date.now(), waiting: [...this.waiting.keys()],
         }));
       } else {
         storage.removeItem(this.options.resumeStorageKey);
@@ -501,7 +526,9 @@ export class EditlockClient extends EventTarget {
    */
   async requestTakeover(resource, message) {
     const data = message ? { resource, message } : { resource };
-    return (await this.#request('request-takeover', data, ['takeover-pending'])).data;
+    const reply = await this.#request('request-takeover', data, ['takeover-pending']);
+    this.takeovers.set(resourceKey(reply.data.resource), reply.data);
+    return reply.data;
   }
 
   /**
@@ -526,7 +553,7 @@ export class EditlockClient extends EventTarget {
   async waitFor(resource) {
     const reply = await this.#request('wait-for', { resource }, ['queued', 'lock-acquired']);
     if (reply.event === 'lock-acquired') {
-      this.locks.set(resourceKey(reply.data.lock.resource), reply.data.lock);
+      this.#hold(reply.data.lock);
       return { lock: reply.data.lock };
     }
     this.waiting.set(resourceKey(reply.data.resource), reply.data.position);
@@ -556,7 +583,7 @@ export class EditlockClient extends EventTarget {
     for (const resource of released) {
       this.#forget(resource);
     }
-    this.locks.set(resourceKey(lock.resource), lock);
+    this.#hold(lock);
     return lock;
   }
 
@@ -678,21 +705,41 @@ export class EditlockClient extends EventTarget {
       case 'lock-acquired': // served from a waiting line (§14)
       case 'takeover-granted': // handed over with consent (§13)
         if (data.lock) {
-          this.locks.set(resourceKey(data.lock.resource), data.lock);
-          this.waiting.delete(resourceKey(data.lock.resource));
+          this.#hold(data.lock);
         }
         break;
       case 'queue-updated':
         this.waiting.set(resourceKey(data.resource), data.position);
         break;
-      case 'takeover-requested':
       case 'takeover-refused':
       case 'lock-failed': // a take-over that something else blocked
+        if (data.resource) {
+          this.takeovers.delete(resourceKey(data.resource));
+        }
+        break;
+      case 'takeover-requested':
         break;
       default:
         return; // unknown or unsolicited: ignore
     }
     this.#emit(event, data);
+  }
+
+  /**
+   * A lock is ours now, however it came: a user granted a page leaves its line and its take-over
+   * request for it (docs/protocol.md §11).
+   * @param {Lock} lock
+   */
+  #hold(lock) {
+    const key = resourceKey(lock.resource);
+    this.locks.set(key, lock);
+    this.waiting.delete(key);
+    this.takeovers.delete(key);
+  }
+
+  /** @returns {boolean} whether the server keeps anything for this client that a resume would keep */
+  #keepsSomething() {
+    return this.locks.size > 0 || this.waiting.size > 0 || this.takeovers.size > 0;
   }
 
   /** @param {Resource | undefined} resource */
@@ -784,27 +831,27 @@ export class EditlockClient extends EventTarget {
   }
 
   /**
-   * After a reconnect: take the locks back with `resume` (retrying `RESUME_FAILED` while the
-   * server may still think the old socket lives), re-take by re-entry what resume did not give
-   * back, then re-watch.
+   * After a reconnect: take the locks, places in line and take-over requests back with `resume`
+   * (retrying `RESUME_FAILED` while the server may still think the old socket lives), re-take by
+   * re-entry what resume did not give back, ask again for every line, then re-watch.
    * @param {string | null} previousToken
    * @param {Link} link
    */
   async #recover(previousToken, link) {
     const expected = new Map(this.locks);
-    if (previousToken && expected.size > 0) {
+    // A socket that only waits or asks holds no lock, but the server keeps its places for a resume too (§5, §14).
+    if (previousToken && this.#keepsSomething()) {
       const resumed = await this.#resume(previousToken, link);
       if (this.#link !== link) {
         return;
       }
       if (resumed) {
-        for (const lock of resumed) {
-          this.locks.set(resourceKey(lock.resource), lock);
-          expected.delete(resourceKey(lock.resource));
-        }
-        this.#emit('resumed', { locks: resumed });
+        this.#resumed(resumed, expected);
+      } else {
+        this.#dropTakeovers();
       }
       await this.#retake([...expected.values()], link);
+      await this.#rejoin([...this.waiting.keys()], link);
     }
     const watches = [...this.watched].map((configuratorId) => this.#request('watch', { configuratorId }, ['lock-updated'], { immediate: true })
       .then((reply) => this.#emit('lock-updated', reply.data))
@@ -812,6 +859,77 @@ export class EditlockClient extends EventTarget {
         if (failure.code === 'NOT_FOUND') this.watched.delete(configuratorId);
       }));
     await Promise.all(watches);
+  }
+
+  /**
+   * The locks a resume brought back. One we did not hold was granted while the old socket was gone, by
+   * its line or a take-over: that news went to the old socket only, so it is told now.
+   * @param {Lock[]} resumed
+   * @param {Map<string, Lock>} expected the locks held before the drop; those resumed are taken out
+   */
+  #resumed(resumed, expected) {
+    const lines = new Set(this.waiting.keys());
+    const asked = new Set(this.takeovers.keys());
+    for (const lock of resumed) {
+      const key = resourceKey(lock.resource);
+      this.#hold(lock);
+      expected.delete(key);
+      if (asked.has(key)) {
+        this.#emit('takeover-granted', { lock });
+      } else if (lines.has(key)) {
+        this.#emit('lock-acquired', { lock, released: [], queued: true });
+      }
+    }
+    this.#emit('resumed', { locks: resumed });
+  }
+
+  /**
+   * Asks again for each line (`wait-for`): the server keeps the place it still has and answers with the
+   * current position (missed while the socket was gone), takes a lost place again at the end of the line,
+   * or grants a page that is free by now. A line that cannot be rejoined is left, with `not-waiting`.
+   * @param {string[]} keys the canonical strings of the lines
+   * @param {Link} link
+   */
+  async #rejoin(keys, link) {
+    await Promise.all(keys.map(async (key) => {
+      try {
+        const reply = await this.#request('wait-for', { resource: resourceOfKey(key) }, ['queued', 'lock-acquired'], { immediate: true });
+        if (reply.event === 'lock-acquired') {
+          this.#hold(reply.data.lock);
+          this.#emit('lock-acquired', { lock: reply.data.lock, released: [], queued: true });
+        } else {
+          this.waiting.set(key, reply.data.position);
+          this.#emit('queue-updated', reply.data);
+        }
+      } catch (failure) {
+        if (this.#link === link) {
+          this.#leaveLine(key, failure);
+        }
+      }
+    }));
+  }
+
+  /**
+   * @param {string} key a line this client no longer waits in, though the app may still show it
+   * @param {unknown} [refusal] why it could not be rejoined
+   */
+  #leaveLine(key, refusal) {
+    if (this.waiting.delete(key)) {
+      this.#emit('not-waiting', { resource: resourceOfKey(key), reason: 'disconnect', refusal });
+    }
+  }
+
+  /**
+   * Take-over requests whose socket could not be resumed: they ended with it, unless another socket of
+   * the user keeps them (then their outcome still arrives). Asking again unasked would pester the holder
+   * with a new dialog, so the app is told to let the user ask again (docs/protocol.md §13).
+   */
+  #dropTakeovers() {
+    const dropped = [...this.takeovers.values()];
+    this.takeovers.clear();
+    dropped.forEach(({ resource }) => this.#emit('lock-failed', {
+      resource, code: 'DISCONNECTED', message: 'The connection was lost before an answer came. Ask again if you still need the page.',
+    }));
   }
 
   /**
@@ -824,16 +942,22 @@ export class EditlockClient extends EventTarget {
     if (!remembered) {
       return;
     }
-    const resumed = await this.#resume(remembered, link, this.options.reloadResumeRetryDelaysMs);
-    if (resumed && this.#link === link) {
-      resumed.forEach((lock) => this.locks.set(resourceKey(lock.resource), lock));
+    const resumed = await this.#resume(remembered.resumeToken, link, this.options.reloadResumeRetryDelaysMs);
+    if (this.#link !== link) {
+      return;
+    }
+    if (resumed) {
+      resumed.forEach((lock) => this.#hold(lock));
       this.#emit('resumed', { locks: resumed, reload: true });
     }
+    // The page before waited in these lines; this page learns its places (or takes them again).
+    await this.#rejoin(remembered.waiting.filter((key) => !this.locks.has(key)), link);
   }
 
   /**
    * @param {string} userId
-   * @returns {string | null} the resume token the page before kept for this user, taken out of storage
+   * @returns {{resumeToken: string, waiting: string[]} | null} what the page before kept for this user
+   *   (its resume token, the lines it waited in), taken out of storage
    */
   #takeRemembered(userId) {
     const storage = this.options.resumeStorage;
@@ -844,7 +968,11 @@ export class EditlockClient extends EventTarget {
       const saved = JSON.parse(storage.getItem(this.options.resumeStorageKey) || 'null');
       storage.removeItem(this.options.resumeStorageKey);
       const fresh = saved && saved.userId === userId && Date.now() - saved.at < RELOAD_RESUME_MAX_AGE_MS;
-      return fresh && typeof saved.resumeToken === 'string' ? saved.resumeToken : null;
+      if (!fresh || typeof saved.resumeToken !== 'string') {
+        return null;
+      }
+      const waiting = Array.isArray(saved.waiting) ? saved.waiting.filter((/** @type {unknown} */ key) => typeof key === 'string') : [];
+      return { resumeToken: saved.resumeToken, waiting };
     } catch {
       return null;
     }

@@ -87,6 +87,13 @@ export function installHandover(app) {
       render();
     }
   });
+  on('not-waiting', (detail) => {
+    if (handover.queue && handover.queue.key === resourceKey(detail.resource)) {
+      handover.queue = null;
+      toast('You are no longer in line for this page: the connection was lost. Click \u201cNotify me when it\u2019s free\u201d to line up again.', 'error');
+      render();
+    }
+  });
   on('takeover-requested', (detail) => {
     handover.request = detail;
     tick();
@@ -101,6 +108,16 @@ export function installHandover(app) {
   });
 
   return {
+    /**
+     * A page opens: if the client already waits in its line (a reloaded tab rejoined it), show the place.
+     * @param {Edit} edit
+     */
+    opened(edit) {
+      const position = client.waiting.get(edit.key);
+      if (position) {
+        handover.queue = { key: edit.key, position };
+      }
+    },
     /** Asks the holder of the open page for it. @param {Edit} edit @param {string} [message] */
     async askHolder(edit, message) {
       try {

@@ -104,6 +104,7 @@ export function createEditSession(app) {
      */
     open(key, resource) {
       state.edit = { key, resource, status: 'opening' };
+      app.session?.handover.opened(state.edit);
       app.render();
       acquire(state.edit);
     },

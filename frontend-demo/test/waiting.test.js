@@ -3,14 +3,43 @@
 
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
+import { EditlockClient } from '../editlock-client.js';
 import {
-  FILTERS, connected as connectedTo, events, installFakeSockets, lockOf as lockHeldBy, removeFakeSockets,
+  FakeSocket, FILTERS, MemoryStorage, connected as connectedTo, events, installFakeSockets, lockOf as lockHeldBy, removeFakeSockets, until,
 } from './support/scripted-server.js';
 
 const lockOf = (token) => lockHeldBy(token, ['7', 'Tom']);
 
-function connected() {
-  return connectedTo({ token: 'jwt', requestTimeoutMs: 1000 }, { resumeToken: 'r', userName: 'Tom' });
+function connected(options = {}) {
+  return connectedTo({
+    token: 'jwt', requestTimeoutMs: 1000, backoffBaseMs: 5, backoffMaxMs: 20, resumeRetryDelaysMs: [10, 10, 10], ...options,
+  }, { resumeToken: 'r', userName: 'Tom' });
+}
+
+const VARIABLES = { type: 'variables', configuratorId: 12 };
+const STRUCTURE = { type: 'configurator', configuratorId: 12 };
+
+/** The client waits in the line of `resource` at `position`. */
+async function waitingFor(client, socket, resource, position) {
+  const queued = client.waitFor(resource);
+  await socket.answer('wait-for', (frame) => ['queued', { resource: frame.data.resource, position }]);
+  await queued;
+}
+
+/** The socket drops; resolves with the next one, welcomed. */
+async function dropped(socket) {
+  const next = FakeSocket.all.length;
+  socket.drop();
+  const second = await until(() => FakeSocket.all[next]);
+  second.welcome('r2', 'Tom');
+  return second;
+}
+
+/** The server refuses every resume the client tries (it retries RESUME_FAILED three times). */
+async function refuseResume(socket) {
+  for (let attempt = 0; attempt < 4; attempt += 1) {
+    await socket.answer('resume', () => ['error', { code: 'RESUME_FAILED', message: 'gone' }]);
+  }
 }
 
 describe('take-over and waiting', () => {
@@ -97,5 +126,113 @@ describe('take-over and waiting', () => {
     await socket.answer('wait-for', () => ['error', { code: 'LIMIT_EXCEEDED', message: 'You wait in 20 lines already' }]);
     await assert.rejects(tooMany, { code: 'LIMIT_EXCEEDED' });
     client.close();
+  });
+
+  it('after a drop, a client that only waits in a line resumes and learns its current position', async () => {
+    const { client, socket } = await connected();
+    await waitingFor(client, socket, FILTERS, 2);
+    const moved = events(client, 'queue-updated');
+    const second = await dropped(socket);
+    const resume = await second.answer('resume', () => ['resumed', { locks: [] }]);
+    assert.equal(resume.data.resumeToken, 'r', 'the place is kept by the resume');
+    const asked = await second.answer('wait-for', (frame) => ['queued', { resource: { ...frame.data.resource, configuratorId: 12 }, position: 1 }]);
+    assert.deepEqual(asked.data.resource, { type: 'item-subresource', itemId: 5, page: 'filters' });
+    await until(() => moved.length === 1);
+    assert.equal(moved[0].position, 1, 'the position it moved to while the socket was gone');
+    assert.equal(client.waiting.get('item:5:filters'), 1);
+    client.close();
+  });
+
+  it('after a failed resume it takes its lines again, is granted a free page, and leaves a line it cannot rejoin', async () => {
+    const { client, socket } = await connected();
+    await waitingFor(client, socket, FILTERS, 1);
+    await waitingFor(client, socket, VARIABLES, 1);
+    await waitingFor(client, socket, STRUCTURE, 1);
+    const moved = events(client, 'queue-updated');
+    const acquired = events(client, 'lock-acquired');
+    const left = events(client, 'not-waiting');
+    const second = await dropped(socket);
+    await refuseResume(second);
+    for (let line = 0; line < 3; line += 1) {
+      await second.answer('wait-for', ({ data: { resource } }) => {
+        switch (resource.type) {
+          case 'item-subresource': return ['queued', { resource, position: 4 }]; // the place was lost: at the back
+          case 'variables': return ['lock-acquired', { lock: { ...lockOf(30), resource }, released: [] }]; // free by now
+          default: return ['lock-failed', { resource, code: 'NOT_FOUND', message: 'No such configurator' }];
+        }
+      });
+    }
+    await until(() => moved.length === 1 && acquired.length === 1 && left.length === 1);
+    assert.equal(client.waiting.get('item:5:filters'), 4, 'the position it has now, not the one it lost');
+    assert.equal(acquired[0].queued, true);
+    assert.equal(client.heldLock(VARIABLES).token, 30);
+    assert.deepEqual(left[0].resource, STRUCTURE);
+    assert.equal(left[0].reason, 'disconnect');
+    assert.equal(left[0].refusal.code, 'NOT_FOUND');
+    assert.deepEqual([...client.waiting.keys()], ['item:5:filters'], 'no line it is not in');
+    client.close();
+  });
+
+  it('a line that served the client while its socket was gone arrives with the resume as its grant', async () => {
+    const { client, socket } = await connected();
+    await waitingFor(client, socket, FILTERS, 1);
+    const acquired = events(client, 'lock-acquired');
+    const second = await dropped(socket);
+    await second.answer('resume', () => ['resumed', { locks: [lockOf(31)] }]);
+    await until(() => client.state === 'open');
+    assert.deepEqual(acquired, [{ lock: lockOf(31), released: [], queued: true }]);
+    assert.equal(client.waiting.size, 0);
+    assert.equal(second.sent.some((f) => f.event === 'wait-for'), false, 'no line to rejoin');
+    client.close();
+  });
+
+  it('after a drop a pending take-over request resumes; when the resume fails, lock-failed DISCONNECTED says it is gone', async () => {
+    const { client, socket } = await connected();
+    const pending = client.requestTakeover(FILTERS, 'please');
+    await socket.answer('request-takeover', (frame) => ['takeover-pending', { resource: frame.data.resource, deadline: '2026-01-01T00:00:30Z' }]);
+    await pending;
+    assert.equal(client.takeovers.has('item:5:filters'), true);
+    const failed = events(client, 'lock-failed');
+    const second = await dropped(socket);
+    await refuseResume(second);
+    await until(() => failed.length === 1);
+    assert.deepEqual(failed[0].resource, FILTERS);
+    assert.equal(failed[0].code, 'DISCONNECTED');
+    assert.equal(client.takeovers.size, 0);
+    assert.equal(second.sent.some((f) => f.event === 'request-takeover'), false, 'the holder is not asked again unasked');
+    client.close();
+  });
+
+  it('an outcome of a take-over ends the request it answers', async () => {
+    const { client, socket } = await connected();
+    const pending = client.requestTakeover(FILTERS);
+    await socket.answer('request-takeover', (frame) => ['takeover-pending', { resource: frame.data.resource, deadline: '2026-01-01T00:00:30Z' }]);
+    await pending;
+    socket.push('takeover-refused', { resource: FILTERS, byUserName: 'Sara' });
+    assert.equal(client.takeovers.size, 0);
+    client.close();
+  });
+
+  it('a page that only waits in a line remembers it for a reload; the reloaded page resumes and learns its place', async () => {
+    const storage = new MemoryStorage();
+    const { client: before, socket } = await connected({ resumeStorage: storage });
+    await waitingFor(before, socket, FILTERS, 2);
+    before.rememberForReload(); // pagehide of a page that unloads
+    assert.notEqual(storage.getItem('editlock.resume'), null, 'kept although the page holds no lock');
+
+    const after = new EditlockClient({
+      token: 'jwt', url: 'ws://test/locking', activityTarget: null, closeOnPageHide: false, resumeStorage: storage,
+      reloadResumeRetryDelaysMs: [10], requestTimeoutMs: 1000,
+    });
+    const ready = after.connect();
+    const second = await until(() => FakeSocket.all[1]);
+    second.welcome('r2', 'Tom');
+    const resume = await second.answer('resume', () => ['resumed', { locks: [] }]);
+    assert.equal(resume.data.resumeToken, 'r');
+    await second.answer('wait-for', (frame) => ['queued', { resource: frame.data.resource, position: 2 }]);
+    await ready;
+    assert.equal(after.waiting.get('item:5:filters'), 2, 'the line is known before the app asks');
+    after.close();
+    before.close();
   });
 });
