@@ -259,7 +259,8 @@ function requestsFor(resource) {
  * - `lock-updated` `{configuratorId, locks}` — the whole lock state of a watched configurator
  * - `lock-released` `{resource, reason, ownerUserId, ownerUserName}` — a lock in a watched configurator was released
  * - `lock-lost` `{resource, reason}` — one of your locks was taken away (`expired`, `admin`, `idle`,
- *   `replaced`, `disconnect`, `deleted`); also when a drop could not be resumed
+ *   `replaced`, `disconnect`, `deleted`); also when a drop could not be resumed, even if asking again
+ *   got the page anew: then `lock-acquired` `{lock, released, retaken: true}` follows with the new grant
  * - `content-changed` `{configuratorId, entity, id, op}` — a REST write changed a watched configurator
  * - `statechange` `{state, previous}` — see {@link ConnectionState}
  * - `connected` `{welcome, reconnected}` — a socket is open and ready (after a reconnect: resumed and re-watched)
@@ -1022,7 +1023,7 @@ export class EditlockClient extends EventTarget {
       const { lock: event, data } = requestsFor(resource);
       try {
         const reply = await this.#request(event, data, ['lock-acquired'], { immediate: true });
-        this.locks.set(resourceKey(reply.data.lock.resource), reply.data.lock);
+        this.#retaken(lock, reply.data.lock);
       } catch (failure) {
         if (this.#link !== link) {
           return;
@@ -1031,6 +1032,26 @@ export class EditlockClient extends EventTarget {
         this.#emit('lock-lost', { resource, reason: 'disconnect', refusal: failure });
       }
     }));
+  }
+
+  /**
+   * The grant a re-entry gave back. The same token is the same grant, kept while the socket was gone:
+   * nothing to tell. Another token means the old grant ended meanwhile (someone else may have held the
+   * page and saved): writes prepared under it must not go out with the new token, which would pass the
+   * 412 check that docs/protocol.md §7 exists for. So the old grant is reported lost and the new one
+   * as an acquisition of its own.
+   * @param {Lock} before
+   * @param {Lock} after
+   */
+  #retaken(before, after) {
+    if (after.token === before.token) {
+      this.#hold(after);
+      return;
+    }
+    this.locks.delete(resourceKey(before.resource));
+    this.#emit('lock-lost', { resource: before.resource, reason: 'disconnect' });
+    this.#hold(after);
+    this.#emit('lock-acquired', { lock: after, released: [], retaken: true });
   }
 
   /**

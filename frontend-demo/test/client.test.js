@@ -115,6 +115,54 @@ describe('EditlockClient', () => {
     client.close();
   });
 
+  it('when resume fails and asking again gets a new grant, reports the old one lost and the new one as acquired', async () => {
+    const { client, socket } = await connected();
+    const granted = client.lockItemPage(5, 'filters');
+    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
+    await granted;
+    const order = [];
+    const lost = events(client, 'lock-lost');
+    const acquired = events(client, 'lock-acquired');
+    ['lock-lost', 'lock-acquired'].forEach((type) => client.addEventListener(type, () => order.push(type)));
+
+    socket.drop();
+    const second = await until(() => FakeSocket.all[1]);
+    second.welcome('resume-2');
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      await second.answer('resume', () => ['error', { code: 'RESUME_FAILED', message: 'gone' }]);
+    }
+    // The old grant ended while the socket was gone (someone else may have held the page): a new token.
+    await second.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(23), released: [] }]);
+    await until(() => client.state === 'open');
+    assert.deepEqual(lost, [{ resource: FILTERS, reason: 'disconnect' }], 'the grant the app’s edits were made under is gone');
+    assert.deepEqual(acquired, [{ lock: lockOf(23), released: [], retaken: true }]);
+    assert.deepEqual(order, ['lock-lost', 'lock-acquired']);
+    assert.equal(client.heldLock(FILTERS).token, 23);
+    client.close();
+  });
+
+  it('when resume fails and asking again gives back the same grant, nothing is reported', async () => {
+    const { client, socket } = await connected();
+    const granted = client.lockItemPage(5, 'filters');
+    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
+    await granted;
+    const lost = events(client, 'lock-lost');
+    const acquired = events(client, 'lock-acquired');
+
+    socket.drop();
+    const second = await until(() => FakeSocket.all[1]);
+    second.welcome('resume-2');
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      await second.answer('resume', () => ['error', { code: 'RESUME_FAILED', message: 'gone' }]);
+    }
+    await second.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]); // a re-entry
+    await until(() => client.state === 'open');
+    assert.deepEqual(lost, []);
+    assert.deepEqual(acquired, []);
+    assert.equal(client.heldLock(FILTERS).token, 17);
+    client.close();
+  });
+
   it('requests made while reconnecting wait for the new socket', async () => {
     const { client, socket } = await connected();
     socket.drop();
