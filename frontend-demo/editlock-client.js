@@ -73,7 +73,9 @@
  */
 
 /**
- * What the client needs of a socket: a WebSocket, or anything that behaves like one (`openSocket`).
+ * What the client needs of a socket: a WebSocket, or anything that behaves like one (`openSocket`). A wire
+ * that knows why a connection was refused closes with {@link TOKEN_EXPIRED_CODE} for a refused token and
+ * {@link REFUSED_CODE} for a refusal no new attempt changes; any other code is reconnected.
  * @typedef {object} SocketLike
  * @property {(text: string) => void} send
  * @property {(code?: number, reason?: string) => void} close
@@ -109,8 +111,17 @@ export const PAGES = Object.freeze(['filters', 'dependencies', 'attributes']);
 const DROP_CODE = 4000;
 /** A remembered resume token older than this is not tried: the locks it named are gone by then. */
 const RELOAD_RESUME_MAX_AGE_MS = 60_000;
-/** Close code of the server for a socket whose token ended. */
-const TOKEN_EXPIRED_CODE = 4401;
+/**
+ * Close code of the server for a socket whose token ended (docs/protocol.md §3): only a fresh token, from a
+ * token provider, can open the next socket. An `openSocket` wire reports a token refused at connection so too.
+ */
+export const TOKEN_EXPIRED_CODE = 4401;
+/**
+ * Close code an `openSocket` wire reports for a connection refused for a reason no new attempt changes (a
+ * foreign Origin, docs/protocol.md §3). The server never closes an open socket for good: every close it
+ * initiates is a drop (§5).
+ */
+export const REFUSED_CODE = 4403;
 /** The longest delay setTimeout keeps (about 24 days); longer ones would fire at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 const ACTIVITY_EVENTS = ['pointerdown', 'keydown', 'wheel', 'touchstart'];
@@ -264,7 +275,9 @@ function requestsFor(resource) {
  * - `content-changed` `{configuratorId, entity, id, op}` — a REST write changed a watched configurator
  * - `statechange` `{state, previous}` — see {@link ConnectionState}
  * - `connected` `{welcome, reconnected}` — a socket is open and ready (after a reconnect: resumed and re-watched)
- * - `disconnected` `{code, reason, willReconnect}` — the socket went away
+ * - `disconnected` `{code, reason, willReconnect}` — the socket went away; without a reconnect to come
+ *   (a plain token that ended, a refused connection) `lock-lost`, `not-waiting` and `lock-failed` follow
+ *   for all the client had
  * - `reconnecting` `{attempt, delayMs}` — the next attempt is scheduled
  * - `resumed` `{locks, reload}` — after a drop (or a reload of the page: `reload` true), these locks were
  *   recovered (same grants, same tokens)
@@ -1069,15 +1082,41 @@ export class EditlockClient extends EventTarget {
       this.#openFailed(link.first, new EditlockError('DISCONNECTED', `Could not connect (${code})`));
       return;
     }
-    // A token that ended cannot open a new socket: only a token provider can give a fresh one.
-    const willReconnect = !this.#closedByUser && code !== 1008
-      && !(code === TOKEN_EXPIRED_CODE && typeof this.options.token !== 'function');
+    const willReconnect = !this.#closedByUser && this.#reconnectCanHelp(code);
     this.#emit('disconnected', { code, reason, willReconnect });
     if (willReconnect) {
       this.#scheduleReconnect();
     } else {
       this.#setState('closed');
+      this.#abandon();
     }
+  }
+
+  /**
+   * Every close the server initiates is a drop whose locks wait for a resume (docs/protocol.md §5), 1008
+   * included: "too slow" is over once the client reads again, and "too many sockets" (an upgrade that
+   * raced past the socket quota, §4) once another socket of the user closes — which the back-off waits for.
+   * @param {number} code
+   * @returns {boolean} whether a new socket can do better than the one that closed
+   */
+  #reconnectCanHelp(code) {
+    if (code === REFUSED_CODE) {
+      return false;
+    }
+    // A token that ended cannot open a new socket: only a token provider can give a fresh one.
+    return code !== TOKEN_EXPIRED_CODE || typeof this.options.token === 'function';
+  }
+
+  /**
+   * The client stops without a resume to come: every lock, line and take-over request the app believes
+   * in is reported gone, so that no page goes on claiming a lock (the server releases them by itself).
+   */
+  #abandon() {
+    const lost = [...this.locks.values()];
+    this.locks.clear();
+    lost.forEach((lock) => this.#emit('lock-lost', { resource: lock.resource, reason: 'disconnect' }));
+    [...this.waiting.keys()].forEach((key) => this.#leaveLine(key));
+    this.#dropTakeovers();
   }
 
   /**
@@ -1158,9 +1197,7 @@ export class EditlockClient extends EventTarget {
       return;
     }
     this.#pausedByPageHide = false;
-    const lost = [...this.locks.values()];
-    this.locks.clear();
-    lost.forEach((lock) => this.#emit('lock-lost', { resource: lock.resource, reason: 'disconnect' }));
+    this.#abandon(); // closed with 1000 when the page was hidden: the server freed all of it
     this.#resumeToken = null;
     this.#open(null);
   }

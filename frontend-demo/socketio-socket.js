@@ -7,6 +7,7 @@
 // reconnection is off.
 
 import { io } from './vendor/socket.io.esm.min.js';
+import { REFUSED_CODE, TOKEN_EXPIRED_CODE } from './editlock-client.js';
 
 const CONNECTING = 0;
 const OPEN = 1;
@@ -34,11 +35,7 @@ export class SocketIoSocket {
     this.#socket = io(`${origin}/locking`, { auth: { token }, reconnection: false, forceNew: true });
     this.#socket.on('connect', () => { this.readyState = OPEN; });
     this.#socket.onAny((event, data) => this.#deliver({ event, data }));
-    this.#socket.on('connect_error', (error) => {
-      // Refused identity is final, as a 1008 close is for the WebSocket client.
-      const refused = error.message === 'UNAUTHORIZED' || error.message === 'FORBIDDEN';
-      this.#ended(refused ? 1008 : 1006, error.message);
-    });
+    this.#socket.on('connect_error', (error) => this.#ended(refusalCode(error.message), error.message));
     this.#socket.on('disconnect', (reason) => this.#ended(reason === 'io client disconnect' ? 1000 : 1006, reason));
   }
 
@@ -84,6 +81,21 @@ export class SocketIoSocket {
     if (this.onclose) {
       this.onclose(new CloseEvent('close', { code, reason }));
     }
+  }
+}
+
+/**
+ * How a refused connection (docs/protocol.md §12) ends for the client: a refused token as one that ended
+ * (a token provider's fresh one may do), a foreign Origin for good; anything else (too many sockets, the
+ * network) as a drop that another attempt, after the back-off, may get past.
+ * @param {string} message the `connect_error`'s message
+ * @returns {number} the close code
+ */
+function refusalCode(message) {
+  switch (message) {
+    case 'UNAUTHORIZED': return TOKEN_EXPIRED_CODE;
+    case 'FORBIDDEN': return REFUSED_CODE;
+    default: return 1006;
   }
 }
 

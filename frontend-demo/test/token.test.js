@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import { tokenExpiry } from '../editlock-client.js';
+import { REFUSED_CODE, tokenExpiry } from '../editlock-client.js';
 import {
   FakeSocket, FILTERS, connected as connectedTo, events, installFakeSockets, lockOf, removeFakeSockets, settled, until,
 } from './support/scripted-server.js';
@@ -118,6 +118,74 @@ describe('EditlockClient and its token', () => {
     assert.deepEqual(disconnected, [{ code: 4401, reason: 'token expired', willReconnect: false }]);
     assert.equal(client.state, 'closed');
     t.mock.timers.tick(60_000); // far past the longest backoff (backoffMaxMs 20): a planned reconnect would have run
+    await settled();
+    assert.equal(FakeSocket.all.length, 1, 'no reconnect');
+  });
+
+  it('a client that stops reports what it held: its locks lost, its lines and take-over requests gone', async () => {
+    const { client, socket } = await connected({ token: jwt('a', 60_000) });
+    const granted = client.lockItemPage(5, 'filters');
+    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
+    await granted;
+    const variables = { type: 'variables', configuratorId: 12 };
+    const waiting = client.waitFor(variables);
+    await socket.answer('wait-for', (frame) => ['queued', { resource: frame.data.resource, position: 1 }]);
+    await waiting;
+    const structure = { type: 'configurator', configuratorId: 12 };
+    const asked = client.requestTakeover(structure);
+    await socket.answer('request-takeover', (frame) => ['takeover-pending', { resource: frame.data.resource, deadline: '2026-01-01T00:00:30Z' }]);
+    await asked;
+    const lost = events(client, 'lock-lost');
+    const left = events(client, 'not-waiting');
+    const failed = events(client, 'lock-failed');
+
+    socket.closeByServer(4401, 'token expired'); // a plain token: no new socket can be opened
+    assert.equal(client.state, 'closed');
+    assert.deepEqual(lost, [{ resource: FILTERS, reason: 'disconnect' }], 'no page goes on claiming the lock');
+    assert.equal(client.heldLock(FILTERS), undefined);
+    assert.deepEqual(left.map((l) => l.resource), [variables]);
+    assert.deepEqual(failed.map((f) => [f.resource, f.code]), [[structure, 'DISCONNECTED']]);
+    assert.equal(client.waiting.size + client.takeovers.size, 0);
+  });
+
+  it('a server close with 1008 (too slow) is a drop: reconnects and resumes its locks', async () => {
+    const { client, socket } = await connected({ token: jwt('a', 3_600_000) });
+    const granted = client.lockItemPage(5, 'filters');
+    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
+    await granted;
+    const disconnected = events(client, 'disconnected');
+    const lost = events(client, 'lock-lost');
+
+    socket.closeByServer(1008, 'too slow');
+    assert.deepEqual(disconnected, [{ code: 1008, reason: 'too slow', willReconnect: true }]);
+    const second = await until(() => FakeSocket.all[1]);
+    second.welcome('resume-2');
+    await second.answer('resume', () => ['resumed', { locks: [lockOf(17)] }]);
+    await until(() => client.state === 'open');
+    assert.equal(client.heldLock(FILTERS).token, 17);
+    assert.deepEqual(lost, []);
+    client.close();
+  });
+
+  it('a reconnect closed with 1008 (too many sockets) before its welcome tries again after the back-off', async () => {
+    const { client, socket } = await connected({ token: jwt('a', 3_600_000) });
+    socket.drop();
+    const second = await until(() => FakeSocket.all[1]);
+    second.closeByServer(1008, 'too many sockets'); // an upgrade that raced past the socket quota
+    const third = await until(() => FakeSocket.all[2]);
+    third.welcome('resume-3');
+    await until(() => client.state === 'open');
+    client.close();
+  });
+
+  it('a connection refused for good (REFUSED_CODE, a foreign Origin over Socket.IO) is not tried again', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] }); // before the renewal of the provider's token is planned
+    const { client, socket } = await connected({ token: async () => jwt('a', 3_600_000) });
+    const disconnected = events(client, 'disconnected');
+    socket.closeByServer(REFUSED_CODE, 'FORBIDDEN');
+    assert.equal(disconnected[0].willReconnect, false);
+    assert.equal(client.state, 'closed');
+    t.mock.timers.tick(60_000);
     await settled();
     assert.equal(FakeSocket.all.length, 1, 'no reconnect');
   });
