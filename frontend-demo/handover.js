@@ -35,13 +35,36 @@ export function installHandover(app) {
    * @param {(detail: any) => void} handle
    */
   const on = (type, handle) => client.addEventListener(type, (event) => handle(/** @type {CustomEvent} */ (event).detail));
+  /**
+   * Whether the holder's dialog can still be answered here: its lock is still ours in this client (not
+   * unlocked, lost, or left), and the consent window is open. Another tab of ours that refused tells
+   * this one nothing (docs/protocol.md §13), so the deadline is what ends the dialog then.
+   * @param {NonNullable<HandoverState['request']>} request
+   */
+  const requestStands = (request) => Boolean(client.heldLock(request.resource)) && Date.parse(request.deadline) > Date.now();
+  const everySecond = () => {
+    if (handover.request && !requestStands(handover.request)) {
+      handover.request = null;
+    }
+    tick();
+    render();
+  };
+  /** Runs the countdowns' clock while there is a countdown to show, and only then. */
   const tick = () => {
     const pending = handover.asked || handover.request;
     if (pending && !ticker) {
-      ticker = setInterval(() => render(), 1000);
+      ticker = setInterval(everySecond, 1000);
     } else if (!pending && ticker) {
       clearInterval(ticker);
       ticker = null;
+    }
+  };
+  /** @param {string} key the page whose lock this client no longer keeps: no dialog about it stays */
+  const dismissRequestFor = (key) => {
+    if (handover.request && resourceKey(handover.request.resource) === key) {
+      handover.request = null;
+      tick();
+      render();
     }
   };
 
@@ -95,17 +118,15 @@ export function installHandover(app) {
     }
   });
   on('takeover-requested', (detail) => {
+    // Every socket of the holder is asked; the dialog belongs where the page is held (a tab editing it).
+    if (!client.heldLock(detail.resource)) {
+      return;
+    }
     handover.request = detail;
     tick();
     render();
   });
-  on('lock-lost', (detail) => {
-    const request = handover.request;
-    if (request && resourceKey(request.resource) === resourceKey(detail.resource)) {
-      handover.request = null;
-      tick();
-    }
-  });
+  on('lock-lost', (detail) => dismissRequestFor(resourceKey(detail.resource)));
 
   return {
     /**
@@ -166,7 +187,7 @@ export function installHandover(app) {
         await client.answerTakeover(request.resource, accept).catch((failure) => toast(failure.message, 'error'));
       }
     },
-    /** The open page is left: its line and request with it. @param {Edit} edit */
+    /** The open page is left: its line and request with it, and the dialog about its lock. @param {Edit} edit */
     left(edit) {
       const queue = handover.queue;
       if (queue && queue.key === edit.key) {
@@ -177,6 +198,12 @@ export function installHandover(app) {
         handover.asked = null;
         tick();
       }
+      dismissRequestFor(edit.key);
+    },
+    /** Signed out: nothing of this user stays on screen, and the countdowns' clock stops. */
+    close() {
+      Object.assign(handover, { asked: null, queue: null, request: null });
+      tick();
     },
   };
 }

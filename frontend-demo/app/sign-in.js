@@ -48,6 +48,7 @@ export function createSignIn(app) {
     app.writes.sendPendingDeletes();
     forgetSession(localStorage);
     if (app.session) {
+      app.session.handover.close();
       app.session.client.close('signed out');
     }
     app.session = null;

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { installHandover } from '../handover.js';
 import {
-  FILTERS, connected as connectedTo, installFakeSockets, removeFakeSockets,
+  FILTERS, connected as connectedTo, installFakeSockets, lockOf, removeFakeSockets, until,
 } from './support/scripted-server.js';
 
 function connected() {
@@ -23,6 +23,35 @@ function handoverOn(client) {
 }
 
 const EDIT = { key: 'item:5:filters', resource: FILTERS, status: 'blocked', blockedBy: { name: 'Sara' } };
+
+/** The client holds FILTERS (as Tom), and Omar asks Tom for it, with a consent window of `windowMs`. */
+async function askedForFilters(client, socket, windowMs = 30_000) {
+  const granted = client.lockItemPage(5, 'filters');
+  await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17, ['7', 'Tom']), released: [] }]);
+  await granted;
+  socket.push('takeover-requested', {
+    resource: FILTERS, byUserId: '8', byUserName: 'Omar', deadline: new Date(Date.now() + windowMs).toISOString(),
+  });
+}
+
+/**
+ * The intervals running, recorded around the real timers while a test runs (the countdowns' clock is one).
+ * Real timers: Node 20's mock timers keep an interval going that clears itself from its own callback.
+ */
+function recordIntervals() {
+  const running = new Set();
+  const { setInterval: realSet, clearInterval: realClear } = globalThis;
+  globalThis.setInterval = (run, ms) => {
+    const id = realSet(run, ms);
+    running.add(id);
+    return id;
+  };
+  globalThis.clearInterval = (id) => {
+    running.delete(id);
+    realClear(id);
+  };
+  return { running, restore: () => Object.assign(globalThis, { setInterval: realSet, clearInterval: realClear }) };
+}
 
 describe('the demo\u2019s take-over and waiting part', () => {
   beforeEach(installFakeSockets);
@@ -50,5 +79,66 @@ describe('the demo\u2019s take-over and waiting part', () => {
     app.handover.opened({ ...EDIT });
     assert.deepEqual(app.state.handover.queue, { key: 'item:5:filters', position: 3 });
     client.close();
+  });
+
+  describe('the holder\u2019s take-over dialog', () => {
+    let intervals;
+    beforeEach(() => { intervals = recordIntervals(); });
+    afterEach(() => intervals.restore());
+
+    it('goes, and its clock stops, when the holder unlocks the page', async () => {
+      const { client, socket } = await connected();
+      const app = handoverOn(client);
+      await askedForFilters(client, socket);
+      assert.equal(app.state.handover.request.byUserName, 'Omar');
+      assert.equal(intervals.running.size, 1, 'the countdown runs');
+
+      const unlocked = client.unlockItemPage(5, 'filters');
+      await socket.answer('unlock-item-subresource', () => ['lock-released', { resource: FILTERS, reason: 'unlock', ownerUserId: '7', ownerUserName: 'Tom' }]);
+      await unlocked;
+      await until(() => app.state.handover.request === null); // by the next second of the countdown
+      assert.equal(intervals.running.size, 0);
+      client.close();
+    });
+
+    it('goes at once, and its clock stops, when the page is left', async () => {
+      const { client, socket } = await connected();
+      const app = handoverOn(client);
+      await askedForFilters(client, socket);
+      app.handover.left({ key: 'item:5:filters', resource: FILTERS, status: 'editing' });
+      assert.equal(app.state.handover.request, null);
+      assert.equal(intervals.running.size, 0);
+      client.close();
+    });
+
+    it('goes, and its clock stops, on sign-out', async () => {
+      const { client, socket } = await connected();
+      const app = handoverOn(client);
+      await askedForFilters(client, socket);
+      app.handover.close();
+      assert.equal(app.state.handover.request, null);
+      assert.equal(intervals.running.size, 0);
+      client.close();
+    });
+
+    it('goes when its consent window is over (another tab may have answered: this one hears nothing of it)', async () => {
+      const { client, socket } = await connected();
+      const app = handoverOn(client);
+      await askedForFilters(client, socket, 1200);
+      const deadline = Date.parse(app.state.handover.request.deadline);
+      await until(() => app.state.handover.request === null);
+      assert.ok(Date.now() >= deadline, 'not before the deadline');
+      assert.equal(intervals.running.size, 0, 'not left standing at 0 s');
+      client.close();
+    });
+
+    it('is not shown by a client that does not hold the page (another tab of the holder does)', async () => {
+      const { client, socket } = await connected();
+      const app = handoverOn(client);
+      socket.push('takeover-requested', { resource: FILTERS, byUserId: '8', byUserName: 'Omar', deadline: new Date(Date.now() + 30_000).toISOString() });
+      assert.equal(app.state.handover.request, null);
+      assert.equal(intervals.running.size, 0);
+      client.close();
+    });
   });
 });
