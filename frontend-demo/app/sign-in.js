@@ -43,19 +43,25 @@ async function freshToken(auth) {
 export function createSignIn(app) {
   const { state } = app;
 
-  /** Signing out (here or in another tab) closes the socket with 1000: the server frees our pages at once. */
-  function signOut() {
-    app.writes.sendPendingDeletes();
+  /**
+   * Signing out (here or in another tab) closes the socket with 1000: the server frees our pages at once.
+   * The screen is signed out at once; the socket closes once the deletes waiting for their Undo are answered.
+   * @returns {Promise<void>} when the socket is closed
+   */
+  async function signOut() {
+    // Sent first, while the session and the open page they need are still there.
+    const deletes = app.writes.sendPendingDeletes();
+    const session = app.session;
     forgetSession(localStorage);
-    if (app.session) {
-      app.session.handover.close();
-      app.session.client.close('signed out');
-    }
+    session?.handover.close();
     app.session = null;
     Object.assign(state, { auth: null, connection: 'idle', route: { view: 'home' }, configurators: null, view: null, locks: [], edit: null });
     state.drafts.clear();
     history.replaceState(null, '', '#/');
     app.render();
+    // The page's lock fences the deletes: closing frees it, and they would be refused with 412 (as leave() waits).
+    await Promise.allSettled(deletes);
+    session?.client.close('signed out');
   }
 
   /**
@@ -67,15 +73,19 @@ export function createSignIn(app) {
     const api = new Api(() => auth.token);
     // Only the Socket.IO switch waits for a module: without it the client exists at once, as callers expect.
     const client = new EditlockClient({ token: () => freshToken(auth), ...(wantsSocketIo() ? await socketIoOptions() : {}) });
-    client.addEventListener('statechange', (event) => {
-      state.connection = /** @type {CustomEvent} */ (event).detail.state;
-      app.render();
-    });
     /**
+     * Listens while this client is the session's: a client signed out waits for its deletes before it
+     * closes, and what it says meanwhile is no longer about what the screen shows.
      * @param {string} type
      * @param {(detail: any) => void} handle
      */
-    const on = (type, handle) => client.addEventListener(type, (event) => handle(/** @type {CustomEvent} */ (event).detail));
+    const on = (type, handle) => client.addEventListener(type, (event) => {
+      if (app.session?.client === client) handle(/** @type {CustomEvent} */ (event).detail);
+    });
+    on('statechange', (detail) => {
+      state.connection = detail.state;
+      app.render();
+    });
     on('lock-updated', (detail) => app.edit.lockUpdated(detail));
     on('lock-released', (detail) => app.edit.lockReleased(detail));
     on('lock-lost', (detail) => app.edit.lockLost(detail));

@@ -105,6 +105,13 @@ export function settled() {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
+/** A promise the test settles: `{promise, resolve}`. */
+export function deferred() {
+  let resolve;
+  const promise = new Promise((settle) => { resolve = settle; });
+  return { promise, resolve };
+}
+
 /** Records the `detail` of every `type` event of the client. */
 export function events(client, type) {
   const seen = [];
