@@ -21,6 +21,13 @@ export function createEditSession(app) {
   let retryTimer;
 
   /**
+   * Whether the page of `key` is open again, in a new edit session: the lock is the same grant (a
+   * re-entry), so an unlock meant for the session that was left would take it from the one now open.
+   * @param {string} key
+   */
+  const reopened = (key) => state.edit !== null && state.edit.key === key;
+
+  /**
    * Asks for the page's lock; the page is editable only once it is granted.
    * @param {Edit} edit
    */
@@ -34,7 +41,9 @@ export function createEditSession(app) {
     try {
       const lock = await client.lock(edit.resource);
       if (state.edit !== edit) {
-        client.unlock(edit.resource).catch(() => {}); // the user moved on meanwhile
+        if (!reopened(edit.key)) {
+          client.unlock(edit.resource).catch(() => {}); // the user moved on meanwhile
+        }
         return;
       }
       Object.assign(edit, { status: 'editing', token: lock.token, blockedBy: null, reason: null, message: null });
@@ -83,7 +92,11 @@ export function createEditSession(app) {
     const deletes = app.writes.sendPendingDeletes();
     const client = app.session?.client;
     if (client && client.heldLock(edit.resource)) {
-      Promise.allSettled(deletes).then(() => client.unlock(edit.resource).catch(() => {}));
+      Promise.allSettled(deletes).then(() => {
+        if (!reopened(edit.key) && client.heldLock(edit.resource)) {
+          client.unlock(edit.resource).catch(() => {});
+        }
+      });
     }
   }
 

@@ -44,12 +44,15 @@ export function resourceOf(route) {
 /** @param {import('./context.js').App} app */
 export function createNavigation(app) {
   const { state } = app;
+  /** Counts navigations, so that one that waited can tell whether a later one has taken over. */
+  let generation = 0;
 
   /** Follows `location.hash`: leaves the page before, switches the configurator, opens the page. */
   async function navigate() {
     if (!state.auth) {
       return;
     }
+    const current = ++generation;
     const previous = state.route;
     const route = parseRoute(location.hash);
     state.route = route;
@@ -61,6 +64,9 @@ export function createNavigation(app) {
     }
     if (previous.configuratorId !== route.configuratorId) {
       await app.configurator.switchTo(previous.configuratorId, route.configuratorId);
+      if (current !== generation) {
+        return; // the user went on meanwhile: opening this route's page would lock a page nobody looks at
+      }
     }
     if (route.view === 'home') {
       app.configurator.loadList();

@@ -5,8 +5,13 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { createEditSession } from '../app/edit-session.js';
 import {
-  FakeSocket, FILTERS, connected as connectedTo, installFakeSockets, lockOf, removeFakeSockets, until,
+  FakeSocket, FILTERS, connected as connectedTo, deferred, installFakeSockets, lockOf, removeFakeSockets, settled, until,
 } from './support/scripted-server.js';
+
+const OTHER_PAGE = { type: 'item-subresource', configuratorId: 12, itemId: 6, page: 'filters' };
+
+/** Unlocks of item 5's filters the client sent. */
+const filtersUnlocks = (socket) => socket.sent.filter((f) => f.event === 'unlock-item-subresource' && f.data.itemId === 5);
 
 function connected() {
   return connectedTo({ token: 'jwt', requestTimeoutMs: 1000, backoffBaseMs: 5, backoffMaxMs: 20, resumeRetryDelaysMs: [10] });
@@ -49,6 +54,41 @@ describe('the demo\u2019s edit session', () => {
     // Unsaved input in the form was made under grant 17: it must not go out with 23 as if nothing happened.
     assert.equal(app.state.edit.status, 'lost');
     assert.match(app.state.edit.reason, /connection was lost/);
+    client.close();
+  });
+
+  it('a page left with a delete pending and opened again keeps its lock when the delete is answered', async () => {
+    const { client, socket } = await connected();
+    const deleted = deferred();
+    const app = demoAround(client, { pendingDeletes: [deleted.promise] });
+    app.edit.open('item:5:filters', { ...FILTERS });
+    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
+    await until(() => app.state.edit.status === 'editing');
+
+    app.edit.leave(app.state.edit); // the unlock waits for the delete
+    app.edit.open('item:5:filters', { ...FILTERS }); // the user comes back: a new session of the same page
+    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]); // a re-entry
+    await until(() => app.state.edit.status === 'editing');
+    deleted.resolve(true);
+    await settled();
+    assert.deepEqual(filtersUnlocks(socket), [], 'the page open again keeps its lock');
+    assert.equal(client.heldLock(FILTERS).token, 17);
+    client.close();
+  });
+
+  it('a lock granted after the user left the page is not given back if the user came back to it meanwhile', async () => {
+    const { client, socket } = await connected();
+    const app = demoAround(client);
+    app.edit.open('item:5:filters', { ...FILTERS });
+    app.edit.open('item:6:filters', { ...OTHER_PAGE }); // on to another page before the grant came
+    app.edit.open('item:5:filters', { ...FILTERS }); // and back
+    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
+    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: { ...lockOf(18), resource: OTHER_PAGE }, released: [] }]);
+    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
+    await until(() => app.state.edit.status === 'editing');
+    await settled();
+    assert.deepEqual(filtersUnlocks(socket), [], 'the page open again keeps its lock');
+    assert.equal(socket.sent.filter((f) => f.event === 'unlock-item-subresource' && f.data.itemId === 6).length, 1, 'the page left is given back');
     client.close();
   });
 });
