@@ -726,9 +726,12 @@ export class EditlockClient extends EventTarget {
         this.waiting.set(resourceKey(data.resource), data.position);
         break;
       case 'takeover-refused':
-      case 'lock-failed': // a take-over that something else blocked
+      case 'lock-failed': // a take-over that something else blocked, or a line or take-over of a deleted page
         if (data.resource) {
           this.takeovers.delete(resourceKey(data.resource));
+          if (data.code === 'NOT_FOUND') {
+            this.waiting.delete(resourceKey(data.resource)); // its line ended with it (docs/protocol.md §14)
+          }
         }
         break;
       case 'takeover-requested':

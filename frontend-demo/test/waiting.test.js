@@ -46,6 +46,22 @@ describe('take-over and waiting', () => {
   beforeEach(installFakeSockets);
   afterEach(removeFakeSockets);
 
+  it('a lock-failed NOT_FOUND without ref ends the wait and the take-over request for a deleted page', async () => {
+    const { client, socket } = await connected();
+    await waitingFor(client, socket, FILTERS, 2);
+    const asked = client.requestTakeover(VARIABLES);
+    await socket.answer('request-takeover', (frame) => ['takeover-pending',
+      { resource: frame.data.resource, deadline: '2026-01-01T00:00:30Z' }]);
+    await asked;
+    const failed = events(client, 'lock-failed');
+    socket.push('lock-failed', { resource: FILTERS, code: 'NOT_FOUND', message: 'No item 5' });
+    socket.push('lock-failed', { resource: VARIABLES, code: 'NOT_FOUND', message: 'No configurator 12' });
+    assert.equal(failed.length, 2);
+    assert.equal(client.waiting.size, 0);
+    assert.equal(client.takeovers.size, 0);
+    client.close();
+  });
+
   it('requestTakeover resolves with the deadline; takeover-granted puts the lock in client.locks', async () => {
     const { client, socket } = await connected();
     const granted = events(client, 'takeover-granted');
