@@ -239,8 +239,7 @@ class WaitingLineTest {
                         .path("event")
                         .asText());
         // Past the old socket's grace period Tom is still first: his place moved to the new socket.
-        await().pollDelay(Duration.ofSeconds(11)).atMost(Duration.ofSeconds(20)).until(() -> true);
-        assertTrue(omar.events("queue-updated").isEmpty(), "nobody moved up");
+        WsClient.stays(() -> omar.events("queue-updated").isEmpty(), Duration.ofSeconds(11), "nobody moved up");
         sara.request("unlock-item-subresource", page(item));
         JsonNode granted = tomAfter.awaitEvent(WaitingLineTest::queuedGrant);
         assertEquals(
