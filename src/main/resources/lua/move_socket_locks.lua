@@ -18,10 +18,12 @@ for _, record in ipairs(records) do
   local lock = record.lock
   if lock.e > now and lock.k[old_socket] ~= nil then
     unkeep(lock, old_socket)
-    -- Before any request of the new socket: its idle release takes them, no request undoes them.
+    -- The resume makes the new socket a keeper, not a request of it: no request of it undoes that
+    -- (not one given up before the resume either), and only a re-entry of it spares it an idle release.
     lock.k[new_socket] = new_node
     lock.q = lock.q or {}
-    lock.q[new_socket] = 0
+    lock.q[new_socket] = lock.q[new_socket] or 0
+    if lock.r ~= nil then lock.r[new_socket] = nil end
     lock.e = now + lease_ms
     changed[#changed + 1] = record.f
     changed[#changed + 1] = lock

@@ -150,8 +150,9 @@ local function end_takeover(ctx, field, takeover)
 end
 
 -- Grants 'field' to whoever comes first, if it is free for them: the asker of a pending take-over
--- ('raw', as read from the take-overs hash), else the head of its line. O(locks held + log n).
-local function serve_field(ctx, locks_key, live, now, field, raw)
+-- ('raw', as read from the take-overs hash), else the head of its line ('head': its member, when the
+-- caller has just read it). O(locks held + log n).
+local function serve_field(ctx, locks_key, live, now, field, raw, head)
   if raw then
     local takeover = cjson.decode(raw)
     local held = live[field]
@@ -167,7 +168,8 @@ local function serve_field(ctx, locks_key, live, now, field, raw)
     end_takeover(ctx, field, takeover) -- the asker got it another way
   end
   while true do
-    local member = line_head(ctx, field)
+    local member = head or line_head(ctx, field)
+    head = nil
     if member == nil then return end
     local user = string.match(member, '^[^|]*|%d+|(.*)$')
     local held = live[field]
@@ -220,14 +222,14 @@ end
 local function first_asked_first(ctx, candidates, pending)
   local claims = {}
   for i, field in ipairs(candidates) do
-    local raw, since = pending[i], nil
+    local raw, since, head = pending[i], nil, nil
     if raw then
       since = cjson.decode(raw).q or 0
     else
-      local head = line_head(ctx, field)
+      head = line_head(ctx, field)
       if head ~= nil then since = tonumber(string.match(head, '^[^|]*|(%d+)|')) end
     end
-    if since ~= nil then claims[#claims + 1] = { field = field, raw = raw or false, since = since } end
+    if since ~= nil then claims[#claims + 1] = { field = field, raw = raw or false, head = head, since = since } end
   end
   table.sort(claims, function(a, b)
     if a.since ~= b.since then return a.since < b.since end
@@ -263,7 +265,7 @@ local function serve(ctx, locks_key, live, now, released, field)
   for candidate, _ in pairs(fields) do candidates[#candidates + 1] = candidate end
   local pending = #candidates > 0 and redis.call('HMGET', ctx.takeovers, unpack(candidates)) or {}
   for _, claim in ipairs(first_asked_first(ctx, candidates, pending)) do
-    serve_field(ctx, locks_key, live, now, claim.field, claim.raw)
+    serve_field(ctx, locks_key, live, now, claim.field, claim.raw, claim.head)
   end
   local granted = #ctx.grants > 0
   publish_waiting(ctx, live)

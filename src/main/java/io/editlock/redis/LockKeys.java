@@ -167,7 +167,7 @@ public class LockKeys {
         return prefix + ":takeover-deadlines";
     }
 
-    /** String, epoch millis with a TTL of the idle timeout: when a node last saw the user active (docs/protocol.md §6). */
+    /** String {@code <epoch millis>|<nodeId>}, with the idle timeout as TTL: when which node last saw the user active (docs/protocol.md §6). */
     public String userActive(String userId) {
         return prefix + ":user:" + userId + ":active";
     }

@@ -87,7 +87,7 @@ public class SocketSweeper {
      */
     private void releaseIfIdleEverywhere(SocketSession session, long decidedAt) {
         session.mayKeepLocks(false);
-        activity.lastSharedActivity(session.identity().userId())
+        activity.activityElsewhere(session.identity().userId())
                 .onFailure()
                 .recoverWithItem(0L) // the store is out of reach: the release cannot run either, and says so
                 .subscribe()

@@ -26,13 +26,16 @@ public class UserActivity {
     private final SessionRegistry registry;
     private final PipelinedRedis redis;
     private final LockKeys keys;
+    private final String nodeId;
     private final long shareEveryNanos;
     private final String ttlMillis;
 
-    public UserActivity(SessionRegistry registry, PipelinedRedis redis, LockKeys keys, EditlockConfig config) {
+    public UserActivity(
+            SessionRegistry registry, PipelinedRedis redis, LockKeys keys, NodeIdentity node, EditlockConfig config) {
         this.registry = registry;
         this.redis = redis;
         this.keys = keys;
+        this.nodeId = node.id();
         Duration idleTimeout = config.session().idleTimeout();
         Duration quarter = idleTimeout.dividedBy(4);
         this.shareEveryNanos = (quarter.compareTo(SHARE_AT_MOST_EVERY) < 0 ? quarter : SHARE_AT_MOST_EVERY).toNanos();
@@ -48,7 +51,7 @@ public class UserActivity {
             redis.execute(
                             Command.SET,
                             keys.userActive(userId),
-                            String.valueOf(System.currentTimeMillis()),
+                            System.currentTimeMillis() + "|" + nodeId,
                             "PX",
                             ttlMillis)
                     .subscribe()
@@ -59,8 +62,18 @@ public class UserActivity {
         }
     }
 
-    /** @return when a node last told the store the user was active (epoch millis), 0 when none did within the idle timeout */
-    public Uni<Long> lastSharedActivity(String userId) {
-        return redis.execute(Command.GET, keys.userActive(userId)).map(reply -> reply == null ? 0L : reply.toLong());
+    /**
+     * @return when another node last told the store the user was active (epoch millis); 0 when none did
+     *     within the idle timeout, or when this node did last: its own sockets of the user know that already
+     */
+    public Uni<Long> activityElsewhere(String userId) {
+        return redis.execute(Command.GET, keys.userActive(userId)).map(reply -> {
+            if (reply == null) {
+                return 0L;
+            }
+            String record = reply.toString();
+            int bar = record.indexOf('|');
+            return bar < 0 || record.substring(bar + 1).equals(nodeId) ? 0L : Long.parseLong(record.substring(0, bar));
+        });
     }
 }
