@@ -5,15 +5,16 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.editlock.lock.redis.ScriptJson;
 import io.editlock.protocol.ServerEvents;
 import io.editlock.protocol.WireFormat;
+import io.editlock.redis.LastingSubscription;
 import io.editlock.redis.LockKeys;
 import io.editlock.session.SessionRegistry;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
-import io.smallrye.mutiny.subscription.Cancellable;
+import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.time.Duration;
+import java.util.List;
 import org.jboss.logging.Logger;
 
 /**
@@ -31,9 +32,12 @@ public class ContentEventRelay {
     private final LockKeys keys;
     private final SessionRegistry registry;
     private final FanOut fanOut;
-    private volatile Cancellable subscription;
+    private final Vertx vertx;
+    private volatile LastingSubscription subscription;
 
-    public ContentEventRelay(ReactiveRedisDataSource redis, LockKeys keys, SessionRegistry registry, FanOut fanOut) {
+    public ContentEventRelay(
+            ReactiveRedisDataSource redis, LockKeys keys, SessionRegistry registry, FanOut fanOut, Vertx vertx) {
+        this.vertx = vertx;
         this.fanOut = fanOut;
         this.redis = redis;
         this.keys = keys;
@@ -41,22 +45,32 @@ public class ContentEventRelay {
     }
 
     void start(@Observes StartupEvent event) {
-        subscription = redis.pubsub(String.class)
-                .subscribe(keys.contentEventsChannel())
-                .onFailure()
-                .invoke(failure -> LOG.warnf("content events subscription failed, retrying: %s", failure.getMessage()))
-                .onFailure()
-                .retry()
-                .withBackOff(Duration.ofMillis(200), Duration.ofSeconds(5))
-                .indefinitely()
-                .subscribe()
-                .with(this::deliver, failure -> LOG.error("content events subscription ended", failure));
+        subscription = LastingSubscription.start(
+                redis, vertx, keys.contentEventsChannel(), this::deliver, this::announceMissedWrites);
     }
 
     void stop(@Observes ShutdownEvent event) {
-        Cancellable current = subscription;
+        LastingSubscription current = subscription;
         if (current != null) {
-            current.cancel();
+            current.stop();
+        }
+    }
+
+    /**
+     * Writes made while the subscription was down were not announced here: every watched configurator
+     * gets a change of the configurator itself, so that its viewers read it all again (docs/protocol.md §8).
+     */
+    private void announceMissedWrites() {
+        for (Long configuratorId : List.copyOf(registry.watchedConfigurators())) {
+            ObjectNode data = WireFormat.object()
+                    .put("configuratorId", configuratorId)
+                    .put("entity", "configurator")
+                    .put("id", configuratorId)
+                    .put("op", "updated");
+            fanOut.send(
+                    registry.watchers(configuratorId),
+                    WireFormat.frame(ServerEvents.CONTENT_CHANGED, data, null),
+                    null);
         }
     }
 

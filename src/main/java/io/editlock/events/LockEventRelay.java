@@ -9,13 +9,13 @@ import io.editlock.lock.ReleasedLock;
 import io.editlock.lock.redis.LockRecords;
 import io.editlock.protocol.ServerEvents;
 import io.editlock.protocol.WireFormat;
+import io.editlock.redis.LastingSubscription;
 import io.editlock.redis.LockKeys;
 import io.editlock.session.FrameSender;
 import io.editlock.session.SessionRegistry;
 import io.editlock.session.SocketSession;
 import io.editlock.waiting.WaitingState;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
-import io.quarkus.redis.datasource.pubsub.ReactivePubSubCommands.ReactiveRedisSubscriber;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.core.Vertx;
@@ -38,7 +38,6 @@ import org.jboss.logging.Logger;
 public class LockEventRelay {
 
     private static final Logger LOG = Logger.getLogger(LockEventRelay.class);
-    private static final long MAX_BACKOFF_MS = 5000;
 
     private final ReactiveRedisDataSource redis;
     private final LockKeys keys;
@@ -49,9 +48,7 @@ public class LockEventRelay {
     private final WaitingState waitingState;
     private final FrameSender sender;
     private final FanOut fanOut;
-    private volatile ReactiveRedisSubscriber subscriber;
-    private volatile boolean stopping;
-    private volatile long backoffMs = 100;
+    private volatile LastingSubscription subscription;
 
     public LockEventRelay(
             ReactiveRedisDataSource redis,
@@ -75,49 +72,26 @@ public class LockEventRelay {
     }
 
     void start(@Observes StartupEvent event) {
-        subscribe(false);
+        subscription =
+                LastingSubscription.start(redis, vertx, keys.lockEventsChannel(), this::deliver, this::resyncWatchers);
     }
 
     void stop(@Observes ShutdownEvent event) {
-        stopping = true;
-        ReactiveRedisSubscriber current = subscriber;
+        LastingSubscription current = subscription;
         if (current != null) {
-            current.unsubscribe().subscribe().with(ignored -> {}, failure -> {});
+            current.stop();
         }
-    }
-
-    private void subscribe(boolean afterOutage) {
-        redis.pubsub(String.class)
-                .subscribe(
-                        keys.lockEventsChannel(), this::deliver, this::subscriptionLost, failure -> subscriptionLost())
-                .subscribe()
-                .with(
-                        subscribed -> {
-                            subscriber = subscribed;
-                            backoffMs = 100;
-                            if (afterOutage) {
-                                LOG.info("lock events subscription is back; re-syncing every watched configurator");
-                                resyncWatchers();
-                            }
-                        },
-                        failure -> subscriptionLost());
-    }
-
-    private void subscriptionLost() {
-        if (stopping) {
-            return;
-        }
-        subscriber = null;
-        long delay = backoffMs;
-        backoffMs = Math.min(MAX_BACKOFF_MS, backoffMs * 2);
-        LOG.warnf("lock events subscription lost; retrying in %d ms", delay);
-        vertx.setTimer(delay, id -> subscribe(true));
     }
 
     /** A fresh {@code lock-updated} of every configurator watched on this node. */
     void resyncWatchers() {
         for (Long configuratorId : List.copyOf(registry.watchedConfigurators())) {
-            locks.locks(configuratorId)
+            // The waiting counts too: their events may have been missed as well.
+            waitingState
+                    .refresh(configuratorId)
+                    .onFailure()
+                    .recoverWithNull()
+                    .chain(() -> locks.locks(configuratorId))
                     .subscribe()
                     .with(
                             current -> broadcastState(configuratorId, current),

@@ -9,7 +9,8 @@
  * records, schedules), pipelined on one connection per event loop, each bounded by the timeout.
  * Scripts run through it too.</li>
  * <li>Quarkus's {@code ReactiveRedisDataSource} only for pub/sub subscriptions (the event relays,
- * presence), which need a connection of their own.</li>
+ * presence), which need a connection of their own; each is a {@link io.editlock.redis.LastingSubscription},
+ * which subscribes again when its connection ends and lets its owner make up for what it missed.</li>
  * </ul>
  * {@link io.editlock.redis.LockKeys} names every key and hash tag.
  */

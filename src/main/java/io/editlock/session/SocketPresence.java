@@ -3,13 +3,14 @@ package io.editlock.session;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.editlock.redis.LastingSubscription;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.PipelinedRedis;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
-import io.smallrye.mutiny.subscription.Cancellable;
+import io.vertx.core.Vertx;
 import io.vertx.mutiny.redis.client.Command;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -40,14 +41,17 @@ public class SocketPresence {
     private final NodeIdentity node;
     private final SessionRegistry registry;
     private final Map<String, CompletableFuture<Boolean>> asked = new ConcurrentHashMap<>();
-    private volatile Cancellable subscription;
+    private final Vertx vertx;
+    private volatile LastingSubscription subscription;
 
     public SocketPresence(
             ReactiveRedisDataSource pubsub,
             PipelinedRedis redis,
             LockKeys keys,
             NodeIdentity node,
-            SessionRegistry registry) {
+            SessionRegistry registry,
+            Vertx vertx) {
+        this.vertx = vertx;
         this.pubsub = pubsub;
         this.redis = redis;
         this.keys = keys;
@@ -56,22 +60,14 @@ public class SocketPresence {
     }
 
     void start(@Observes StartupEvent event) {
-        subscription = pubsub.pubsub(String.class)
-                .subscribe(keys.nodeInbox(node.id()))
-                .onFailure()
-                .invoke(failure -> LOG.warnf("node inbox subscription failed, retrying: %s", failure.getMessage()))
-                .onFailure()
-                .retry()
-                .withBackOff(Duration.ofMillis(200), Duration.ofSeconds(5))
-                .indefinitely()
-                .subscribe()
-                .with(this::receive, failure -> LOG.error("node inbox subscription ended", failure));
+        // Nothing to make up after a loss: a question missed meanwhile has timed out and counted as "gone".
+        subscription = LastingSubscription.start(pubsub, vertx, keys.nodeInbox(node.id()), this::receive, () -> {});
     }
 
     void stop(@Observes ShutdownEvent event) {
-        Cancellable current = subscription;
+        LastingSubscription current = subscription;
         if (current != null) {
-            current.cancel();
+            current.stop();
         }
     }
 

@@ -12,6 +12,7 @@ import io.editlock.protocol.ErrorCode;
 import io.editlock.protocol.Messages;
 import io.editlock.protocol.ServerEvents;
 import io.editlock.protocol.WireFormat;
+import io.editlock.redis.LastingSubscription;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.PipelinedRedis;
 import io.editlock.session.FrameSender;
@@ -19,7 +20,6 @@ import io.editlock.session.NodeIdentity;
 import io.editlock.session.SessionRegistry;
 import io.editlock.session.SocketSession;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
-import io.quarkus.redis.datasource.pubsub.ReactivePubSubCommands.ReactiveRedisSubscriber;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.core.Vertx;
@@ -56,8 +56,7 @@ public class WaitEventRelay {
     private final Vertx vertx;
     private final FrameSender sender;
     private final PipelinedRedis calls;
-    private volatile ReactiveRedisSubscriber subscriber;
-    private volatile boolean stopping;
+    private volatile LastingSubscription subscription;
 
     public WaitEventRelay(
             ReactiveRedisDataSource redis,
@@ -85,28 +84,21 @@ public class WaitEventRelay {
     }
 
     void start(@Observes StartupEvent event) {
-        subscribe();
+        subscription =
+                LastingSubscription.start(redis, vertx, keys.waitEventsChannel(), this::deliver, this::refreshCounts);
     }
 
     void stop(@Observes ShutdownEvent event) {
-        stopping = true;
-        ReactiveRedisSubscriber current = subscriber;
+        LastingSubscription current = subscription;
         if (current != null) {
-            current.unsubscribe().subscribe().with(ignored -> {}, failure -> {});
+            current.stop();
         }
     }
 
-    private void subscribe() {
-        redis.pubsub(String.class)
-                .subscribe(keys.waitEventsChannel(), this::deliver, this::lost, failure -> lost())
-                .subscribe()
-                .with(subscribed -> subscriber = subscribed, failure -> lost());
-    }
-
-    private void lost() {
-        if (!stopping) {
-            subscriber = null;
-            vertx.setTimer(500, id -> subscribe());
+    /** Events were missed: the counts of the watched configurators are read again (the lock relay sends them on). */
+    private void refreshCounts() {
+        for (Long configuratorId : List.copyOf(registry.watchedConfigurators())) {
+            state.refresh(configuratorId).subscribe().with(ignored -> {}, failure -> {});
         }
     }
 
