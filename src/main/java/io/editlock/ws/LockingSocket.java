@@ -3,6 +3,7 @@ package io.editlock.ws;
 import io.editlock.auth.Identity;
 import io.editlock.auth.LockingUpgradeCheck;
 import io.editlock.limits.SocketQuota;
+import io.editlock.protocol.ClientRequest;
 import io.editlock.protocol.CloseReasons;
 import io.editlock.protocol.FrameDecoder;
 import io.editlock.protocol.Messages;
@@ -82,10 +83,14 @@ public class LockingSocket {
     /** The reply goes out through the {@link FrameSender}, so that it counts towards the socket's unsent bytes. */
     @OnTextMessage
     public Uni<Void> onMessage(WebSocketConnection connection, String frame) {
+        return onRequest(connection, decoder.decode(frame));
+    }
+
+    private Uni<Void> onRequest(WebSocketConnection connection, ClientRequest request) {
         return registry.find(connection.id())
                 .map(session -> {
                     session.bindEventLoop(Vertx.currentContext());
-                    return handler.handle(session, decoder.decode(frame))
+                    return handler.handle(session, request)
                             .invoke(reply -> {
                                 if (reply != null) {
                                     sender.send(session, reply);
@@ -99,11 +104,12 @@ public class LockingSocket {
     /**
      * Every frame must be a JSON text message (docs/protocol.md §4). Without this method Vert.x drops binary
      * frames silently, and such a request would get no reply at all; with it, binary messages are
-     * also held to the size limit (see {@link #isOverSizeLimit}).
+     * also held to the size limit (see {@link #isOverSizeLimit}), and, as any malformed frame, to the
+     * frame rate and the socket's unsent bytes.
      */
     @OnBinaryMessage
     public Uni<Void> onBinary(WebSocketConnection connection, Buffer data) {
-        return connection.sendText(SocketError.frame(new SocketError.BadRequest(Messages.BINARY_FRAME), null));
+        return onRequest(connection, new ClientRequest.Invalid(null, Messages.BINARY_FRAME));
     }
 
     @OnPongMessage

@@ -161,6 +161,31 @@ class SocketLimitsTest {
         }
     }
 
+    /** A binary frame is a malformed frame (docs/protocol.md §4): it counts toward the frame rate like any other. */
+    @Test
+    void binaryFramesCountTowardTheFrameRate() {
+        try (WsClient sara = WsClient.connect(base, DemoLogin.user("Sara").token())) {
+            sara.welcome();
+            boolean refusedTheFrameBeyond = false;
+            for (int attempt = 0; attempt < 5 && !refusedTheFrameBeyond; attempt++) {
+                awaitStartOfASecond();
+                for (int i = 0; i < 200; i++) {
+                    sara.sendBinary(new byte[] {1});
+                }
+                JsonNode beyond = sara.reply(sara.send("touch", Map.of()));
+                if ("error".equals(beyond.path("event").asText())) {
+                    assertEquals(
+                            "RATE_LIMITED", beyond.path("data").path("code").asText(), "the 201st frame: " + beyond);
+                    refusedTheFrameBeyond = true;
+                } else {
+                    assertEquals(
+                            "touched", beyond.path("event").asText(), "the 201st frame, in the next second: " + beyond);
+                }
+            }
+            assertTrue(refusedTheFrameBeyond, "200 binary frames and a touch in one second: the touch must be refused");
+        }
+    }
+
     @Test
     void beyondTwoHundredFramesASecondASocketIsRateLimitedButLockRequestsAreNot() {
         long c = Fixtures.configurator(store);
