@@ -20,7 +20,7 @@ public class WatchQuota {
         this.perSocket = config.limits().watchesPerSocket();
     }
 
-    /** @param watched what the socket watches now */
+    /** @param watched what the socket asked to watch so far (not what it watches because of its locks) */
     public boolean admits(Set<Long> watched, long configuratorId) {
         if (watched.contains(configuratorId) || watched.size() < perSocket) {
             return true;

@@ -110,6 +110,7 @@ public class RequestHandler {
             return watch(session, watch);
         }
         if (request instanceof ClientRequest.Unwatch unwatch) {
+            session.askedToWatch().remove(unwatch.configuratorId());
             registry.unwatch(session, unwatch.configuratorId());
             ObjectNode data = WireFormat.object().put("configuratorId", unwatch.configuratorId());
             return reply(WireFormat.frame(ServerEvents.UNWATCHED, data, unwatch.ref()));
@@ -170,7 +171,7 @@ public class RequestHandler {
 
     private Uni<String> watch(SocketSession session, ClientRequest.Watch request) {
         long configuratorId = request.configuratorId();
-        if (!watchQuota.admits(session.watched(), configuratorId)) {
+        if (!watchQuota.admits(session.askedToWatch(), configuratorId)) {
             return refuse(new SocketError.WatchLimitReached(watchQuota.perSocket()), request.ref());
         }
         return catalog.configuratorExists(configuratorId)
@@ -179,6 +180,7 @@ public class RequestHandler {
                         return refuse(new SocketError.NoConfigurator(configuratorId), request.ref());
                     }
                     // Joined before reading, so that no change between the read and the join is missed.
+                    session.askedToWatch().add(configuratorId);
                     registry.watch(session, configuratorId);
                     return waitingState
                             .refresh(configuratorId)

@@ -26,6 +26,9 @@ public final class SocketSession {
     private final String resumeToken;
     private final Holder holder;
     private final Set<Long> watched = new WatchedSet();
+    /** Of those, the ones the client asked to watch: only these count against the watch limit (docs/protocol.md §4). */
+    private final Set<Long> asked = new WatchedSet();
+
     private volatile long lastActivityNanos = System.nanoTime();
     /** When this socket last told the store that its user is active ({@link UserActivity}). */
     private volatile long sharedActivityNanos = System.nanoTime();
@@ -100,6 +103,11 @@ public final class SocketSession {
 
     public Set<Long> watched() {
         return watched;
+    }
+
+    /** The configurators the client asked to watch, not those it watches because it locked something there. */
+    public Set<Long> askedToWatch() {
+        return asked;
     }
 
     public void markActive() {

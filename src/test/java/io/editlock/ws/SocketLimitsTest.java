@@ -106,6 +106,32 @@ class SocketLimitsTest {
         }
     }
 
+    /** docs/protocol.md §4: configurators watched because of a lock do not count against the watch limit. */
+    @Test
+    void configuratorsWatchedForALockLeaveTheWatchLimitWhole() {
+        long locked = Fixtures.configurator(store);
+        List<Long> configurators = new ArrayList<>();
+        for (int i = 0; i < 101; i++) {
+            configurators.add(Fixtures.configurator(store));
+        }
+        try (WsClient sara = WsClient.connect(base, DemoLogin.user("Sara").token())) {
+            assertEquals(
+                    "lock-acquired",
+                    sara.request("lock-variables", Map.of("configuratorId", locked))
+                            .path("event")
+                            .asText());
+            for (long c : configurators.subList(0, 100)) {
+                JsonNode reply = sara.request("watch", Map.of("configuratorId", c));
+                assertEquals(
+                        "lock-updated",
+                        reply.path("event").asText(),
+                        "100 watches besides the one that came with the lock: " + reply);
+            }
+            JsonNode refused = sara.request("watch", Map.of("configuratorId", configurators.get(100)));
+            assertEquals("LIMIT_EXCEEDED", refused.path("data").path("code").asText(), "the 101st watch: " + refused);
+        }
+    }
+
     @Test
     void theHundredAndFirstWatchOfASocketIsLimitExceeded() {
         List<Long> configurators = new ArrayList<>();
