@@ -136,7 +136,7 @@ public interface EditlockConfig {
 
         /**
          * How often the server pings a Socket.IO client (Engine.IO {@code pingInterval}, announced in
-         * the handshake). Keep it below {@code editlock.websocket.ping-timeout}, which applies too.
+         * the handshake).
          */
         @WithDefault("25s")
         Duration pingInterval();

@@ -19,6 +19,15 @@ public interface ClientConnection {
 
     boolean isOpen();
 
+    /**
+     * Whether the transport pings the peer and ends a silent connection by itself (Engine.IO's heartbeat,
+     * with the interval and timeout it announced to the client). Otherwise the node's sweep does, with
+     * {@code editlock.websocket.ping-timeout}.
+     */
+    default boolean hasOwnHeartbeat() {
+        return false;
+    }
+
     /** Per-connection facts of other features (limits, counters), as on a websockets-next connection. */
     UserData userData();
 

@@ -72,7 +72,7 @@ public class SocketSweeper {
             if (tokenLifetime.endIfExpired(session, nowMillis)) {
                 continue;
             }
-            if (session.sincePongNanos() > pingTimeoutNanos) {
+            if (!session.connection().hasOwnHeartbeat() && session.sincePongNanos() > pingTimeoutNanos) {
                 lifecycle.closeByServer(session, CloseReasons.PING_TIMEOUT);
             } else if (session.mayKeepLocks() && session.idleNanos() > idleTimeoutNanos) {
                 releaseIfIdleEverywhere(session, decidedAt);

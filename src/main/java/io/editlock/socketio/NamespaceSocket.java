@@ -57,6 +57,12 @@ final class NamespaceSocket implements ClientConnection {
         return TRANSPORT;
     }
 
+    /** Engine.IO's heartbeat holds the client to the pingTimeout it was told, not the sweep's ping timeout. */
+    @Override
+    public boolean hasOwnHeartbeat() {
+        return true;
+    }
+
     @Override
     public boolean isOpen() {
         return !ended.get() && engine.isOpen();

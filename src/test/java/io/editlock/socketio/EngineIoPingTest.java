@@ -14,6 +14,9 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,6 +33,8 @@ class EngineIoPingTest {
             return Map.of(
                     "editlock.socketio.ping-interval", "500ms",
                     "editlock.socketio.ping-timeout", "3s",
+                    "editlock.websocket.ping-timeout", "1s",
+                    "editlock.session.sweep-interval", "250ms",
                     "editlock.session.grace-period", "3s");
         }
     }
@@ -50,6 +55,33 @@ class EngineIoPingTest {
         assertEquals(
                 List.of("43/locking,1[{\"event\":\"touched\",\"data\":{}}]"),
                 sara.pollUntil(received -> !received.isEmpty()));
+    }
+
+    /**
+     * A slow network: every pong comes late, but within the pingTimeout the client was told. The client
+     * stays, whatever the ping timeout of {@code /locking} sockets (shorter here than interval + delay).
+     */
+    @Test
+    void aClientWhosePongsComeLateButInTimeStays() {
+        EngineIoClient sara = EngineIoClient.connected("Sara");
+        Executor slowNetwork = CompletableFuture.delayedExecutor(1200, TimeUnit.MILLISECONDS);
+        int pings = 0;
+        long until = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (System.nanoTime() < until) {
+            for (String packet : sara.poll()) {
+                if (packet.equals("2")) {
+                    pings++;
+                    CompletableFuture.runAsync(() -> sara.post("3"), slowNetwork);
+                }
+            }
+        }
+        assertTrue(pings >= 3, "pinged " + pings + " times");
+        sara.post("42/locking,1[\"touch\",{}]");
+        assertEquals(
+                List.of("43/locking,1[{\"event\":\"touched\",\"data\":{}}]"),
+                sara.pollUntil(received -> received.stream().anyMatch(packet -> packet.startsWith("43"))).stream()
+                        .filter(packet -> packet.startsWith("43"))
+                        .toList());
     }
 
     @Test
