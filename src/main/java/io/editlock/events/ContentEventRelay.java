@@ -68,6 +68,7 @@ public class ContentEventRelay {
                     .put("id", configuratorId)
                     .put("op", "updated");
             fanOut.send(
+                    configuratorId,
                     registry.watchers(configuratorId),
                     WireFormat.frame(ServerEvents.CONTENT_CHANGED, data, null),
                     null);
@@ -90,6 +91,6 @@ public class ContentEventRelay {
             return;
         }
         String frame = WireFormat.frame(ServerEvents.CONTENT_CHANGED, data, null);
-        fanOut.send(registry.watchers(configuratorId), frame, null);
+        fanOut.send(configuratorId, registry.watchers(configuratorId), frame, null);
     }
 }

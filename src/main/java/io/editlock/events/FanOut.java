@@ -25,12 +25,16 @@ public class FanOut {
         this.sender = sender;
     }
 
-    /** @param skipSocketId a socket that already has the frame (as its reply), or null */
-    public void send(Collection<SocketSession> sessions, String frame, String skipSocketId) {
+    /**
+     * @param configuratorId whose room {@code sessions} are: a socket that left it since is skipped,
+     *     so that nothing of it follows its {@code unwatched} (docs/protocol.md §11)
+     * @param skipSocketId a socket that already has the frame (as its reply), or null
+     */
+    public void send(long configuratorId, Collection<SocketSession> sessions, String frame, String skipSocketId) {
         if (sessions.size() <= 1) {
             for (SocketSession session : sessions) {
                 if (!session.socketId().equals(skipSocketId)) {
-                    sender.send(session, frame);
+                    sendIfWatching(sender, configuratorId, session, frame);
                 }
             }
             return;
@@ -42,7 +46,7 @@ public class FanOut {
             }
             Thread loop = session.eventLoopThread();
             if (loop == null) {
-                sender.send(session, frame); // has not sent a message yet: no loop known
+                sendIfWatching(sender, configuratorId, session, frame); // has not sent a message yet: no loop known
             } else {
                 shareOf(shares, loop, session).sessions.add(session);
             }
@@ -50,9 +54,9 @@ public class FanOut {
         Thread current = Thread.currentThread();
         for (LoopShare share : shares) {
             if (share.thread == current) {
-                share.send(sender, frame);
+                share.send(sender, configuratorId, frame);
             } else {
-                share.context.runOnContext(ignored -> share.send(sender, frame));
+                share.context.runOnContext(ignored -> share.send(sender, configuratorId, frame));
             }
         }
     }
@@ -71,10 +75,17 @@ public class FanOut {
     /** The sockets of one event loop, and a context that runs on it. */
     private record LoopShare(Thread thread, Context context, List<SocketSession> sessions) {
 
-        void send(FrameSender sender, String frame) {
+        // On the sockets' own loop, where their unwatch runs too: whether they still watch is exact here.
+        void send(FrameSender sender, long configuratorId, String frame) {
             for (SocketSession session : sessions) {
-                sender.send(session, frame);
+                sendIfWatching(sender, configuratorId, session, frame);
             }
+        }
+    }
+
+    private static void sendIfWatching(FrameSender sender, long configuratorId, SocketSession session, String frame) {
+        if (session.watched().contains(configuratorId)) {
+            sender.send(session, frame);
         }
     }
 }

@@ -114,7 +114,7 @@ public class LockEventRelay {
             // docs/protocol.md §4: lock-released goes to the requester of an unlock and to every watcher, once
             // each: the requester already has it as its reply.
             String requester = released.reason() == ReleaseReason.UNLOCK ? released.exceptSocketId() : null;
-            fanOut.send(registry.watchers(change.configuratorId()), releasedFrame, requester);
+            fanOut.send(change.configuratorId(), registry.watchers(change.configuratorId()), releasedFrame, requester);
             ObjectNode lost = WireFormat.object();
             lost.set("resource", WireFormat.resource(released.lock().resource()));
             lost.put("reason", released.reason().wireName());
@@ -133,7 +133,7 @@ public class LockEventRelay {
         updated.set("locks", WireFormat.locks(current, false));
         waitingState.decorate(updated, configuratorId); // docs/protocol.md §14: the waiting lines' lengths
         String updatedFrame = WireFormat.frame(ServerEvents.LOCK_UPDATED, updated, null);
-        fanOut.send(registry.watchers(configuratorId), updatedFrame, null);
+        fanOut.send(configuratorId, registry.watchers(configuratorId), updatedFrame, null);
     }
 
     private void send(SocketSession session, String frame) {
