@@ -103,13 +103,15 @@ public class WaitEventRelay {
     }
 
     void deliver(String message) {
-        JsonNode event;
         try {
-            event = ScriptJson.parse(message);
+            relay(ScriptJson.parse(message));
         } catch (RuntimeException e) {
+            // Only the scripts publish here; a message they did not write must not end the subscription.
             LOG.warnf("ignoring a malformed waiting event: %s", e.getMessage());
-            return;
         }
+    }
+
+    private void relay(JsonNode event) {
         long c = Long.parseLong(event.path("c").asText());
         for (JsonNode grant : array(event.path("grants"))) {
             granted(c, grant);
