@@ -21,6 +21,7 @@ import io.quarkus.runtime.StartupEvent;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import java.time.Duration;
 import java.util.List;
 import org.jboss.logging.Logger;
 
@@ -92,11 +93,17 @@ public class LockEventRelay {
                     .onFailure()
                     .recoverWithNull()
                     .chain(() -> locks.locks(configuratorId))
+                    // Redis may still be loading its data right after it came back.
+                    .onFailure()
+                    .retry()
+                    .withBackOff(Duration.ofMillis(200), Duration.ofSeconds(2))
+                    .atMost(5)
                     .subscribe()
                     .with(
                             current -> broadcastState(configuratorId, current),
-                            failure -> LOG.debugf(
-                                    "re-sync of configurator %d failed: %s", configuratorId, failure.getMessage()));
+                            failure -> LOG.warnf(
+                                    "re-sync of configurator %d failed, its watchers may show old locks until the next change: %s",
+                                    configuratorId, failure.getMessage()));
         }
     }
 
