@@ -3,13 +3,10 @@ package io.editlock.events;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.editlock.auth.Identity;
-import io.editlock.session.ClientConnection;
 import io.editlock.session.SessionRegistry;
 import io.editlock.session.SocketSession;
+import io.editlock.support.RecordingConnection;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.websockets.next.CloseReason;
-import io.quarkus.websockets.next.UserData;
-import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import java.util.List;
 import java.util.Set;
@@ -35,10 +32,10 @@ class FanOutAfterUnwatchTest {
     @Test
     void aSocketThatLeftTheRoomAfterTheBroadcastTookItsMembersGetsNothing() {
         for (int roomSize : new int[] {1, 3}) {
-            List<Capture> connections = new CopyOnWriteArrayList<>();
+            List<RecordingConnection> connections = new CopyOnWriteArrayList<>();
             List<SocketSession> sessions = new CopyOnWriteArrayList<>();
             for (int i = 0; i < roomSize; i++) {
-                Capture connection = new Capture("fanout-" + roomSize + "-" + i);
+                RecordingConnection connection = new RecordingConnection("fanout-" + roomSize + "-" + i);
                 SocketSession session = new SocketSession(
                         connection, new Identity("u" + i, "User " + i, Set.of()), "node", "resume-" + i);
                 registry.watch(session, CONFIGURATOR);
@@ -51,52 +48,11 @@ class FanOutAfterUnwatchTest {
 
             fanOut.send(CONFIGURATOR, members, "{\"event\":\"lock-updated\"}", null);
 
-            assertEquals(List.of(), connections.get(0).frames, "room of " + roomSize + ": the socket that left");
+            assertEquals(List.of(), connections.get(0).frames(), "room of " + roomSize + ": the socket that left");
             for (int i = 1; i < roomSize; i++) {
-                assertEquals(1, connections.get(i).frames.size(), "room of " + roomSize + ": a socket still there");
+                assertEquals(1, connections.get(i).frames().size(), "room of " + roomSize + ": a socket still there");
             }
             sessions.forEach(session -> registry.unwatch(session, CONFIGURATOR));
-        }
-    }
-
-    /** A connection that keeps what it is sent. */
-    private static final class Capture implements ClientConnection {
-        private final String id;
-        final List<String> frames = new CopyOnWriteArrayList<>();
-
-        Capture(String id) {
-            this.id = id;
-        }
-
-        @Override
-        public String id() {
-            return id;
-        }
-
-        @Override
-        public String transport() {
-            return "websocket";
-        }
-
-        @Override
-        public boolean isOpen() {
-            return true;
-        }
-
-        @Override
-        public UserData userData() {
-            return null;
-        }
-
-        @Override
-        public Uni<Void> sendText(String frame) {
-            frames.add(frame);
-            return Uni.createFrom().voidItem();
-        }
-
-        @Override
-        public Uni<Void> close(CloseReason reason) {
-            return Uni.createFrom().voidItem();
         }
     }
 }

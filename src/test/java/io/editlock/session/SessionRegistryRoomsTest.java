@@ -3,9 +3,7 @@ package io.editlock.session;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.editlock.auth.Identity;
-import io.quarkus.websockets.next.CloseReason;
-import io.quarkus.websockets.next.UserData;
-import io.smallrye.mutiny.Uni;
+import io.editlock.support.RecordingConnection;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -61,34 +59,6 @@ class SessionRegistryRoomsTest {
     }
 
     private static SocketSession session(String id) {
-        return new SocketSession(new Quiet(id), new Identity("u-" + id, id, Set.of()), "node", "resume-" + id);
-    }
-
-    /** A connection that is never written to: only the rooms are under test. */
-    private record Quiet(String id) implements ClientConnection {
-        @Override
-        public String transport() {
-            return "websocket";
-        }
-
-        @Override
-        public boolean isOpen() {
-            return true;
-        }
-
-        @Override
-        public UserData userData() {
-            return null;
-        }
-
-        @Override
-        public Uni<Void> sendText(String frame) {
-            return Uni.createFrom().voidItem();
-        }
-
-        @Override
-        public Uni<Void> close(CloseReason reason) {
-            return Uni.createFrom().voidItem();
-        }
+        return new SocketSession(new RecordingConnection(id), new Identity("u-" + id, id, Set.of()), "node", "resume-" + id);
     }
 }
