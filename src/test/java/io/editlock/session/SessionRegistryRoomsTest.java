@@ -59,6 +59,7 @@ class SessionRegistryRoomsTest {
     }
 
     private static SocketSession session(String id) {
-        return new SocketSession(new RecordingConnection(id), new Identity("u-" + id, id, Set.of()), "node", "resume-" + id);
+        return new SocketSession(
+                new RecordingConnection(id), new Identity("u-" + id, id, Set.of()), "node", "resume-" + id);
     }
 }
