@@ -22,6 +22,8 @@ import io.editlock.session.SocketSession;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import io.vertx.mutiny.redis.client.Command;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -84,8 +86,7 @@ public class WaitEventRelay {
     }
 
     void start(@Observes StartupEvent event) {
-        subscription =
-                LastingSubscription.start(redis, vertx, keys.waitEventsChannel(), this::deliver, this::refreshCounts);
+        subscription = LastingSubscription.start(redis, vertx, keys.waitEventsChannel(), this::deliver, this::catchUp);
     }
 
     void stop(@Observes ShutdownEvent event) {
@@ -95,11 +96,60 @@ public class WaitEventRelay {
         }
     }
 
-    /** Events were missed: the counts of the watched configurators are read again (the lock relay sends them on). */
-    private void refreshCounts() {
+    /**
+     * Events were missed while the subscription was down. The counts of the watched configurators are
+     * read again (the lock relay sends them on), and each user of this node who waited in a line learns
+     * what became of their place: a grant from the line they missed, or where they are now.
+     */
+    private void catchUp() {
         for (Long configuratorId : List.copyOf(registry.watchedConfigurators())) {
             state.refresh(configuratorId).subscribe().with(ignored -> {}, failure -> {});
         }
+        for (Map.Entry<Long, String> line : state.lines()) {
+            long c = line.getKey();
+            String field = line.getValue();
+            lockScripts
+                    .list(c)
+                    .subscribe()
+                    .with(
+                            locks -> {
+                                locks.stream()
+                                        .filter(lock -> lock.resource().field().equals(field))
+                                        .filter(lock -> state.placesIn(c, field).containsKey(lock.ownerUserId()))
+                                        .forEach(lock -> missedGrant(c, lock));
+                                forgetPlacesGone(c, field).subscribe().with(ignored -> moved(c, field), failure -> {});
+                            },
+                            failure -> LOG.debugf(
+                                    "line %s of configurator %d not caught up: %s", field, c, failure.getMessage()));
+        }
+    }
+
+    /** Places that are no longer in the line (left on another node meanwhile, or ended) are forgotten here. */
+    private Uni<Void> forgetPlacesGone(long c, String field) {
+        String line = keys.waiting(c).get(1);
+        return Multi.createFrom()
+                .iterable(Map.copyOf(state.placesIn(c, field)).entrySet())
+                .onItem()
+                .transformToUniAndMerge(place -> calls.execute(
+                                Command.ZSCORE, line, place.getValue().member())
+                        .invoke(score -> {
+                            if (score == null) {
+                                state.left(place.getKey(), c, field);
+                            }
+                        }))
+                .collect()
+                .last()
+                .replaceWithVoid();
+    }
+
+    /** The user waited for this lock and holds it now: the grant from the line came while nobody listened. */
+    private void missedGrant(long c, Lock lock) {
+        state.left(lock.ownerUserId(), c, lock.resource().field());
+        ObjectNode data = WireFormat.object();
+        data.set("lock", WireFormat.lock(lock, true));
+        data.set("released", WireFormat.object().arrayNode());
+        data.put("queued", true);
+        toUser(lock.ownerUserId(), WireFormat.frame(ServerEvents.LOCK_ACQUIRED, data, null));
     }
 
     void deliver(String message) {

@@ -10,6 +10,7 @@ import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -108,6 +109,16 @@ public class WaitingState {
             line.remove(userId);
             return line.isEmpty() ? null : line;
         });
+    }
+
+    /** The lines this node's users wait in, as configurator id and field. */
+    public List<Map.Entry<Long, String>> lines() {
+        return places.keySet().stream()
+                .map(key -> {
+                    int bar = key.indexOf('|');
+                    return Map.entry(Long.parseLong(key.substring(0, bar)), key.substring(bar + 1));
+                })
+                .toList();
     }
 
     /** The users of this node in that line (live view). */
