@@ -98,13 +98,15 @@ public class CatalogScripts {
                 keys.entries(c, Entity.VARIABLE.collection())); // variables
         return write(
                 DELETE_CONFIGURATOR,
-                withWaiting(k, c),
-                withWaiting(List.of(
-                        guard.toScriptJson(),
-                        id(c),
-                        keys.lockEventsChannel(),
-                        keys.contentEventsChannel(),
-                        mayDeleteAny ? "1" : "0")));
+                keys.withWaiting(k, c),
+                keys.withWaitingArgs(
+                        List.of(
+                                guard.toScriptJson(),
+                                id(c),
+                                keys.lockEventsChannel(),
+                                keys.contentEventsChannel(),
+                                mayDeleteAny ? "1" : "0"),
+                        lease));
     }
 
     /**
@@ -162,28 +164,15 @@ public class CatalogScripts {
                 keys.entries(c, Entity.ATTRIBUTE_VALUE.collection())); // attributeValues
         return write(
                 DELETE_ITEM,
-                withWaiting(k, c),
-                withWaiting(List.of(
-                        guard.toScriptJson(),
-                        id(c),
-                        id(guard.itemId()),
-                        keys.lockEventsChannel(),
-                        keys.contentEventsChannel())));
-    }
-
-    /** A delete ends the waiting lines of what it removes and serves those it unblocks (lua/waitlines_lib.lua). */
-    private List<String> withWaiting(List<String> k, long configuratorId) {
-        List<String> all = new ArrayList<>(k);
-        all.addAll(keys.waiting(configuratorId)); // lines, line, waiters, takeovers
-        return all;
-    }
-
-    /** The lease of grants from a line and the waiting channel after a script's own arguments. */
-    private List<String> withWaiting(List<String> a) {
-        List<String> all = new ArrayList<>(a);
-        all.add(String.valueOf(lease.toMillis()));
-        all.add(keys.waitEventsChannel());
-        return all;
+                keys.withWaiting(k, c),
+                keys.withWaitingArgs(
+                        List.of(
+                                guard.toScriptJson(),
+                                id(c),
+                                id(guard.itemId()),
+                                keys.lockEventsChannel(),
+                                keys.contentEventsChannel()),
+                        lease));
     }
 
     /**

@@ -3,6 +3,8 @@ package io.editlock.redis;
 import io.editlock.config.EditlockConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -160,6 +162,21 @@ public class LockKeys {
     public List<String> waiting(long configuratorId) {
         String tag = prefix + ":" + hashTag(configuratorId);
         return List.of(tag + ":wait-lines", tag + ":wait-line", tag + ":waiters", tag + ":takeovers");
+    }
+
+    /** A script's own keys followed by the configurator's waiting keys, as lua/waitlines_lib.lua takes them. */
+    public List<String> withWaiting(List<String> scriptKeys, long configuratorId) {
+        List<String> all = new ArrayList<>(scriptKeys);
+        all.addAll(waiting(configuratorId));
+        return all;
+    }
+
+    /** A script's own arguments followed by the lease of grants from a line and the waiting channel. */
+    public List<String> withWaitingArgs(List<String> scriptArgs, Duration lease) {
+        List<String> all = new ArrayList<>(scriptArgs);
+        all.add(String.valueOf(lease.toMillis()));
+        all.add(waitEventsChannel());
+        return all;
     }
 
     /** Sorted set: {@code <configuratorId>|<field>} -> deadline (ms) of a pending take-over, for every node's sweep. */

@@ -49,7 +49,7 @@ public class WaitingScripts {
 
     public Uni<WaitReply> waitFor(Resource resource, Holder holder) {
         long c = resource.configuratorId();
-        List<String> k = withWaiting(
+        List<String> k = keys.withWaiting(
                 List.of(keys.locks(c), keys.configurator(c), keys.items(c)), c); // locks, configurator, items, …
         List<String> a = List.of(
                 resource.field(),
@@ -91,7 +91,7 @@ public class WaitingScripts {
     /** @return whether the user was waiting */
     public Uni<Boolean> stopWaiting(Resource resource, String userId) {
         long c = resource.configuratorId();
-        List<String> k = withWaiting(List.of(keys.locks(c)), c); // locks, …
+        List<String> k = keys.withWaiting(List.of(keys.locks(c)), c); // locks, …
         return run(
                 STOP_WAITING,
                 k,
@@ -101,7 +101,7 @@ public class WaitingScripts {
 
     public Uni<TakeoverReply> requestTakeover(Resource resource, Holder asker, String message, Duration consent) {
         long c = resource.configuratorId();
-        List<String> k = withWaiting(
+        List<String> k = keys.withWaiting(
                 List.of(keys.locks(c), keys.configurator(c), keys.items(c)), c); // locks, configurator, items, …
         List<String> a = List.of(
                 resource.field(),
@@ -121,7 +121,7 @@ public class WaitingScripts {
 
     public Uni<AnswerReply> answerTakeover(Resource resource, String holderUserId, boolean accept) {
         long c = resource.configuratorId();
-        List<String> k = withWaiting(List.of(keys.locks(c)), c); // locks, …
+        List<String> k = keys.withWaiting(List.of(keys.locks(c)), c); // locks, …
         return run(
                 ANSWER_TAKEOVER,
                 k,
@@ -137,19 +137,12 @@ public class WaitingScripts {
     }
 
     public Uni<ResolveReply> resolveTakeover(long c, String field) {
-        List<String> k = withWaiting(List.of(keys.locks(c)), c); // locks, …
+        List<String> k = keys.withWaiting(List.of(keys.locks(c)), c); // locks, …
         return run(
                 RESOLVE_TAKEOVER,
                 k,
                 List.of(field, id(c), keys.lockEventsChannel(), ms(lease), keys.waitEventsChannel()),
                 WaitingReplies::resolveTakeover);
-    }
-
-    /** The waiting keys after the script's own: lines, line, waiters, takeovers (lua/waitlines_lib.lua). */
-    private List<String> withWaiting(List<String> own, long c) {
-        List<String> all = new ArrayList<>(own);
-        all.addAll(keys.waiting(c));
-        return all;
     }
 
     private <T> Uni<T> run(LuaScript script, List<String> k, List<String> a, Function<String, T> reply) {

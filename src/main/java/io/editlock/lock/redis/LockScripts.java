@@ -81,7 +81,7 @@ public class LockScripts {
                 String.valueOf(lease.toMillis()),
                 keys.lockEventsChannel(),
                 String.valueOf(request));
-        return executor.run(ACQUIRE, withWaiting(k, c), withWaiting(a, lease))
+        return executor.run(ACQUIRE, keys.withWaiting(k, c), keys.withWaitingArgs(a, lease))
                 .map(reply -> ScriptReplies.acquire(reply.toString()));
     }
 
@@ -103,7 +103,7 @@ public class LockScripts {
                 String.valueOf(c),
                 keys.lockEventsChannel(),
                 String.valueOf(keepVoid.toMillis()));
-        return executor.run(CANCEL_REQUEST, withWaiting(k, c), withWaiting(a, (Duration) null))
+        return executor.run(CANCEL_REQUEST, keys.withWaiting(k, c), keys.withWaitingArgs(a, lease))
                 .map(reply -> ScriptReplies.released(reply.toString()));
     }
 
@@ -120,7 +120,7 @@ public class LockScripts {
                 exceptSocket,
                 String.valueOf(c),
                 keys.lockEventsChannel());
-        return executor.run(RELEASE, withWaiting(k, c), withWaiting(a, lease))
+        return executor.run(RELEASE, keys.withWaiting(k, c), keys.withWaitingArgs(a, lease))
                 .map(reply -> ScriptReplies.release(reply.toString()));
     }
 
@@ -138,7 +138,7 @@ public class LockScripts {
                 String.valueOf(configuratorId),
                 keys.lockEventsChannel(),
                 upTo < 0 ? "" : String.valueOf(upTo));
-        return executor.run(RELEASE_SOCKET, withWaiting(k, configuratorId), withWaiting(a, lease))
+        return executor.run(RELEASE_SOCKET, keys.withWaiting(k, configuratorId), keys.withWaitingArgs(a, lease))
                 .map(reply -> ScriptReplies.released(reply.toString()));
     }
 
@@ -152,9 +152,9 @@ public class LockScripts {
             long configuratorId, String oldSocket, String newSocket, String newNode, Duration lease) {
         List<String> k = List.of(keys.locks(configuratorId)); // locks
         List<String> a = List.of(oldSocket, newSocket, newNode, String.valueOf(lease.toMillis()));
-        List<String> waitingArgs = new ArrayList<>(withWaiting(a, lease));
+        List<String> waitingArgs = new ArrayList<>(keys.withWaitingArgs(a, lease));
         waitingArgs.add(String.valueOf(configuratorId));
-        return executor.run(MOVE_SOCKET, withWaiting(k, configuratorId), waitingArgs)
+        return executor.run(MOVE_SOCKET, keys.withWaiting(k, configuratorId), waitingArgs)
                 .map(reply -> ScriptReplies.moved(reply.toString()));
     }
 
@@ -163,24 +163,9 @@ public class LockScripts {
         List<String> k = List.of(keys.locks(configuratorId)); // locks
         return executor.run(
                         REAP_EXPIRED,
-                        withWaiting(k, configuratorId),
-                        withWaiting(List.of(String.valueOf(configuratorId), keys.lockEventsChannel()), lease))
+                        keys.withWaiting(k, configuratorId),
+                        keys.withWaitingArgs(List.of(String.valueOf(configuratorId), keys.lockEventsChannel()), lease))
                 .map(reply -> ScriptReplies.reaped(reply.toString()));
-    }
-
-    /** The waiting-line keys after a script's own keys (lua/waitlines_lib.lua). */
-    private List<String> withWaiting(List<String> k, long configuratorId) {
-        List<String> all = new ArrayList<>(k);
-        all.addAll(keys.waiting(configuratorId)); // lines, line, waiters, takeovers
-        return all;
-    }
-
-    /** The lease of grants from a line and the waiting channel after a script's own arguments. */
-    private List<String> withWaiting(List<String> a, Duration lease) {
-        List<String> all = new ArrayList<>(a);
-        all.add(String.valueOf((lease == null ? this.lease : lease).toMillis()));
-        all.add(keys.waitEventsChannel());
-        return all;
     }
 
     public Uni<List<Lock>> list(long configuratorId) {
