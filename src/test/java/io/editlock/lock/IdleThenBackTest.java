@@ -38,8 +38,8 @@ import org.junit.jupiter.api.Test;
 @TestProfile(IdleThenBackTest.ShortTimes.class)
 class IdleThenBackTest {
 
-    static final Duration LEASE = Duration.ofSeconds(6);
-    static final Duration IDLE = Duration.ofSeconds(4);
+    static final Duration LEASE = Duration.ofSeconds(4);
+    static final Duration IDLE = Duration.ofSeconds(2);
     static final Duration WAIT = Duration.ofSeconds(10);
 
     public static class ShortTimes implements QuarkusTestProfile {
@@ -47,7 +47,7 @@ class IdleThenBackTest {
         public Map<String, String> getConfigOverrides() {
             return Map.of(
                     "editlock.lease.ttl", LEASE.toMillis() + "ms",
-                    "editlock.lease.renew-interval", "2s",
+                    "editlock.lease.renew-interval", "1s",
                     "editlock.session.idle-timeout", IDLE.toMillis() + "ms",
                     "editlock.session.grace-period", "2s",
                     "editlock.session.sweep-interval", "1s",
@@ -200,7 +200,7 @@ class IdleThenBackTest {
                     .pollInterval(Duration.ofMillis(20))
                     .until(() -> session.idleNanos() > IDLE.minusMillis(300).toNanos());
 
-            redis.execute(Command.CLIENT, "PAUSE", "4000", "ALL").await().atMost(WAIT);
+            redis.execute(Command.CLIENT, "PAUSE", "2500", "ALL").await().atMost(WAIT);
             await().atMost(Duration.ofSeconds(3))
                     .pollInterval(Duration.ofMillis(10))
                     .until(() -> !session.mayKeepLocks());
