@@ -15,6 +15,7 @@ import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ResourceInfo;
 import java.lang.reflect.Method;
+import java.math.BigInteger;
 import java.util.Optional;
 import java.util.OptionalLong;
 import org.eclipse.microprofile.jwt.JsonWebToken;
@@ -97,15 +98,21 @@ public class LockGuardFilter {
                 lockToken);
     }
 
-    /** Absent: no token. Present: a positive integer, else 400. */
+    /**
+     * Absent: no token. Present: a positive integer, else 400 (docs/protocol.md §7). A positive integer
+     * too large for any token the store hands out is still well-formed: it names no lock, so it stands
+     * as the largest long, which no grant reaches, and the write gets the 412 of any stale token.
+     */
     static OptionalLong lockToken(String header) {
         if (header == null) {
             return OptionalLong.empty();
         }
         String value = header.trim();
-        if (value.length() > 18 || !AsciiDigits.only(value) || Long.parseLong(value) == 0) {
+        String digits = AsciiDigits.only(value) ? value.replaceFirst("^0+", "") : "";
+        if (digits.isEmpty()) {
             throw new InvalidInputException("Lock-Token must be a positive integer (the token of a lock you hold)");
         }
-        return OptionalLong.of(Long.parseLong(value));
+        boolean beyondLong = digits.length() > 19 || new BigInteger(digits).bitLength() >= Long.SIZE;
+        return OptionalLong.of(beyondLong ? Long.MAX_VALUE : Long.parseLong(digits));
     }
 }
