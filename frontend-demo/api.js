@@ -48,8 +48,31 @@ export async function demoLogin(userId, name, roles = []) {
   return body.token;
 }
 
+/**
+ * Answers after which a create may have happened without the client learning of it: the store did
+ * not answer (503), the first try is still running (409), or the answer was lost (0).
+ */
+const CREATE_OUTCOME_UNKNOWN = new Set([0, 409, 503]);
+
+/**
+ * A fresh `Idempotency-Key` (docs/protocol.md §8). `getRandomValues` rather than `randomUUID`: the
+ * latter exists only on https and localhost pages.
+ * @returns {string}
+ */
+function newIdempotencyKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 /** The REST API, called as one signed-in user. */
 export class Api {
+  /**
+   * The key of each create whose outcome is unknown, by route and body: saving the same form again
+   * sends the same key, so that a create the server did make is answered again, not made twice.
+   * @type {Map<string, string>}
+   */
+  #unsettledCreates = new Map();
+
   /** @param {() => string} token */
   constructor(token) {
     this.token = token;
@@ -149,11 +172,21 @@ export class Api {
     if (lockToken !== undefined && lockToken !== null) {
       headers['Lock-Token'] = String(lockToken);
     }
+    const json = body === undefined ? undefined : JSON.stringify(body);
+    const create = method === 'POST' ? `${path}\n${json}` : null;
+    if (create !== null) {
+      const key = this.#unsettledCreates.get(create) ?? newIdempotencyKey();
+      this.#unsettledCreates.set(create, key);
+      headers['Idempotency-Key'] = key;
+    }
     let response;
     try {
-      response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+      response = await fetch(path, { method, headers, body: json });
     } catch {
       throw new ApiError(0, {}, 'The server cannot be reached. Check your connection.');
+    }
+    if (create !== null && !CREATE_OUTCOME_UNKNOWN.has(response.status)) {
+      this.#unsettledCreates.delete(create);
     }
     const parsed = await readBody(response);
     if (!response.ok) {
