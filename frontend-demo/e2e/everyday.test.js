@@ -219,6 +219,35 @@ describe('every day in the demo', { timeout: 300_000 }, () => {
     await toast(page, 'Saved.').first().waitFor();
   });
 
+  it('a save whose answer was lost, saved again, makes one entry', async () => {
+    const page = tom.page;
+    const filters = '**/api/items/*/filters';
+    /** The id of the filter each create made (or answered again), as the server said. */
+    const created = [];
+    // Every create reaches the server; the answer of the first never reaches the page.
+    await page.route(filters, async (route) => {
+      if (route.request().method() !== 'POST') {
+        await route.continue();
+        return;
+      }
+      const answer = await route.fetch();
+      created.push((await answer.json()).id);
+      await (created.length === 1 ? route.abort('connectionreset') : route.fulfill({ response: answer }));
+    });
+    await page.fill('[data-testid=add-entry] input', 'frame.size == 54');
+    await page.click('[data-testid=add-entry] button[type=submit]');
+    await toast(page, 'The server cannot be reached.').waitFor();
+    assert.equal(await page.inputValue('[data-testid=add-entry] input'), 'frame.size == 54', 'the change is still in the form');
+
+    const savedAgain = page.waitForResponse((response) => response.request().method() === 'POST' && response.url().endsWith('/filters'));
+    await page.click('[data-testid=add-entry] button[type=submit]');
+    assert.equal((await savedAgain).status(), 201);
+    await page.unroute(filters);
+    assert.equal(created.length, 2, 'the page saved twice');
+    assert.equal(created[1], created[0], 'saved again, the server answered with the filter it made the first time');
+    await editableEntry(page, 'frame.size == 54').waitFor();
+  });
+
   it('a double click on Add never hits a Delete, and a deleted filter comes back with Undo', async () => {
     const page = tom.page;
     await page.fill('[data-testid=add-entry] input', 'frame.weight < 2');
