@@ -20,12 +20,15 @@
 -- KEYS[6], ARGV[12], ARGV[13] only with an Idempotency-Key (idempotency_lib.lua): the key's record,
 --                         the request's fingerprint, the record's TTL in seconds
 -- Reply (JSON): {s='OK', record} | {s='NOT_FOUND'} | {s='INVALID', message} | {s='LOCKED', lock}
---             | {s='STALE_TOKEN'} | {s='KEY_REUSED'}
+--             | {s='STALE_TOKEN'} | {s='KEY_REUSED'}; a retry's reply carries gone=true when the
+--             entry was deleted since (idempotency_lib.lua)
 local configurator_key, locks_key, items_key, entries_key, item_entries_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local guard, configurator_id, entity, entry_id = cjson.decode(ARGV[1]), ARGV[2], ARGV[3], ARGV[4]
 local item_id, page, record, referenced = ARGV[5], ARGV[6], cjson.decode(ARGV[7]), ARGV[8]
 local lock_channel, content_channel, max_entries = ARGV[9], ARGV[10], tonumber(ARGV[11])
-local replayed = idempotent_replay(KEYS[6], ARGV[12])
+local replayed = idempotent_replay(KEYS[6], ARGV[12], function()
+  return redis.call('HEXISTS', entries_key, entry_id) == 1
+end)
 if replayed ~= nil then return replayed end
 
 if item_id == '' then

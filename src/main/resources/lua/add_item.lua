@@ -13,11 +13,14 @@
 -- KEYS[5], ARGV[9], ARGV[10] only with an Idempotency-Key (idempotency_lib.lua): the key's record,
 --                         the request's fingerprint, the record's TTL in seconds
 -- Reply (JSON): {s='OK', record} | {s='NOT_FOUND'} | {s='INVALID', message} | {s='LOCKED', lock}
---             | {s='STALE_TOKEN'} | {s='KEY_REUSED'}
+--             | {s='STALE_TOKEN'} | {s='KEY_REUSED'}; a retry's reply carries gone=true when the
+--             item was deleted since (idempotency_lib.lua)
 local configurator_key, locks_key, items_key, children_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local guard, configurator_id, item_id, name, parent_id = cjson.decode(ARGV[1]), ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 local lock_channel, content_channel, max_items = ARGV[6], ARGV[7], tonumber(ARGV[8])
-local replayed = idempotent_replay(KEYS[5], ARGV[9])
+local replayed = idempotent_replay(KEYS[5], ARGV[9], function()
+  return redis.call('HEXISTS', items_key, item_id) == 1
+end)
 if replayed ~= nil then return replayed end
 
 if redis.call('EXISTS', configurator_key) == 0 then return reply({ s = 'NOT_FOUND' }) end

@@ -7,10 +7,13 @@
 -- ARGV[5] createdBy       user id of the creator ('' = made by the server itself: no creator)
 -- KEYS[2], ARGV[6], ARGV[7] only with an Idempotency-Key (idempotency_lib.lua): the key's record,
 --                         the request's fingerprint, the record's TTL in seconds
--- Reply (JSON): {s='OK', record={id, name, createdAt, createdBy?}} | {s='KEY_REUSED'}
+-- Reply (JSON): {s='OK', record={id, name, createdAt, createdBy?}} | {s='KEY_REUSED'}; a retry's
+--             reply carries gone=true when the configurator was deleted since (idempotency_lib.lua)
 local configurator_key = KEYS[1]
 local configurator_id, name, created_at, content_channel, created_by = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
-local replayed = idempotent_replay(KEYS[2], ARGV[6])
+local replayed = idempotent_replay(KEYS[2], ARGV[6], function()
+  return redis.call('EXISTS', configurator_key) == 1
+end)
 if replayed ~= nil then return replayed end
 
 redis.call('HSET', configurator_key, 'id', configurator_id, 'name', name, 'createdAt', created_at)

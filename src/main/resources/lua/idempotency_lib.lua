@@ -6,14 +6,20 @@
 --   r   the script's reply to that request, returned again verbatim to every retry
 
 -- nil when there is no key (or no record yet); else the reply a retry gets: the first reply again,
--- or {s='KEY_REUSED'} when the key was first used for another request.
-local function idempotent_replay(key, fingerprint)
+-- or {s='KEY_REUSED'} when the key was first used for another request. `exists` says whether the
+-- entity this request names is there; when it is not (deleted since the first reply), the reply
+-- carries gone=true: nothing is written again, and the caller removes the index entry it wrote
+-- for the retry, which would otherwise point at nothing for good.
+local function idempotent_replay(key, fingerprint, exists)
   if key == nil or key == '' then return nil end
   local stored = redis.call('GET', key)
   if not stored then return nil end
   local record = cjson.decode(stored)
-  if record.f ~= fingerprint then return cjson.encode({ s = 'KEY_REUSED' }) end
-  return record.r
+  local replay = record.f == fingerprint and record.r or cjson.encode({ s = 'KEY_REUSED' })
+  if exists() then return replay end
+  local answer = cjson.decode(replay)
+  answer.gone = true
+  return cjson.encode(answer)
 end
 
 -- Encodes the reply of a create that happened, and records it under the key (when there is one).

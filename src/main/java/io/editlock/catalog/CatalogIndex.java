@@ -65,6 +65,14 @@ public class CatalogIndex {
     }
 
     /**
+     * A create writes its index entry before its script, a retry under its Idempotency-Key too; a
+     * retry whose entity was deleted since takes the entry away again, as the delete did.
+     */
+    Uni<Void> removeIfGone(WriteReply reply, Entity entity, long id) {
+        return reply.gone() ? remove(entity, List.of(id)) : Uni.createFrom().voidItem();
+    }
+
+    /**
      * Where an id is, in O(1). A configurator id is its own location (whether it exists is checked by
      * the script that uses it). Empty: no such item or entry.
      */

@@ -71,6 +71,7 @@ public class ConfiguratorStore implements ItemOwners {
             return index.put(Entity.CONFIGURATOR, id, new Location(id, null))
                     .chain(() -> scripts.createConfigurator(
                             id, name, configurator.createdAt().toString(), createdBy, idempotency))
+                    .call(reply -> index.removeIfGone(reply, Entity.CONFIGURATOR, id))
                     .map(reply -> {
                         JsonNode written = CatalogOutcomes.written(
                                 reply, Guard.none(id), () -> UnknownIdException.of(Entity.CONFIGURATOR, id));
@@ -201,6 +202,7 @@ public class ConfiguratorStore implements ItemOwners {
                 : Uni.createFrom().item(idempotency.id());
         return nextId.flatMap(id -> index.put(Entity.ITEM, id, new Location(c, id))
                 .chain(() -> scripts.addItem(guard, id, name, parentItemId, cap, idempotency))
+                .call(reply -> index.removeIfGone(reply, Entity.ITEM, id))
                 .map(reply -> CatalogRecords.item(
                         c, written(reply, guard, Entity.CONFIGURATOR, c).path("record")))
                 .onFailure(ConfiguratorStore::refused)

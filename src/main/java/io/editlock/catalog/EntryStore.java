@@ -54,6 +54,7 @@ public class EntryStore {
         return nextId.flatMap(id -> index.put(entity, id, new Location(c, entity.onItemPage() ? guard.itemId() : null))
                 .chain(() -> scripts.addEntry(
                         guard, entity, id, json(fields), referencedItem(entity, fields), maxEntries, idempotency))
+                .call(reply -> index.removeIfGone(reply, entity, id))
                 .map(reply -> CatalogRecords.entry(
                         entity,
                         c,

@@ -11,8 +11,16 @@ import io.editlock.lock.redis.ScriptJson;
  */
 public sealed interface WriteReply {
 
+    /**
+     * A keyed create's retry named an entity that no longer exists (it was deleted since the first
+     * reply): the index entry the retry wrote for it must go, or it would point at nothing for good.
+     */
+    default boolean gone() {
+        return false;
+    }
+
     /** The write happened; {@code body} is the whole reply (record, ids of what a delete took along, …). */
-    record Written(JsonNode body) implements WriteReply {}
+    record Written(JsonNode body, boolean gone) implements WriteReply {}
 
     /** No such configurator, item or entry. */
     record NotFound() implements WriteReply {}
@@ -27,21 +35,21 @@ public sealed interface WriteReply {
     record Locked(Lock blocking) implements WriteReply {}
 
     /** The Idempotency-Key was first used for another request. */
-    record KeyReused() implements WriteReply {}
+    record KeyReused(boolean gone) implements WriteReply {}
 
     /** The Lock-Token names a grant the user no longer holds. */
     record StaleToken() implements WriteReply {}
 
-    /** {@code {s=OK|NOT_FOUND|FORBIDDEN|INVALID|LOCKED|KEY_REUSED|STALE_TOKEN, …}}. */
+    /** {@code {s=OK|NOT_FOUND|FORBIDDEN|INVALID|LOCKED|KEY_REUSED|STALE_TOKEN, …, gone?}}. */
     static WriteReply parse(String json) {
         JsonNode reply = ScriptJson.parse(json);
         return switch (reply.path("s").asText()) {
-            case "OK" -> new Written(reply);
+            case "OK" -> new Written(reply, reply.path("gone").asBoolean());
             case "NOT_FOUND" -> new NotFound();
             case "FORBIDDEN" -> new Forbidden();
             case "INVALID" -> new Invalid(reply.path("message").asText());
             case "LOCKED" -> new Locked(LockRecords.lock(reply.path("lock")));
-            case "KEY_REUSED" -> new KeyReused();
+            case "KEY_REUSED" -> new KeyReused(reply.path("gone").asBoolean());
             case "STALE_TOKEN" -> new StaleToken();
             default -> throw new IllegalStateException("a write script answered " + json);
         };
