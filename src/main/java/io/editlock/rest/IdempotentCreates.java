@@ -1,6 +1,10 @@
 package io.editlock.rest;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.editlock.auth.Identity;
 import io.editlock.catalog.CatalogIndex;
 import io.editlock.catalog.Entity;
@@ -43,6 +47,14 @@ public class IdempotentCreates {
     static final int MAX_KEY_LENGTH = 64;
     /** How long a request in progress blocks its duplicates; a node that died frees its keys after this. */
     private static final Duration IN_FLIGHT = Duration.ofSeconds(30);
+    /**
+     * A retry is the same request when its body is the same JSON, whatever its key order, whitespace
+     * or escapes, and a null field is an absent one (as for every body); numbers stay as parsed.
+     */
+    private static final ObjectMapper CANONICAL = JsonMapper.builder()
+            .enable(JsonNodeFeature.WRITE_PROPERTIES_SORTED)
+            .disable(JsonNodeFeature.WRITE_NULL_PROPERTIES)
+            .build();
 
     private final PipelinedRedis redis;
     private final CatalogIndex index;
@@ -79,7 +91,7 @@ public class IdempotentCreates {
     /**
      * @param key    the header's value, null when absent
      * @param entity what is created (whose id sequence the reservation draws from)
-     * @param body   the request body as received (part of the fingerprint)
+     * @param body   the request body as parsed (part of the fingerprint, in its canonical form)
      * @param create the create itself, given null without a key
      */
     public Uni<Response> create(String key, Entity entity, JsonNode body, Function<Idempotency, Uni<Response>> create) {
@@ -89,8 +101,7 @@ public class IdempotentCreates {
         validate(key);
         String keyId = sha256(Identity.of(token).userId() + "\u0000" + key);
         var http = request.getCurrent().request();
-        String fingerprint =
-                sha256(http.method().name() + " " + http.path() + "\n" + (body == null ? "" : body.toString()));
+        String fingerprint = sha256(http.method().name() + " " + http.path() + "\n" + canonical(body));
         String inFlight = keys.idempotencyInFlight(keyId);
         return execute(Command.SET, inFlight, "1", "NX", "PX", String.valueOf(IN_FLIGHT.toMillis()))
                 .flatMap(set -> {
@@ -145,6 +156,17 @@ public class IdempotentCreates {
                 .map(reply -> reply == null ? null : reply.toString())
                 .onFailure()
                 .transform(LockStoreUnavailableException::of);
+    }
+
+    private static String canonical(JsonNode body) {
+        if (body == null) {
+            return "";
+        }
+        try {
+            return CANONICAL.writeValueAsString(body);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a parsed body must write back as JSON", e);
+        }
     }
 
     private static String sha256(String text) {
