@@ -62,7 +62,7 @@ public class LockingUpgradeCheck implements HttpUpgradeCheck {
     @Override
     public Uni<CheckResult> perform(HttpUpgradeContext context) {
         HttpServerRequest request = context.httpRequest();
-        if (!origins.permits(request.getHeader("Origin"), request.getHeader("Host"))) {
+        if (!origins.permits(request.getHeader("Origin"), request.getHeader("Host"), request.scheme())) {
             return CheckResult.rejectUpgrade(403);
         }
         Optional<AccessTokens.Verified> verified = tokenOf(request).flatMap(tokens::verify);

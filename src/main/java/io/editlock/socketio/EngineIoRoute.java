@@ -144,7 +144,7 @@ public class EngineIoRoute {
     /** Polling from a page of another permitted origin (docs/protocol.md §3): the browser needs CORS headers to read it. */
     private void allowCrossOrigin(HttpServerRequest request) {
         String origin = request.getHeader(HttpHeaders.ORIGIN);
-        if (origin == null || !origins.permits(origin, request.getHeader(HttpHeaders.HOST))) {
+        if (origin == null || !origins.permits(origin, request.getHeader(HttpHeaders.HOST), request.scheme())) {
             return;
         }
         HttpServerResponse response = request.response();

@@ -44,7 +44,7 @@ class SocketIoAuth {
 
     /** In the order of the WebSocket upgrade's checks (docs/protocol.md §3): Origin, token, sockets of the user. */
     AccessTokens.Verified identify(Handshake handshake, JsonNode auth) throws Refused {
-        if (!origins.permits(handshake.origin(), handshake.host())) {
+        if (!origins.permits(handshake.origin(), handshake.host(), handshake.scheme())) {
             throw new Refused(ErrorCode.FORBIDDEN);
         }
         String token = tokenOf(handshake, auth);

@@ -7,6 +7,7 @@ import io.restassured.response.Response;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -32,14 +33,21 @@ final class EngineIoClient {
     }
 
     static EngineIoClient handshake() {
-        String open = given().queryParam("EIO", "4")
+        return of(open(Map.of()));
+    }
+
+    /** The request that opens a session, with headers a browser page would send (Origin, Host). */
+    static Response open(Map<String, String> headers) {
+        return given().headers(headers)
+                .queryParam("EIO", "4")
                 .queryParam("transport", "polling")
                 .when()
-                .get("/socket.io/")
-                .then()
-                .statusCode(200)
-                .extract()
-                .asString();
+                .get("/socket.io/");
+    }
+
+    /** The session that {@code response}, the answer to {@link #open}, opened. */
+    static EngineIoClient of(Response response) {
+        String open = response.then().statusCode(200).extract().asString();
         Matcher sid = SID.matcher(open);
         if (!open.startsWith("0") || !sid.find()) {
             throw new AssertionError("not an open packet: " + open);

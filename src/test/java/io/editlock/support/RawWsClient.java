@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -89,6 +90,34 @@ public final class RawWsClient implements AutoCloseable {
             RawWsClient client = new RawWsClient(socket);
             client.handshake(base.getHost() + ":" + base.getPort(), token);
             return client;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * The status the server answers a {@code /locking} upgrade with (101 when it opened the socket),
+     * for requests the JDK client will not send: any {@code Host} among {@code headers}. An opened
+     * socket is dropped at once.
+     */
+    public static int upgradeStatus(URI base, Map<String, String> headers) {
+        byte[] nonce = new byte[16];
+        RANDOM.nextBytes(nonce);
+        StringBuilder request = new StringBuilder("GET /locking HTTP/1.1\r\n")
+                .append("Upgrade: websocket\r\n")
+                .append("Connection: Upgrade\r\n")
+                .append("Sec-WebSocket-Key: ")
+                .append(Base64.getEncoder().encodeToString(nonce))
+                .append("\r\n")
+                .append("Sec-WebSocket-Version: 13\r\n");
+        headers.forEach(
+                (name, value) -> request.append(name).append(": ").append(value).append("\r\n"));
+        try (Socket socket = new Socket(base.getHost(), base.getPort())) {
+            socket.setSoTimeout((int) WAIT.toMillis());
+            socket.getOutputStream().write(request.append("\r\n").toString().getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            String head = readHead(socket.getInputStream());
+            return Integer.parseInt(head.split(" ", 3)[1]);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

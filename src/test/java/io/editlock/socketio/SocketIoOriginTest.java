@@ -1,0 +1,50 @@
+package io.editlock.socketio;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.editlock.support.DemoLogin;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * docs/protocol.md §12, §3 over Socket.IO: the Origin of the request that opens the session decides both
+ * whether a page may read the polling answers (CORS) and whether its connect to /locking is refused
+ * with FORBIDDEN; the server's own origin is an http or https page of the site the Host names.
+ */
+@QuarkusTest
+class SocketIoOriginTest {
+
+    @ParameterizedTest(name = "Origin {0}, Host {1}: {2}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "http://editlock.example:8080              | editlock.example:8080 | allowed",
+                "https://editlock.example:443              | editlock.example      | allowed",
+                "ftp://editlock.example:8080               | editlock.example:8080 | FORBIDDEN",
+                "chrome-extension://editlock.example:8080  | editlock.example:8080 | FORBIDDEN",
+                "file://editlock.example:8080              | editlock.example:8080 | FORBIDDEN",
+                "https://evil.example                      | editlock.example:8080 | FORBIDDEN"
+            })
+    void onlyTheServersOwnWebOriginMayConnect(String origin, String host, String outcome) {
+        boolean allowed = outcome.equals("allowed");
+        Response open = EngineIoClient.open(Map.of("Origin", origin, "Host", host));
+        assertEquals(
+                allowed ? origin : null,
+                open.header("Access-Control-Allow-Origin"),
+                "CORS for a page of " + origin + " on " + host);
+
+        EngineIoClient client = EngineIoClient.of(open);
+        client.post("40/locking,{\"token\":\"" + DemoLogin.user("Sara").token() + "\"}");
+        List<String> packets = client.pollUntil(received -> received.stream().anyMatch(p -> p.startsWith("4")));
+        String reply =
+                packets.stream().filter(p -> p.startsWith("4")).findFirst().orElseThrow();
+        assertTrue(
+                allowed ? reply.startsWith("40/locking,") : reply.startsWith("44/locking,{\"message\":\"" + outcome),
+                "connect from " + origin + " on " + host + ": " + reply);
+    }
+}
