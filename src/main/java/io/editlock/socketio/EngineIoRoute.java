@@ -141,15 +141,22 @@ public class EngineIoRoute {
         session.close("transport error");
     }
 
-    /** Polling from a page of another permitted origin (docs/protocol.md §3): the browser needs CORS headers to read it. */
+    /**
+     * Polling from a page of another origin (docs/protocol.md §3, §12): the browser needs CORS headers
+     * to read the answers at all. A page the Origin check refuses gets them too, without credentials:
+     * it can read nothing but its own refusal, the `connect_error` `FORBIDDEN` that the namespace's
+     * CONNECT answers (without them its client would only see a transport error and retry forever).
+     */
     private void allowCrossOrigin(HttpServerRequest request) {
         String origin = request.getHeader(HttpHeaders.ORIGIN);
-        if (origin == null || !origins.permits(origin, request.getHeader(HttpHeaders.HOST), request.scheme())) {
+        if (origin == null) {
             return;
         }
         HttpServerResponse response = request.response();
         response.putHeader("Access-Control-Allow-Origin", origin);
-        response.putHeader("Access-Control-Allow-Credentials", "true");
+        if (origins.permits(origin, request.getHeader(HttpHeaders.HOST), request.scheme())) {
+            response.putHeader("Access-Control-Allow-Credentials", "true");
+        }
         response.putHeader("Vary", "Origin");
         if (request.method() == HttpMethod.OPTIONS) {
             response.putHeader("Access-Control-Allow-Methods", "GET, POST");
