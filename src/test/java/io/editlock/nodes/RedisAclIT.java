@@ -1,14 +1,9 @@
 package io.editlock.nodes;
 
 import io.editlock.redis.embedded.RedisProcess;
+import io.editlock.support.ShippedRedisAcl;
 import io.editlock.support.TestRedis;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 /**
  * Two nodes on a Redis that runs the ACL of deploy/redis-users.acl: editlock works with only the
@@ -21,24 +16,9 @@ class RedisAclIT extends MultiNodeScenarios {
 
     @Override
     Map<String, String> startStore() {
-        // As docker-compose.yml does: the file holds no secret, the password is added at start.
-        String secret = UUID.randomUUID().toString().replace("-", "");
-        Path acl;
-        try {
-            acl = Files.createTempFile("editlock-users-", ".acl");
-            acl.toFile().deleteOnExit();
-            Files.write(
-                    acl,
-                    Files.readAllLines(Path.of("deploy", "redis-users.acl")).stream()
-                            .map(line -> line.startsWith("user editlock ") ? line + " >" + secret : line)
-                            .toList());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        redisProcess = new RedisProcess(
-                        TestRedis.binary(), RedisProcess.freePort(), List.of("--aclfile", acl.toString()))
-                .start();
-        return Map.of("quarkus.redis.hosts", "redis://editlock:" + secret + "@127.0.0.1:" + redisProcess.port());
+        ShippedRedisAcl acl = ShippedRedisAcl.asShipped();
+        redisProcess = new RedisProcess(TestRedis.binary(), RedisProcess.freePort(), acl.serverArguments()).start();
+        return Map.of("quarkus.redis.hosts", acl.url(redisProcess.port()));
     }
 
     @Override

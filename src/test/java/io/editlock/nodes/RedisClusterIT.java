@@ -5,7 +5,10 @@ import io.editlock.support.TestRedisCluster;
 import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
 
-/** Two nodes on a three-master Redis Cluster: every script touches one slot, broadcasts reach every node. */
+/**
+ * Two nodes on a three-master Redis Cluster that runs the shipped ACL: every script touches one slot,
+ * broadcasts reach every node, and the ACL grants what the cluster client needs.
+ */
 class RedisClusterIT extends MultiNodeScenarios {
 
     private TestRedisCluster cluster;

@@ -17,14 +17,16 @@ import java.util.stream.Collectors;
 
 /**
  * A real Redis Cluster on loopback: three masters started with {@code cluster-enabled yes}, joined
- * with {@code redis-cli --cluster create}. Needs redis-server and redis-cli on the PATH.
+ * with {@code redis-cli --cluster create}, each running the ACL an operator gets (deploy/redis-users.acl). Needs redis-server and redis-cli on the PATH.
  */
 public final class TestRedisCluster implements AutoCloseable {
 
     private final List<RedisProcess> masters;
+    private final ShippedRedisAcl acl;
 
-    private TestRedisCluster(List<RedisProcess> masters) {
+    private TestRedisCluster(List<RedisProcess> masters, ShippedRedisAcl acl) {
         this.masters = masters;
+        this.acl = acl;
     }
 
     public static Optional<Path> redisCli() {
@@ -35,29 +37,29 @@ public final class TestRedisCluster implements AutoCloseable {
                 .findFirst();
     }
 
+    /** Every master runs the shipped ACL; editlock connects as its restricted user. */
     public static TestRedisCluster start() {
+        ShippedRedisAcl acl = ShippedRedisAcl.withAdminDefaultUser();
         Path server =
                 RedisBinary.onPath().orElseThrow(() -> new IllegalStateException("redis-server is not on the PATH"));
         Path cli = redisCli().orElseThrow(() -> new IllegalStateException("redis-cli is not on the PATH"));
         List<RedisProcess> masters = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            masters.add(new RedisProcess(
-                            server,
-                            RedisProcess.freePort(),
-                            List.of(
-                                    "--cluster-enabled",
-                                    "yes",
-                                    "--cluster-config-file",
-                                    "nodes.conf",
-                                    "--cluster-node-timeout",
-                                    "2000"))
-                    .start());
+            List<String> arguments = new ArrayList<>(List.of(
+                    "--cluster-enabled",
+                    "yes",
+                    "--cluster-config-file",
+                    "nodes.conf",
+                    "--cluster-node-timeout",
+                    "2000"));
+            arguments.addAll(acl.serverArguments());
+            masters.add(new RedisProcess(server, RedisProcess.freePort(), arguments).start());
         }
         List<String> create = new ArrayList<>(List.of(cli.toString(), "--cluster", "create"));
         masters.forEach(master -> create.add("127.0.0.1:" + master.port()));
         create.addAll(List.of("--cluster-replicas", "0", "--cluster-yes"));
         run(create);
-        TestRedisCluster cluster = new TestRedisCluster(masters);
+        TestRedisCluster cluster = new TestRedisCluster(masters, acl);
         await().atMost(Duration.ofSeconds(20))
                 .pollInterval(Duration.ofMillis(200))
                 .until(() -> masters.stream()
@@ -67,9 +69,9 @@ public final class TestRedisCluster implements AutoCloseable {
         return cluster;
     }
 
-    /** {@code quarkus.redis.hosts}: every master. */
+    /** {@code quarkus.redis.hosts}: every master, as the editlock user. */
     public String hosts() {
-        return masters.stream().map(RedisProcess::url).collect(Collectors.joining(","));
+        return masters.stream().map(master -> acl.url(master.port())).collect(Collectors.joining(","));
     }
 
     @Override
