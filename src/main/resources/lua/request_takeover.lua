@@ -12,6 +12,12 @@
 -- ARGV[10] lockChannel  ARGV[11] leaseMs  ARGV[12] waitChannel
 -- Reply (JSON): {s='PENDING', deadline, created, holder?} | {s='NOT_HELD'} | {s='LOCKED', lock} | {s='BUSY'}
 --             | {s='NOT_FOUND'}
+--   NOT_HELD: no other user's lock refuses the resource to the asker (nobody else holds it, nothing
+--             else blocks it): they can lock it.
+--   LOCKED:   another user's lock (blocked_for in locks_lib.lua, the one a refused lock request names)
+--             would still refuse it to the asker: the resource is free but that lock blocks it, or the
+--             holder's other lock would block it after the hand-over.
+-- Cost: O(locks held in the configurator), never O(items).
 local locks_key, configurator_key, items_key = KEYS[1], KEYS[2], KEYS[3]
 local field, configurator_id, item_id = ARGV[1], ARGV[2], ARGV[3]
 local user_id, user_name, socket_id, node_id = ARGV[4], ARGV[5], ARGV[6], ARGV[7]
@@ -28,7 +34,14 @@ if #released > 0 then served = serve(ctx, locks_key, live, now, released) end
 if #released > 0 or served then announce(channel, configurator_id, live, released, now) end
 
 local lock = live[field]
-if lock == nil or lock.u == user_id then return cjson.encode({ s = 'NOT_HELD' }) end
+if lock == nil or lock.u == user_id then
+  -- Nobody else holds the resource itself, but another lock may still refuse it to the asker (the
+  -- configurator lock, for an item page): that lock, as a lock request would name it, is the one to
+  -- ask for. Only when nothing refuses it can the asker simply lock it.
+  local blocking = blocked_for(live, field, user_id, nil)
+  if blocking ~= nil then return cjson.encode({ s = 'LOCKED', lock = blocking }) end
+  return cjson.encode({ s = 'NOT_HELD' })
+end
 local other = blocked_for(live, field, user_id, field)
 if other ~= nil then return cjson.encode({ s = 'LOCKED', lock = other }) end
 

@@ -12,10 +12,14 @@ public sealed interface TakeoverReply {
      */
     record Pending(long deadline, boolean created, String holder) implements TakeoverReply {}
 
-    /** Nobody else holds it: nothing to take over. */
+    /** No other user's lock refuses it to the asker (nobody else holds it, nothing blocks it): they can lock it. */
     record NotHeld() implements TakeoverReply {}
 
-    /** Another lock blocks it, held by someone else than the one asked. */
+    /**
+     * Another user's lock would still refuse it to the asker: free itself but blocked by that lock (the
+     * configurator lock, for an item page), or the holder's other lock would block it after the hand-over.
+     * {@code blocking} is that lock, as a refused lock request names it: the one to ask for.
+     */
     record Locked(Lock blocking) implements TakeoverReply {}
 
     /** Somebody else already asked for this lock. */

@@ -31,9 +31,9 @@ public class Takeovers {
 
     /** Why a take-over was not asked for. */
     public enum Refusal {
-        /** Nobody else holds it: nothing to take over. */
+        /** No other user's lock refuses it to the asker: they can lock it. */
         NOT_HELD,
-        /** Another lock blocks it (given as {@code blocking}), held by someone else than the one asked. */
+        /** Another user's lock would still refuse it to the asker (given as {@code blocking}): the one to ask for. */
         LOCKED,
         /** Somebody else already asked. */
         BUSY,

@@ -311,6 +311,57 @@ class TakeoverTest {
     }
 
     @Test
+    void aFreePageThatAnotherLockBlocksNamesThatLockToAskForInstead() {
+        TestUser tomUser = DemoLogin.user("Tom");
+        TestUser saraUser = DemoLogin.user("Sara");
+        long c = Api.configurator(tomUser);
+        long item = Api.item(tomUser, c, null);
+        long other = Api.item(tomUser, c, null);
+        Map<String, Object> structure = Map.of("type", "configurator", "configuratorId", c);
+        WsClient tom = connect(tomUser);
+        WsClient sara = connect(saraUser);
+
+        // Nothing blocks Sara: the page is hers to lock, not to ask for.
+        tom.request("lock-item-subresource", page(other));
+        JsonNode free = sara.request("request-takeover", ask(item, null));
+        assertEquals("NOT_HELD", free.path("data").path("code").asText(), free.toString());
+
+        // Tom's configurator lock refuses the page to Sara although nobody holds the page itself.
+        tom.request("unlock-item-subresource", page(other));
+        tom.request("lock-configurator", Map.of("configuratorId", c));
+        JsonNode refusal = sara.request("lock-item-subresource", page(item)).path("data");
+        JsonNode locked = sara.request("request-takeover", ask(item, null));
+        assertEquals("lock-failed", locked.path("event").asText(), locked.toString());
+        JsonNode data = locked.path("data");
+        assertEquals("LOCKED", data.path("code").asText(), "the configurator lock still blocks Sara: " + locked);
+        assertEquals(item, data.path("resource").path("itemId").asLong(), "names what was asked for: " + locked);
+        assertEquals("Tom", data.path("lockedBy").asText());
+        assertEquals(tomUser.id(), data.path("lockedByUserId").asText());
+        assertEquals("Currently edited by Tom", data.path("message").asText());
+        for (String field : List.of("resource", "ownerUserId", "ownerUserName", "acquiredAt")) {
+            assertEquals(
+                    refusal.path("blocking").path(field),
+                    data.path("blocking").path(field),
+                    field + " of the lock in the way, as the refused lock request named it: " + locked);
+        }
+
+        // That lock is the one to ask for; once it is Sara's, so is the page.
+        JsonNode pending = sara.request("request-takeover", Map.of("resource", structure));
+        assertEquals("takeover-pending", pending.path("event").asText(), pending.toString());
+        JsonNode asked = tom.awaitEvent("takeover-requested").path("data");
+        assertEquals("configurator", asked.path("resource").path("type").asText(), asked.toString());
+        tom.request("answer-takeover", Map.of("resource", structure, "accept", true));
+        JsonNode granted = sara.awaitEvent("takeover-granted").path("data").path("lock");
+        assertEquals("configurator", granted.path("resource").path("type").asText(), granted.toString());
+        assertEquals(saraUser.id(), granted.path("ownerUserId").asText());
+        assertEquals(
+                "taken-over",
+                tom.awaitEvent("lock-lost").path("data").path("reason").asText());
+        JsonNode acquired = sara.request("lock-item-subresource", page(item));
+        assertEquals("lock-acquired", acquired.path("event").asText(), acquired.toString());
+    }
+
+    @Test
     void theRequestEndsWithTheAskersLastSocket() {
         TestUser saraUser = DemoLogin.user("Sara");
         long c = Api.configurator(saraUser);
