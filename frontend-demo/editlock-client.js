@@ -529,11 +529,13 @@ export class EditlockClient extends EventTarget {
   // ---- take-over and waiting (docs/protocol.md §13, §14) ----------------------------------------
 
   /**
-   * Asks the holder of `resource` for it. Resolves with `{resource, deadline}` once the request
-   * stands; the outcome arrives as an event: `takeover-granted` (`{lock}`, now yours),
-   * `takeover-refused` (`{resource, byUserName}`) or `lock-failed` (something else blocks you).
-   * Rejects with `NOT_HELD` (nobody else holds it: lock it), `LOCKED`, `BUSY` (someone else asked
-   * first) or `NOT_FOUND`.
+   * Asks the holder of `resource` for it: the lock in your way, the `blocking` of a `LOCKED` refusal
+   * (for an item page, that may be the configurator lock of someone editing the structure). Resolves
+   * with `{resource, deadline}` once the request stands; the outcome arrives as an event:
+   * `takeover-granted` (`{lock}`, now yours), `takeover-refused` (`{resource, byUserName}`) or
+   * `lock-failed` (something else blocks you). Rejects with `NOT_HELD` (nothing is in your way: lock
+   * it), `LOCKED` (another lock is in your way: its `blocking`), `BUSY` (someone else asked first) or
+   * `NOT_FOUND`.
    * @param {Resource} resource
    * @param {string} [message] shown to the holder, at most 200 characters
    * @returns {Promise<{resource: Resource, deadline: string}>}

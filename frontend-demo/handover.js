@@ -13,7 +13,8 @@ import { boundInput } from './widgets.js';
 /**
  * state.handover:
  * @typedef {object} HandoverState
- * @property {{key: string, holder: string, deadline: string} | null} asked our take-over request for the open page, while it stands
+ * @property {{key: string, lock: string, holder: string, deadline: string} | null} asked our take-over request for the open
+ *   page (`key`), while it stands; `lock` is the lock asked for: the page's own, or the one in its way (a configurator lock)
  * @property {{key: string, position: number} | null} queue our place in the open page's line
  * @property {{resource: import('./editlock-client.js').Resource, byUserName: string, message?: string, deadline: string} | null} request
  *   someone asks us for a page we hold
@@ -21,7 +22,8 @@ import { boundInput } from './widgets.js';
 
 /**
  * @param {{client: import('./editlock-client.js').EditlockClient, state: State, render: () => void,
- *          toast: import('./app/context.js').ToastFn, granted: (lock: Lock) => void, retry: (edit: Edit) => void}} app
+ *          toast: import('./app/context.js').ToastFn, granted: (lock: Lock, forKey?: string) => void,
+ *          retry: (edit: Edit) => void}} app `granted(lock, forKey)`: a lock handed to us for the page `forKey`
  */
 export function installHandover(app) {
   const { client, state, render, toast } = app;
@@ -71,9 +73,11 @@ export function installHandover(app) {
   /** @param {Lock} lock */
   const grantedHere = (lock) => {
     const key = resourceKey(lock.resource);
-    if (handover.asked && handover.asked.key === key) handover.asked = null;
+    const asked = handover.asked;
+    if (asked && asked.lock === key) handover.asked = null;
     if (handover.queue && handover.queue.key === key) handover.queue = null;
-    app.granted(lock);
+    // A lock asked for because it stood in the open page's way is handed on for that page.
+    app.granted(lock, asked && asked.lock === key ? asked.key : key);
     tick();
     render();
   };
@@ -88,7 +92,7 @@ export function installHandover(app) {
     grantedHere(detail.lock);
   });
   on('takeover-refused', (detail) => {
-    if (handover.asked && handover.asked.key === resourceKey(detail.resource)) {
+    if (handover.asked && handover.asked.lock === resourceKey(detail.resource)) {
       handover.asked = null;
     }
     toast(`${detail.byUserName} keeps editing the page for now.`);
@@ -96,7 +100,7 @@ export function installHandover(app) {
     render();
   });
   on('lock-failed', (detail) => {
-    if (handover.asked && handover.asked.key === resourceKey(detail.resource)) {
+    if (handover.asked && handover.asked.lock === resourceKey(detail.resource)) {
       handover.asked = null;
       toast(`The page could not be handed over: ${detail.message}`, 'error');
       tick();
@@ -128,6 +132,42 @@ export function installHandover(app) {
   });
   on('lock-lost', (detail) => dismissRequestFor(resourceKey(detail.resource)));
 
+  /**
+   * A request-takeover for the open page was refused: tells the user, or names the next lock to ask for.
+   * `LOCKED` names another lock in the way. The same holder's is asked for at once: it is the person the
+   * user chose (they hold the configurator, the page was free). Someone else's is shown instead, for the
+   * user to decide whom to ask.
+   * @param {Edit} edit
+   * @param {import('./editlock-client.js').EditlockError} failure
+   * @param {Set<string>} tried the locks asked for on this click
+   * @returns {import('./editlock-client.js').Resource | null} the lock to ask for next
+   */
+  const refusedAsking = (edit, failure, tried) => {
+    if (failure.code === 'NOT_HELD') {
+      app.retry(edit); // nothing is in the page's way any more: lock it
+    } else if (failure.code === 'BUSY') {
+      toast('Someone else already asked for this page. Try "Notify me when it\u2019s free".', 'error');
+    } else if (failure.code === 'LOCKED' && failure.blocking) {
+      const { resource } = failure.blocking;
+      const holder = edit.blockedBy;
+      if (holder && holder.userId === failure.lockedByUserId) {
+        if (!tried.has(resourceKey(resource))) {
+          edit.blockedBy = { ...holder, resource };
+          return resource;
+        }
+        toast(`${holder.name} holds more than one lock in the way of this page, so it cannot be handed over. `
+          + 'Try "Notify me when it\u2019s free".', 'error');
+      } else {
+        const name = failure.lockedBy || 'someone else';
+        edit.blockedBy = { name, userId: failure.lockedByUserId, resource };
+        toast(`${failure.message}. Ask ${name} for this page, or wait until it\u2019s free.`, 'error');
+      }
+    } else {
+      toast(failure.message, 'error');
+    }
+    return null;
+  };
+
   return {
     /**
      * A page opens: if the client already waits in its line (a reloaded tab rejoined it), show the place.
@@ -139,19 +179,29 @@ export function installHandover(app) {
         handover.queue = { key: edit.key, position };
       }
     },
-    /** Asks the holder of the open page for it. @param {Edit} edit @param {string} [message] */
+    /**
+     * Asks for the open page: for the lock in its way (the refusal's `blocking`: the page's own lock, or
+     * the configurator lock of someone editing the structure), from its holder (docs/protocol.md §13).
+     * @param {Edit} edit
+     * @param {string} [message]
+     */
     async askHolder(edit, message) {
-      try {
-        const pending = await client.requestTakeover(edit.resource, message || undefined);
-        handover.asked = { key: edit.key, holder: edit.blockedBy ? edit.blockedBy.name : 'the editor', deadline: pending.deadline };
-      } catch (caught) {
-        const failure = /** @type {import('./editlock-client.js').EditlockError} */ (caught);
-        if (failure.code === 'NOT_HELD') {
-          app.retry(edit);
-        } else if (failure.code === 'BUSY') {
-          toast('Someone else already asked for this page. Try "Notify me when it\u2019s free".', 'error');
-        } else {
-          toast(failure.message, 'error');
+      let wanted = edit.blockedBy?.resource || edit.resource;
+      /** the locks asked for on this click: a refusal that names one of them again ends it instead of going round */
+      const tried = new Set();
+      for (;;) {
+        tried.add(resourceKey(wanted));
+        try {
+          const pending = await client.requestTakeover(wanted, message || undefined);
+          handover.asked = { key: edit.key, lock: resourceKey(wanted), holder: edit.blockedBy ? edit.blockedBy.name : 'the editor',
+            deadline: pending.deadline };
+          break;
+        } catch (caught) {
+          const next = refusedAsking(edit, /** @type {import('./editlock-client.js').EditlockError} */ (caught), tried);
+          if (!next) {
+            break;
+          }
+          wanted = next;
         }
       }
       tick();

@@ -14,6 +14,15 @@ function waitingForOthers(edit) {
   return Boolean(edit && (edit.status === 'blocked' || edit.status === 'error'));
 }
 
+/**
+ * Who is in the way, from a `LOCKED` refusal: the holder, and their lock that refused the page.
+ * @param {{lockedBy?: string, lockedByUserId?: string, blocking?: Lock}} refusal
+ * @returns {NonNullable<Edit['blockedBy']>}
+ */
+function blockedByOf(refusal) {
+  return { name: refusal.lockedBy || 'someone else', userId: refusal.lockedByUserId, resource: refusal.blocking?.resource };
+}
+
 /** @param {import('./context.js').App} app */
 export function createEditSession(app) {
   const { state } = app;
@@ -50,6 +59,7 @@ export function createEditSession(app) {
       if (lock.resource.configuratorId) {
         edit.resource.configuratorId = lock.resource.configuratorId;
       }
+      releaseSteps(edit);
     } catch (failure) {
       if (state.edit !== edit) {
         return;
@@ -62,13 +72,30 @@ export function createEditSession(app) {
   }
 
   /**
+   * Releases the locks handed to us only because they stood in the page's way (edit.steps): the page is
+   * ours, or left, and a lock the user holds without looking at it (a whole configurator) would keep
+   * everybody else out for nothing. One that the page open now is itself stays: it is that page's lock.
+   * @param {Edit} edit
+   */
+  function releaseSteps(edit) {
+    const steps = edit.steps || [];
+    edit.steps = [];
+    const client = app.session?.client;
+    for (const step of steps) {
+      if (client && !reopened(resourceKey(step)) && client.heldLock(step)) {
+        client.unlock(step).catch(() => {});
+      }
+    }
+  }
+
+  /**
    * @param {Edit} edit
    * @param {any} failure the client's EditlockError
    */
   function refused(edit, failure) {
     switch (failure.code) {
       case 'LOCKED':
-        Object.assign(edit, { status: 'blocked', blockedBy: { name: failure.lockedBy, userId: failure.lockedByUserId } });
+        blocked(edit, blockedByOf(failure));
         break;
       case 'NOT_FOUND':
         Object.assign(edit, { status: 'missing' });
@@ -91,16 +118,17 @@ export function createEditSession(app) {
     // Deletes waiting for their Undo go out now, while the page's lock still fences them.
     const deletes = app.writes.sendPendingDeletes();
     const client = app.session?.client;
-    if (client && client.heldLock(edit.resource)) {
+    if (client && (client.heldLock(edit.resource) || edit.steps?.length)) {
       Promise.allSettled(deletes).then(() => {
         if (!reopened(edit.key) && client.heldLock(edit.resource)) {
           client.unlock(edit.resource).catch(() => {});
         }
+        releaseSteps(edit);
       });
     }
   }
 
-  /** @param {Edit} edit @param {{name: string, userId?: string}} blockedBy */
+  /** @param {Edit} edit @param {NonNullable<Edit['blockedBy']>} blockedBy */
   function blocked(edit, blockedBy) {
     Object.assign(edit, { status: 'blocked', blockedBy });
   }
@@ -130,13 +158,27 @@ export function createEditSession(app) {
     },
 
     /**
-     * The open page was handed to us (a take-over, or our turn in the line): it is editable now.
+     * A lock was handed to us (a take-over, or our turn in the line) for the page of `forKey`. The page's
+     * own lock makes it editable now. Another one stood in its way (the configurator lock Tom held while
+     * Sara looked at an item page): with it ours, the page is locked next, and that lock is released
+     * once the page is ours: the user asked for the page, not for more.
      * @param {Lock} lock
+     * @param {string} [forKey] the page it was asked for, when not the lock's own
      */
-    granted(lock) {
+    granted(lock, forKey = resourceKey(lock.resource)) {
       const edit = state.edit;
-      if (edit && edit.key === resourceKey(lock.resource)) {
+      if (!edit || edit.key !== forKey) {
+        return;
+      }
+      if (edit.key === resourceKey(lock.resource)) {
         Object.assign(edit, { status: 'editing', token: lock.token, blockedBy: null, reason: null, message: null });
+        return;
+      }
+      edit.steps = [...(edit.steps || []), lock.resource];
+      if (edit.status === 'editing') {
+        releaseSteps(edit); // the page was locked before this news came (its release came first)
+      } else {
+        acquire(edit);
       }
     },
 
@@ -152,7 +194,7 @@ export function createEditSession(app) {
         if (!blocker) {
           acquire(edit); // the holder is done: take the page
         } else if (edit.status === 'blocked') {
-          edit.blockedBy = { name: blocker.ownerUserName, userId: blocker.ownerUserId };
+          edit.blockedBy = { name: blocker.ownerUserName, userId: blocker.ownerUserId, resource: blocker.resource };
         }
       }
       app.render();
@@ -178,7 +220,7 @@ export function createEditSession(app) {
         return;
       }
       if (refusal && refusal.code === 'LOCKED') {
-        blocked(edit, { name: refusal.lockedBy, userId: refusal.lockedByUserId });
+        blocked(edit, blockedByOf(refusal));
       } else if (reason === 'deleted') {
         Object.assign(edit, { status: 'missing' });
       } else {

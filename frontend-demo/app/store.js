@@ -9,7 +9,11 @@
  * @property {'opening' | 'editing' | 'blocked' | 'lost' | 'error' | 'missing'} status 'blocked': another
  *   user holds it; 'lost': our lock was taken away; 'error': could not ask; 'missing': no such page
  * @property {number} [token] the fencing token while editing
- * @property {{name: string, userId?: string} | null} [blockedBy]
+ * @property {{name: string, userId?: string, resource?: import('../editlock-client.js').Resource} | null} [blockedBy]
+ *   who is in the way, and the lock of theirs that is (the page's own, or the configurator lock): the one
+ *   to ask them for
+ * @property {import('../editlock-client.js').Resource[]} [steps] locks handed to us because they stood in
+ *   the page's way (Tom's configurator lock, for an item page): kept only until the page is ours or left
  * @property {string | null} [reason] why the lock was lost, in words
  * @property {string | null} [message] what went wrong asking for it
  * @property {boolean} [acquiring] a lock request is under way

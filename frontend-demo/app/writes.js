@@ -59,7 +59,7 @@ export function createWrites(app) {
     switch (failure.status) {
       case 423: {
         const name = body.lockedBy || 'someone else';
-        app.edit.blocked(edit, { name, userId: body.lockedByUserId });
+        app.edit.blocked(edit, { name, userId: body.lockedByUserId, resource: body.resource }); // the 423 names the lock in the way
         showBlocker(edit, body);
         app.toast(`Not saved: ${name} is editing this page now. Your change stays in the form; save it again when the page is yours.`);
         app.configurator.resync();

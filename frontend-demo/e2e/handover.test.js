@@ -39,6 +39,17 @@ async function setUp(baseUrl, items) {
   return hashes;
 }
 
+/** The locks held in the configurator of `hash`, as GET …/locks lists them: `[{resource, ownerUserName}]`. */
+async function locksIn(baseUrl, hash) {
+  const configuratorId = hash.split('/')[2];
+  const login = await fetch(`${baseUrl}/api/auth/demo-login`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ userId: 'setup', name: 'Setup' }),
+  });
+  const { token } = await login.json();
+  const response = await fetch(`${baseUrl}/api/configurators/${configuratorId}/locks`, { headers: { authorization: `Bearer ${token}` } });
+  return (await response.json()).map(({ resource, ownerUserName }) => ({ resource, ownerUserName }));
+}
+
 async function open(user, hash) {
   await user.page.evaluate((target) => { location.hash = target; }, hash);
 }
@@ -147,6 +158,34 @@ describe('asking for a page and waiting in line', { timeout: 300_000 }, () => {
     await waitForStatus(omar.page, 'editing');
     const served = omar.frames.filter((f) => f.dir === 'in' && f.event === 'lock-acquired' && f.data.queued);
     assert.equal(served.length, 1);
+  });
+
+  it('Tom edits the structure; Sara, on an item page, asks him and gets that page', async () => {
+    const [filters] = await setUp(server.baseUrl, ['Chain']); // a configurator of its own: nobody else holds anything in it
+    const structure = filters.replace(/\/items\/.*$/, '/structure');
+    await open(tom, structure);
+    await waitForStatus(tom.page, 'editing');
+    await open(sara, filters);
+    await waitForStatus(sara.page, 'blocked');
+    assert.ok((await bannerText(sara.page)).includes('Currently edited by Tom'));
+    await sara.page.fill('[data-testid=takeover-message]', 'Only the chain filters');
+    await sara.page.click('[data-testid=ask-holder]');
+    await sara.page.locator('[data-testid=takeover-pending]', { hasText: 'Asked Tom' }).waitFor();
+
+    const dialog = tom.page.locator('[data-testid=takeover-dialog]');
+    await dialog.waitFor();
+    assert.equal(await tom.page.locator('[data-testid=takeover-request-message]').textContent(), 'Only the chain filters');
+    await tom.page.click('[data-testid=takeover-handover]');
+
+    await waitForStatus(sara.page, 'editing');
+    await waitForStatus(tom.page, 'lost');
+    // Sara ends up with the page she opened, and not with the whole configurator on top of it.
+    await sara.framesArrived((f) => f.dir === 'in' && f.event === 'lock-released' && f.data.resource.type === 'configurator'
+      && f.data.reason === 'unlock', { what: 'the configurator lock given back' });
+    const filtersPage = { type: 'item-subresource', itemId: Number(filters.split('/')[4]), page: 'filters' };
+    assert.deepEqual(await locksIn(server.baseUrl, filters),
+      [{ resource: { ...filtersPage, configuratorId: Number(filters.split('/')[2]) }, ownerUserName: 'Sara' }]);
+    await screenshot(sara.page, 'sara-got-the-page-from-toms-structure');
   });
 
   it('no page had a script error', () => {

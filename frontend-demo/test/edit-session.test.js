@@ -10,6 +10,17 @@ import {
 
 const OTHER_PAGE = { type: 'item-subresource', configuratorId: 12, itemId: 6, page: 'filters' };
 
+/** Configurator 12's structure, and Tom's lock of it. */
+const STRUCTURE = { type: 'configurator', configuratorId: 12 };
+const TOMS_STRUCTURE = { ...lockOf(20, ['8', 'Tom']), resource: STRUCTURE };
+/** The configurator lock handed over to the client's user (7, Sara), with its new token. */
+const HANDED = { ...lockOf(30), resource: STRUCTURE };
+
+/** The refusal of item 5's filters while Tom edits the structure. */
+const REFUSED_BY_TOMS_STRUCTURE = {
+  resource: FILTERS, code: 'LOCKED', message: 'Currently edited by Tom', lockedBy: 'Tom', lockedByUserId: '8', blocking: TOMS_STRUCTURE,
+};
+
 /** Unlocks of item 5's filters the client sent. */
 const filtersUnlocks = (socket) => socket.sent.filter((f) => f.event === 'unlock-item-subresource' && f.data.itemId === 5);
 
@@ -90,5 +101,61 @@ describe('the demo\u2019s edit session', () => {
     assert.deepEqual(filtersUnlocks(socket), [], 'the page open again keeps its lock');
     assert.equal(socket.sent.filter((f) => f.event === 'unlock-item-subresource' && f.data.itemId === 6).length, 1, 'the page left is given back');
     client.close();
+  });
+
+  describe('a lock in the page\u2019s way handed over for it (Tom edited the structure)', () => {
+    /** Item 5's filters open and refused for Tom's structure; then his configurator lock is the client's. */
+    async function handedOver(t) {
+      const { client, socket } = await connected();
+      t.after(() => client.close());
+      const app = demoAround(client);
+      app.edit.open('item:5:filters', { ...FILTERS });
+      await socket.answer('lock-item-subresource', () => ['lock-failed', REFUSED_BY_TOMS_STRUCTURE]);
+      await until(() => app.state.edit.status === 'blocked');
+      return { client, socket, app };
+    }
+
+    /** The server hands the configurator lock over; handover.js passes it on for the open page. */
+    function takeoverGranted(socket, app) {
+      socket.push('takeover-granted', { lock: HANDED });
+      app.edit.granted(HANDED, 'item:5:filters');
+    }
+
+    it('the page is locked, and the configurator lock given back once it is', async (t) => {
+      const { socket, app } = await handedOver(t);
+      assert.deepEqual(app.state.edit.blockedBy, { name: 'Tom', userId: '8', resource: STRUCTURE }, 'the lock to ask Tom for');
+
+      takeoverGranted(socket, app);
+      await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(31), released: [] }]);
+      await until(() => app.state.edit.status === 'editing');
+      assert.equal(app.state.edit.token, 31, 'the page\u2019s own token fences its saves');
+      const unlock = await until(() => socket.sent.find((f) => f.event === 'unlock-configurator'));
+      assert.deepEqual(unlock.data, { configuratorId: 12 });
+    });
+
+    it('the page locked by itself before the news came (its release came first): the configurator lock goes back at once', async (t) => {
+      const { socket, app } = await handedOver(t);
+      app.edit.lockReleased({ resource: STRUCTURE });
+      await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(31), released: [] }]);
+      await until(() => app.state.edit.status === 'editing');
+
+      takeoverGranted(socket, app);
+      const unlock = await until(() => socket.sent.find((f) => f.event === 'unlock-configurator'));
+      assert.deepEqual(unlock.data, { configuratorId: 12 });
+      assert.equal(app.state.edit.status, 'editing');
+    });
+
+    it('the page left before it was locked: the configurator lock goes back with it', async (t) => {
+      const { socket, app } = await handedOver(t);
+      takeoverGranted(socket, app);
+      await until(() => socket.sent.filter((f) => f.event === 'lock-item-subresource').length === 2);
+      app.edit.leave(app.state.edit); // on to another page, as navigation does
+      app.edit.open('item:6:filters', { ...OTHER_PAGE });
+      await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(31), released: [] }]);
+      await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: { ...lockOf(32), resource: OTHER_PAGE }, released: [] }]);
+      const unlock = await until(() => socket.sent.find((f) => f.event === 'unlock-configurator'));
+      assert.deepEqual(unlock.data, { configuratorId: 12 });
+      await until(() => filtersUnlocks(socket).length === 1); // the page granted after it was left goes back too
+    });
   });
 });

@@ -8,18 +8,45 @@ import {
   FILTERS, connected as connectedTo, installFakeSockets, lockOf, removeFakeSockets, until,
 } from './support/scripted-server.js';
 
-function connected() {
-  return connectedTo({ token: 'jwt', requestTimeoutMs: 1000 }, { resumeToken: 'r', userName: 'Tom' });
+function connected(userName = 'Tom') {
+  return connectedTo({ token: 'jwt', requestTimeoutMs: 1000 }, { resumeToken: 'r', userName });
 }
 
-/** handover.js installed on `client`, with the app's state, toasts and redraws recorded. */
+/** handover.js installed on `client`, with the app's state, toasts, redraws and grants handed on recorded. */
 function handoverOn(client) {
-  const app = { state: { edit: null }, toasts: [], renders: 0 };
+  const app = { state: { edit: null }, toasts: [], renders: 0, granted: [] };
   app.handover = installHandover({
     client, state: app.state, render: () => { app.renders += 1; }, toast: (text, kind) => app.toasts.push({ text, kind }),
-    granted: () => {}, retry: () => {},
+    granted: (lock, forKey) => app.granted.push({ lock, forKey }), retry: () => {},
   });
   return app;
+}
+
+/** Configurator 12, the structure: the lock of whoever edits it. */
+const STRUCTURE = { type: 'configurator', configuratorId: 12 };
+
+/** A lock of `resource` held by `owner` ([userId, userName]). */
+function heldBy(resource, owner, token) {
+  return { ...lockOf(token, owner), resource };
+}
+
+/** A `lock-failed` LOCKED as the server words it: `lock`, another user's, refuses `resource`. */
+function lockedBy(resource, lock) {
+  return {
+    resource, code: 'LOCKED', message: `Currently edited by ${lock.ownerUserName}`, lockedBy: lock.ownerUserName,
+    lockedByUserId: lock.ownerUserId, blocking: lock,
+  };
+}
+
+/** The take-over requests the client sent. */
+const asks = (socket) => socket.sent.filter((f) => f.event === 'request-takeover');
+
+/** After the test, passed or failed: a countdown or a client left running would keep the run from ending. */
+function closeAfter(t, client, app) {
+  t.after(() => {
+    app.handover.close();
+    client.close();
+  });
 }
 
 const EDIT = { key: 'item:5:filters', resource: FILTERS, status: 'blocked', blockedBy: { name: 'Sara' } };
@@ -70,6 +97,55 @@ describe('the demo\u2019s take-over and waiting part', () => {
     assert.equal(app.state.handover.queue, null);
     assert.match(app.toasts.at(-1).text, /no longer in line/);
     client.close();
+  });
+
+  it('asks for the lock in the page\u2019s way (Tom edits the structure), not for the free page, and hands its grant on for the page', async (t) => {
+    const { client, socket } = await connected('Sara');
+    const app = handoverOn(client);
+    closeAfter(t, client, app);
+    const tomsStructure = heldBy(STRUCTURE, ['8', 'Tom']);
+    const edit = { key: 'item:5:filters', resource: FILTERS, status: 'blocked', blockedBy: { name: 'Tom', userId: '8', resource: STRUCTURE } };
+    const deadline = new Date(Date.now() + 30_000).toISOString();
+    const asking = app.handover.askHolder(edit, 'Need the filters');
+    const asked = await socket.answer('request-takeover', (frame) => frame.data.resource.type === 'configurator'
+      ? ['takeover-pending', { resource: frame.data.resource, deadline }]
+      : ['lock-failed', lockedBy(frame.data.resource, tomsStructure)]);
+    await asking;
+    assert.deepEqual(asked.data, { resource: STRUCTURE, message: 'Need the filters' }, 'asks Tom for his configurator lock');
+    assert.deepEqual(app.state.handover.asked, { key: 'item:5:filters', lock: 'configurator:12', holder: 'Tom', deadline });
+
+    const handed = heldBy(STRUCTURE, ['7', 'Sara'], 30);
+    socket.push('takeover-granted', { lock: handed });
+    assert.deepEqual(app.granted, [{ lock: handed, forKey: 'item:5:filters' }], 'granted for the page Sara opened');
+    assert.equal(app.state.handover.asked, null);
+  });
+
+  it('a refusal naming another lock of the same holder asks for that one; naming someone else shows who is in the way', async (t) => {
+    const { client, socket } = await connected('Sara');
+    const app = handoverOn(client);
+    closeAfter(t, client, app);
+    const tomsStructure = heldBy(STRUCTURE, ['8', 'Tom']);
+    // The banner knew only that Tom is in the way, not which of his locks: the page itself is asked for first.
+    const edit = { key: 'item:5:filters', resource: FILTERS, status: 'blocked', blockedBy: { name: 'Tom', userId: '8' } };
+    const asking = app.handover.askHolder(edit);
+    await socket.answer('request-takeover', (frame) => ['lock-failed', lockedBy(frame.data.resource, tomsStructure)]);
+    const second = await socket.answer('request-takeover', (frame) => ['takeover-pending', {
+      resource: frame.data.resource, deadline: new Date(Date.now() + 30_000).toISOString() }]);
+    await asking;
+    assert.deepEqual(second.data.resource, STRUCTURE);
+    assert.equal(app.state.handover.asked.lock, 'configurator:12');
+
+    // Omar's page is in the way of Sara's structure: she is shown whom to ask; Omar is not asked unasked.
+    const structure = { key: 'configurator:12', resource: STRUCTURE, status: 'blocked', blockedBy: { name: 'Tom', userId: '8', resource: STRUCTURE } };
+    const omarsPage = heldBy({ ...FILTERS, itemId: 6 }, ['9', 'Omar']);
+    const sent = asks(socket).length;
+    await Promise.all([
+      app.handover.askHolder(structure),
+      socket.answer('request-takeover', (frame) => ['lock-failed', lockedBy(frame.data.resource, omarsPage)]),
+    ]);
+    assert.equal(asks(socket).length, sent + 1, 'one request: for Tom\u2019s lock');
+    assert.deepEqual(structure.blockedBy, { name: 'Omar', userId: '9', resource: omarsPage.resource });
+    assert.match(app.toasts.at(-1).text, /Currently edited by Omar\. Ask Omar/);
   });
 
   it('a page opened while the client already waits in its line shows the place', async () => {
