@@ -1,7 +1,9 @@
 -- cancel_lock_request: the server gave up waiting for an acquire_lock (the store did not answer in
 -- time) and told its requester UNAVAILABLE. The request must leave nothing behind: if it has not run
 -- yet it never will (the void marker), and if it ran, the keeper it added goes again; a lock nobody
--- else keeps is released and announced. A socket that kept the lock before that request keeps it.
+-- else keeps is released and announced as any release. The requester is not spared its lock-lost (nor,
+-- where it watches, its lock-released): its reply was lock-failed, which told it of no release. A
+-- socket that kept the lock before that request keeps it.
 --
 -- KEYS[1] locks          hash of the configurator's locks (see locks_lib.lua)
 -- KEYS[2] void           string: the marker acquire_lock looks for
@@ -36,7 +38,7 @@ if lock ~= nil and lock.k[socket_id] ~= nil and lock.r ~= nil and lock.r[socket_
   else
     redis.call('HDEL', locks_key, field)
     live[field] = nil
-    released[#released + 1] = released_entry(lock, reason, socket_id)
+    released[#released + 1] = released_entry(lock, reason, '')
   end
 end
 

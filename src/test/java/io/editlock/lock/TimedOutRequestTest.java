@@ -8,15 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.catalog.ConfiguratorStore;
-import io.editlock.redis.embedded.RedisProcess;
+import io.editlock.redis.PipelinedRedis;
 import io.editlock.support.DemoLogin;
+import io.editlock.support.DemoLogin.TestUser;
 import io.editlock.support.Fixtures;
-import io.editlock.support.TestRedis;
+import io.editlock.support.FrozenRedis;
+import io.editlock.support.ScriptHooks;
 import io.editlock.support.WsClient;
-import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import java.net.URI;
@@ -32,40 +32,10 @@ import org.junit.jupiter.api.Test;
  * and the socket does not keep renewing it.
  */
 @QuarkusTest
-@TestProfile(TimedOutRequestTest.FrozenRedis.class)
+@TestProfile(FrozenRedis.class)
 class TimedOutRequestTest {
 
     private static final Duration WAIT = Duration.ofSeconds(20);
-
-    public static class FrozenRedis implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("quarkus.redis.timeout", "1s");
-        }
-
-        @Override
-        public List<TestResourceEntry> testResources() {
-            return List.of(new TestResourceEntry(OwnRedis.class));
-        }
-    }
-
-    /** A redis-server of this test's own, so that the test can freeze it. */
-    public static class OwnRedis implements QuarkusTestResourceLifecycleManager {
-        static RedisProcess redis;
-
-        @Override
-        public Map<String, String> start() {
-            redis = TestRedis.start();
-            return Map.of("quarkus.redis.hosts", redis.url());
-        }
-
-        @Override
-        public void stop() {
-            if (redis != null) {
-                redis.close();
-            }
-        }
-    }
 
     @TestHTTPResource("/")
     URI base;
@@ -75,6 +45,9 @@ class TimedOutRequestTest {
 
     @Inject
     ConfiguratorStore store;
+
+    @Inject
+    PipelinedRedis redis;
 
     @Test
     void aLateGrantOfARequestThatTimedOutIsGivenBack() throws Exception {
@@ -91,7 +64,7 @@ class TimedOutRequestTest {
                     locks.acquire(elsewhere, warm).await().atMost(WAIT));
             locks.release(elsewhere, warm.userId(), warm.socketId()).await().atMost(WAIT);
 
-            signal("STOP");
+            FrozenRedis.freeze();
             try {
                 assertThrows(
                         LockStoreUnavailableException.class,
@@ -100,7 +73,7 @@ class TimedOutRequestTest {
                                 .atMost(WAIT),
                         "a request the store does not answer in time fails as unavailable");
             } finally {
-                signal("CONT");
+                FrozenRedis.thaw();
             }
 
             await().atMost(Duration.ofSeconds(10))
@@ -136,10 +109,51 @@ class TimedOutRequestTest {
         }
     }
 
-    private static void signal(String name) throws Exception {
-        Process kill = new ProcessBuilder("kill", "-" + name, String.valueOf(OwnRedis.redis.pid()))
-                .inheritIO()
-                .start();
-        assertEquals(0, kill.waitFor(), "kill -" + name + " of redis-server");
+    /**
+     * The requester was told lock-failed, which tells of no release: the grant given back reaches its
+     * sockets as any former holder's, lock-lost on each, and lock-released where they watch.
+     */
+    @Test
+    void theRequestersSocketsAreToldOfTheGrantGivenBack() {
+        long c = Fixtures.configurator(store);
+        TestUser sara = DemoLogin.user("Sara");
+        try (WsClient requester = WsClient.connect(base, sara.token());
+                WsClient otherTab = WsClient.connect(base, sara.token())) {
+            requester.welcome();
+            otherTab.welcome();
+            requester.request("watch", Map.of("configuratorId", c));
+            // The socket's first lock request writes its resume record and opens its connection to
+            // Redis: of the next one, only the acquire script itself waits in the frozen Redis.
+            requester.request("lock-variables", Map.of("configuratorId", c));
+            requester.request("unlock-variables", Map.of("configuratorId", c));
+            ScriptHooks.install(redis).beforeNext("acquire_lock", FrozenRedis::frozen);
+            JsonNode reply;
+            try {
+                reply = requester.request("lock-configurator", Map.of("configuratorId", c));
+            } finally {
+                FrozenRedis.thaw();
+            }
+            assertEquals("UNAVAILABLE", reply.path("data").path("code").asText(), reply.toString());
+
+            JsonNode lost = requester.awaitEvent(frame -> aboutConfigurator(frame, "lock-lost", c));
+            assertEquals("unlock", lost.path("data").path("reason").asText(), lost.toString());
+            JsonNode released = requester.awaitEvent(frame -> aboutConfigurator(frame, "lock-released", c));
+            assertEquals("unlock", released.path("data").path("reason").asText(), released.toString());
+            assertEquals(
+                    sara.id(),
+                    released.path("data").path("ownerUserId").asText(),
+                    "the former holder is the requester: " + released);
+            otherTab.awaitEvent(frame -> aboutConfigurator(frame, "lock-lost", c));
+            await().atMost(Duration.ofSeconds(10))
+                    .untilAsserted(() -> assertEquals(
+                            List.of(), locks.locks(c).await().atMost(WAIT), "the grant must have gone back"));
+        }
+    }
+
+    private static boolean aboutConfigurator(JsonNode frame, String event, long c) {
+        JsonNode resource = frame.path("data").path("resource");
+        return frame.path("event").asText().equals(event)
+                && resource.path("type").asText().equals("configurator")
+                && resource.path("configuratorId").asLong() == c;
     }
 }

@@ -1,0 +1,79 @@
+package io.editlock.support;
+
+import io.editlock.redis.embedded.RedisProcess;
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.smallrye.mutiny.Uni;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A test profile whose Redis is a redis-server of its own, which a test can freeze where it stands
+ * (SIGSTOP) and thaw (SIGCONT): what is sent to it meanwhile waits, and runs once it is thawed, after
+ * the server gave up on it (its command timeout here is one second).
+ */
+public class FrozenRedis implements QuarkusTestProfile {
+
+    private static RedisProcess redis;
+
+    @Override
+    public Map<String, String> getConfigOverrides() {
+        return Map.of("quarkus.redis.timeout", "1s");
+    }
+
+    @Override
+    public List<TestResourceEntry> testResources() {
+        return List.of(new TestResourceEntry(OwnRedis.class));
+    }
+
+    /** Starts and stops the profile's redis-server. */
+    public static class OwnRedis implements QuarkusTestResourceLifecycleManager {
+        @Override
+        public Map<String, String> start() {
+            redis = TestRedis.start();
+            return Map.of("quarkus.redis.hosts", redis.url());
+        }
+
+        @Override
+        public void stop() {
+            if (redis != null) {
+                redis.close();
+            }
+        }
+    }
+
+    /** Stops redis-server where it is: what is sent to it now waits, and runs once it is thawed. */
+    public static void freeze() {
+        signal("STOP");
+    }
+
+    public static void thaw() {
+        signal("CONT");
+    }
+
+    /** Freezes Redis as a step of the server's own road (see {@link ScriptHooks}). */
+    public static Uni<Void> frozen() {
+        return Uni.createFrom().item(() -> {
+            freeze();
+            return null;
+        });
+    }
+
+    private static void signal(String name) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + name, String.valueOf(redis.pid()))
+                    .inheritIO()
+                    .start();
+            if (kill.waitFor() != 0) {
+                throw new IllegalStateException("kill -" + name + " of redis-server failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

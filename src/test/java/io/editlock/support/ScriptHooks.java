@@ -1,0 +1,51 @@
+package io.editlock.support;
+
+import io.editlock.redis.LuaScript;
+import io.editlock.redis.PipelinedRedis;
+import io.editlock.redis.ScriptExecutor;
+import io.quarkus.test.junit.QuarkusMock;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.redis.client.Response;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * The server's own script runner, with a test's action right before the next run of a named script:
+ * freezing Redis there makes exactly that script wait in it (what ran before it is answered), and
+ * holding it back lets the test set the scene it must find. Installed for one test with
+ * {@link #install}; every other script runs as always.
+ */
+public final class ScriptHooks extends ScriptExecutor {
+
+    private final Map<String, Supplier<Uni<Void>>> before = new ConcurrentHashMap<>();
+
+    private ScriptHooks(PipelinedRedis redis) {
+        super(redis);
+    }
+
+    /** Runs the server's scripts through the returned hooks until the calling test ends. */
+    public static ScriptHooks install(PipelinedRedis redis) {
+        ScriptHooks hooks = new ScriptHooks(redis);
+        QuarkusMock.installMockForType(hooks, ScriptExecutor.class);
+        return hooks;
+    }
+
+    /**
+     * The next run of the script (its file name without {@code .lua}) waits for {@code action}, run
+     * when the script would go out; later runs go out at once.
+     */
+    public void beforeNext(String scriptName, Supplier<Uni<Void>> action) {
+        before.put(scriptName, action);
+    }
+
+    @Override
+    public Uni<Response> run(LuaScript script, List<String> keys, List<String> args) {
+        return Uni.createFrom().deferred(() -> {
+            Supplier<Uni<Void>> action = before.remove(script.name());
+            Uni<Void> first = action == null ? Uni.createFrom().voidItem() : action.get();
+            return first.chain(() -> super.run(script, keys, args));
+        });
+    }
+}
