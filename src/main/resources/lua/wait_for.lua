@@ -1,6 +1,8 @@
 -- wait_for: a user asks to wait for a resource (docs/protocol.md §14). When nothing stands between the
 -- user and the resource (no other user's conflicting lock, nobody to serve first) the answer is FREE
 -- and the caller locks it as any lock request; else the user joins the line, or keeps their place.
+-- The count of the user's lines lives in another slot: the caller checks it first and says here
+-- whether a new line is allowed, so that a user at the limit still gets a page free for them.
 -- Cost: O(locks held + log n).
 --
 -- KEYS[1] locks         hash of the configurator's locks (see locks_lib.lua)
@@ -10,12 +12,15 @@
 -- ARGV[1] field         ARGV[2] configuratorId  ARGV[3] itemId ('' unless an item page)
 -- ARGV[4] userId        ARGV[5] userName  ARGV[6] socketId  ARGV[7] nodeId
 -- ARGV[8] lockChannel   ARGV[9] leaseMs   ARGV[10] waitChannel
+-- ARGV[11] mayJoin      '1' when the user may join one more line, '0' when they wait in as many as allowed
 -- Reply (JSON): {s='FREE'} | {s='QUEUED', position, member} | {s='NOT_FOUND'}
+--             | {s='FULL'}  the user would have to join the line, is not in it, and may join no more
 --   member: the user's place in the line (for positions, see waitlines_lib.lua)
 --   released (expired leases found on the way) are announced here.
 local locks_key, configurator_key, items_key = KEYS[1], KEYS[2], KEYS[3]
 local field, configurator_id, item_id = ARGV[1], ARGV[2], ARGV[3]
 local user_id, user_name, socket_id, node_id, channel = ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8]
+local may_join = ARGV[11] == '1'
 if redis.call('EXISTS', configurator_key) == 0 then return cjson.encode({ s = 'NOT_FOUND' }) end
 if item_id ~= '' and redis.call('HEXISTS', items_key, item_id) == 0 then return cjson.encode({ s = 'NOT_FOUND' }) end
 
@@ -33,6 +38,10 @@ if (own ~= nil and own.u == user_id)
   leave_line(ctx, field, user_id)
   publish_waiting(ctx, live)
   return cjson.encode({ s = 'FREE' })
+end
+if not may_join and waiter_of(ctx, field, user_id) == nil then
+  publish_waiting(ctx, live)
+  return cjson.encode({ s = 'FULL' })
 end
 local position, member = join_line(ctx, field, user_id, user_name, socket_id, node_id)
 publish_waiting(ctx, live)

@@ -11,4 +11,7 @@ public sealed interface WaitReply {
 
     /** No such configurator or item. */
     record NotFound() implements WaitReply {}
+
+    /** The user would have to join the line, and waits in as many lines as allowed already. */
+    record Full() implements WaitReply {}
 }

@@ -76,21 +76,28 @@ public class WaitingLines {
                     }
                     Resource resource = resolved.get();
                     String entry = resource.configuratorId() + "|" + resource.field();
-                    return withinLimit(holder.userId(), entry).flatMap(allowed -> {
-                        if (!allowed) {
-                            return Uni.createFrom().<Outcome>item(new LimitExceeded(resource, maxLines));
-                        }
-                        // Listed under the socket before it waits, so that its going (or idling) reaches the line.
-                        return indexSocket(holder.socketId(), resource.configuratorId())
-                                .chain(() -> scripts.waitFor(resource, holder))
-                                .call(reply -> reply instanceof WaitReply.Queued
-                                        ? Uni.createFrom().voidItem()
-                                        : execute(Command.ZREM, keys.userWaiting(holder.userId()), entry))
-                                .map(reply -> outcome(resource, holder, reply));
-                    });
+                    return withinLimit(holder.userId(), entry)
+                            .flatMap(counted -> ask(resource, holder, entry, counted));
                 })
                 .onFailure()
                 .transform(LockStoreUnavailableException::of);
+    }
+
+    /**
+     * Runs wait_for. At the limit ({@code counted} false) it is still asked: a page free for the user
+     * (or theirs already), or a line they are in, is answered as always; only a new line is refused.
+     */
+    private Uni<Outcome> ask(Resource resource, Holder holder, String entry, boolean counted) {
+        // Listed under the socket before it waits, so that its going (or idling) reaches the line.
+        return indexSocket(holder.socketId(), resource.configuratorId())
+                .chain(() -> scripts.waitFor(resource, holder, counted))
+                // A line counted but not joined is uncounted; one not counted never was in the count.
+                .call(reply -> !counted || reply instanceof WaitReply.Queued
+                        ? Uni.createFrom().voidItem()
+                        : execute(Command.ZREM, keys.userWaiting(holder.userId()), entry))
+                .map(reply -> reply instanceof WaitReply.Full
+                        ? new LimitExceeded(resource, maxLines)
+                        : outcome(resource, holder, reply));
     }
 
     /** @return the resource with its configurator, empty when it does not exist */

@@ -12,7 +12,7 @@ final class WaitingReplies {
 
     private WaitingReplies() {}
 
-    /** wait_for: {@code {s=FREE} | {s=QUEUED, position, member} | {s=NOT_FOUND}}. */
+    /** wait_for: {@code {s=FREE} | {s=QUEUED, position, member} | {s=NOT_FOUND} | {s=FULL}}. */
     static WaitReply waitFor(String json) {
         JsonNode reply = ScriptJson.parse(json);
         return switch (reply.path("s").asText()) {
@@ -21,6 +21,7 @@ final class WaitingReplies {
                 new WaitReply.Queued(
                         reply.path("position").asLong(), reply.path("member").asText());
             case "NOT_FOUND" -> new WaitReply.NotFound();
+            case "FULL" -> new WaitReply.Full();
             default -> throw new IllegalStateException("wait_for answered " + json);
         };
     }

@@ -47,7 +47,8 @@ public class WaitingScripts {
         this.lease = lease;
     }
 
-    public Uni<WaitReply> waitFor(Resource resource, Holder holder) {
+    /** @param mayJoin whether the user's count of lines allows one more (a line they are in costs nothing) */
+    public Uni<WaitReply> waitFor(Resource resource, Holder holder, boolean mayJoin) {
         long c = resource.configuratorId();
         List<String> k = keys.withWaiting(
                 List.of(keys.locks(c), keys.configurator(c), keys.items(c)), c); // locks, configurator, items, …
@@ -61,7 +62,8 @@ public class WaitingScripts {
                 holder.nodeId(),
                 keys.lockEventsChannel(),
                 ms(lease),
-                keys.waitEventsChannel());
+                keys.waitEventsChannel(),
+                mayJoin ? "1" : "0");
         return run(WAIT_FOR, k, a, WaitingReplies::waitFor);
     }
 

@@ -131,7 +131,7 @@ class ScriptKeysShareOneSlotTest {
             catalog.addItem(guard, 6, "item", 5L, 0, idempotency);
             catalog.addEntry(guard, Entity.FILTER, 9, "{}", null, 0, idempotency);
             WaitingScripts waiting = new WaitingScripts(executor, keys, lease);
-            waiting.waitFor(Resource.itemPage(5, Page.FILTERS).inConfigurator(c), holder);
+            waiting.waitFor(Resource.itemPage(5, Page.FILTERS).inConfigurator(c), holder, true);
             waiting.stopWaiting(Resource.configurator(c), "7");
             waiting.requestTakeover(Resource.variables(c), holder, "please", lease);
             waiting.answerTakeover(Resource.variables(c), "7", true);

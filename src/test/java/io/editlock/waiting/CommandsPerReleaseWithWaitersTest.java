@@ -77,7 +77,9 @@ class CommandsPerReleaseWithWaitersTest {
         for (int i = 0; i < waiters; i++) {
             assertInstanceOf(
                     WaitReply.Queued.class,
-                    waiting.waitFor(page, Fixtures.user("Waiter" + i)).await().atMost(WAIT));
+                    waiting.waitFor(page, Fixtures.user("Waiter" + i), true)
+                            .await()
+                            .atMost(WAIT));
         }
         Map<String, Long> calls = new CommandCounter(redis)
                 .count(() -> assertInstanceOf(

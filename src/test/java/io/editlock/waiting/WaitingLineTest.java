@@ -409,6 +409,52 @@ class WaitingLineTest {
                         .asText());
     }
 
+    /** The limit is on lines: what the user could lock at once is still granted, and only a new line is refused. */
+    @Test
+    void atTheLimitAFreePageIsStillGrantedAndOnlyANewLineRefused() {
+        long c = Fixtures.configurator(store);
+        List<Long> items = new ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            items.add(Fixtures.item(store, c));
+        }
+        long other = Fixtures.configurator(store);
+        long free = Fixtures.item(store, other);
+        long held = Fixtures.item(store, other);
+        WsClient sara = connect(DemoLogin.user("Sara"));
+        WsClient tom = connect(DemoLogin.user("Tom"));
+        sara.request("lock-configurator", Map.of("configuratorId", c));
+        sara.request("lock-item-subresource", page(held));
+        int queued = 0;
+        for (long item : items) {
+            for (String p : List.of("filters", "dependencies", "attributes")) {
+                if (queued < 20
+                        && tom.request(
+                                        "wait-for",
+                                        Map.of(
+                                                "resource",
+                                                Map.of("type", "item-subresource", "itemId", item, "page", p)))
+                                .path("event")
+                                .asText()
+                                .equals("queued")) {
+                    queued++;
+                }
+            }
+        }
+        assertEquals(20, queued, "Tom waits in as many lines as allowed");
+
+        JsonNode granted = tom.request("wait-for", about(free));
+        assertEquals("lock-acquired", granted.path("event").asText(), "nothing blocks Tom: " + granted);
+        JsonNode again = tom.request("wait-for", about(free));
+        assertEquals("lock-acquired", again.path("event").asText(), "Tom holds it already: " + again);
+        JsonNode refused = tom.request("wait-for", about(held));
+        assertEquals("error", refused.path("event").asText(), refused.toString());
+        assertEquals("LIMIT_EXCEEDED", refused.path("data").path("code").asText(), refused.toString());
+        JsonNode state = connect(DemoLogin.user("Lea")).request("watch", Map.of("configuratorId", other));
+        assertFalse(
+                state.path("data").has("waiting"),
+                "a wait-for refused for the limit must leave nobody in a 21st line: " + state);
+    }
+
     @Test
     void unknownItemsAndBadFrames() {
         WsClient tom = connect(DemoLogin.user("Tom"));

@@ -18,9 +18,10 @@ class WaitingRepliesTest {
             {"type":"configurator","cfg":"12","u":"7","n":"Sara","a":1000,"e":31000}""";
 
     @Test
-    void waitForReadsFreeQueuedAndNotFound() {
+    void waitForReadsFreeQueuedNotFoundAndFull() {
         assertInstanceOf(WaitReply.Free.class, WaitingReplies.waitFor("{\"s\":\"FREE\"}"), "FREE");
         assertInstanceOf(WaitReply.NotFound.class, WaitingReplies.waitFor("{\"s\":\"NOT_FOUND\"}"), "NOT_FOUND");
+        assertInstanceOf(WaitReply.Full.class, WaitingReplies.waitFor("{\"s\":\"FULL\"}"), "FULL");
         assertEquals(
                 new WaitReply.Queued(3, "17-2"),
                 WaitingReplies.waitFor("{\"s\":\"QUEUED\",\"position\":3,\"member\":\"17-2\"}"),
