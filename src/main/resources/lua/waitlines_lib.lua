@@ -9,13 +9,16 @@
 --   line       zset  every waiter of every resource, score 0, member '<field>|<seq>|<userId>'
 --                    (seq zero-padded): lexicographic ranges give one resource's line in order,
 --                    so head and position cost O(log n), never O(waiters)
---   waiters    hash  '<field>|<userId>' -> {m=member, n=userName, k={socketId=nodeId}}
+--   waiters    hash  '<field>|<userId>' -> {m=member, n=userName, k={socketId=nodeId}, r={socketId=request}}
+--                    r: the wait-for that put each socket there (as a lock's r, locks_lib.lua): a wait-for
+--                    the server gave up on (timeout) is undone by it
 --                    's:<socketId>' -> JSON array of what that socket asked for ('w|<field>|<userId>'
 --                    for a line, 't|<field>' for a take-over), so a socket that goes is forgotten at once
 --                    '#seq' -> the last seq handed out
---   takeovers  hash  field -> pending take-over {u, n, k, h, hn, t, d, m, q}: asker id, name and
---                    sockets; holder id and name; the holder's grant (token) asked for; deadline (ms);
---                    message; its place in the order of asking (a seq from '#seq', as a line's)
+--   takeovers  hash  field -> pending take-over {u, n, k, r, h, hn, t, d, m, q}: asker id, name,
+--                    sockets and the request-takeover that put each there (as a waiter's r); holder id and name;
+--                    the holder's grant (token) asked for; deadline (ms); message; its place in the
+--                    order of asking (a seq from '#seq', as a line's)
 -- And two ARGV in a row: the lease (ms) of grants, and the channel of waiting events. Every script
 -- that serves lines has the configurator's locks hash as KEYS[1]; its '#calm' (see locks_lib.lua)
 -- says that there is neither a line nor a take-over, so that a lock request or a release in a
@@ -67,9 +70,11 @@ local function stir(ctx)
 end
 
 -- A new grant (new fencing token) of 'field' to 'user', kept by the given sockets. As acquire_lock.
-local function new_grant(ctx, locks_key, live, field, user, name, keepers, now)
+-- 'requests': socketId -> the wait-for or request-takeover that made the socket a keeper (the r of a
+-- lock, locks_lib.lua), so that a request the server gave up on gives back the grant it led to.
+local function new_grant(ctx, locks_key, live, field, user, name, keepers, requests, now)
   local lock = { type = 'configurator', cfg = ctx.cfg, u = user, n = name, t = next_token(ctx.book, now),
-                 a = now, e = now + ctx.lease, k = keepers }
+                 a = now, e = now + ctx.lease, k = keepers, r = requests or {} }
   if field == 'var' then
     lock.type = 'variables'
   elseif field ~= 'cfg' then
@@ -123,9 +128,17 @@ local function leave_line(ctx, field, user, entry)
   return true
 end
 
--- Joins 'user' (from this socket) to the line of 'field', or adds the socket to the user's place.
--- Returns the position (1 = next) and the user's member of the line.
-local function join_line(ctx, field, user, name, socket_id, node_id)
+-- The socket asks for 'record' (a waiter's place, a take-over request) by 'request' (see r above). A
+-- socket in it already stays by the request that put it there, as keep() does for a lock's keepers.
+local function add_asker(record, socket_id, node_id, request)
+  record.r = record.r or {}
+  if record.k[socket_id] == nil then record.r[socket_id] = request end
+  record.k[socket_id] = node_id
+end
+
+-- Joins 'user' (from this socket, by wait-for 'request') to the line of 'field', or adds the socket
+-- to the user's place. Returns the position (1 = next) and the user's member of the line.
+local function join_line(ctx, field, user, name, socket_id, node_id, request)
   local wk = field .. '|' .. user
   local entry = waiter_of(ctx, field, user)
   if entry == nil then
@@ -136,7 +149,7 @@ local function join_line(ctx, field, user, name, socket_id, node_id)
     redis.call('HINCRBY', ctx.lines, field, 1)
     ctx.changed = true
   end
-  entry.k[socket_id] = node_id
+  add_asker(entry, socket_id, node_id, request)
   entry.n = name
   redis.call('HSET', ctx.waiters, wk, cjson.encode(entry))
   socket_index_update(ctx, socket_id, 'w|' .. wk, true)
@@ -160,7 +173,7 @@ local function serve_field(ctx, locks_key, live, now, field, raw, head)
     if held == nil then
       if blocked_for(live, field, takeover.u, nil) ~= nil then return end -- the deadline will tell the asker
       end_takeover(ctx, field, takeover)
-      local lock, schedule = new_grant(ctx, locks_key, live, field, takeover.u, takeover.n, takeover.k, now)
+      local lock, schedule = new_grant(ctx, locks_key, live, field, takeover.u, takeover.n, takeover.k, takeover.r, now)
       ctx.grants[#ctx.grants + 1] = { kind = 'takeover', lock = lock, schedule = schedule }
       leave_line(ctx, field, takeover.u)
       return
@@ -180,7 +193,7 @@ local function serve_field(ctx, locks_key, live, now, field, raw, head)
       if blocked_for(live, field, user, nil) ~= nil then return end
       local entry = waiter_of(ctx, field, user)
       leave_line(ctx, field, user, entry)
-      local lock, schedule = new_grant(ctx, locks_key, live, field, user, entry.n, entry.k, now)
+      local lock, schedule = new_grant(ctx, locks_key, live, field, user, entry.n, entry.k, entry.r, now)
       ctx.grants[#ctx.grants + 1] = { kind = 'queued', lock = lock, schedule = schedule }
       return
     end
@@ -319,6 +332,7 @@ local function forget_socket(ctx, socket_id)
       local waiter = waiter_of(ctx, field, user)
       if waiter ~= nil then
         waiter.k[socket_id] = nil
+        if waiter.r then waiter.r[socket_id] = nil end
         if next(waiter.k) == nil then
           leave_line(ctx, field, user)
         else
@@ -330,6 +344,7 @@ local function forget_socket(ctx, socket_id)
       if pending then
         local takeover = cjson.decode(pending)
         takeover.k[socket_id] = nil
+        if takeover.r then takeover.r[socket_id] = nil end
         if next(takeover.k) == nil then
           end_takeover(ctx, field, takeover)
         else
@@ -355,6 +370,8 @@ local function move_waiting_socket(ctx, old_socket, new_socket, new_node)
       local decoded = cjson.decode(record)
       decoded.k[old_socket] = nil
       decoded.k[new_socket] = new_node
+      -- As for locks (move_socket_locks): the new socket waits by the resume, not by a request of its own.
+      if decoded.r then decoded.r[old_socket] = nil end
       redis.call('HSET', hash, key, cjson.encode(decoded))
     end
   end

@@ -43,8 +43,9 @@ public class LockKeys {
     }
 
     /**
-     * String, short-lived: the lock request {@code request} of the socket was given up by the server
-     * (it answered UNAVAILABLE); acquire_lock does nothing for it when it finds this.
+     * String, short-lived: the lock request (or wait-for, or request-takeover) {@code request} of the
+     * socket was given up by the server (it answered UNAVAILABLE); the script of that request does
+     * nothing for it when it finds this.
      */
     public String voidRequest(long configuratorId, String socketId, long request) {
         return prefix + ":" + hashTag(configuratorId) + ":void:" + socketId + ":" + request;

@@ -27,4 +27,7 @@ public sealed interface TakeoverReply {
 
     /** No such configurator or item. */
     record NotFound() implements TakeoverReply {}
+
+    /** This node had given the request up (and withdrawn it) before it ran: nothing was done. */
+    record GivenUp() implements TakeoverReply {}
 }

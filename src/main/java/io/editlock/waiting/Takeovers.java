@@ -6,6 +6,7 @@ import io.editlock.lock.Lock;
 import io.editlock.lock.LockAudit;
 import io.editlock.lock.LockStoreUnavailableException;
 import io.editlock.lock.Resource;
+import io.editlock.lock.redis.LockRequests;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.PipelinedRedis;
 import io.smallrye.mutiny.Uni;
@@ -50,6 +51,8 @@ public class Takeovers {
     private final LockKeys keys;
     private final LockAudit lockAudit;
     private final WaitingAudit audit;
+    private final LockRequests requests;
+    private final Withdrawals withdrawals;
     private final Duration consent;
 
     public Takeovers(
@@ -59,6 +62,8 @@ public class Takeovers {
             LockKeys keys,
             LockAudit lockAudit,
             WaitingAudit audit,
+            LockRequests requests,
+            Withdrawals withdrawals,
             EditlockConfig config) {
         this.scripts = scripts;
         this.lines = lines;
@@ -66,6 +71,8 @@ public class Takeovers {
         this.keys = keys;
         this.lockAudit = lockAudit;
         this.audit = audit;
+        this.requests = requests;
+        this.withdrawals = withdrawals;
         this.consent = config.waiting().consentWindow();
     }
 
@@ -81,12 +88,16 @@ public class Takeovers {
                     // sweep (resolve_takeover answers GONE, or NOT_DUE with the request's real deadline).
                     long expected = System.currentTimeMillis() + consent.toMillis();
                     String member = TakeoverSweeper.member(resource.configuratorId(), resource.field(), expected);
+                    long request = requests.next();
                     return lines.indexSocket(asker.socketId(), resource.configuratorId())
                             .chain(() -> sweepAt(expected, member))
-                            .chain(() -> scripts.requestTakeover(resource, asker, message, consent))
-                            .flatMap(reply -> reply instanceof TakeoverReply.Pending pending
-                                    ? pending(resource, asker, pending, member)
-                                    : unswept(member, refused(resource, reply)));
+                            .chain(() -> scripts.requestTakeover(resource, asker, message, consent, request)
+                                    .flatMap(reply -> reply instanceof TakeoverReply.Pending pending
+                                            ? pending(resource, asker, pending, member)
+                                            : unswept(member, refused(resource, reply)))
+                                    // The asker is told UNAVAILABLE, and the script may have run all the same.
+                                    .onFailure()
+                                    .invoke(() -> withdrawals.takeover(resource, asker, request)));
                 })
                 .onFailure()
                 .transform(LockStoreUnavailableException::of);
@@ -126,6 +137,9 @@ public class Takeovers {
     }
 
     private static Refused refused(Resource resource, TakeoverReply reply) {
+        if (reply instanceof TakeoverReply.GivenUp) {
+            throw new LockStoreUnavailableException("the request was given up before it ran", null);
+        }
         if (reply instanceof TakeoverReply.Locked locked) {
             return new Refused(resource, Refusal.LOCKED, locked.blocking());
         }

@@ -14,4 +14,7 @@ public sealed interface WaitReply {
 
     /** The user would have to join the line, and waits in as many lines as allowed already. */
     record Full() implements WaitReply {}
+
+    /** This node had given the request up (and withdrawn it) before it ran: nothing was done. */
+    record GivenUp() implements WaitReply {}
 }

@@ -5,6 +5,7 @@ import io.editlock.lock.Holder;
 import io.editlock.lock.ItemOwners;
 import io.editlock.lock.LockStoreUnavailableException;
 import io.editlock.lock.Resource;
+import io.editlock.lock.redis.LockRequests;
 import io.editlock.lock.redis.SocketIndex;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.PipelinedRedis;
@@ -44,6 +45,8 @@ public class WaitingLines {
     private final LockKeys keys;
     private final WaitingState state;
     private final SocketIndex sockets;
+    private final LockRequests requests;
+    private final Withdrawals withdrawals;
     /** How long a user's count of lines lives after its last use. */
     private static final Duration LINES_KEPT = Duration.ofDays(1);
     /** Far longer than a wait-for takes from its count to its line (every Redis call is bounded well below). */
@@ -58,6 +61,8 @@ public class WaitingLines {
             LockKeys keys,
             WaitingState state,
             SocketIndex sockets,
+            LockRequests requests,
+            Withdrawals withdrawals,
             EditlockConfig config) {
         this.scripts = scripts;
         this.items = items;
@@ -66,6 +71,8 @@ public class WaitingLines {
         this.state = state;
         this.maxLines = config.waiting().maxLinesPerUser();
         this.sockets = sockets;
+        this.requests = requests;
+        this.withdrawals = withdrawals;
     }
 
     public Uni<Outcome> waitFor(Resource requested, Holder holder) {
@@ -88,16 +95,18 @@ public class WaitingLines {
      * (or theirs already), or a line they are in, is answered as always; only a new line is refused.
      */
     private Uni<Outcome> ask(Resource resource, Holder holder, String entry, boolean counted) {
+        long request = requests.next();
         // Listed under the socket before it waits, so that its going (or idling) reaches the line.
         return indexSocket(holder.socketId(), resource.configuratorId())
-                .chain(() -> scripts.waitFor(resource, holder, counted))
-                // A line counted but not joined is uncounted; one not counted never was in the count.
-                .call(reply -> !counted || reply instanceof WaitReply.Queued
-                        ? Uni.createFrom().voidItem()
-                        : execute(Command.ZREM, keys.userWaiting(holder.userId()), entry))
-                .map(reply -> reply instanceof WaitReply.Full
-                        ? new LimitExceeded(resource, maxLines)
-                        : outcome(resource, holder, reply));
+                .chain(() -> scripts.waitFor(resource, holder, counted, request)
+                        // A line counted but not joined is uncounted; one not counted never was in the count.
+                        .call(reply -> !counted || reply instanceof WaitReply.Queued
+                                ? Uni.createFrom().voidItem()
+                                : execute(Command.ZREM, keys.userWaiting(holder.userId()), entry))
+                        // The requester is told UNAVAILABLE, and the script may have run all the same.
+                        .onFailure()
+                        .invoke(() -> withdrawals.waitFor(resource, holder, request)))
+                .map(reply -> outcome(resource, holder, reply));
     }
 
     /** @return the resource with its configurator, empty when it does not exist */
@@ -126,6 +135,12 @@ public class WaitingLines {
     }
 
     private Outcome outcome(Resource resource, Holder holder, WaitReply reply) {
+        if (reply instanceof WaitReply.GivenUp) {
+            throw new LockStoreUnavailableException("the request was given up before it ran", null);
+        }
+        if (reply instanceof WaitReply.Full) {
+            return new LimitExceeded(resource, maxLines);
+        }
         if (reply instanceof WaitReply.Queued queued) {
             state.joined(
                     holder.userId(), resource.configuratorId(), resource.field(), queued.member(), queued.position());

@@ -1,8 +1,10 @@
 package io.editlock.waiting;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.lock.ReleasedLock;
 import io.editlock.lock.redis.LockRecords;
 import io.editlock.lock.redis.ScriptJson;
+import java.util.List;
 
 /**
  * The one place where the replies of the waiting and take-over scripts become types. The reply
@@ -12,7 +14,7 @@ final class WaitingReplies {
 
     private WaitingReplies() {}
 
-    /** wait_for: {@code {s=FREE} | {s=QUEUED, position, member} | {s=NOT_FOUND} | {s=FULL}}. */
+    /** wait_for: {@code {s=FREE} | {s=QUEUED, position, member} | {s=NOT_FOUND} | {s=FULL} | {s=VOID}}. */
     static WaitReply waitFor(String json) {
         JsonNode reply = ScriptJson.parse(json);
         return switch (reply.path("s").asText()) {
@@ -22,6 +24,7 @@ final class WaitingReplies {
                         reply.path("position").asLong(), reply.path("member").asText());
             case "NOT_FOUND" -> new WaitReply.NotFound();
             case "FULL" -> new WaitReply.Full();
+            case "VOID" -> new WaitReply.GivenUp();
             default -> throw new IllegalStateException("wait_for answered " + json);
         };
     }
@@ -36,7 +39,10 @@ final class WaitingReplies {
         };
     }
 
-    /** request_takeover: {@code {s=PENDING, deadline, created, holder?} | {s=LOCKED, lock} | {s=NOT_HELD|BUSY|NOT_FOUND}}. */
+    /**
+     * request_takeover: {@code {s=PENDING, deadline, created, holder?} | {s=LOCKED, lock} |
+     * {s=NOT_HELD|BUSY|NOT_FOUND|VOID}}.
+     */
     static TakeoverReply requestTakeover(String json) {
         JsonNode reply = ScriptJson.parse(json);
         return switch (reply.path("s").asText()) {
@@ -49,8 +55,14 @@ final class WaitingReplies {
             case "NOT_HELD" -> new TakeoverReply.NotHeld();
             case "BUSY" -> new TakeoverReply.Busy();
             case "NOT_FOUND" -> new TakeoverReply.NotFound();
+            case "VOID" -> new TakeoverReply.GivenUp();
             default -> throw new IllegalStateException("request_takeover answered " + json);
         };
+    }
+
+    /** withdraw_waiting_request: {@code {released}}. */
+    static List<ReleasedLock> withdraw(String json) {
+        return LockRecords.released(ScriptJson.parse(json).path("released"));
     }
 
     /** answer_takeover: {@code {s=ANSWERED|NOT_FOUND, released}}. */

@@ -3,6 +3,7 @@ package io.editlock.waiting;
 import io.editlock.config.EditlockConfig;
 import io.editlock.lock.Holder;
 import io.editlock.lock.LockStoreUnavailableException;
+import io.editlock.lock.ReleasedLock;
 import io.editlock.lock.Resource;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.LuaScript;
@@ -30,6 +31,19 @@ public class WaitingScripts {
     static final LuaScript ANSWER_TAKEOVER = Scripts.ANSWER_TAKEOVER;
     static final LuaScript RESOLVE_TAKEOVER = Scripts.RESOLVE_TAKEOVER;
     static final LuaScript RESERVE_LINE = Scripts.RESERVE_WAITING_LINE;
+    static final LuaScript WITHDRAW = Scripts.WITHDRAW_WAITING_REQUEST;
+
+    /** The requests that {@link #withdraw} undoes, as withdraw_waiting_request names them. */
+    public enum Asked {
+        WAIT_FOR("wait"),
+        TAKEOVER("takeover");
+
+        private final String wireName;
+
+        Asked(String wireName) {
+            this.wireName = wireName;
+        }
+    }
 
     private final ScriptExecutor executor;
     private final LockKeys keys;
@@ -47,11 +61,19 @@ public class WaitingScripts {
         this.lease = lease;
     }
 
-    /** @param mayJoin whether the user's count of lines allows one more (a line they are in costs nothing) */
-    public Uni<WaitReply> waitFor(Resource resource, Holder holder, boolean mayJoin) {
+    /**
+     * @param mayJoin whether the user's count of lines allows one more (a line they are in costs nothing)
+     * @param request the number of this request, by which it can be withdrawn ({@link #withdraw})
+     */
+    public Uni<WaitReply> waitFor(Resource resource, Holder holder, boolean mayJoin, long request) {
         long c = resource.configuratorId();
         List<String> k = keys.withWaiting(
-                List.of(keys.locks(c), keys.configurator(c), keys.items(c)), c); // locks, configurator, items, …
+                List.of(
+                        keys.locks(c), // locks
+                        keys.configurator(c), // configurator
+                        keys.items(c), // items
+                        keys.voidRequest(c, holder.socketId(), request)), // void
+                c); // …, lines, line, waiters, takeovers
         List<String> a = List.of(
                 resource.field(),
                 id(c),
@@ -63,7 +85,8 @@ public class WaitingScripts {
                 keys.lockEventsChannel(),
                 ms(lease),
                 keys.waitEventsChannel(),
-                mayJoin ? "1" : "0");
+                mayJoin ? "1" : "0",
+                String.valueOf(request));
         return run(WAIT_FOR, k, a, WaitingReplies::waitFor);
     }
 
@@ -101,10 +124,17 @@ public class WaitingScripts {
                 WaitingReplies::stopWaiting);
     }
 
-    public Uni<TakeoverReply> requestTakeover(Resource resource, Holder asker, String message, Duration consent) {
+    /** @param request the number of this request, by which it can be withdrawn ({@link #withdraw}) */
+    public Uni<TakeoverReply> requestTakeover(
+            Resource resource, Holder asker, String message, Duration consent, long request) {
         long c = resource.configuratorId();
         List<String> k = keys.withWaiting(
-                List.of(keys.locks(c), keys.configurator(c), keys.items(c)), c); // locks, configurator, items, …
+                List.of(
+                        keys.locks(c), // locks
+                        keys.configurator(c), // configurator
+                        keys.items(c), // items
+                        keys.voidRequest(c, asker.socketId(), request)), // void
+                c); // …, lines, line, waiters, takeovers
         List<String> a = List.of(
                 resource.field(),
                 id(c),
@@ -117,8 +147,35 @@ public class WaitingScripts {
                 ms(consent),
                 keys.lockEventsChannel(),
                 ms(lease),
-                keys.waitEventsChannel());
+                keys.waitEventsChannel(),
+                String.valueOf(request));
         return run(REQUEST_TAKEOVER, k, a, WaitingReplies::requestTakeover);
+    }
+
+    /**
+     * Undoes the wait-for or request-takeover {@code request} of the socket, whether it ran or not yet
+     * (see withdraw_waiting_request.lua). @return the grants it gave back (and leases found expired)
+     */
+    public Uni<List<ReleasedLock>> withdraw(
+            Asked asked, Resource resource, Holder holder, long request, Duration keepVoid) {
+        long c = resource.configuratorId();
+        List<String> k = keys.withWaiting(
+                List.of(
+                        keys.locks(c), // locks
+                        keys.voidRequest(c, holder.socketId(), request)), // void
+                c); // …, lines, line, waiters, takeovers
+        List<String> a = List.of(
+                asked.wireName,
+                resource.field(),
+                id(c),
+                holder.userId(),
+                holder.socketId(),
+                String.valueOf(request),
+                ms(keepVoid),
+                keys.lockEventsChannel(),
+                ms(lease),
+                keys.waitEventsChannel());
+        return run(WITHDRAW, k, a, WaitingReplies::withdraw);
     }
 
     public Uni<AnswerReply> answerTakeover(Resource resource, String holderUserId, boolean accept) {

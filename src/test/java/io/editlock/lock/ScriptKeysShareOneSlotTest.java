@@ -131,9 +131,11 @@ class ScriptKeysShareOneSlotTest {
             catalog.addItem(guard, 6, "item", 5L, 0, idempotency);
             catalog.addEntry(guard, Entity.FILTER, 9, "{}", null, 0, idempotency);
             WaitingScripts waiting = new WaitingScripts(executor, keys, lease);
-            waiting.waitFor(Resource.itemPage(5, Page.FILTERS).inConfigurator(c), holder, true);
+            waiting.waitFor(Resource.itemPage(5, Page.FILTERS).inConfigurator(c), holder, true, 18);
             waiting.stopWaiting(Resource.configurator(c), "7");
-            waiting.requestTakeover(Resource.variables(c), holder, "please", lease);
+            waiting.requestTakeover(Resource.variables(c), holder, "please", lease, 19);
+            waiting.withdraw(WaitingScripts.Asked.WAIT_FOR, Resource.configurator(c), holder, 18, lease);
+            waiting.withdraw(WaitingScripts.Asked.TAKEOVER, Resource.variables(c), holder, 19, lease);
             waiting.answerTakeover(Resource.variables(c), "7", true);
             waiting.resolveTakeover(c, "var");
             executor.about = null; // a user's lines: one key of the user's, about no configurator

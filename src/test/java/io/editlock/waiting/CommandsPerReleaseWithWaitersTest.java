@@ -77,7 +77,7 @@ class CommandsPerReleaseWithWaitersTest {
         for (int i = 0; i < waiters; i++) {
             assertInstanceOf(
                     WaitReply.Queued.class,
-                    waiting.waitFor(page, Fixtures.user("Waiter" + i), true)
+                    waiting.waitFor(page, Fixtures.user("Waiter" + i), true, i + 1)
                             .await()
                             .atMost(WAIT));
         }

@@ -18,10 +18,11 @@ class WaitingRepliesTest {
             {"type":"configurator","cfg":"12","u":"7","n":"Sara","a":1000,"e":31000}""";
 
     @Test
-    void waitForReadsFreeQueuedNotFoundAndFull() {
+    void waitForReadsEveryAnswer() {
         assertInstanceOf(WaitReply.Free.class, WaitingReplies.waitFor("{\"s\":\"FREE\"}"), "FREE");
         assertInstanceOf(WaitReply.NotFound.class, WaitingReplies.waitFor("{\"s\":\"NOT_FOUND\"}"), "NOT_FOUND");
         assertInstanceOf(WaitReply.Full.class, WaitingReplies.waitFor("{\"s\":\"FULL\"}"), "FULL");
+        assertInstanceOf(WaitReply.GivenUp.class, WaitingReplies.waitFor("{\"s\":\"VOID\"}"), "VOID");
         assertEquals(
                 new WaitReply.Queued(3, "17-2"),
                 WaitingReplies.waitFor("{\"s\":\"QUEUED\",\"position\":3,\"member\":\"17-2\"}"),
@@ -59,6 +60,7 @@ class WaitingRepliesTest {
         assertInstanceOf(TakeoverReply.Busy.class, WaitingReplies.requestTakeover("{\"s\":\"BUSY\"}"), "BUSY");
         assertInstanceOf(
                 TakeoverReply.NotFound.class, WaitingReplies.requestTakeover("{\"s\":\"NOT_FOUND\"}"), "NOT_FOUND");
+        assertInstanceOf(TakeoverReply.GivenUp.class, WaitingReplies.requestTakeover("{\"s\":\"VOID\"}"), "VOID");
     }
 
     @Test

@@ -10,7 +10,8 @@ import org.jboss.logging.Logger;
 
 /**
  * The lock requests of this node: numbered in the order they start, and undone when the requester
- * was told one failed.
+ * was told one failed. Wait-for and request-takeover requests draw their numbers here too, so that
+ * a number names one request of a socket, whatever its kind.
  */
 @ApplicationScoped
 public class LockRequests {
@@ -20,7 +21,7 @@ public class LockRequests {
      * How long a lock request the server gave up stays void in the store: longer than any command
      * can sit unread in a frozen Redis or a stuck failover before it runs.
      */
-    private static final Duration VOID_REQUESTS_FOR = Duration.ofMinutes(10);
+    public static final Duration VOID_REQUESTS_FOR = Duration.ofMinutes(10);
 
     private final LockScripts scripts;
     private final LockAudit audit;
