@@ -35,6 +35,7 @@ public class FrameSender {
         this.maxUnsent = config.limits().maxUnsentBytes();
     }
 
+    /** A frame that comes before the socket's welcome is sent after it (and counts as unsent till then). */
     public void send(SocketSession session, String frame) {
         if (!session.connection().isOpen()) {
             return;
@@ -47,7 +48,22 @@ public class FrameSender {
             }
             return;
         }
-        session.connection().sendText(frame).subscribe().withSubscriber(new Sent(session, size));
+        if (!session.holdUntilWelcome(frame)) {
+            write(session, frame);
+        }
+    }
+
+    /**
+     * Sends the socket's first frame, then what its user's events brought it since it was registered
+     * (docs/protocol.md §4: welcome comes before anything else).
+     */
+    public void welcome(SocketSession session, String frame) {
+        session.addUnsent(frame.length());
+        session.welcome(frame, next -> write(session, next));
+    }
+
+    private static void write(SocketSession session, String frame) {
+        session.connection().sendText(frame).subscribe().withSubscriber(new Sent(session, frame.length()));
     }
 
     /** Gives the frame's size back once it is on the network or failed: one object per frame. */

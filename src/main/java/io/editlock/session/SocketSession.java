@@ -4,12 +4,16 @@ import io.editlock.auth.Identity;
 import io.editlock.lock.Holder;
 import io.vertx.core.Context;
 import java.util.AbstractSet;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Iterator;
+import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
+import java.util.function.Consumer;
 
 /**
  * What this node knows of one open socket: who it is, what it watches, when it was last active and
@@ -20,6 +24,8 @@ public final class SocketSession {
 
     private static final AtomicLongFieldUpdater<SocketSession> UNSENT =
             AtomicLongFieldUpdater.newUpdater(SocketSession.class, "unsentChars");
+    /** The value of {@link #early} once the welcome went out: from then on nothing is held. */
+    private static final List<String> WELCOMED = Collections.unmodifiableList(new ArrayList<>());
 
     private final ClientConnection connection;
     private final Identity identity;
@@ -38,6 +44,12 @@ public final class SocketSession {
     private volatile long tokenEndsAtMillis = Long.MAX_VALUE;
     /** Characters written to the socket and not yet handed to the network. */
     private volatile long unsentChars;
+    /**
+     * The socket is in the registry, and so gets its user's events, before its welcome is sent; what
+     * comes meanwhile waits here, so that welcome is its first frame (docs/protocol.md §4). Null while
+     * nothing waits, {@link #WELCOMED} after. Changed only under the session's lock.
+     */
+    private volatile List<String> early;
 
     private volatile boolean mayKeepLocks;
     private volatile boolean resumable;
@@ -87,6 +99,34 @@ public final class SocketSession {
 
     public long unsent() {
         return unsentChars;
+    }
+
+    /** @return whether the frame was kept for later, because the socket's welcome has not gone out yet */
+    boolean holdUntilWelcome(String frame) {
+        if (early == WELCOMED) {
+            return false;
+        }
+        synchronized (this) {
+            if (early == WELCOMED) {
+                return false;
+            }
+            List<String> held = early == null ? new ArrayList<>(2) : early;
+            held.add(frame);
+            early = held;
+            return true;
+        }
+    }
+
+    /**
+     * Hands {@code write} the welcome and then every frame held for it, in order, while frames sent
+     * meanwhile wait for the lock: each is held and written here, or written after all of these.
+     */
+    synchronized void welcome(String frame, Consumer<String> write) {
+        write.accept(frame);
+        if (early != null) {
+            early.forEach(write);
+        }
+        early = WELCOMED;
     }
 
     public Identity identity() {

@@ -6,6 +6,7 @@ import io.editlock.auth.AccessTokens;
 import io.editlock.protocol.ClientRequest;
 import io.editlock.protocol.FrameDecoder;
 import io.editlock.requests.RequestHandler;
+import io.editlock.session.FrameSender;
 import io.editlock.session.SessionLifecycle;
 import io.editlock.session.SocketSession;
 import io.editlock.session.TokenLifetime;
@@ -28,6 +29,7 @@ public class LockingNamespace {
     private final FrameDecoder decoder;
     private final ObjectMapper json;
     private final TokenLifetime tokenLifetime;
+    private final FrameSender sender;
 
     public LockingNamespace(
             SocketIoAuth auth,
@@ -35,8 +37,10 @@ public class LockingNamespace {
             RequestHandler handler,
             FrameDecoder decoder,
             ObjectMapper json,
-            TokenLifetime tokenLifetime) {
+            TokenLifetime tokenLifetime,
+            FrameSender sender) {
         this.tokenLifetime = tokenLifetime;
+        this.sender = sender;
         this.auth = auth;
         this.lifecycle = lifecycle;
         this.handler = handler;
@@ -63,8 +67,10 @@ public class LockingNamespace {
         SocketSession session = lifecycle.open(socket, verified.identity());
         socket.session(session);
         tokenLifetime.start(session, verified.expiresAt());
+        // The user's events reach the socket from lifecycle.open on; the sender holds them until the
+        // welcome, which follows the connect reply.
         acknowledgeConnect(engine, socket);
-        socket.sendText(handler.welcome(session));
+        sender.welcome(session, handler.welcome(session));
         return socket;
     }
 

@@ -64,20 +64,24 @@ public class LockingSocket {
         this.quota = quota;
     }
 
+    /**
+     * Sends welcome through the {@link FrameSender}, not as the return value: events of the user that
+     * come once the socket is registered wait there for it.
+     */
     @OnOpen
-    public String onOpen(WebSocketConnection connection) {
+    public void onOpen(WebSocketConnection connection) {
         Identity identity = connection.userData().get(LockingUpgradeCheck.IDENTITY);
         SocketSession session = lifecycle.open(new WebSocketClientConnection(connection), identity);
         if (!quota.withinLimit(identity.userId())) {
             // Upgrades of one user that raced past the upgrade check: the one beyond the limit goes.
             lifecycle.closeByServer(session, CloseReasons.TOO_MANY_SOCKETS);
-            return null;
+            return;
         }
         tokenLifetime.start(session, connection.userData().get(LockingUpgradeCheck.TOKEN_EXPIRES_AT));
         // The session keeps both from here: an entry in the user data costs every idle socket its share.
         connection.userData().remove(LockingUpgradeCheck.IDENTITY);
         connection.userData().remove(LockingUpgradeCheck.TOKEN_EXPIRES_AT);
-        return handler.welcome(session);
+        sender.welcome(session, handler.welcome(session));
     }
 
     /** The reply goes out through the {@link FrameSender}, so that it counts towards the socket's unsent bytes. */

@@ -291,6 +291,11 @@ public final class RawWsClient implements AutoCloseable {
         return awaitEvent("welcome");
     }
 
+    /** Every frame received so far, in the order they came. */
+    public List<JsonNode> received() {
+        return received;
+    }
+
     public int pingsReceived() {
         return pings.get();
     }

@@ -58,6 +58,15 @@ public final class WsClient implements AutoCloseable {
         return connectTo(locking(base), all);
     }
 
+    /**
+     * Connects with an HTTP client of its own: the shared one handles every socket's I/O on one
+     * thread, and a socket that must keep up while many others open would wait behind them.
+     */
+    public static WsClient connectAlone(URI base, String token) {
+        return connectTo(
+                HttpClient.newHttpClient(), locking(base), Map.of("Authorization", "Bearer " + token), List.of());
+    }
+
     /** Connects to exactly this URI (e.g. with {@code ?access_token=}) with exactly these headers. */
     public static WsClient connectTo(URI uri, Map<String, String> headers) {
         return connectTo(uri, headers, List.of());
@@ -65,8 +74,13 @@ public final class WsClient implements AutoCloseable {
 
     /** Connects offering these subprotocols (the first is the one most wanted). */
     public static WsClient connectTo(URI uri, Map<String, String> headers, List<String> subprotocols) {
+        return connectTo(HTTP, uri, headers, subprotocols);
+    }
+
+    private static WsClient connectTo(
+            HttpClient http, URI uri, Map<String, String> headers, List<String> subprotocols) {
         WsClient client = new WsClient();
-        WebSocket.Builder builder = HTTP.newWebSocketBuilder().connectTimeout(WAIT);
+        WebSocket.Builder builder = http.newWebSocketBuilder().connectTimeout(WAIT);
         headers.forEach(builder::header);
         if (!subprotocols.isEmpty()) {
             builder.subprotocols(
