@@ -12,9 +12,10 @@
 -- ARGV[8] message       ('' for none)     ARGV[9] consentMs
 -- ARGV[10] lockChannel  ARGV[11] leaseMs  ARGV[12] waitChannel
 -- ARGV[13] request      number of this request (from the node's count of lock requests)
--- Reply (JSON): {s='PENDING', deadline, created, holder?} | {s='NOT_HELD'} | {s='LOCKED', lock} | {s='BUSY'}
+-- Reply (JSON): {s='PENDING', deadline, created, holder} | {s='NOT_HELD'} | {s='LOCKED', lock} | {s='BUSY'}
 --             | {s='NOT_FOUND'}
 --             | {s='VOID'}  the request was given up before it got here: nothing done
+--   holder:   the user id of the one asked
 --   NOT_HELD: no other user's lock refuses the resource to the asker (nobody else holds it, nothing
 --             else blocks it): they can lock it.
 --   LOCKED:   another user's lock (blocked_for in locks_lib.lua, the one a refused lock request names)
@@ -58,7 +59,7 @@ if pending then
   add_asker(takeover, socket_id, node_id, request)
   redis.call('HSET', ctx.takeovers, field, cjson.encode(takeover))
   socket_index_update(ctx, socket_id, 't|' .. field, true)
-  return cjson.encode({ s = 'PENDING', deadline = takeover.d, created = false })
+  return cjson.encode({ s = 'PENDING', deadline = takeover.d, created = false, holder = takeover.h })
 end
 
 local keepers = {}

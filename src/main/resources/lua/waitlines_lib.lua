@@ -26,8 +26,11 @@
 --
 -- Every change publishes one waiting event (JSON) on that channel:
 --   {c, locks=[public views], waiting={canonical=n}, grants=[{kind='queued'|'takeover', lock, schedule}],
---    left=[{f, u}], moved=[field], failed=[{f, u, lock}], gone=[{f, u}], requested=[…], refused=[…]}
+--    left=[{f, u}], moved=[field], failed=[{f, u, lock}], gone=[{f, u}], requested=[…], refused=[…],
+--    ended=[{f, u}]}
 --   gone: waiters and take-over askers of a resource that was deleted (their wait ended: NOT_FOUND)
+--   ended: every take-over request that ended, however (also those that end without a word: the
+--          asker's sockets went, or the asker got the lock another way), by field and asker
 
 local function field_of(lock)
   if lock.type == 'configurator' then return 'cfg' end
@@ -49,7 +52,8 @@ local function waiting_context(keys, k, args, a, configurator_id, book)
   return { locks = keys[1], lines = keys[k], line = keys[k + 1], waiters = keys[k + 2], takeovers = keys[k + 3],
            lease = tonumber(args[a]), channel = args[a + 1], cfg = configurator_id, book = book,
            calm = book.v.calm ~= nil,
-           grants = {}, left = {}, moved = {}, failed = {}, gone = {}, requested = {}, refused = {}, changed = false }
+           grants = {}, left = {}, moved = {}, failed = {}, gone = {}, requested = {}, refused = {}, ended = {},
+           changed = false }
 end
 
 -- Whether nobody waits and nobody asks for a take-over in the configurator. Looks (one EXISTS)
@@ -159,6 +163,7 @@ end
 local function end_takeover(ctx, field, takeover)
   redis.call('HDEL', ctx.takeovers, field)
   for socket_id, _ in pairs(takeover.k) do socket_index_update(ctx, socket_id, 't|' .. field, false) end
+  ctx.ended[#ctx.ended + 1] = { f = field, u = takeover.u }
   ctx.changed = true
 end
 
@@ -222,9 +227,10 @@ local function publish_waiting(ctx, live)
   for field, _ in pairs(ctx.moved) do moved[#moved + 1] = field end
   redis.call('PUBLISH', ctx.channel, cjson.encode({ c = ctx.cfg, locks = views, waiting = waiting_counts(ctx) or cjson.null,
     grants = ctx.grants, left = ctx.left, moved = moved, failed = ctx.failed, gone = ctx.gone,
-    requested = ctx.requested, refused = ctx.refused }))
+    requested = ctx.requested, refused = ctx.refused, ended = ctx.ended }))
   ctx.changed = false
   ctx.grants, ctx.left, ctx.moved, ctx.failed, ctx.gone, ctx.requested, ctx.refused = {}, {}, {}, {}, {}, {}, {}
+  ctx.ended = {}
 end
 
 -- The candidates that someone asks for, in the order they asked: a grant to one may block another

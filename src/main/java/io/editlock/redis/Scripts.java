@@ -38,6 +38,7 @@ public final class Scripts {
     public static final LuaScript RESOLVE_TAKEOVER = LuaScript.of("resolve_takeover", TAKEOVER);
     public static final LuaScript RESERVE_WAITING_LINE = LuaScript.of("reserve_waiting_line", CLOCK);
     public static final LuaScript WITHDRAW_WAITING_REQUEST = LuaScript.of("withdraw_waiting_request", WAITING);
+    public static final LuaScript READ_TAKEOVERS = LuaScript.of("read_takeovers", LOCKS);
 
     // The catalog's guarded writes and its snapshot (§7, §8).
     public static final LuaScript CREATE_CONFIGURATOR = LuaScript.of("create_configurator", CATALOG, IDEMPOTENCY);
@@ -74,6 +75,7 @@ public final class Scripts {
             RESOLVE_TAKEOVER,
             RESERVE_WAITING_LINE,
             WITHDRAW_WAITING_REQUEST,
+            READ_TAKEOVERS,
             CREATE_CONFIGURATOR,
             RENAME_CONFIGURATOR,
             DELETE_CONFIGURATOR,

@@ -8,7 +8,7 @@ public sealed interface TakeoverReply {
     /**
      * @param deadline when the consent window ends (epoch ms, the store's clock)
      * @param created  this run asked; else the same user's earlier request is still pending
-     * @param holder   whom this run asked (only when created)
+     * @param holder   the user asked (the holder of the lock when the request was made)
      */
     record Pending(long deadline, boolean created, String holder) implements TakeoverReply {}
 

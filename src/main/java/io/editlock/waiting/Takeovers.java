@@ -53,6 +53,7 @@ public class Takeovers {
     private final WaitingAudit audit;
     private final LockRequests requests;
     private final Withdrawals withdrawals;
+    private final WaitingState state;
     private final Duration consent;
 
     public Takeovers(
@@ -64,8 +65,10 @@ public class Takeovers {
             WaitingAudit audit,
             LockRequests requests,
             Withdrawals withdrawals,
+            WaitingState state,
             EditlockConfig config) {
         this.scripts = scripts;
+        this.state = state;
         this.lines = lines;
         this.redis = redis;
         this.keys = keys;
@@ -128,6 +131,10 @@ public class Takeovers {
     private Uni<Outcome> pending(Resource resource, Holder asker, TakeoverReply.Pending reply, String member) {
         long deadline = reply.deadline();
         Outcome pending = new Pending(resource, Instant.ofEpochMilli(deadline));
+        // Its end may come while this node's subscription is down: then the node has to know to ask.
+        state.asked(
+                resource.configuratorId(),
+                new WaitingState.AskedTakeover(resource.field(), asker.userId(), reply.holder()));
         if (!reply.created()) {
             return unswept(member, pending); // the request asked before has its own entry
         }

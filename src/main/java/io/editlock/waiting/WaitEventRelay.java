@@ -58,6 +58,7 @@ public class WaitEventRelay {
     private final Vertx vertx;
     private final FrameSender sender;
     private final PipelinedRedis calls;
+    private final TakeoverCatchUp takeovers;
     private volatile LastingSubscription subscription;
 
     public WaitEventRelay(
@@ -71,8 +72,10 @@ public class WaitEventRelay {
             Vertx vertx,
             QueuedConfiguratorSwitch configuratorSwitch,
             FrameSender sender,
-            PipelinedRedis calls) {
+            PipelinedRedis calls,
+            TakeoverCatchUp takeovers) {
         this.sender = sender;
+        this.takeovers = takeovers;
         this.calls = calls;
         this.redis = redis;
         this.keys = keys;
@@ -98,10 +101,18 @@ public class WaitEventRelay {
 
     /**
      * Events were missed while the subscription was down. The counts of the watched configurators are
-     * read again (the lock relay sends them on), and each user of this node who waited in a line learns
-     * what became of their place: a grant from the line they missed, or where they are now.
+     * read again (the lock relay sends them on), each user of this node who waited in a line learns
+     * what became of their place: a grant from the line they missed, or where they are now; and of
+     * take-overs, holders learn of the requests that stand against them, askers how theirs ended
+     * ({@link TakeoverCatchUp}).
      */
     private void catchUp() {
+        takeovers
+                .missed()
+                .subscribe()
+                .with(
+                        missed -> missed.forEach(this::tell),
+                        failure -> LOG.debugf("take-overs not caught up: %s", failure.getMessage()));
         for (Long configuratorId : List.copyOf(registry.watchedConfigurators())) {
             state.refresh(configuratorId).subscribe().with(ignored -> {}, failure -> {});
         }
@@ -164,27 +175,33 @@ public class WaitEventRelay {
     private void relay(JsonNode event) {
         long c = Long.parseLong(event.path("c").asText());
         for (JsonNode grant : array(event.path("grants"))) {
-            granted(c, grant);
+            granted(
+                    c,
+                    LockRecords.lock(grant.path("lock")),
+                    grant.path("kind").asText(),
+                    grant.path("schedule").asBoolean());
         }
         for (JsonNode left : array(event.path("left"))) {
             state.left(left.path("u").asText(), c, left.path("f").asText());
         }
         for (JsonNode requested : array(event.path("requested"))) {
-            requested(c, requested);
+            requested(c, PendingTakeover.of(requested));
         }
         for (JsonNode refused : array(event.path("refused"))) {
-            ObjectNode data = WireFormat.object();
-            data.set(
-                    "resource",
-                    WireFormat.resource(Fields.resource(c, refused.path("f").asText())));
-            data.put("byUserName", refused.path("by").asText());
-            toUser(refused.path("u").asText(), WireFormat.frame(ServerEvents.TAKEOVER_REFUSED, data, null));
+            refused(
+                    c,
+                    refused.path("f").asText(),
+                    refused.path("u").asText(),
+                    refused.path("by").asText());
         }
         for (JsonNode failed : array(event.path("failed"))) {
-            failed(c, failed);
+            failed(c, failed.path("f").asText(), failed.path("u").asText(), LockRecords.lock(failed.path("lock")));
         }
         for (JsonNode gone : array(event.path("gone"))) {
-            gone(c, gone);
+            gone(c, gone.path("f").asText(), gone.path("u").asText());
+        }
+        for (JsonNode ended : array(event.path("ended"))) {
+            state.takeoverEnded(ended.path("u").asText(), c, ended.path("f").asText());
         }
         for (JsonNode field : array(event.path("moved"))) {
             moved(c, field.asText());
@@ -198,12 +215,33 @@ public class WaitEventRelay {
         }
     }
 
-    private void granted(long c, JsonNode grant) {
-        Lock lock = LockRecords.lock(grant.path("lock"));
-        String kind = grant.path("kind").asText();
+    /** What a node missed of take-overs, told as the waiting events would have told it. */
+    private void tell(TakeoverCatchUp.Missed missed) {
+        if (missed instanceof TakeoverCatchUp.Requested requested) {
+            requested(requested.configuratorId(), requested.takeover());
+        } else if (missed instanceof TakeoverCatchUp.Granted granted) {
+            granted(granted.configuratorId(), granted.lock(), "takeover", false);
+        } else if (missed instanceof TakeoverCatchUp.Refused refused) {
+            refused(refused.configuratorId(), refused.field(), refused.askerId(), refused.byUserName());
+        } else if (missed instanceof TakeoverCatchUp.Blocked blocked) {
+            failed(blocked.configuratorId(), blocked.field(), blocked.askerId(), blocked.blocking());
+        } else if (missed instanceof TakeoverCatchUp.Deleted deleted) {
+            gone(deleted.configuratorId(), deleted.field(), deleted.askerId());
+        } else if (missed instanceof TakeoverCatchUp.Free free) {
+            Resource resource = Fields.resource(free.configuratorId(), free.field());
+            toUser(
+                    free.askerId(),
+                    WireFormat.frame(
+                            ServerEvents.LOCK_FAILED,
+                            WireFormat.refusal(resource, ErrorCode.NOT_HELD, Messages.takeoverNotNeeded(resource)),
+                            null));
+        }
+    }
+
+    private void granted(long c, Lock lock, String kind, boolean schedule) {
         String field = lock.resource().field();
         state.left(lock.ownerUserId(), c, field);
-        if (grant.path("schedule").asBoolean()) {
+        if (schedule) {
             // Every node may do it (it only ever moves the look earlier): the new holder's node may be gone.
             lockScripts
                     .scheduleExpiry(c, lock.expiresAt().toEpochMilli())
@@ -238,33 +276,37 @@ public class WaitEventRelay {
         toUser(lock.ownerUserId(), frame);
     }
 
-    private void requested(long c, JsonNode requested) {
-        ObjectNode data = WireFormat.object();
-        data.set(
-                "resource",
-                WireFormat.resource(Fields.resource(c, requested.path("f").asText())));
-        data.put("byUserId", requested.path("u").asText());
-        data.put("byUserName", requested.path("n").asText());
-        String message = requested.path("m").asText("");
-        if (!message.isEmpty()) {
-            data.put("message", message);
+    private void requested(long c, PendingTakeover takeover) {
+        if (!registry.socketsOf(takeover.askerId()).isEmpty()) {
+            // Asked from another node, maybe: this node's sockets of the asker are told its end too.
+            state.asked(c, new WaitingState.AskedTakeover(takeover.field(), takeover.askerId(), takeover.holderId()));
         }
-        data.put("deadline", Instant.ofEpochMilli(requested.path("d").asLong()).toString());
-        toUser(requested.path("h").asText(), WireFormat.frame(ServerEvents.TAKEOVER_REQUESTED, data, null));
+        ObjectNode data = WireFormat.object();
+        data.set("resource", WireFormat.resource(Fields.resource(c, takeover.field())));
+        data.put("byUserId", takeover.askerId());
+        data.put("byUserName", takeover.askerName());
+        if (!takeover.message().isEmpty()) {
+            data.put("message", takeover.message());
+        }
+        data.put("deadline", Instant.ofEpochMilli(takeover.deadline()).toString());
+        toUser(takeover.holderId(), WireFormat.frame(ServerEvents.TAKEOVER_REQUESTED, data, null));
     }
 
-    private void failed(long c, JsonNode failed) {
-        Resource resource = Fields.resource(c, failed.path("f").asText());
-        Lock blocking = LockRecords.lock(failed.path("lock"));
-        toUser(
-                failed.path("u").asText(),
-                WireFormat.frame(ServerEvents.LOCK_FAILED, WireFormat.lockedBy(resource, blocking), null));
+    private void refused(long c, String field, String askerId, String byUserName) {
+        ObjectNode data = WireFormat.object();
+        data.set("resource", WireFormat.resource(Fields.resource(c, field)));
+        data.put("byUserName", byUserName);
+        toUser(askerId, WireFormat.frame(ServerEvents.TAKEOVER_REFUSED, data, null));
+    }
+
+    private void failed(long c, String field, String askerId, Lock blocking) {
+        Resource resource = Fields.resource(c, field);
+        toUser(askerId, WireFormat.frame(ServerEvents.LOCK_FAILED, WireFormat.lockedBy(resource, blocking), null));
     }
 
     /** What the user waited for or asked to take over was deleted: the wait ends as a request for it would. */
-    private void gone(long c, JsonNode gone) {
-        Resource resource = Fields.resource(c, gone.path("f").asText());
-        String userId = gone.path("u").asText();
+    private void gone(long c, String field, String userId) {
+        Resource resource = Fields.resource(c, field);
         state.left(userId, c, resource.field());
         toUser(
                 userId,

@@ -1,9 +1,11 @@
 package io.editlock.waiting;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.lock.Lock;
 import io.editlock.lock.ReleasedLock;
 import io.editlock.lock.redis.LockRecords;
 import io.editlock.lock.redis.ScriptJson;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -40,7 +42,7 @@ final class WaitingReplies {
     }
 
     /**
-     * request_takeover: {@code {s=PENDING, deadline, created, holder?} | {s=LOCKED, lock} |
+     * request_takeover: {@code {s=PENDING, deadline, created, holder} | {s=LOCKED, lock} |
      * {s=NOT_HELD|BUSY|NOT_FOUND|VOID}}.
      */
     static TakeoverReply requestTakeover(String json) {
@@ -86,5 +88,31 @@ final class WaitingReplies {
                 new ResolveReply.Resolved(reply.path("holder").asText(), LockRecords.released(reply.path("released")));
             default -> throw new IllegalStateException("resolve_takeover answered " + json);
         };
+    }
+
+    /** read_takeovers: {@code {found, pending=[{f, u, n, h, d, m}], asked=[{f, u, pending, exists?, lock?, blocking?}]}}. */
+    static TakeoverFacts readTakeovers(String json) {
+        JsonNode reply = ScriptJson.parse(json);
+        List<PendingTakeover> pending = new ArrayList<>();
+        // cjson writes an empty list as {}: both mean "none".
+        if (reply.path("pending").isArray()) {
+            reply.path("pending").forEach(entry -> pending.add(PendingTakeover.of(entry)));
+        }
+        List<TakeoverFacts.Asked> asked = new ArrayList<>();
+        if (reply.path("asked").isArray()) {
+            reply.path("asked")
+                    .forEach(entry -> asked.add(new TakeoverFacts.Asked(
+                            entry.path("f").asText(),
+                            entry.path("u").asText(),
+                            entry.path("pending").asBoolean(),
+                            entry.path("exists").asBoolean(),
+                            lockOrNull(entry.path("lock")),
+                            lockOrNull(entry.path("blocking")))));
+        }
+        return new TakeoverFacts(reply.path("found").asBoolean(), pending, asked);
+    }
+
+    private static Lock lockOrNull(JsonNode record) {
+        return record.isObject() ? LockRecords.lock(record) : null;
     }
 }

@@ -32,6 +32,7 @@ public class WaitingScripts {
     static final LuaScript RESOLVE_TAKEOVER = Scripts.RESOLVE_TAKEOVER;
     static final LuaScript RESERVE_LINE = Scripts.RESERVE_WAITING_LINE;
     static final LuaScript WITHDRAW = Scripts.WITHDRAW_WAITING_REQUEST;
+    static final LuaScript READ_TAKEOVERS = Scripts.READ_TAKEOVERS;
 
     /** The requests that {@link #withdraw} undoes, as withdraw_waiting_request names them. */
     public enum Asked {
@@ -202,6 +203,24 @@ public class WaitingScripts {
                 k,
                 List.of(field, id(c), keys.lockEventsChannel(), ms(lease), keys.waitEventsChannel()),
                 WaitingReplies::resolveTakeover);
+    }
+
+    /**
+     * The configurator's take-overs as they stand: every pending one, and what stands now of those
+     * that {@code asked} name.
+     */
+    public Uni<TakeoverFacts> readTakeovers(long c, List<WaitingState.AskedTakeover> asked) {
+        List<String> k = List.of(
+                keys.locks(c),
+                keys.configurator(c),
+                keys.items(c),
+                keys.waiting(c).get(3)); // locks, configurator, items, takeovers
+        List<String> a = new ArrayList<>();
+        asked.forEach(takeover -> {
+            a.add(takeover.field());
+            a.add(takeover.askerId());
+        });
+        return run(READ_TAKEOVERS, k, a, WaitingReplies::readTakeovers);
     }
 
     private <T> Uni<T> run(LuaScript script, List<String> k, List<String> a, Function<String, T> reply) {

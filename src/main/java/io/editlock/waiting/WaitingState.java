@@ -12,6 +12,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -25,6 +26,9 @@ public class WaitingState {
 
     /** A user's place in one line, and the position last told. */
     public record Place(String member, long position) {}
+
+    /** A take-over a user asked for (docs/protocol.md §13): the page's field and whom it asked. */
+    public record AskedTakeover(String field, String askerId, String holderId) {}
 
     private final Map<Long, JsonNode> counts = new ConcurrentHashMap<>();
     private final PipelinedRedis redis;
@@ -78,6 +82,12 @@ public class WaitingState {
     }
     /** {@code <configuratorId>|<field>} -> userId -> place. */
     private final Map<String, Map<String, Place>> places = new ConcurrentHashMap<>();
+    /**
+     * Take-overs that users with a socket on this node asked for and whose end this node has not
+     * heard of: configurator -> {@code <field>|<askerId>} -> request. The store forgets a request
+     * when it ends; a node whose subscription was down needs this to tell its askers what came of it.
+     */
+    private final Map<Long, Map<String, AskedTakeover>> asked = new ConcurrentHashMap<>();
 
     /** @param waiting canonical -> n, or null/absent when nobody waits in the configurator; @return whether it changed */
     public boolean counts(long configuratorId, JsonNode waiting) {
@@ -131,5 +141,33 @@ public class WaitingState {
         if (line != null) {
             line.computeIfPresent(userId, (user, place) -> new Place(place.member(), position));
         }
+    }
+
+    public void asked(long configuratorId, AskedTakeover takeover) {
+        asked.compute(configuratorId, (id, requests) -> {
+            Map<String, AskedTakeover> current = requests == null ? new ConcurrentHashMap<>() : requests;
+            current.put(takeover.field() + "|" + takeover.askerId(), takeover);
+            return current;
+        });
+    }
+
+    /** @return the request, if this node had not heard of its end before */
+    public Optional<AskedTakeover> takeoverEnded(String askerId, long configuratorId, String field) {
+        AskedTakeover[] ended = new AskedTakeover[1];
+        asked.computeIfPresent(configuratorId, (id, requests) -> {
+            ended[0] = requests.remove(field + "|" + askerId);
+            return requests.isEmpty() ? null : requests;
+        });
+        return Optional.ofNullable(ended[0]);
+    }
+
+    /** The configurators with take-overs asked for by users of this node. */
+    public Set<Long> askedConfigurators() {
+        return Set.copyOf(asked.keySet());
+    }
+
+    /** The take-overs asked for in that configurator whose end this node has not heard of. */
+    public List<AskedTakeover> askedIn(long configuratorId) {
+        return List.copyOf(asked.getOrDefault(configuratorId, Map.of()).values());
     }
 }

@@ -18,6 +18,7 @@ import io.editlock.redis.ScriptExecutor;
 import io.editlock.redis.Scripts;
 import io.editlock.session.ResumeStore;
 import io.editlock.waiting.WaitingScripts;
+import io.editlock.waiting.WaitingState;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Response;
@@ -138,6 +139,7 @@ class ScriptKeysShareOneSlotTest {
             waiting.withdraw(WaitingScripts.Asked.TAKEOVER, Resource.variables(c), holder, 19, lease);
             waiting.answerTakeover(Resource.variables(c), "7", true);
             waiting.resolveTakeover(c, "var");
+            waiting.readTakeovers(c, List.of(new WaitingState.AskedTakeover("var", "7", "8")));
             executor.about = null; // a user's lines: one key of the user's, about no configurator
             waiting.reserveLine("7", c + "|var", 20, lease, lease);
             executor.about = c;

@@ -42,11 +42,12 @@ class WaitingRepliesTest {
                 WaitingReplies.requestTakeover(
                         "{\"s\":\"PENDING\",\"deadline\":90000,\"created\":true,\"holder\":\"7\"}"),
                 "a new request names whom it asked");
-        TakeoverReply asked =
-                WaitingReplies.requestTakeover("{\"s\":\"PENDING\",\"deadline\":90000,\"created\":false}");
-        assertFalse(
-                assertInstanceOf(TakeoverReply.Pending.class, asked, "PENDING").created(),
-                "an earlier request still pending");
+        TakeoverReply asked = WaitingReplies.requestTakeover(
+                "{\"s\":\"PENDING\",\"deadline\":90000,\"created\":false,\"holder\":\"7\"}");
+        assertEquals(
+                new TakeoverReply.Pending(90000, false, "7"),
+                asked,
+                "an earlier request still pending, and whom it asked");
         TakeoverReply locked =
                 WaitingReplies.requestTakeover("{\"s\":\"LOCKED\",\"lock\":" + CONFIGURATOR_RECORD + "}");
         assertEquals(
@@ -88,6 +89,34 @@ class WaitingRepliesTest {
         ResolveReply.Resolved done = assertInstanceOf(ResolveReply.Resolved.class, resolved, "RESOLVED");
         assertEquals("7", done.holder(), "who was asked");
         assertEquals(1, done.released().size(), "the handed lock");
+    }
+
+    @Test
+    void readTakeoversReadsWhatStandsAndWhatStandsInTheWayOfAnAsker() {
+        TakeoverFacts facts = WaitingReplies.readTakeovers("""
+                {"found":true,
+                 "pending":[{"f":"var","u":"8","n":"Tom","h":"7","d":90000,"m":""}],
+                 "asked":[{"f":"cfg","u":"9","pending":false,"exists":true,
+                           "lock":{"type":"configurator","cfg":"12","u":"9","n":"Ada","a":1000,"e":31000,
+                                   "t":"17","k":{"s-1":"node-1"}}},
+                          {"f":"i:5:filters","u":"9","pending":false,"exists":true,"blocking":%s},
+                          {"f":"var","u":"8","pending":true}]}""".formatted(CONFIGURATOR_RECORD));
+        assertTrue(facts.found(), "found");
+        assertEquals(
+                List.of(new PendingTakeover("var", "8", "Tom", "7", 90000, "")),
+                facts.pending(),
+                "the request that stands");
+        TakeoverFacts.Asked granted = facts.asked().get(0);
+        assertEquals(17, granted.lock().token(), "the lock of the field, with its token");
+        assertEquals(null, granted.blocking(), "nothing in the way");
+        TakeoverFacts.Asked blocked = facts.asked().get(1);
+        assertEquals(null, blocked.lock(), "a free field");
+        assertEquals(Resource.configurator(12), blocked.blocking().resource(), "what is in the way");
+        assertTrue(facts.asked().get(2).pending(), "still pending");
+        assertEquals(
+                new TakeoverFacts(false, List.of(), List.of()),
+                WaitingReplies.readTakeovers("{\"found\":false,\"pending\":{},\"asked\":{}}"),
+                "cjson's empty lists");
     }
 
     @Test
