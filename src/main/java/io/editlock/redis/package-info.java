@@ -10,7 +10,9 @@
  * Scripts run through it too.</li>
  * <li>Quarkus's {@code ReactiveRedisDataSource} only for pub/sub subscriptions (the event relays,
  * presence), which need a connection of their own; each is a {@link io.editlock.redis.LastingSubscription},
- * which subscribes again when its connection ends and lets its owner make up for what it missed.</li>
+ * which subscribes again when its connection ends and lets its owner make up for what it missed. Each
+ * holds one of the client's pooled connections: {@link io.editlock.redis.RedisPoolSize} stops a start
+ * whose pool has no room for them.</li>
  * </ul>
  * {@link io.editlock.redis.LockKeys} names every key and hash tag.
  */

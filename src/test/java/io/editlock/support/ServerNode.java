@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -41,13 +42,23 @@ public final class ServerNode implements AutoCloseable {
 
     /** Starts a node on a free port with these settings (as -D system properties) and waits until it is ready. */
     public static ServerNode start(String name, Map<String, String> settings) {
-        ServerNode node = launch(name, settings);
+        ServerNode node = spawn(name, settings);
         node.awaitReady();
         return node;
     }
 
-    /** Starts a node like {@link #start}, but does not wait for it to be ready (for a start that must fail). */
+    /**
+     * Starts a node like {@link #start}, but does not wait for it to be ready: for a start that must fail,
+     * whose message the test reads. Its console writes each line at once: the asynchronous console loses
+     * what it still holds when a start fails and the process ends (Quarkus hands it no time to drain).
+     */
     public static ServerNode launch(String name, Map<String, String> settings) {
+        Map<String, String> synchronousConsole = new HashMap<>(settings);
+        synchronousConsole.put("quarkus.log.console.async.enabled", "false");
+        return spawn(name, synchronousConsole);
+    }
+
+    private static ServerNode spawn(String name, Map<String, String> settings) {
         if (!Files.exists(JAR)) {
             throw new IllegalStateException(JAR + " is missing: multi-node tests run after `package` (./mvnw verify)");
         }

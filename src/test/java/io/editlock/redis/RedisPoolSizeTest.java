@@ -1,0 +1,63 @@
+package io.editlock.redis;
+
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.tngtech.archunit.core.domain.JavaMethodCall;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.vertx.core.Vertx;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A {@code quarkus.redis.max-pool-size} too small for the subscriptions and the health check stops the
+ * start with a message naming the setting and the minimum, instead of a node that silently misses
+ * broadcasts. Plain JUnit: no server needed (RedisPoolSizeIT starts one).
+ */
+class RedisPoolSizeTest {
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(ints = {-1, 0, 1, 3, 4})
+    void aPoolTooSmallForTheSubscriptionsAndTheHealthCheckIsRefused(int maxPoolSize) {
+        IllegalStateException refused =
+                assertThrows(IllegalStateException.class, () -> RedisPoolSize.requireEnough(maxPoolSize));
+        assertTrue(
+                refused.getMessage().startsWith("quarkus.redis.max-pool-size is " + maxPoolSize + ",")
+                        && refused.getMessage().contains("Set it to 5 or more"),
+                "the message names the setting, its value and the minimum: " + refused.getMessage());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(ints = {5, 6, 32})
+    void aPoolWithRoomForTheSubscriptionsAndTheHealthCheckIsFine(int maxPoolSize) {
+        assertDoesNotThrow(() -> RedisPoolSize.requireEnough(maxPoolSize));
+    }
+
+    @Test
+    void theMinimumCountsEverySubscriptionTheServerStarts() throws NoSuchMethodException {
+        Set<JavaMethodCall> starts = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("io.editlock")
+                .get(LastingSubscription.class)
+                .getMethod(
+                        "start",
+                        ReactiveRedisDataSource.class,
+                        Vertx.class,
+                        String.class,
+                        Consumer.class,
+                        Runnable.class)
+                .getCallsOfSelf();
+        assertEquals(
+                RedisPoolSize.SUBSCRIPTIONS,
+                starts.size(),
+                "each subscription holds a pooled connection, so RedisPoolSize.SUBSCRIPTIONS must count them all: "
+                        + starts);
+    }
+}
