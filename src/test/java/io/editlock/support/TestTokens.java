@@ -12,7 +12,8 @@ import java.util.Set;
 
 /**
  * An RS256 key pair made for one test run: the public half as a PEM file for the server nodes
- * ({@code mp.jwt.verify.publickey.location}), the private half signs tokens in memory.
+ * ({@code mp.jwt.verify.publickey.location}), the private half signs tokens in memory (or, written
+ * out on request, a node's demo tokens).
  */
 public final class TestTokens {
 
@@ -32,10 +33,7 @@ public final class TestTokens {
             KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
             generator.initialize(2048);
             KeyPair keys = generator.generateKeyPair();
-            String pem = "-----BEGIN PUBLIC KEY-----\n"
-                    + Base64.getMimeEncoder(64, "\n".getBytes())
-                            .encodeToString(keys.getPublic().getEncoded())
-                    + "\n-----END PUBLIC KEY-----\n";
+            String pem = pem("PUBLIC KEY", keys.getPublic().getEncoded());
             Path file = Files.createTempFile("editlock-test-jwt-", ".pem");
             // Read by this JVM's application and by the nodes it starts, all gone when it ends.
             file.toFile().deleteOnExit();
@@ -48,6 +46,24 @@ public final class TestTokens {
 
     public Path publicKeyFile() {
         return publicKeyFile;
+    }
+
+    /** The private half as a PEM file, for a node that signs demo tokens ({@code smallrye.jwt.sign.key.location}). */
+    public Path privateKeyFile() {
+        try {
+            Path file = Files.createTempFile("editlock-test-jwt-private-", ".pem");
+            file.toFile().deleteOnExit();
+            Files.writeString(file, pem("PRIVATE KEY", keys.getPrivate().getEncoded()));
+            return file;
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String pem(String type, byte[] der) {
+        return "-----BEGIN " + type + "-----\n"
+                + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(der)
+                + "\n-----END " + type + "-----\n";
     }
 
     public String token(String userId, String name, String... roles) {
