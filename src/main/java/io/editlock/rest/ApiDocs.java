@@ -38,8 +38,19 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
                                                     schema = @Schema(implementation = ApiDocs.Message.class))),
                             @APIResponse(
                                     name = ApiDocs.UNAUTHORIZED,
-                                    description = "No bearer token, or a token that does not verify"),
-                            @APIResponse(name = ApiDocs.FORBIDDEN, description = "The token has no role admin"),
+                                    description = "No bearer token, or a token that does not verify "
+                                            + "(with WWW-Authenticate: Bearer)",
+                                    content =
+                                            @Content(
+                                                    mediaType = MediaType.APPLICATION_JSON,
+                                                    schema = @Schema(implementation = ApiDocs.Message.class))),
+                            @APIResponse(
+                                    name = ApiDocs.FORBIDDEN,
+                                    description = "The token has no role admin",
+                                    content =
+                                            @Content(
+                                                    mediaType = MediaType.APPLICATION_JSON,
+                                                    schema = @Schema(implementation = ApiDocs.Message.class))),
                             @APIResponse(
                                     name = ApiDocs.NOT_FOUND,
                                     description = "No such configurator, item or entry",

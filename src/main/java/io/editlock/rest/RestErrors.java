@@ -15,18 +15,21 @@ import io.editlock.lock.LockTokenMismatchException;
 import io.editlock.lock.LockedException;
 import io.editlock.protocol.Messages;
 import io.editlock.protocol.WireFormat;
+import io.quarkus.security.AuthenticationFailedException;
+import io.quarkus.security.UnauthorizedException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 /**
- * The one place where refusals become HTTP: 400 invalid input, 403 not allowed, 404 unknown id, 423 locked by
- * another user, 412 stale Lock-Token, 422/409 an {@code Idempotency-Key} reused for another request or still in
- * progress (docs/protocol.md §8), 503 lock store unreachable (writes fail closed). Every body is
- * JSON with a {@code message}.
+ * The one place where refusals become HTTP: 400 invalid input, 401 no valid token, 403 not allowed, 404 unknown
+ * id, 423 locked by another user, 412 stale Lock-Token, 422/409 an {@code Idempotency-Key} reused for another
+ * request or still in progress (docs/protocol.md §8), 503 lock store unreachable (writes fail closed). Every
+ * body is JSON with a {@code message}.
  */
 public class RestErrors {
 
@@ -82,6 +85,26 @@ public class RestErrors {
                 .type(MediaType.APPLICATION_JSON_TYPE)
                 .entity(WireFormat.object().put("message", e.getMessage()))
                 .build();
+    }
+
+    /**
+     * Quarkus's security checks (a route's {@code @Authenticated} or {@code @RolesAllowed}) run where the
+     * route needs them, since authentication is not proactive, so their refusals arrive here like ours:
+     * no token, a token that does not verify, a role the token lacks.
+     */
+    @ServerExceptionMapper
+    public Response noToken(UnauthorizedException e) {
+        return unauthorized("a bearer token is required (Authorization: Bearer <token>)");
+    }
+
+    @ServerExceptionMapper
+    public Response badToken(AuthenticationFailedException e) {
+        return unauthorized("the bearer token is not valid (signature, issuer, audience, expiry or subject)");
+    }
+
+    @ServerExceptionMapper
+    public Response lacksRole(io.quarkus.security.ForbiddenException e) {
+        return message(Response.Status.FORBIDDEN.getStatusCode(), "the token lacks the role this request needs");
     }
 
     @ServerExceptionMapper
@@ -144,6 +167,13 @@ public class RestErrors {
     public Response idempotencyKeyInUse(IdempotencyKeyInUseException e) {
         return Response.fromResponse(message(Response.Status.CONFLICT.getStatusCode(), e.getMessage()))
                 .header("Retry-After", "1")
+                .build();
+    }
+
+    /** The challenge tells a client which scheme to answer with, as Quarkus's own 401 did. */
+    private static Response unauthorized(String message) {
+        return Response.fromResponse(message(Response.Status.UNAUTHORIZED.getStatusCode(), message))
+                .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer")
                 .build();
     }
 
