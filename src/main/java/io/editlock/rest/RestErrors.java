@@ -102,8 +102,10 @@ public class RestErrors {
         return unauthorized("the bearer token is not valid (signature, issuer, audience, expiry or subject)");
     }
 
+    /** Only writes check a role (breaking a lock needs admin): a refusal is audited like every refused write. */
     @ServerExceptionMapper
-    public Response lacksRole(io.quarkus.security.ForbiddenException e) {
+    public Response lacksRole(io.quarkus.security.ForbiddenException e, ContainerRequestContext request) {
+        audit.writeRefused(Response.Status.FORBIDDEN.getStatusCode(), target(request), caller(request), "not-allowed");
         return message(Response.Status.FORBIDDEN.getStatusCode(), "the token lacks the role this request needs");
     }
 

@@ -5,7 +5,9 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.startsWith;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.editlock.support.AuditLines;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.DemoLogin.TestUser;
 import io.editlock.support.TestTokens;
@@ -19,7 +21,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * docs/rest-api.md, Errors: the refusals of Quarkus security are JSON with a {@code message} like every other
  * error: 401 without a token or with one that does not verify (still with its {@code WWW-Authenticate: Bearer}
- * challenge), 403 for a role the token lacks.
+ * challenge), 403 for a role the token lacks, which is audited as a refused write.
  */
 @QuarkusTest
 class SecurityRefusalsTest {
@@ -55,14 +57,23 @@ class SecurityRefusalsTest {
                 .body("message", startsWith(message));
     }
 
+    /** docs/operations.md, Audit log: the refused break-lock is one refuse-write line, like every refused write. */
     @ParameterizedTest(name = "{0}")
     @CsvSource({"configurator:1", "item:1:filters"})
-    void breakingALockWithoutTheAdminRoleIs403WithAJsonMessage(String canonical) {
+    void breakingALockWithoutTheAdminRoleIs403WithAJsonMessageAndAnAuditLine(String canonical) {
         TestUser omar = DemoLogin.user("Omar");
-        as(omar).delete("/api/locks/" + canonical)
-                .then()
-                .statusCode(403)
-                .contentType(startsWith("application/json"))
-                .body("message", not(Matchers.emptyOrNullString()));
+        try (AuditLines audit = AuditLines.capture()) {
+            as(omar).delete("/api/locks/" + canonical)
+                    .then()
+                    .statusCode(403)
+                    .contentType(startsWith("application/json"))
+                    .body("message", not(Matchers.emptyOrNullString()));
+            String expected = "refuse-write status=403 target=\"DELETE /api/locks/" + canonical + "\" user=\""
+                    + omar.id() + "\" not-allowed";
+            assertEquals(
+                    expected,
+                    audit.await("the audit line of Omar's refused break-lock", line -> line.contains(omar.id())),
+                    "the refused break-lock in the audit log");
+        }
     }
 }
