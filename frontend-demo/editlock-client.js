@@ -27,6 +27,13 @@
  */
 
 /**
+ * A take-over request of yours that stands (docs/protocol.md §13), as `takeover-pending` answered it.
+ * @typedef {object} Takeover
+ * @property {Resource} resource the lock asked for
+ * @property {string} deadline ISO-8601, when its consent window ends
+ */
+
+/**
  * `welcome`, the first frame of every socket.
  * @typedef {object} Welcome
  * @property {string} socketId
@@ -279,8 +286,10 @@ function requestsFor(resource) {
  *   (a plain token that ended, a refused connection) `lock-lost`, `not-waiting` and `lock-failed` follow
  *   for all the client had
  * - `reconnecting` `{attempt, delayMs}` — the next attempt is scheduled
- * - `resumed` `{locks, reload}` — after a drop (or a reload of the page: `reload` true), these locks were
- *   recovered (same grants, same tokens)
+ * - `resumed` `{locks, reload, takeovers}` — after a drop (or a reload of the page: `reload` true), these locks
+ *   were recovered (same grants, same tokens); after a reload, `takeovers` lists the take-over requests the
+ *   page before made, which this page now keeps (one granted meanwhile is among `locks`, and its
+ *   `takeover-granted` follows)
  * - `reauthed` `{expiresAt}` — the token provider's fresh token now identifies the open socket, until `expiresAt`
  * - `reauth-failed` `{error}` — a renewal failed; it is tried again while the token lasts (after that the
  *   socket is closed with 4401 and reconnected with a fresh token, its locks resumed)
@@ -362,8 +371,8 @@ export class EditlockClient extends EventTarget {
     this.watched = new Set();
     /** @type {Map<string, number>} the lines this user waits in (canonical string -> position, 1 = next) */
     this.waiting = new Map();
-    /** @type {Map<string, {resource: Resource, deadline: string}>} this user's take-over requests that stand
-     *  (canonical string -> the request), until their outcome arrives */
+    /** @type {Map<string, Takeover>} this client's take-over requests that stand (canonical string -> the
+     *  request), until their outcome arrives; a reloaded page takes over those of the page before */
     this.takeovers = new Map();
   }
 
@@ -428,6 +437,7 @@ export class EditlockClient extends EventTarget {
       if (this.#resumeToken && this.welcome && this.#keepsSomething()) {
         storage.setItem(this.options.resumeStorageKey, JSON.stringify({
           resumeToken: this.#resumeToken, userId: this.welcome.userId, at: Date.now(), waiting: [...this.waiting.keys()],
+          takeovers: [...this.takeovers.values()],
         }));
       } else {
         storage.removeItem(this.options.resumeStorageKey);
@@ -538,7 +548,7 @@ export class EditlockClient extends EventTarget {
    * `NOT_FOUND`.
    * @param {Resource} resource
    * @param {string} [message] shown to the holder, at most 200 characters
-   * @returns {Promise<{resource: Resource, deadline: string}>}
+   * @returns {Promise<Takeover>}
    */
   async requestTakeover(resource, message) {
     const data = message ? { resource, message } : { resource };
@@ -966,8 +976,14 @@ export class EditlockClient extends EventTarget {
       return;
     }
     if (resumed) {
+      // The resumed socket keeps the take-over requests of the page before, so their outcome comes here
+      // (docs/protocol.md §13); one granted while no page listened comes with the resumed locks.
+      const { takeovers } = remembered;
+      takeovers.forEach((takeover) => this.takeovers.set(resourceKey(takeover.resource), takeover));
+      const granted = resumed.filter((lock) => this.takeovers.has(resourceKey(lock.resource)));
       resumed.forEach((lock) => this.#hold(lock));
-      this.#emit('resumed', { locks: resumed, reload: true });
+      this.#emit('resumed', { locks: resumed, reload: true, takeovers });
+      granted.forEach((lock) => this.#emit('takeover-granted', { lock }));
     }
     // The page before waited in these lines; this page learns its places (or takes them again).
     await this.#rejoin(remembered.waiting.filter((key) => !this.locks.has(key)), link);
@@ -975,8 +991,8 @@ export class EditlockClient extends EventTarget {
 
   /**
    * @param {string} userId
-   * @returns {{resumeToken: string, waiting: string[]} | null} what the page before kept for this user
-   *   (its resume token, the lines it waited in), taken out of storage
+   * @returns {{resumeToken: string, waiting: string[], takeovers: Takeover[]} | null} what the page before kept
+   *   for this user (its resume token, the lines it waited in, its take-over requests), taken out of storage
    */
   #takeRemembered(userId) {
     const storage = this.options.resumeStorage;
@@ -991,7 +1007,9 @@ export class EditlockClient extends EventTarget {
         return null;
       }
       const waiting = Array.isArray(saved.waiting) ? saved.waiting.filter((/** @type {unknown} */ key) => typeof key === 'string') : [];
-      return { resumeToken: saved.resumeToken, waiting };
+      const takeovers = Array.isArray(saved.takeovers) ? saved.takeovers.filter((/** @type {any} */ takeover) => takeover
+        && typeof takeover.deadline === 'string' && takeover.resource && typeof takeover.resource.type === 'string') : [];
+      return { resumeToken: saved.resumeToken, waiting, takeovers };
     } catch {
       return null;
     }

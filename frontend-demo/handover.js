@@ -11,10 +11,15 @@ import { boundInput } from './widgets.js';
 /** @typedef {import('./editlock-client.js').Lock} Lock */
 
 /**
+ * A take-over request of ours: for the page `key`, of the lock `lock` (the page's own, or the one in its way:
+ * a configurator lock), from `holder`, until `deadline`.
+ * @typedef {{key: string, lock: string, holder: string, deadline: string}} Asked
+ */
+
+/**
  * state.handover:
  * @typedef {object} HandoverState
- * @property {{key: string, lock: string, holder: string, deadline: string} | null} asked our take-over request for the open
- *   page (`key`), while it stands; `lock` is the lock asked for: the page's own, or the one in its way (a configurator lock)
+ * @property {Asked | null} asked our take-over request for the open page, while it stands
  * @property {{key: string, position: number} | null} queue our place in the open page's line
  * @property {{resource: import('./editlock-client.js').Resource, byUserName: string, message?: string, deadline: string} | null} request
  *   someone asks us for a page we hold
@@ -30,6 +35,17 @@ export function installHandover(app) {
   /** @type {HandoverState} */
   const handover = { asked: null, queue: null, request: null };
   state.handover = handover;
+  /**
+   * Our take-over requests that still stand for pages the user has left, by the lock asked for (null: made
+   * by the page before a reload of the tab, for a page not known here). A request cannot be withdrawn
+   * (docs/protocol.md §13), so its outcome still comes: a grant is given back at once (a configurator lock
+   * kept for nobody would shut everyone out of the whole configurator), a refusal is forgotten. Coming
+   * back to the page makes the request the page's again.
+   * @type {Map<string, Asked | null>}
+   */
+  const askedForLeftPages = new Map();
+  /** @type {WeakSet<Edit>} the edit sessions of pages left, so that a request whose reply comes after is known as one */
+  const leftSessions = new WeakSet();
   /** @type {ReturnType<typeof setInterval> | null} */
   let ticker = null;
   /**
@@ -88,10 +104,19 @@ export function installHandover(app) {
     }
   });
   on('takeover-granted', (detail) => {
+    const key = resourceKey(detail.lock.resource);
+    if (askedForLeftPages.delete(key) && state.edit?.key !== key) {
+      // Asked for a page the user has left, and not the page open now: nobody is editing with it.
+      client.unlock(detail.lock.resource).catch(() => {});
+      return;
+    }
     toast('The page was handed over to you.');
     grantedHere(detail.lock);
   });
   on('takeover-refused', (detail) => {
+    if (askedForLeftPages.delete(resourceKey(detail.resource))) {
+      return; // about a page the user has left: nothing to tell
+    }
     if (handover.asked && handover.asked.lock === resourceKey(detail.resource)) {
       handover.asked = null;
     }
@@ -100,6 +125,9 @@ export function installHandover(app) {
     render();
   });
   on('lock-failed', (detail) => {
+    if (detail.resource && askedForLeftPages.delete(resourceKey(detail.resource))) {
+      return; // a request for a page the user has left ended: nothing to tell
+    }
     if (handover.asked && handover.asked.lock === resourceKey(detail.resource)) {
       handover.asked = null;
       toast(`The page could not be handed over: ${detail.message}`, 'error');
@@ -131,6 +159,15 @@ export function installHandover(app) {
     render();
   });
   on('lock-lost', (detail) => dismissRequestFor(resourceKey(detail.resource)));
+  on('resumed', (detail) => {
+    // A reloaded tab: the requests of the page before are ours now, for pages this page did not open.
+    for (const { resource } of detail.takeovers || []) {
+      const key = resourceKey(resource);
+      if (!askedForLeftPages.has(key) && handover.asked?.lock !== key) {
+        askedForLeftPages.set(key, null);
+      }
+    }
+  });
 
   /**
    * A request-takeover for the open page was refused: tells the user, or names the next lock to ask for.
@@ -178,6 +215,14 @@ export function installHandover(app) {
       if (position) {
         handover.queue = { key: edit.key, position };
       }
+      for (const [lock, asked] of askedForLeftPages) {
+        if (asked && asked.key === edit.key) {
+          askedForLeftPages.delete(lock); // back on the page it asked for: its outcome is this page's again
+          handover.asked = asked;
+          tick();
+          break;
+        }
+      }
     },
     /**
      * Asks for the open page: for the lock in its way (the refusal's `blocking`: the page's own lock, or
@@ -193,8 +238,15 @@ export function installHandover(app) {
         tried.add(resourceKey(wanted));
         try {
           const pending = await client.requestTakeover(wanted, message || undefined);
-          handover.asked = { key: edit.key, lock: resourceKey(wanted), holder: edit.blockedBy ? edit.blockedBy.name : 'the editor',
-            deadline: pending.deadline };
+          const lock = resourceKey(wanted);
+          /** @type {Asked} */
+          const asked = { key: edit.key, lock, holder: edit.blockedBy ? edit.blockedBy.name : 'the editor', deadline: pending.deadline };
+          if (leftSessions.has(edit) && state.edit?.key !== edit.key) {
+            askedForLeftPages.set(lock, asked); // the user left the page while the request was on its way
+          } else {
+            askedForLeftPages.delete(lock); // asked again from this page: a request left standing is joined, the same one
+            handover.asked = asked;
+          }
           break;
         } catch (caught) {
           const next = refusedAsking(edit, /** @type {import('./editlock-client.js').EditlockError} */ (caught), tried);
@@ -237,22 +289,32 @@ export function installHandover(app) {
         await client.answerTakeover(request.resource, accept).catch((failure) => toast(failure.message, 'error'));
       }
     },
-    /** The open page is left: its line and request with it, and the dialog about its lock. @param {Edit} edit */
+    /**
+     * The open page is left: its line with it, and the dialog about its lock. Its take-over request stands
+     * (there is no withdrawing it): it is kept among those of pages left.
+     * @param {Edit} edit
+     */
     left(edit) {
+      leftSessions.add(edit);
       const queue = handover.queue;
       if (queue && queue.key === edit.key) {
         handover.queue = null;
         client.stopWaiting(edit.resource).catch(() => {});
       }
       if (handover.asked && handover.asked.key === edit.key) {
+        askedForLeftPages.set(handover.asked.lock, handover.asked); // it stands: its outcome still comes
         handover.asked = null;
         tick();
       }
       dismissRequestFor(edit.key);
     },
-    /** Signed out: nothing of this user stays on screen, and the countdowns' clock stops. */
+    /**
+     * Signed out: nothing of this user stays on screen, and the countdowns' clock stops. The client's close
+     * that follows ends our requests (docs/protocol.md §13) and frees whatever was granted meanwhile.
+     */
     close() {
       Object.assign(handover, { asked: null, queue: null, request: null });
+      askedForLeftPages.clear();
       tick();
     },
   };

@@ -188,6 +188,35 @@ describe('asking for a page and waiting in line', { timeout: 300_000 }, () => {
     await screenshot(sara.page, 'sara-got-the-page-from-toms-structure');
   });
 
+  it('Sara asks Tom for his structure from an item page and moves on; when he hands it over, she gives it back', async () => {
+    const [filters] = await setUp(server.baseUrl, ['Bell']); // a configurator of its own
+    const overview = filters.replace(/\/items\/.*$/, '');
+    const structure = `${overview}/structure`;
+    const configuratorId = Number(filters.split('/')[2]);
+    await open(tom, structure);
+    await waitForStatus(tom.page, 'editing');
+    await open(sara, filters);
+    await waitForStatus(sara.page, 'blocked');
+    await sara.page.click('[data-testid=ask-holder]');
+    await sara.page.locator('[data-testid=takeover-pending]', { hasText: 'Asked Tom' }).waitFor();
+    await open(sara, overview); // Sara no longer needs the page; her request stands (it cannot be withdrawn)
+    await sara.page.locator('[data-testid=page]').waitFor({ state: 'detached' });
+
+    await tom.page.locator('[data-testid=takeover-dialog]').waitFor();
+    await tom.page.click('[data-testid=takeover-handover]');
+    await waitForStatus(tom.page, 'lost');
+    // Sara's unlock of this configurator's lock, answered (the test before saw her give back another one).
+    const givenBack = (f) => f.dir === 'in' && f.event === 'lock-released' && f.data.reason === 'unlock'
+      && f.data.resource.type === 'configurator' && f.data.resource.configuratorId === configuratorId;
+    await sara.framesArrived(givenBack, { what: 'the structure given back by Sara' });
+    assert.deepEqual(await locksIn(server.baseUrl, filters), [], 'nobody holds anything in the configurator');
+
+    // Tom, and anyone, can edit the structure again.
+    await tom.page.getByRole('button', { name: 'Edit again' }).click();
+    await waitForStatus(tom.page, 'editing');
+    await screenshot(tom.page, 'tom-edits-the-structure-again-after-sara-moved-on');
+  });
+
   it('no page had a script error', () => {
     for (const user of [sara, tom, omar]) {
       assert.deepEqual(user.errors || [], [], `${user.name}'s page threw`);

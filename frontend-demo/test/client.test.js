@@ -226,7 +226,7 @@ describe('EditlockClient', () => {
       return ['resumed', { locks: [lockOf(17)] }];
     });
     await ready;
-    assert.deepEqual(resumed, [{ locks: [lockOf(17)], reload: true }]);
+    assert.deepEqual(resumed, [{ locks: [lockOf(17)], reload: true, takeovers: [] }]);
     assert.equal(after.heldLock(FILTERS).token, 17);
     await second.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
     assert.equal((await relock).token, 17);

@@ -4,8 +4,10 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { installHandover } from '../handover.js';
+import { createEditSession } from '../app/edit-session.js';
+import { EditlockClient } from '../editlock-client.js';
 import {
-  FILTERS, connected as connectedTo, installFakeSockets, lockOf, removeFakeSockets, until,
+  FakeSocket, FILTERS, MemoryStorage, connected as connectedTo, installFakeSockets, lockOf, removeFakeSockets, settled, until,
 } from './support/scripted-server.js';
 
 function connected(userName = 'Tom') {
@@ -79,6 +81,67 @@ function recordIntervals() {
   };
   return { running, restore: () => Object.assign(globalThis, { setInterval: realSet, clearInterval: realClear }) };
 }
+
+/**
+ * The demo around `client` as sign-in.js wires it: the edit session of the open page and handover.js,
+ * with the client's events reaching both. `go(key, resource)` moves to another page as navigation does
+ * (no resource: a page without a lock, such as the configurator's overview). Signed out after the test,
+ * so that no countdown or client keeps the run from ending.
+ */
+function demoAround(t, client) {
+  const app = {
+    state: { edit: null, route: { view: 'item', configuratorId: 12 }, locks: [], auth: { userId: '7' } },
+    render: () => {},
+    writes: { sendPendingDeletes: () => [] },
+    toasts: [],
+  };
+  app.edit = createEditSession(app);
+  const handover = installHandover({
+    client, state: app.state, render: () => {}, toast: (text, kind) => app.toasts.push({ text, kind }),
+    granted: (lock, forKey) => app.edit.granted(lock, forKey), retry: (edit) => app.edit.acquire(edit),
+  });
+  app.session = { client, handover };
+  t.after(() => {
+    handover.close();
+    client.close();
+  });
+  const wire = { 'lock-updated': 'lockUpdated', 'lock-released': 'lockReleased', 'lock-lost': 'lockLost' };
+  for (const [type, part] of Object.entries(wire)) {
+    client.addEventListener(type, (event) => app.edit[part](event.detail));
+  }
+  app.go = (key, resource) => {
+    if (app.state.edit && app.state.edit.key !== key) app.edit.leave(app.state.edit);
+    if (resource) app.edit.open(key, resource);
+    else app.state.edit = null;
+  };
+  return app;
+}
+
+/** Item 6's filters, another page of configurator 12. */
+const OTHER_PAGE = { ...FILTERS, itemId: 6 };
+
+/** The configurator lock Tom hands over to Sara (user 7), with its new token. */
+const HANDED = heldBy(STRUCTURE, ['7', 'Sara'], 30);
+
+/** The server refuses an item page of configurator 12 for Tom's structure lock. */
+const refusedForTomsStructure = (frame) => ['lock-failed', lockedBy({ ...FILTERS, itemId: frame.data.itemId }, heldBy(STRUCTURE, ['8', 'Tom']))];
+
+/** Sara opens item 5's filters, finds them blocked by Tom's structure, and asks Tom for it (the request stands). */
+async function askedTomFromFilters(t, client, socket) {
+  const app = demoAround(t, client);
+  app.go('item:5:filters', { ...FILTERS });
+  await socket.answer('lock-item-subresource', refusedForTomsStructure);
+  await until(() => app.state.edit.status === 'blocked');
+  const asking = app.session.handover.askHolder(app.state.edit);
+  await socket.answer('request-takeover', (frame) => ['takeover-pending', {
+    resource: frame.data.resource, deadline: new Date(Date.now() + 30_000).toISOString() }]);
+  await asking;
+  assert.equal(app.state.handover.asked.lock, 'configurator:12');
+  return app;
+}
+
+/** The unlocks of the configurator the client sent. */
+const structureUnlocks = (socket) => socket.sent.filter((f) => f.event === 'unlock-configurator');
 
 describe('the demo\u2019s take-over and waiting part', () => {
   beforeEach(installFakeSockets);
@@ -215,6 +278,114 @@ describe('the demo\u2019s take-over and waiting part', () => {
       assert.equal(app.state.handover.request, null);
       assert.equal(intervals.running.size, 0);
       client.close();
+    });
+  });
+
+  describe('a take-over request standing for a page the user left (it cannot be withdrawn)', () => {
+    it('its grant is given back at once, and no page turns editable with it', async (t) => {
+      const { client, socket } = await connected('Sara');
+      const app = await askedTomFromFilters(t, client, socket);
+      app.go('item:6:filters', { ...OTHER_PAGE }); // Sara moves on before Tom answers
+      await socket.answer('lock-item-subresource', refusedForTomsStructure);
+      await until(() => app.state.edit.status === 'blocked');
+
+      socket.push('takeover-granted', { lock: HANDED }); // Tom hands over the structure
+      const unlock = await until(() => structureUnlocks(socket)[0]);
+      assert.deepEqual(unlock.data, { configuratorId: 12 });
+      await socket.answer('unlock-configurator', () => ['lock-released', { resource: STRUCTURE, reason: 'unlock', ownerUserId: '7', ownerUserName: 'Sara' }]);
+      await settled();
+      assert.equal(client.heldLock(STRUCTURE), undefined);
+      assert.equal(app.state.edit.key, 'item:6:filters');
+      assert.equal(app.state.edit.status, 'blocked', 'not editing: the page open now was not asked for');
+      assert.equal(socket.sent.filter((f) => f.event === 'lock-item-subresource').length, 2, 'the page left is not locked');
+      assert.deepEqual(app.toasts, [], 'nothing was handed over to the user');
+    });
+
+    it('back on the page before the grant comes, the grant serves that page, as if it had never been left', async (t) => {
+      const { client, socket } = await connected('Sara');
+      const app = await askedTomFromFilters(t, client, socket);
+      app.go('configurator:12:overview', null);
+      app.go('item:5:filters', { ...FILTERS }); // and back
+      await socket.answer('lock-item-subresource', refusedForTomsStructure);
+      await until(() => app.state.edit.status === 'blocked');
+      const banner = app.state.handover.asked;
+
+      socket.push('takeover-granted', { lock: HANDED });
+      await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(31), released: [] }]);
+      await until(() => app.state.edit.status === 'editing');
+      assert.equal(app.state.edit.token, 31);
+      await until(() => structureUnlocks(socket).length === 1); // the structure goes back once the page is Sara's
+      assert.equal(banner?.lock, 'configurator:12', 'while it stood, the banner showed the request again');
+    });
+
+    it('left while the request was on its way: its grant is given back too', async (t) => {
+      const { client, socket } = await connected('Sara');
+      const app = demoAround(t, client);
+      app.go('item:5:filters', { ...FILTERS });
+      await socket.answer('lock-item-subresource', refusedForTomsStructure);
+      await until(() => app.state.edit.status === 'blocked');
+      const asking = app.session.handover.askHolder(app.state.edit);
+      const frame = await until(() => asks(socket)[0]);
+      app.go('configurator:12:overview', null); // before the server confirmed the request
+      socket.push('takeover-pending', { resource: frame.data.resource, deadline: new Date(Date.now() + 30_000).toISOString() }, frame.ref);
+      await asking;
+
+      socket.push('takeover-granted', { lock: HANDED });
+      const unlock = await until(() => structureUnlocks(socket)[0]);
+      assert.deepEqual(unlock.data, { configuratorId: 12 });
+    });
+
+    it('its refusal is forgotten: nothing to tell about a page the user left', async (t) => {
+      const { client, socket } = await connected('Sara');
+      const app = await askedTomFromFilters(t, client, socket);
+      app.go('configurator:12:overview', null);
+      const sent = socket.sent.length;
+
+      socket.push('takeover-refused', { resource: STRUCTURE, byUserName: 'Tom' });
+      await settled();
+      assert.deepEqual(app.toasts, []);
+      assert.equal(socket.sent.length, sent, 'nothing sent');
+      assert.equal(client.takeovers.size, 0);
+    });
+
+    it('a grant that reached only the socket that dropped, brought back by the resume, is given back', async (t) => {
+      const { client, socket } = await connectedTo({ token: 'jwt', requestTimeoutMs: 1000, backoffBaseMs: 5, backoffMaxMs: 20 },
+        { resumeToken: 'r', userName: 'Sara' });
+      const app = await askedTomFromFilters(t, client, socket);
+      app.go('configurator:12:overview', null);
+
+      socket.drop(); // Tom hands over while Sara's socket is gone
+      const second = await until(() => FakeSocket.all[1]);
+      second.welcome('resume-2', 'Sara');
+      await second.answer('resume', () => ['resumed', { locks: [HANDED] }]);
+      const unlock = await until(() => second.sent.find((f) => f.event === 'unlock-configurator'));
+      assert.deepEqual(unlock.data, { configuratorId: 12 });
+      assert.deepEqual(app.toasts, []);
+    });
+
+    it('a reloaded tab gives back the grant of a request the page before made', async (t) => {
+      const storage = new MemoryStorage();
+      const { client: before, socket } = await connectedTo({ token: 'jwt', requestTimeoutMs: 1000, resumeStorage: storage },
+        { resumeToken: 'r', userName: 'Sara' });
+      await askedTomFromFilters(t, before, socket);
+      before.rememberForReload(); // pagehide: Sara reloads, or follows a link to another page of the demo
+
+      const after = new EditlockClient({
+        token: 'jwt', url: 'ws://test/locking', activityTarget: null, closeOnPageHide: false, resumeStorage: storage,
+        reloadResumeRetryDelaysMs: [10], requestTimeoutMs: 1000,
+      });
+      const app = demoAround(t, after);
+      const ready = after.connect();
+      const second = await until(() => FakeSocket.all[1]);
+      second.welcome('r2', 'Sara');
+      await second.answer('resume', () => ['resumed', { locks: [] }]); // the request moved to this page's socket
+      await ready;
+      app.go('configurator:12:overview', null);
+
+      second.push('takeover-granted', { lock: HANDED });
+      const unlock = await until(() => second.sent.find((f) => f.event === 'unlock-configurator'));
+      assert.deepEqual(unlock.data, { configuratorId: 12 });
+      assert.deepEqual(app.toasts, []);
     });
   });
 });

@@ -251,4 +251,37 @@ describe('take-over and waiting', () => {
     after.close();
     before.close();
   });
+  it('a reloaded page keeps the take-over requests of the page before: their outcome comes to it, a grant with the resume too', async () => {
+    const storage = new MemoryStorage();
+    const { client: before, socket } = await connected({ resumeStorage: storage });
+    const deadline = '2026-01-01T00:00:30Z';
+    for (const resource of [STRUCTURE, VARIABLES]) {
+      const asked = before.requestTakeover(resource);
+      await socket.answer('request-takeover', (frame) => ['takeover-pending', { resource: frame.data.resource, deadline }]);
+      await asked;
+    }
+    before.rememberForReload(); // pagehide of a page that unloads: it holds no lock, it only asks
+
+    const after = new EditlockClient({
+      token: 'jwt', url: 'ws://test/locking', activityTarget: null, closeOnPageHide: false, resumeStorage: storage,
+      reloadResumeRetryDelaysMs: [10], requestTimeoutMs: 1000,
+    });
+    const resumed = events(after, 'resumed');
+    const granted = events(after, 'takeover-granted');
+    const ready = after.connect();
+    const second = await until(() => FakeSocket.all[1]);
+    second.welcome('r2', 'Tom');
+    const structure = { ...lockOf(30), resource: STRUCTURE }; // handed over while no page listened
+    const resume = await second.answer('resume', () => ['resumed', { locks: [structure] }]);
+    await ready;
+    assert.equal(resume.data.resumeToken, 'r', 'kept although the page held no lock');
+    assert.deepEqual(resumed, [{ locks: [structure], reload: true,
+      takeovers: [{ resource: STRUCTURE, deadline }, { resource: VARIABLES, deadline }] }]);
+    assert.deepEqual(granted, [{ lock: structure }], 'told as a take-over, not only as a resumed lock');
+    assert.deepEqual([...after.takeovers.keys()], ['configurator:12:variables'], 'the request still standing');
+    second.push('takeover-refused', { resource: VARIABLES, byUserName: 'Sara' });
+    assert.equal(after.takeovers.size, 0);
+    after.close();
+    before.close();
+  });
 });
