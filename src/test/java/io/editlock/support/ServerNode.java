@@ -43,7 +43,13 @@ public final class ServerNode implements AutoCloseable {
     /** Starts a node on a free port with these settings (as -D system properties) and waits until it is ready. */
     public static ServerNode start(String name, Map<String, String> settings) {
         ServerNode node = spawn(name, settings);
-        node.awaitReady();
+        try {
+            node.awaitReady();
+        } catch (RuntimeException notReady) {
+            // Nobody else holds the process yet: left running, it would outlive the build.
+            node.kill9();
+            throw notReady;
+        }
         return node;
     }
 
