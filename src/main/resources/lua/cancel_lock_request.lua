@@ -32,14 +32,7 @@ keep_until(book, void_until, now)
 local changed = {}
 
 if lock ~= nil and lock.k[socket_id] ~= nil and lock.r ~= nil and lock.r[socket_id] == request then
-  unkeep(lock, socket_id)
-  if has_keepers(lock) then
-    changed = { field, lock }
-  else
-    redis.call('HDEL', locks_key, field)
-    live[field] = nil
-    released[#released + 1] = released_entry(lock, reason, '')
-  end
+  changed = give_back(locks_key, live, field, lock, socket_id, reason, released)
 end
 
 write_locks(locks_key, book, changed)

@@ -170,6 +170,17 @@ local function unkeep(lock, socket_id)
   if lock.r then lock.r[socket_id] = nil end
 end
 
+-- A grant the socket's request made is given back: the lock stays while another socket keeps it
+-- (the change to write is returned), else it ends with 'reason' and is listed in 'released'.
+local function give_back(locks_key, live, field, lock, socket_id, reason, released)
+  unkeep(lock, socket_id)
+  if has_keepers(lock) then return { field, lock } end
+  redis.call('HDEL', locks_key, field)
+  live[field] = nil
+  released[#released + 1] = released_entry(lock, reason, '')
+  return {}
+end
+
 -- Which of two blocking locks a refusal names: the configurator lock, then the variables lock,
 -- then the item page whose field sorts first (byte order). Total, so the choice never depends on
 -- the order in which a hash is walked.

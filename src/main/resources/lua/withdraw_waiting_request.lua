@@ -66,15 +66,8 @@ end
 local lock = live[field]
 local changed = {}
 if lock ~= nil and lock.u == user_id and by_request(lock) then
-  unkeep(lock, socket_id)
-  if has_keepers(lock) then
-    changed = { field, lock }
-  else
-    redis.call('HDEL', locks_key, field)
-    live[field] = nil
-    -- No socket is spared its lock-lost: the requester's reply told of no grant.
-    released[#released + 1] = released_entry(lock, 'unlock', '')
-  end
+  -- No socket is spared its lock-lost: the requester's reply told of no grant.
+  changed = give_back(locks_key, live, field, lock, socket_id, 'unlock', released)
 end
 
 write_locks(locks_key, book, changed)
