@@ -29,6 +29,8 @@ public final class Main {
               memory      --url U --server-pid PID --sockets N --configurators M --settle-ms S --runs
               report      --in results.jsonl --machine machine.properties --out report.md
               keys        --dir D   (jwt-private.pem and jwt-public.pem for the server nodes)
+              road        --url U --agent-port P --sources src/main/java --classes JAR,JAR --runs 5
+                          (the server's files a lock request and a guarded write run: bench/road)
             common: --out results.jsonl --event-loops N --timeout-ms T --connect-concurrency C
             """;
 
@@ -50,6 +52,16 @@ public final class Main {
                     Path.of(options.require("in")),
                     Path.of(options.require("machine")),
                     Path.of(options.require("out")));
+            return;
+        }
+        if (command.equals("road")) {
+            Road road = new Road(
+                    URI.create(options.require("url")),
+                    options.getInt("agent-port", 6300),
+                    Path.of(options.get("sources", "src/main/java")),
+                    options.getList("classes").stream().map(Path::of).toList());
+            road.lockRequest(options.getInt("runs", 5));
+            road.guardedWrite(options.getInt("runs", 5));
             return;
         }
         Results results = new Results(Path.of(options.get("out", "/dev/null")));
