@@ -15,9 +15,9 @@
 -- ARGV[6] page            '' for a variable
 -- ARGV[7] fields          JSON object of the entry's own fields (strings)
 -- ARGV[8] referencedItem  '' or an item id the entry names, which must be an item of the configurator
--- ARGV[9] lockChannel     ARGV[10] contentChannel
--- ARGV[11] maxEntries     entries the page may hold; '0' = no cap (internal writes)
--- KEYS[6], ARGV[12], ARGV[13] only with an Idempotency-Key (idempotency_lib.lua): the key's record,
+-- ARGV[9] contentChannel
+-- ARGV[10] maxEntries     entries the page may hold; '0' = no cap (internal writes)
+-- KEYS[6], ARGV[11], ARGV[12] only with an Idempotency-Key (idempotency_lib.lua): the key's record,
 --                         the request's fingerprint, the record's TTL in seconds
 -- Reply (JSON): {s='OK', record} | {s='NOT_FOUND'} | {s='INVALID', message} | {s='LOCKED', lock}
 --             | {s='STALE_TOKEN'} | {s='KEY_REUSED'}; a retry's reply carries gone=true when the
@@ -25,8 +25,8 @@
 local configurator_key, locks_key, items_key, entries_key, item_entries_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local guard, configurator_id, entity, entry_id = cjson.decode(ARGV[1]), ARGV[2], ARGV[3], ARGV[4]
 local item_id, page, record, referenced = ARGV[5], ARGV[6], cjson.decode(ARGV[7]), ARGV[8]
-local lock_channel, content_channel, max_entries = ARGV[9], ARGV[10], tonumber(ARGV[11])
-local replayed = idempotent_replay(KEYS[6], ARGV[12], function()
+local content_channel, max_entries = ARGV[9], tonumber(ARGV[10])
+local replayed = idempotent_replay(KEYS[6], ARGV[11], function()
   return redis.call('HEXISTS', entries_key, entry_id) == 1
 end)
 if replayed ~= nil then return replayed end
@@ -46,7 +46,7 @@ if max_entries > 0 then
     return reply({ s = 'INVALID', message = 'the page already holds ' .. max_entries .. ' entries, the most allowed' })
   end
 end
-local refusal = run_guard(locks_key, guard, nil, lock_channel, configurator_id)
+local refusal = run_guard_leaving_expired(locks_key, guard)
 if refusal ~= nil then return reply(refusal) end
 
 record.id = entry_id
@@ -56,4 +56,4 @@ if item_id ~= '' then
 end
 redis.call('HSET', entries_key, entry_id, cjson.encode(record))
 content_changed(content_channel, configurator_id, entity, entry_id, 'created')
-return idempotent_answer(KEYS[6], ARGV[12], ARGV[13], { s = 'OK', record = record })
+return idempotent_answer(KEYS[6], ARGV[11], ARGV[12], { s = 'OK', record = record })

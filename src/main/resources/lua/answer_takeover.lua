@@ -16,7 +16,11 @@ local ctx = waiting_context(KEYS, 2, ARGV, 6, configurator_id, book)
 local pending = redis.call('HGET', ctx.takeovers, field)
 local takeover = pending and cjson.decode(pending) or nil
 local answered, handed = false, false
-if takeover ~= nil and takeover.h == user_id then
+-- Only a holder who still holds the lock may answer. One whose lease ran out (found expired just now,
+-- before the reaper saw it) has nothing left to refuse: the freed lock goes to the asker below, as
+-- it would have had the reaper come first (§13: B gets a lock that A released meanwhile).
+local holding = live[field] ~= nil and live[field].u == user_id
+if takeover ~= nil and takeover.h == user_id and holding then
   answered = true
   if accept then
     handed = hand_over(ctx, locks_key, live, now, field, takeover, released)

@@ -9,17 +9,17 @@
 -- ARGV[3] entity          'filter' | 'dependency' | 'attribute-value' | 'variable'
 -- ARGV[4] entryId
 -- ARGV[5] page            '' for a variable
--- ARGV[6] lockChannel     ARGV[7] contentChannel
+-- ARGV[6] contentChannel
 -- Reply (JSON): {s='OK'} | {s='NOT_FOUND'} | {s='LOCKED', lock} | {s='STALE_TOKEN'}
 local locks_key, entries_key, item_entries_key = KEYS[1], KEYS[2], KEYS[3]
 local guard, configurator_id, entity, entry_id, page = cjson.decode(ARGV[1]), ARGV[2], ARGV[3], ARGV[4], ARGV[5]
-local lock_channel, content_channel = ARGV[6], ARGV[7]
+local content_channel = ARGV[6]
 
 local raw = redis.call('HGET', entries_key, entry_id)
 if not raw then return reply({ s = 'NOT_FOUND' }) end
 local record = cjson.decode(raw)
 if guard.item ~= nil and record.itemId ~= guard.item then return reply({ s = 'NOT_FOUND' }) end
-local refusal = run_guard(locks_key, guard, nil, lock_channel, configurator_id)
+local refusal = run_guard_leaving_expired(locks_key, guard)
 if refusal ~= nil then return reply(refusal) end
 
 redis.call('HDEL', entries_key, entry_id)

@@ -5,14 +5,14 @@
 -- KEYS[2] locks           hash of the configurator's locks (see locks_lib.lua)
 -- ARGV[1] guard           JSON (see guards_lib.lua)
 -- ARGV[2] configuratorId  ARGV[3] name
--- ARGV[4] lockChannel     ARGV[5] contentChannel
+-- ARGV[4] contentChannel
 -- Reply (JSON): {s='OK', record={id,name,createdAt,createdBy}} | {s='NOT_FOUND'} | {s='LOCKED', lock} | {s='STALE_TOKEN'}
 local configurator_key, locks_key = KEYS[1], KEYS[2]
 local guard, configurator_id, name = cjson.decode(ARGV[1]), ARGV[2], ARGV[3]
-local lock_channel, content_channel = ARGV[4], ARGV[5]
+local content_channel = ARGV[4]
 
 if redis.call('EXISTS', configurator_key) == 0 then return reply({ s = 'NOT_FOUND' }) end
-local refusal = run_guard(locks_key, guard, nil, lock_channel, configurator_id)
+local refusal = run_guard_leaving_expired(locks_key, guard)
 if refusal ~= nil then return reply(refusal) end
 
 redis.call('HSET', configurator_key, 'name', name)

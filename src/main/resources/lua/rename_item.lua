@@ -5,15 +5,15 @@
 -- KEYS[2] items           hash: itemId -> item record
 -- ARGV[1] guard           JSON (see guards_lib.lua)
 -- ARGV[2] configuratorId  ARGV[3] itemId  ARGV[4] name
--- ARGV[5] lockChannel     ARGV[6] contentChannel
+-- ARGV[5] contentChannel
 -- Reply (JSON): {s='OK', record} | {s='NOT_FOUND'} | {s='LOCKED', lock} | {s='STALE_TOKEN'}
 local locks_key, items_key = KEYS[1], KEYS[2]
 local guard, configurator_id, item_id, name = cjson.decode(ARGV[1]), ARGV[2], ARGV[3], ARGV[4]
-local lock_channel, content_channel = ARGV[5], ARGV[6]
+local content_channel = ARGV[5]
 
 local raw = redis.call('HGET', items_key, item_id)
 if not raw then return reply({ s = 'NOT_FOUND' }) end
-local refusal = run_guard(locks_key, guard, nil, lock_channel, configurator_id)
+local refusal = run_guard_leaving_expired(locks_key, guard)
 if refusal ~= nil then return reply(refusal) end
 
 local record = cjson.decode(raw)

@@ -10,13 +10,13 @@
 -- ARGV[4] entryId
 -- ARGV[5] fields          JSON object: the fields to change (strings)
 -- ARGV[6] referencedItem  '' or an item id the entry will name, which must be an item of the configurator
--- ARGV[7] lockChannel     ARGV[8] contentChannel
+-- ARGV[7] contentChannel
 -- Reply (JSON): {s='OK', record} | {s='NOT_FOUND'} | {s='INVALID', message} | {s='LOCKED', lock}
 --             | {s='STALE_TOKEN'}
 local locks_key, items_key, entries_key = KEYS[1], KEYS[2], KEYS[3]
 local guard, configurator_id, entity, entry_id = cjson.decode(ARGV[1]), ARGV[2], ARGV[3], ARGV[4]
 local changes, referenced = cjson.decode(ARGV[5]), ARGV[6]
-local lock_channel, content_channel = ARGV[7], ARGV[8]
+local content_channel = ARGV[7]
 
 local raw = redis.call('HGET', entries_key, entry_id)
 if not raw then return reply({ s = 'NOT_FOUND' }) end
@@ -25,7 +25,7 @@ if guard.item ~= nil and record.itemId ~= guard.item then return reply({ s = 'NO
 if referenced ~= '' and redis.call('HEXISTS', items_key, referenced) == 0 then
   return reply({ s = 'INVALID', message = 'item ' .. referenced .. ' is not an item of configurator ' .. configurator_id })
 end
-local refusal = run_guard(locks_key, guard, nil, lock_channel, configurator_id)
+local refusal = run_guard_leaving_expired(locks_key, guard)
 if refusal ~= nil then return reply(refusal) end
 
 for name, value in pairs(changes) do record[name] = value end

@@ -77,10 +77,7 @@ public class CatalogScripts {
     public Uni<WriteReply> renameConfigurator(Guard guard, String name) {
         long c = guard.configuratorId();
         List<String> k = List.of(keys.configurator(c), keys.locks(c)); // configurator, locks
-        return write(
-                RENAME_CONFIGURATOR,
-                k,
-                List.of(guard.toScriptJson(), id(c), name, keys.lockEventsChannel(), keys.contentEventsChannel()));
+        return write(RENAME_CONFIGURATOR, k, List.of(guard.toScriptJson(), id(c), name, keys.contentEventsChannel()));
     }
 
     /** @param mayDeleteAny an admin's delete; anyone else may delete only what they created */
@@ -131,7 +128,6 @@ public class CatalogScripts {
                                 id(itemId),
                                 name,
                                 parentItemId == null ? "" : id(parentItemId),
-                                keys.lockEventsChannel(),
                                 keys.contentEventsChannel(),
                                 String.valueOf(maxItems)),
                         idempotency));
@@ -143,13 +139,7 @@ public class CatalogScripts {
         return write(
                 RENAME_ITEM,
                 k,
-                List.of(
-                        guard.toScriptJson(),
-                        id(c),
-                        id(guard.itemId()),
-                        name,
-                        keys.lockEventsChannel(),
-                        keys.contentEventsChannel()));
+                List.of(guard.toScriptJson(), id(c), id(guard.itemId()), name, keys.contentEventsChannel()));
     }
 
     public Uni<WriteReply> deleteItem(Guard guard) {
@@ -207,7 +197,6 @@ public class CatalogScripts {
                                 entity.onItemPage() ? entity.page().wireName() : "",
                                 fields,
                                 referencedItem == null ? "" : id(referencedItem),
-                                keys.lockEventsChannel(),
                                 keys.contentEventsChannel(),
                                 String.valueOf(maxEntries)),
                         idempotency));
@@ -248,7 +237,6 @@ public class CatalogScripts {
                         id(entryId),
                         changes,
                         referencedItem == null ? "" : id(referencedItem),
-                        keys.lockEventsChannel(),
                         keys.contentEventsChannel()));
     }
 
@@ -267,7 +255,6 @@ public class CatalogScripts {
                         entity.wireName(),
                         id(entryId),
                         entity.onItemPage() ? entity.page().wireName() : "",
-                        keys.lockEventsChannel(),
                         keys.contentEventsChannel()));
     }
 
