@@ -18,9 +18,8 @@ import java.util.List;
 /**
  * Typed calls of the catalog's write scripts in {@code src/main/resources/lua/}: every guarded write
  * is one script run that checks its guard and then writes (and announces). Each method names the
- * keys as the script calls them. Replies are facts, typed as {@link WriteReply};
- * {@link CatalogOutcomes} decides what they mean. Any failure to run a script is a
- * {@link LockStoreUnavailableException}.
+ * keys as the script calls them. Replies are facts, typed as {@link WriteReply}, which also says what
+ * they mean. Any failure to run a script is a {@link LockStoreUnavailableException}.
  */
 @ApplicationScoped
 public class CatalogScripts {

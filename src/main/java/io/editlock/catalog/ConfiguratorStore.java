@@ -73,8 +73,7 @@ public class ConfiguratorStore implements ItemOwners {
                             id, name, configurator.createdAt().toString(), createdBy, idempotency))
                     .call(reply -> index.removeIfGone(reply, Entity.CONFIGURATOR, id))
                     .map(reply -> {
-                        JsonNode written = CatalogOutcomes.written(
-                                reply, Guard.none(id), () -> UnknownIdException.of(Entity.CONFIGURATOR, id));
+                        JsonNode written = reply.body(Guard.none(id), Entity.CONFIGURATOR, id);
                         return written.has("record")
                                 ? CatalogRecords.configurator(written.path("record"))
                                 : configurator;
@@ -146,7 +145,7 @@ public class ConfiguratorStore implements ItemOwners {
         long id = guard.configuratorId();
         return scripts.renameConfigurator(guard, name)
                 .map(reply -> CatalogRecords.configurator(
-                        written(reply, guard, Entity.CONFIGURATOR, id).path("record")));
+                        reply.body(guard, Entity.CONFIGURATOR, id).path("record")));
     }
 
     /**
@@ -157,7 +156,7 @@ public class ConfiguratorStore implements ItemOwners {
     public Uni<Void> deleteConfigurator(Guard guard, boolean mayDeleteAny) {
         long id = guard.configuratorId();
         return scripts.deleteConfigurator(guard, mayDeleteAny)
-                .map(reply -> written(reply, guard, Entity.CONFIGURATOR, id))
+                .map(reply -> reply.body(guard, Entity.CONFIGURATOR, id))
                 .call(reply -> Uni.join()
                         .all(
                                 index.remove(Entity.CONFIGURATOR, List.of(id)),
@@ -204,7 +203,7 @@ public class ConfiguratorStore implements ItemOwners {
                 .chain(() -> scripts.addItem(guard, id, name, parentItemId, cap, idempotency))
                 .call(reply -> index.removeIfGone(reply, Entity.ITEM, id))
                 .map(reply -> CatalogRecords.item(
-                        c, written(reply, guard, Entity.CONFIGURATOR, c).path("record")))
+                        c, reply.body(guard, Entity.CONFIGURATOR, c).path("record")))
                 .onFailure(ConfiguratorStore::refused)
                 .call(() -> index.remove(Entity.ITEM, List.of(id))));
     }
@@ -230,13 +229,13 @@ public class ConfiguratorStore implements ItemOwners {
         return scripts.renameItem(guard, name)
                 .map(reply -> CatalogRecords.item(
                         guard.configuratorId(),
-                        written(reply, guard, Entity.ITEM, guard.itemId()).path("record")));
+                        reply.body(guard, Entity.ITEM, guard.itemId()).path("record")));
     }
 
     /** Deletes the item with its sub-tree; the deleter's page locks there go with reason deleted. */
     public Uni<Void> deleteItem(Guard guard) {
         return scripts.deleteItem(guard)
-                .map(reply -> written(reply, guard, Entity.ITEM, guard.itemId()))
+                .map(reply -> reply.body(guard, Entity.ITEM, guard.itemId()))
                 .call(reply -> Uni.join()
                         .all(
                                 index.remove(Entity.ITEM, CatalogRecords.ids(reply.path("items"))),
@@ -271,10 +270,6 @@ public class ConfiguratorStore implements ItemOwners {
                                 reply.get(0).toString(),
                                 Instant.parse(reply.get(1).toString()),
                                 reply.get(2) == null ? null : reply.get(2).toString())));
-    }
-
-    static JsonNode written(WriteReply reply, Guard guard, Entity entity, Object id) {
-        return CatalogOutcomes.written(reply, guard, () -> UnknownIdException.of(entity, id));
     }
 
     /** A write that did not happen for a reason of its own (not a store failure): its index entry goes. */

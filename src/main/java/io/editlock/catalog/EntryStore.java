@@ -56,9 +56,7 @@ public class EntryStore {
                         guard, entity, id, json(fields), referencedItem(entity, fields), maxEntries, idempotency))
                 .call(reply -> index.removeIfGone(reply, entity, id))
                 .map(reply -> CatalogRecords.entry(
-                        entity,
-                        c,
-                        ConfiguratorStore.written(reply, guard, owner, ownerId).path("record")))
+                        entity, c, reply.body(guard, owner, ownerId).path("record")))
                 .onFailure(ConfiguratorStore::refused)
                 .call(() -> index.remove(entity, List.of(id))));
     }
@@ -90,12 +88,12 @@ public class EntryStore {
                 .map(reply -> CatalogRecords.entry(
                         entity,
                         guard.configuratorId(),
-                        ConfiguratorStore.written(reply, guard, entity, id).path("record")));
+                        reply.body(guard, entity, id).path("record")));
     }
 
     public Uni<Void> delete(Guard guard, Entity entity, long id) {
         return scripts.deleteEntry(guard, entity, id)
-                .map(reply -> ConfiguratorStore.written(reply, guard, entity, id))
+                .map(reply -> reply.body(guard, entity, id))
                 .call(() -> index.remove(entity, List.of(id)))
                 .replaceWithVoid();
     }

@@ -1,13 +1,16 @@
 package io.editlock.catalog;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.lock.Guard;
 import io.editlock.lock.Lock;
+import io.editlock.lock.LockTokenMismatchException;
+import io.editlock.lock.LockedException;
 import io.editlock.lock.redis.LockRecords;
 import io.editlock.lock.redis.ScriptJson;
 
 /**
- * What a catalog write script answered, read in one place ({@link #parse}). The shapes are written in
- * each script's header (src/main/resources/lua/); {@link CatalogOutcomes} decides what a refusal means.
+ * What a catalog write script answered, read in one place ({@link #parse}) and given its meaning in
+ * one place ({@link #body}). The shapes are written in each script's header (src/main/resources/lua/).
  */
 public sealed interface WriteReply {
 
@@ -39,6 +42,40 @@ public sealed interface WriteReply {
 
     /** The Lock-Token names a grant the user no longer holds. */
     record StaleToken() implements WriteReply {}
+
+    /**
+     * The body of a write that happened; a refusal as its exception, which the edges turn into wire codes.
+     *
+     * @param guard the write's guard, which the refusals of a delete and of a stale token name
+     * @param entity what a NOT_FOUND names: what the write changes, or the configurator or item a create
+     *     goes into
+     * @param id its id
+     */
+    default JsonNode body(Guard guard, Entity entity, Object id) {
+        if (this instanceof Written written) {
+            return written.body();
+        }
+        if (this instanceof NotFound) {
+            throw UnknownIdException.of(entity, id);
+        }
+        if (this instanceof Forbidden) {
+            throw new ForbiddenException(
+                    "Only its creator or an admin may delete configurator " + guard.configuratorId());
+        }
+        if (this instanceof Invalid invalid) {
+            throw new InvalidInputException(invalid.message());
+        }
+        if (this instanceof Locked locked) {
+            throw new LockedException(locked.blocking());
+        }
+        if (this instanceof KeyReused) {
+            throw new IdempotencyKeyReusedException();
+        }
+        if (this instanceof StaleToken) {
+            throw new LockTokenMismatchException(guard.lockToken().orElse(0));
+        }
+        throw new IllegalStateException("unhandled write reply " + this);
+    }
 
     /** {@code {s=OK|NOT_FOUND|FORBIDDEN|INVALID|LOCKED|KEY_REUSED|STALE_TOKEN, …, gone?}}. */
     static WriteReply parse(String json) {
