@@ -51,7 +51,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class ConfiguratorResource {
 
     private final ConfiguratorStore store;
-    private final EntryRoutes entries;
+    private final EntryCreates entries;
     private final IdempotentCreates idempotent;
     private final LockService locks;
     private final GuardContext guards;
@@ -60,7 +60,7 @@ public class ConfiguratorResource {
 
     public ConfiguratorResource(
             ConfiguratorStore store,
-            EntryRoutes entries,
+            EntryCreates entries,
             IdempotentCreates idempotent,
             LockService locks,
             GuardContext guards,

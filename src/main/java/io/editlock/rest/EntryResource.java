@@ -3,6 +3,7 @@ package io.editlock.rest;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.catalog.Entity;
 import io.editlock.catalog.Entry;
+import io.editlock.catalog.EntryStore;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
@@ -34,11 +35,13 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 @Consumes(MediaType.APPLICATION_JSON)
 public abstract class EntryResource<E extends Entry> {
 
-    private final EntryRoutes routes;
+    private final EntryStore entries;
+    private final GuardContext guards;
     private final Entity entity;
 
-    protected EntryResource(EntryRoutes routes, Entity entity) {
-        this.routes = routes;
+    protected EntryResource(EntryStore entries, GuardContext guards, Entity entity) {
+        this.entries = entries;
+        this.guards = guards;
         this.entity = entity;
     }
 
@@ -48,7 +51,7 @@ public abstract class EntryResource<E extends Entry> {
     @APIResponse(responseCode = "200", description = "The entry")
     @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     public Uni<E> get(@PathParam("id") String id) {
-        return routes.get(entity, id);
+        return typed(entries.find(entity, PathIds.require(entity, id)));
     }
 
     @PATCH
@@ -60,7 +63,9 @@ public abstract class EntryResource<E extends Entry> {
             content = @Content(schema = @Schema(type = SchemaType.OBJECT)))
     @APIResponse(responseCode = "200", description = "Changed")
     public Uni<E> update(@PathParam("id") String id, JsonNode body) {
-        return routes.update(entity, body);
+        var changes = Bodies.changes(entity, body);
+        GuardContext.Guarded guarded = guards.require();
+        return typed(entries.update(guarded.guard(), entity, guarded.id(), changes));
     }
 
     @DELETE
@@ -68,6 +73,13 @@ public abstract class EntryResource<E extends Entry> {
     @Operation(summary = "Delete the entry (guard: its page)")
     @APIResponse(responseCode = "204", description = "Deleted")
     public Uni<Void> delete(@PathParam("id") String id) {
-        return routes.delete(entity);
+        GuardContext.Guarded guarded = guards.require();
+        return entries.delete(guarded.guard(), entity, guarded.id());
+    }
+
+    /** The store answers an entry of the entity it was asked for. */
+    @SuppressWarnings("unchecked")
+    private Uni<E> typed(Uni<Entry> entry) {
+        return (Uni<E>) (Uni<?>) entry;
     }
 }

@@ -2,6 +2,7 @@ package io.editlock.rest;
 
 import io.editlock.catalog.Entity;
 import io.editlock.catalog.Entry;
+import io.editlock.catalog.EntryStore;
 import io.editlock.lock.GuardType;
 import io.quarkus.security.Authenticated;
 import jakarta.ws.rs.Path;
@@ -17,7 +18,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @RequireLock(value = GuardType.PAGE, idOf = Entity.FILTER)
 public class FilterResource extends EntryResource<Entry.Filter> {
 
-    public FilterResource(EntryRoutes routes) {
-        super(routes, Entity.FILTER);
+    public FilterResource(EntryStore entries, GuardContext guards) {
+        super(entries, guards, Entity.FILTER);
     }
 }

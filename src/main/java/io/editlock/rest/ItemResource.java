@@ -41,12 +41,12 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class ItemResource {
 
     private final ConfiguratorStore store;
-    private final EntryRoutes routes;
+    private final EntryCreates entries;
     private final GuardContext guards;
 
-    public ItemResource(ConfiguratorStore store, EntryRoutes routes, GuardContext guards) {
+    public ItemResource(ConfiguratorStore store, EntryCreates entries, GuardContext guards) {
         this.store = store;
-        this.routes = routes;
+        this.entries = entries;
         this.guards = guards;
     }
 
@@ -107,7 +107,7 @@ public class ItemResource {
             content = @Content(schema = @Schema(implementation = Entry.Filter.class)))
     public Uni<Response> addFilter(
             @PathParam("id") String id, @HeaderParam(IdempotentCreates.HEADER) String key, JsonNode body) {
-        return routes.add(Entity.FILTER, body, key);
+        return entries.add(Entity.FILTER, body, key);
     }
 
     @POST
@@ -124,7 +124,7 @@ public class ItemResource {
             content = @Content(schema = @Schema(implementation = Entry.Dependency.class)))
     public Uni<Response> addDependency(
             @PathParam("id") String id, @HeaderParam(IdempotentCreates.HEADER) String key, JsonNode body) {
-        return routes.add(Entity.DEPENDENCY, body, key);
+        return entries.add(Entity.DEPENDENCY, body, key);
     }
 
     @POST
@@ -139,6 +139,6 @@ public class ItemResource {
             content = @Content(schema = @Schema(implementation = Entry.AttributeValue.class)))
     public Uni<Response> addAttributeValue(
             @PathParam("id") String id, @HeaderParam(IdempotentCreates.HEADER) String key, JsonNode body) {
-        return routes.add(Entity.ATTRIBUTE_VALUE, body, key);
+        return entries.add(Entity.ATTRIBUTE_VALUE, body, key);
     }
 }

@@ -9,25 +9,22 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
 
-/** What the routes of entries (filters, dependencies, attribute values, variables) do alike. */
+/**
+ * How an entry (filter, dependency, attribute value, variable) is added to a page, shared by the create
+ * routes of {@link ItemResource} and {@link ConfiguratorResource}; the 201's Location is the entry's
+ * path under its {@link EntryResource}.
+ */
 @ApplicationScoped
-public class EntryRoutes {
+public class EntryCreates {
 
     private final EntryStore entries;
     private final GuardContext guards;
     private final IdempotentCreates idempotent;
 
-    public EntryRoutes(EntryStore entries, GuardContext guards, IdempotentCreates idempotent) {
+    public EntryCreates(EntryStore entries, GuardContext guards, IdempotentCreates idempotent) {
         this.entries = entries;
         this.guards = guards;
         this.idempotent = idempotent;
-    }
-
-    /** 201 with the entry and its Location. */
-    static Response created(Entry entry) {
-        return Response.created(URI.create("/api/" + entityOf(entry).collection() + "/" + entry.id()))
-                .entity(entry)
-                .build();
     }
 
     /** @param idempotencyKey the request's Idempotency-Key, null when absent */
@@ -39,28 +36,14 @@ public class EntryRoutes {
                 idempotencyKey,
                 entity,
                 body,
-                idempotency -> entries.add(guard, entity, fields, idempotency).map(EntryRoutes::created));
+                idempotency -> entries.add(guard, entity, fields, idempotency).map(EntryCreates::created));
     }
 
-    <E extends Entry> Uni<E> get(Entity entity, String id) {
-        return typed(entries.find(entity, PathIds.require(entity, id)));
-    }
-
-    <E extends Entry> Uni<E> update(Entity entity, JsonNode body) {
-        var changes = Bodies.changes(entity, body);
-        GuardContext.Guarded guarded = guards.require();
-        return typed(entries.update(guarded.guard(), entity, guarded.id(), changes));
-    }
-
-    Uni<Void> delete(Entity entity) {
-        GuardContext.Guarded guarded = guards.require();
-        return entries.delete(guarded.guard(), entity, guarded.id());
-    }
-
-    /** The store answers an entry of the entity it was asked for. */
-    @SuppressWarnings("unchecked")
-    private static <E extends Entry> Uni<E> typed(Uni<Entry> entry) {
-        return (Uni<E>) (Uni<?>) entry;
+    /** 201 with the entry and its Location. */
+    private static Response created(Entry entry) {
+        return Response.created(URI.create("/api/" + entityOf(entry).collection() + "/" + entry.id()))
+                .entity(entry)
+                .build();
     }
 
     private static Entity entityOf(Entry entry) {
