@@ -91,8 +91,8 @@ public class ConfiguratorResource {
             content = @Content(schema = @Schema(implementation = Configurator.class, type = SchemaType.ARRAY)))
     @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
     public Uni<Response> list(@QueryParam("after") String after, @QueryParam("limit") String limit) {
-        long afterId = ListParams.after(after);
-        int size = ListParams.limit(limit, pageSize);
+        long afterId = ApiNumbers.after(after);
+        int size = ApiNumbers.limit(limit, pageSize);
         return store.configurators(afterId, size).map(page -> {
             Response.ResponseBuilder response = Response.ok(page.configurators());
             page.nextAfter()
@@ -133,7 +133,7 @@ public class ConfiguratorResource {
             content = @Content(schema = @Schema(implementation = ConfiguratorTree.class)))
     @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     public Uni<ConfiguratorTree> get(@PathParam("id") String id) {
-        return store.tree(PathIds.require(Entity.CONFIGURATOR, id));
+        return store.tree(ApiNumbers.pathId(Entity.CONFIGURATOR, id));
     }
 
     @PATCH
@@ -213,7 +213,7 @@ public class ConfiguratorResource {
             content = @Content(schema = @Schema(implementation = ApiDocs.LockView.class, type = SchemaType.ARRAY)))
     @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     public Uni<JsonNode> locks(@PathParam("id") String id) {
-        long configuratorId = PathIds.require(Entity.CONFIGURATOR, id);
+        long configuratorId = ApiNumbers.pathId(Entity.CONFIGURATOR, id);
         return store.configuratorExists(configuratorId).flatMap(exists -> {
             if (!exists) {
                 throw UnknownIdException.of(Entity.CONFIGURATOR, id);

@@ -51,7 +51,7 @@ public abstract class EntryResource<E extends Entry> {
     @APIResponse(responseCode = "200", description = "The entry")
     @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     public Uni<E> get(@PathParam("id") String id) {
-        return typed(entries.find(entity, PathIds.require(entity, id)));
+        return typed(entries.find(entity, ApiNumbers.pathId(entity, id)));
     }
 
     @PATCH

@@ -59,7 +59,7 @@ public class ItemResource {
             content = @Content(schema = @Schema(implementation = Item.class)))
     @APIResponse(responseCode = "404", ref = ApiDocs.NOT_FOUND)
     public Uni<Item> get(@PathParam("id") String id) {
-        return store.item(PathIds.require(Entity.ITEM, id));
+        return store.item(ApiNumbers.pathId(Entity.ITEM, id));
     }
 
     @PATCH

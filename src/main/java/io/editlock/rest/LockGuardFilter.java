@@ -50,7 +50,7 @@ public class LockGuardFilter {
         }
         OptionalLong lockToken = lockToken(request.getHeaderString(LOCK_TOKEN));
         String raw = request.getUriInfo().getPathParameters().getFirst(declared.param());
-        Optional<Long> id = PathIds.parse(raw);
+        Optional<Long> id = ApiNumbers.pathId(raw);
         if (id.isEmpty()) {
             guards.unknown(declared.idOf(), raw);
             return Uni.createFrom().voidItem();
@@ -108,7 +108,7 @@ public class LockGuardFilter {
             return OptionalLong.empty();
         }
         String value = header.trim();
-        String digits = AsciiDigits.only(value) ? value.replaceFirst("^0+", "") : "";
+        String digits = ApiNumbers.digitsOnly(value) ? value.replaceFirst("^0+", "") : "";
         if (digits.isEmpty()) {
             throw new InvalidInputException("Lock-Token must be a positive integer (the token of a lock you hold)");
         }

@@ -1,0 +1,64 @@
+package io.editlock.rest;
+
+import io.editlock.catalog.Entity;
+import io.editlock.catalog.InvalidInputException;
+import io.editlock.catalog.UnknownIdException;
+import io.editlock.lock.Resource;
+import java.util.Optional;
+
+/**
+ * How the REST API reads a number from text: path ids, the paging parameters of a list ({@code after},
+ * {@code limit}) and the digits of {@code Lock-Token}.
+ *
+ * <p>{@link Character#isDigit} and {@link Long#parseLong} take any Unicode digit, so a full-width
+ * {@code "５"} would name 5; only {@code 0-9} are digits of the API. An id is a positive integer below
+ * 2^53, like every id the store hands out ({@link Resource#isValidId}); an id in a path that is not one
+ * names nothing, so it is the 404 of an unknown id. A paging parameter out of range is a 400 that says
+ * the range. Text longer than any number it may be (16 digits for an id below 2^53, 9 for a page size)
+ * is refused before it is parsed, so that parsing never overflows.
+ */
+final class ApiNumbers {
+
+    private ApiNumbers() {}
+
+    /** @return whether the text is non-empty and all {@code 0-9} */
+    static boolean digitsOnly(String text) {
+        return !text.isEmpty() && text.chars().allMatch(c -> c >= '0' && c <= '9');
+    }
+
+    /** @return the id a path names; empty when the text is not an id */
+    static Optional<Long> pathId(String raw) {
+        if (raw == null || raw.length() > 16 || !digitsOnly(raw)) {
+            return Optional.empty();
+        }
+        long id = Long.parseLong(raw);
+        return Resource.isValidId(id) ? Optional.of(id) : Optional.empty();
+    }
+
+    /** @return the id a path names, else the 404 of an unknown {@code entity} */
+    static long pathId(Entity entity, String raw) {
+        return pathId(raw).orElseThrow(() -> UnknownIdException.of(entity, raw));
+    }
+
+    /** @return the id to list after; 0 when absent */
+    static long after(String raw) {
+        if (raw == null || raw.isEmpty()) {
+            return 0;
+        }
+        if (raw.length() > 16 || !digitsOnly(raw)) {
+            throw new InvalidInputException("after must be an id (a non-negative integer)");
+        }
+        return Long.parseLong(raw);
+    }
+
+    /** @return the page size; {@code max} when absent */
+    static int limit(String raw, int max) {
+        if (raw == null || raw.isEmpty()) {
+            return max;
+        }
+        if (raw.length() > 9 || !digitsOnly(raw) || Integer.parseInt(raw) < 1 || Integer.parseInt(raw) > max) {
+            throw new InvalidInputException("limit must be between 1 and " + max);
+        }
+        return Integer.parseInt(raw);
+    }
+}
