@@ -38,9 +38,10 @@ local served = false
 if #released > 0 or (live[field] == nil and someone_first(ctx, field)) then served = serve(ctx, locks_key, live, now, released, field) end
 if #released > 0 or served then announce(channel, configurator_id, live, released, now) end
 
+-- Whoever the line could serve was served just above: a free page with a line left is one its head
+-- is blocked from, so a user whom nothing blocks takes it at once, as a lock request would (§14).
 local own = live[field]
-if (own ~= nil and own.u == user_id)
-    or (blocked_for(live, field, user_id, nil) == nil and not someone_first(ctx, field)) then
+if (own ~= nil and own.u == user_id) or blocked_for(live, field, user_id, nil) == nil then
   leave_line(ctx, field, user_id)
   publish_waiting(ctx, live)
   return cjson.encode({ s = 'FREE' })

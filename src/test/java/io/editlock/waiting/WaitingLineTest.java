@@ -70,6 +70,28 @@ class WaitingLineTest {
         assertTrue(reply.path("data").path("lock").path("token").asLong() > 0);
     }
 
+    /**
+     * Tom waits for the page because Sara's configurator lock blocks it; nothing blocks Sara, so her
+     * own wait-for is a grant at once, as her lock request would be, not a place behind Tom.
+     */
+    @Test
+    void aLineOfOthersIsNoReasonToQueueWhomNothingBlocks() {
+        long c = Fixtures.configurator(store);
+        long item = Fixtures.item(store, c);
+        WsClient sara = connect(DemoLogin.user("Sara"));
+        WsClient tom = connect(DemoLogin.user("Tom"));
+        sara.request("lock-configurator", Map.of("configuratorId", c));
+        assertEquals(
+                "queued", tom.request("wait-for", about(item)).path("event").asText());
+
+        JsonNode reply = sara.request("wait-for", about(item));
+
+        assertEquals("lock-acquired", reply.path("event").asText(), reply.toString());
+        assertEquals(
+                item,
+                reply.path("data").path("lock").path("resource").path("itemId").asLong());
+    }
+
     @Test
     void waitersAreServedInOrderInTheStepThatFreesThePage() {
         long c = Fixtures.configurator(store);
