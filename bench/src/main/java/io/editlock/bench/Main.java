@@ -29,7 +29,7 @@ public final class Main {
               memory      --url U --server-pid PID --sockets N --configurators M --settle-ms S --runs
               report      --in results.jsonl --machine machine.properties --out report.md
               keys        --dir D   (jwt-private.pem and jwt-public.pem for the server nodes)
-              road        --url U --agent-port P --sources src/main/java --classes JAR,JAR --runs 5
+              road        --url U --agent-port P --sources src/main/java --classes JAR,JAR --runs 5 [--redis-port P]
                           (the server's files a lock request and a guarded write run: bench/road)
             common: --out results.jsonl --event-loops N --timeout-ms T --connect-concurrency C
             """;
@@ -59,7 +59,10 @@ public final class Main {
                     URI.create(options.require("url")),
                     options.getInt("agent-port", 6300),
                     Path.of(options.get("sources", "src/main/java")),
-                    options.getList("classes").stream().map(Path::of).toList());
+                    options.getList("classes").stream().map(Path::of).toList(),
+                    options.get("redis-port", null) == null
+                            ? null
+                            : new Resp("127.0.0.1", options.getInt("redis-port", 6379)));
             road.lockRequest(options.getInt("runs", 5));
             road.guardedWrite(options.getInt("runs", 5));
             return;

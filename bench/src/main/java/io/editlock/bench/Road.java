@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -55,6 +56,11 @@ final class Road {
     private final int agentPort;
     private final Path sources;
     private final List<Path> classes;
+    /** The server's Redis, for the commands a request costs; null: not counted. */
+    private final Resp redis;
+    /** Per measured run of the road at hand: Redis command -> calls. */
+    private final List<Map<String, Long>> commands = new ArrayList<>();
+
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
@@ -64,11 +70,12 @@ final class Road {
      * @param classes the jars of the running server (its classes as built, and as Quarkus transformed
      *     them): the agent counts probes, these say which probe is in which method
      */
-    Road(URI target, int agentPort, Path sources, List<Path> classes) {
+    Road(URI target, int agentPort, Path sources, List<Path> classes, Resp redis) {
         this.target = target;
         this.agentPort = agentPort;
         this.sources = sources;
         this.classes = classes;
+        this.redis = redis;
     }
 
     /** Sara locks a configurator that Tom watches. */
@@ -91,7 +98,7 @@ final class Road {
             sara.request("lock-configurator", data, "lock-acquired");
             watcher.await(frame -> frame.path("event").asText().equals("lock-updated")
                     && frame.path("data").path("locks").size() > 0);
-            seen.add(dump());
+            seen.add(measured());
             sara.request("unlock-configurator", data, "lock-released");
             sara.close();
         }
@@ -126,7 +133,7 @@ final class Road {
             watcher.clear();
             send("PATCH", "/api/filters/" + filterId, tom, token, "{\"expression\":\"a > " + run + "\"}", 200);
             watcher.await(frame -> frame.path("event").asText().equals("content-changed"));
-            seen.add(dump());
+            seen.add(measured());
         }
         holder.close();
         watcher.close();
@@ -137,6 +144,18 @@ final class Road {
 
     private void reset() throws IOException {
         agent(false);
+        if (redis != null) {
+            CommandStats.reset(redis);
+        }
+    }
+
+    /** {@link #dump}, and the Redis commands since the reset. */
+    private Set<String> measured() throws Exception {
+        Set<String> ran = dump();
+        if (redis != null) {
+            commands.add(CommandStats.read(redis));
+        }
+        return ran;
     }
 
     /**
@@ -208,7 +227,7 @@ final class Road {
      * The road: the files with a method that ran in every run and not in every idle window. A file
      * whose methods ran only in some runs is named apart.
      */
-    private static void print(String title, List<Set<String>> runs, Set<String> background) {
+    private void print(String title, List<Set<String>> runs, Set<String> background) {
         Set<String> always = new TreeSet<>(runs.get(0));
         Set<String> some = new TreeSet<>();
         for (Set<String> run : runs) {
@@ -227,6 +246,13 @@ final class Road {
             System.out.println("   ran in some runs only:");
             sometimes.forEach((file, methods) -> System.out.println("   ~ " + file + "  " + methods));
         }
+        // Timers add commands to some runs: the run with the fewest is the request's own cost.
+        commands.stream()
+                .min(Comparator.comparingLong(CommandStats::total))
+                .ifPresent(fewest -> System.out.println(
+                        "   Redis commands (the run with the fewest; a script's own commands included): "
+                                + CommandStats.total(fewest) + " " + fewest));
+        commands.clear();
     }
 
     private static Map<String, Set<String>> byFile(Set<String> methods) {
