@@ -28,9 +28,12 @@ if redis.call('EXISTS', configurator_key) == 0 then return reply({ s = 'NOT_FOUN
 if may_delete_any ~= '1' and redis.call('HGET', configurator_key, 'createdBy') ~= guard.u then
   return reply({ s = 'FORBIDDEN' })
 end
-local refusal, live, now, book = run_guard(locks_key, guard, nil, lock_channel, configurator_id)
-if refusal ~= nil then return reply(refusal) end
+local refusal, live, now, book, expired = run_guard(locks_key, guard, nil, lock_channel, configurator_id)
 local waiting = waiting_context(KEYS, 10, ARGV, 6, configurator_id, book)
+if refusal ~= nil then
+  serve_expired(waiting, locks_key, live, now, expired, lock_channel, configurator_id)
+  return reply(refusal)
+end
 
 local released = {}
 for field, lock in pairs(live) do

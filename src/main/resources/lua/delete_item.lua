@@ -41,9 +41,12 @@ while next_index <= #order do
   next_index = next_index + 1
 end
 
-local refusal, live, now, book = run_guard(locks_key, guard, subtree, lock_channel, configurator_id)
-if refusal ~= nil then return reply(refusal) end
+local refusal, live, now, book, expired = run_guard(locks_key, guard, subtree, lock_channel, configurator_id)
 local waiting = waiting_context(KEYS, 8, ARGV, 6, configurator_id, book)
+if refusal ~= nil then
+  serve_expired(waiting, locks_key, live, now, expired, lock_channel, configurator_id)
+  return reply(refusal)
+end
 
 local released = {}
 for field, lock in pairs(live) do
@@ -59,7 +62,10 @@ for _, id in ipairs(order) do
   for _, p in ipairs(pages) do gone_pages[#gone_pages + 1] = 'i:' .. id .. ':' .. p.page end
 end
 end_lines_of(waiting, gone_pages)
-local served = serve(waiting, locks_key, live, now, released)
+-- The leases the guard found expired were announced already; the lines they unblock are served here.
+local freed = { unpack(released) }
+for _, entry in ipairs(expired) do freed[#freed + 1] = entry end
+local served = serve(waiting, locks_key, live, now, freed)
 if #released > 0 or served then announce(lock_channel, configurator_id, live, released, now) end
 publish_waiting(waiting, live)
 

@@ -47,13 +47,14 @@ end
 
 -- Loads the live locks (announcing leases found expired on the way) and runs the guard, for a write
 -- that goes on to change locks and serve the waiting lines in the same run (deletes). Returns the
--- refusal reply or nil, the live locks, the time of the decision, and the locks hash's bookkeeping.
+-- refusal reply or nil, the live locks, the time of the decision, the locks hash's bookkeeping, and
+-- the expired leases it released: the write serves the lines they unblock with its own (§14).
 local function run_guard(locks_key, guard, subtree, lock_channel, configurator_id)
-  local released = {}
+  local expired = {}
   local now = now_ms()
-  local live, book = load_live(locks_key, now, released)
-  if #released > 0 then announce(lock_channel, configurator_id, live, released, now) end
-  return check_guard(live, guard, subtree or {}), live, now, book
+  local live, book = load_live(locks_key, now, expired)
+  if #expired > 0 then announce(lock_channel, configurator_id, live, expired, now) end
+  return check_guard(live, guard, subtree or {}), live, now, book, expired
 end
 
 -- Runs the guard for a write that changes no lock and has no waiting lines at hand. A lease found

@@ -291,6 +291,14 @@ local function serve(ctx, locks_key, live, now, released, field)
   return granted
 end
 
+-- A delete refused by its guard still serves the lines that the leases its guard found expired
+-- unblock (run_guard in guards_lib.lua released them), and announces what that granted.
+local function serve_expired(ctx, locks_key, live, now, expired, channel, configurator_id)
+  if #expired > 0 and serve(ctx, locks_key, live, now, expired) then
+    announce(channel, configurator_id, live, {}, now)
+  end
+end
+
 -- Whether a free 'field' has someone to serve first (then a lock request must not take it).
 local function someone_first(ctx, field)
   if ctx == nil or ctx.calm then return false end

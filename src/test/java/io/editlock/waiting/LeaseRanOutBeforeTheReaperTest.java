@@ -13,12 +13,15 @@ import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import io.restassured.response.Response;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * docs/protocol.md §13, §14: a lease that ran out is gone for every decision, also in the moment
@@ -43,12 +46,44 @@ class LeaseRanOutBeforeTheReaperTest {
     @TestHTTPResource("/")
     URI base;
 
+    /** A REST write of Ravi's, with the configurator and the item Hana waits for a page of. */
+    enum Write {
+        RENAME_ITEM(200) {
+            @Override
+            Response send(TestUser ravi, long configurator, long item) {
+                return as(ravi).body(Map.of("name", "renamed")).patch("/api/items/" + item);
+            }
+        },
+        DELETE_ANOTHER_ITEM(204) {
+            @Override
+            Response send(TestUser ravi, long configurator, long item) {
+                return as(ravi).delete("/api/items/" + Api.item(ravi, configurator, null));
+            }
+        },
+        /** Refused after its guard released the expired lease: a Lock-Token Ravi was never granted. */
+        REFUSED_DELETE(412) {
+            @Override
+            Response send(TestUser ravi, long configurator, long item) {
+                return as(ravi).header("Lock-Token", "1").delete("/api/items/" + Api.item(ravi, configurator, null));
+            }
+        };
+
+        final int status;
+
+        Write(int status) {
+            this.status = status;
+        }
+
+        abstract Response send(TestUser ravi, long configurator, long item);
+    }
+
     /**
      * §14: the head of a line gets the lock in the step that frees it. A REST write that finds the lease
      * expired must not free it on the side, or the writer's next lock request takes what Hana waits for.
      */
-    @Test
-    void aWriteAfterALeaseRanOutLeavesTheFreedLockToTheLine() {
+    @ParameterizedTest
+    @EnumSource(Write.class)
+    void aWriteAfterALeaseRanOutLeavesTheFreedLockToTheLine(Write write) {
         TestUser ravi = DemoLogin.user("Ravi");
         long c = Api.configurator(ravi);
         long item = Api.item(ravi, c, null);
@@ -61,10 +96,7 @@ class LeaseRanOutBeforeTheReaperTest {
             assertEquals("queued", queued.path("event").asText(), queued.toString());
             awaitEnd(held);
 
-            as(ravi).body(Map.of("name", "renamed"))
-                    .patch("/api/items/" + item)
-                    .then()
-                    .statusCode(200);
+            write.send(ravi, c, item).then().statusCode(write.status);
             JsonNode raviAsks = raviSocket.request("lock-configurator", Map.of("configuratorId", c));
 
             assertEquals("lock-failed", raviAsks.path("event").asText(), "Ravi slipped in ahead of the line");
