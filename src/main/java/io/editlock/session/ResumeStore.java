@@ -56,14 +56,19 @@ public class ResumeStore {
                         nodeId,
                         "state",
                         "live")
-                .chain(() -> refresh(session))
+                .chain(() -> redis.execute(Command.PEXPIRE, key, String.valueOf(liveTtl.toMillis())))
                 .replaceWithVoid();
     }
 
-    /** While the socket lives its record lives, as long as the leases it keeps. */
+    /**
+     * While the socket lives its record lives, as long as the leases it keeps. A record that ran out
+     * meanwhile (the store was out of reach for longer) is written again: a drop must stay resumable.
+     */
     public Uni<Void> refresh(SocketSession session) {
         return redis.execute(Command.PEXPIRE, keys.resume(session.resumeToken()), String.valueOf(liveTtl.toMillis()))
-                .replaceWithVoid();
+                .flatMap(reply -> reply != null && reply.toInteger() == 0
+                        ? recordLive(session, session.holder().nodeId())
+                        : Uni.createFrom().voidItem());
     }
 
     public Uni<Void> markDropped(SocketSession session, Duration grace) {

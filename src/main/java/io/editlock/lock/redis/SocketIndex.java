@@ -67,10 +67,20 @@ public class SocketIndex {
                 });
     }
 
-    /** The socket lives: its index lives on. */
+    /**
+     * The socket lives: its index lives on. An index that ran out meanwhile (the store was out of reach
+     * for longer than its TTL) is written again from what this node listed, or the socket's next grants
+     * in those configurators would never be renewed: {@link #add} trusts what it listed.
+     */
     public Uni<Void> renew(String socketId) {
         return redis.execute(Command.PEXPIRE, keys.socketConfigurators(socketId), ttlMillis)
-                .replaceWithVoid();
+                .flatMap(reply -> {
+                    Set<Long> known = listed.get(socketId);
+                    boolean gone = reply != null && reply.toInteger() == 0;
+                    return gone && known != null && !known.isEmpty()
+                            ? write(socketId, List.copyOf(known))
+                            : Uni.createFrom().voidItem();
+                });
     }
 
     /**
