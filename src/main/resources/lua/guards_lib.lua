@@ -62,10 +62,5 @@ end
 -- or the next lock script, which grant it to the head of its line in that same step (§14). Released
 -- here, the writer's next lock request could take what the line was waiting for.
 local function run_guard_leaving_expired(locks_key, guard)
-  local records = read_locks(locks_key)
-  local now, live = now_ms(), {}
-  for _, record in ipairs(records) do
-    if record.lock.e > now then live[record.f] = record.lock end
-  end
-  return check_guard(live, guard, {})
+  return check_guard(live_of(locks_key, read_locks(locks_key), now_ms(), nil), guard, {})
 end

@@ -66,14 +66,16 @@ local function read_locks(locks_key)
   return records, book
 end
 
--- The live locks by field, from what read_locks read. Expired ones are deleted (one HDEL) and added
--- to 'released' with reason 'expired': an expired lease is gone for every decision. O(locks held).
+-- The live locks by field, from what read_locks read: an expired lease is gone for every decision.
+-- Expired ones are deleted (one HDEL) and added to 'released' with reason 'expired'; with 'released'
+-- nil they stay in the hash, for a script that cannot serve the waiting lines they may unblock
+-- (guards_lib.lua). O(locks held).
 local function live_of(locks_key, records, now, released)
   local live, expired = {}, {}
   for _, record in ipairs(records) do
     if record.lock.e > now then
       live[record.f] = record.lock
-    else
+    elseif released ~= nil then
       expired[#expired + 1] = record.f
       released[#released + 1] = released_entry(record.lock, 'expired', '')
     end

@@ -66,7 +66,10 @@ public class ResumeStore {
      */
     public Uni<Void> refresh(SocketSession session) {
         return redis.execute(Command.PEXPIRE, keys.resume(session.resumeToken()), String.valueOf(liveTtl.toMillis()))
-                .flatMap(reply -> reply != null && reply.toInteger() == 0
+                // Not for a socket that closed meanwhile: its record was deleted (or marked dropped) on purpose.
+                .flatMap(reply -> reply != null
+                                && reply.toInteger() == 0
+                                && session.connection().isOpen()
                         ? recordLive(session, session.holder().nodeId())
                         : Uni.createFrom().voidItem());
     }
