@@ -1,6 +1,7 @@
 package io.editlock.socketio;
 
 import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
@@ -11,6 +12,7 @@ import io.editlock.catalog.ConfiguratorStore;
 import io.editlock.support.Fixtures;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -107,13 +109,15 @@ class EngineIoProtocolTest {
     @Test
     void socketIoSocketsAreCountedWithTheirTransport() {
         EngineIoClient.connected("Sara");
-        given().when()
-                .get("/q/metrics")
-                .then()
-                .statusCode(200)
-                .body(containsString("editlock_sockets_connected{transport=\"socketio\"}"))
-                .body(containsString("editlock_sockets_connected{transport=\"websocket\"}"))
-                .body(not(containsString("editlock_sockets_connected{transport=\"socketio\"} 0.0")));
+        // The handshake answers before the namespace's connect is counted: wait for the count.
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> given().when()
+                        .get("/q/metrics")
+                        .then()
+                        .statusCode(200)
+                        .body(containsString("editlock_sockets_connected{transport=\"socketio\"}"))
+                        .body(containsString("editlock_sockets_connected{transport=\"websocket\"}"))
+                        .body(not(containsString("editlock_sockets_connected{transport=\"socketio\"} 0.0"))));
     }
 
     private static void expect400(String query, int code, String message) {
