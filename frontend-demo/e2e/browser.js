@@ -90,6 +90,27 @@ export class User {
     });
   }
 
+  /**
+   * Waits until the user's page shows `status`; on a timeout the error tells what the page showed
+   * instead and the last frames of its sockets, so a failure in CI explains itself.
+   */
+  async waitForStatus(status, timeout = 10_000) {
+    try {
+      await this.page.locator(`[data-testid=page][data-status=${status}]`).waitFor({ timeout });
+    } catch (error) {
+      const shown = await this.page.evaluate(() => ({
+        url: location.href,
+        status: document.querySelector('[data-testid=page]')?.getAttribute('data-status') ?? null,
+        connection: document.querySelector('[data-testid=connection]')?.textContent?.trim() ?? null,
+        banner: document.querySelector('[data-testid=lock-banner]')?.textContent?.replace(/\s+/g, ' ').trim() ?? null,
+      })).catch(() => ({}));
+      const last = this.frames.slice(-12).map((f) => `${f.dir} ${f.event} ${JSON.stringify(f.data ?? null).slice(0, 160)}`);
+      await screenshot(this.page, `${this.name.toLowerCase()}-not-${status}`).catch(() => {});
+      throw new Error(`${this.name}'s page is not ${status} within ${timeout} ms; it shows ${JSON.stringify(shown)}; `
+        + `errors ${JSON.stringify(this.errors || [])}; last frames:\n  ${last.join('\n  ')}`, { cause: error });
+    }
+  }
+
   async launch() {
     if (!fs.existsSync(CHROMIUM)) {
       throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);

@@ -37,7 +37,7 @@ describe('the demo keeps its socket past its token', { timeout: 120_000 }, () =>
     const page = tara.page;
     await page.fill('#new-configurator-name', 'City bike');
     await page.click('button:has-text("New configurator")');
-    await page.locator('[data-testid=page][data-status=editing]').waitFor({ timeout: 10_000 });
+    await tara.waitForStatus('editing');
     const granted = tara.frames.filter((f) => f.dir === 'in' && f.event === 'lock-acquired');
     assert.ok(granted.length >= 1, 'the configurator lock was granted');
     const welcomes = () => tara.frames.filter((f) => f.dir === 'in' && f.event === 'welcome').length;
