@@ -6,9 +6,13 @@ import io.editlock.lock.ResourceType;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.quarkus.runtime.Startup;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -17,23 +21,38 @@ import java.util.concurrent.ConcurrentHashMap;
  * node's figure is the whole deployment's, for the configurators that changed since it started) and
  * how long a change took from the script that published it to this node (pub/sub lag).
  */
+@Startup
 @ApplicationScoped
 public class RelayMetrics {
 
     private final Map<Long, Map<ResourceType, Integer>> heldByConfigurator = new ConcurrentHashMap<>();
+    private final MeterRegistry registry;
+    private final List<Gauge> gauges = new ArrayList<>();
     private final Timer lag;
 
+    /** Registered at start: a node that has seen no lock change yet shows 0 held, not no figure at all. */
     public RelayMetrics(MeterRegistry registry) {
+        this.registry = registry;
         for (ResourceType type : ResourceType.values()) {
-            Gauge.builder("editlock.locks.held", this, metrics -> metrics.held(type))
+            gauges.add(Gauge.builder("editlock.locks.held", this, metrics -> metrics.held(type))
                     .description("Locks held, by type (as seen in lock changes since this node started)")
                     .tag("type", type.wireName())
-                    .register(registry);
+                    .register(registry));
         }
         this.lag = Timer.builder("editlock.pubsub.lag")
                 .description("From the script that published a lock change to its arrival at this node")
                 .publishPercentileHistogram()
                 .register(registry);
+    }
+
+    /**
+     * The root registry outlives the application (a live reload in dev mode starts a new one in the
+     * same JVM) and keeps a gauge bound to the object it was registered with: without this, the next
+     * start would find these gauges still reading this, stopped, instance.
+     */
+    @PreDestroy
+    void unregister() {
+        gauges.forEach(registry::remove);
     }
 
     void received(LockChange change) {

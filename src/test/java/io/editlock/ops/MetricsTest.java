@@ -2,6 +2,7 @@ package io.editlock.ops;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.editlock.catalog.ConfiguratorStore;
 import io.editlock.support.DemoLogin;
@@ -34,6 +35,16 @@ class MetricsTest {
             o.request("watch", Map.of("configuratorId", configurator));
             s.request("lock-configurator", Map.of("configuratorId", configurator));
             o.request("lock-configurator", Map.of("configuratorId", configurator));
+            o.awaitEvent(frame -> frame.path("event").asText().equals("lock-updated")
+                    && !frame.path("data").path("locks").isEmpty());
+            String whileHeld = given().when().get("/q/metrics").asString();
+            // Figures of this node now, not of an application that ran earlier in the same JVM.
+            assertTrue(
+                    sample(whileHeld, "editlock_sockets_connected{transport=\"websocket\"}") >= 2,
+                    "both open sockets are counted: " + whileHeld);
+            assertTrue(
+                    sample(whileHeld, "editlock_locks_held{type=\"configurator\"}") >= 1,
+                    "Sara's configurator lock is counted: " + whileHeld);
             s.request("unlock-configurator", Map.of("configuratorId", configurator));
             o.awaitEvent(frame -> frame.path("event").asText().equals("lock-released"));
 
@@ -49,5 +60,15 @@ class MetricsTest {
                     .body(containsString("editlock_sockets_connected"))
                     .body(containsString("editlock_pubsub_lag_seconds_count"));
         }
+    }
+
+    /** The value of one sample line of the Prometheus text, or NaN when the body has no such line. */
+    private static double sample(String body, String series) {
+        return body.lines()
+                .filter(line -> line.startsWith(series + " "))
+                .mapToDouble(line ->
+                        Double.parseDouble(line.substring(series.length() + 1).trim()))
+                .findFirst()
+                .orElse(Double.NaN);
     }
 }
