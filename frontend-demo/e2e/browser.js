@@ -46,6 +46,32 @@ export async function animationsDone(page) {
     .every((animation) => animation.playState !== 'running' || animation.effect?.getTiming().iterations === Infinity));
 }
 
+/** The user each watched page belongs to: a failed wait shows that user's frames. */
+const owners = new WeakMap();
+
+/**
+ * Waits until the page shows `status`; on a timeout the error tells what the page showed instead, its
+ * errors and the last frames of its user's sockets, with a screenshot, so a failure in CI explains itself.
+ */
+export async function waitForStatus(page, status, timeout = 10_000) {
+  try {
+    await page.locator(`[data-testid=page][data-status=${status}]`).waitFor({ timeout });
+  } catch (error) {
+    const shown = await page.evaluate(() => ({
+      url: location.href,
+      status: document.querySelector('[data-testid=page]')?.getAttribute('data-status') ?? null,
+      connection: document.querySelector('[data-testid=connection]')?.textContent?.trim() ?? null,
+      banner: document.querySelector('[data-testid=lock-banner]')?.textContent?.replace(/\s+/g, ' ').trim() ?? null,
+    })).catch(() => ({}));
+    const user = owners.get(page);
+    const last = (user?.frames ?? []).slice(-12)
+      .map((f) => `${f.dir} ${f.event} ${JSON.stringify(f.data ?? null).slice(0, 160)}`);
+    await screenshot(page, `${user?.name.toLowerCase() ?? 'page'}-not-${status}`).catch(() => {});
+    throw new Error(`${user?.name ?? 'the'}'s page is not ${status} within ${timeout} ms; it shows ${JSON.stringify(shown)}; `
+      + `errors ${JSON.stringify(user?.errors ?? [])}; last frames:\n  ${last.join('\n  ')}`, { cause: error });
+  }
+}
+
 /** Removes the screenshots of an earlier run. */
 export function clearScreenshots() {
   fs.rmSync(SCREENSHOTS, { recursive: true, force: true });
@@ -90,27 +116,6 @@ export class User {
     });
   }
 
-  /**
-   * Waits until the user's page shows `status`; on a timeout the error tells what the page showed
-   * instead and the last frames of its sockets, so a failure in CI explains itself.
-   */
-  async waitForStatus(status, timeout = 10_000) {
-    try {
-      await this.page.locator(`[data-testid=page][data-status=${status}]`).waitFor({ timeout });
-    } catch (error) {
-      const shown = await this.page.evaluate(() => ({
-        url: location.href,
-        status: document.querySelector('[data-testid=page]')?.getAttribute('data-status') ?? null,
-        connection: document.querySelector('[data-testid=connection]')?.textContent?.trim() ?? null,
-        banner: document.querySelector('[data-testid=lock-banner]')?.textContent?.replace(/\s+/g, ' ').trim() ?? null,
-      })).catch(() => ({}));
-      const last = this.frames.slice(-12).map((f) => `${f.dir} ${f.event} ${JSON.stringify(f.data ?? null).slice(0, 160)}`);
-      await screenshot(this.page, `${this.name.toLowerCase()}-not-${status}`).catch(() => {});
-      throw new Error(`${this.name}'s page is not ${status} within ${timeout} ms; it shows ${JSON.stringify(shown)}; `
-        + `errors ${JSON.stringify(this.errors || [])}; last frames:\n  ${last.join('\n  ')}`, { cause: error });
-    }
-  }
-
   async launch() {
     if (!fs.existsSync(CHROMIUM)) {
       throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
@@ -138,6 +143,7 @@ export class User {
   }
 
   watchPage(page) {
+    owners.set(page, this);
     page.on('pageerror', (error) => {
       this.errors = this.errors || [];
       this.errors.push(error.message);

@@ -5,16 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startServer } from './server.js';
-import { User, readmeShot, screenshot } from './browser.js';
+import { User, readmeShot, screenshot, waitForStatus } from './browser.js';
 import { graceSentinel } from './sentinels.js';
-
-function pageWithStatus(page, status) {
-  return page.locator(`[data-testid=page][data-status=${status}]`);
-}
-
-async function waitForStatus(page, status, timeout = 10_000) {
-  await pageWithStatus(page, status).waitFor({ timeout });
-}
 
 function treeRow(page, itemName) {
   return page.locator(`[data-testid=tree-item][data-item-name="${itemName}"]`);

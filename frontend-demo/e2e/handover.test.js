@@ -4,17 +4,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startServer } from './server.js';
-import { User, screenshot } from './browser.js';
+import { User, screenshot, waitForStatus } from './browser.js';
 import { consentSentinel } from './sentinels.js';
 
 const CONSENT_SECONDS = 4;
 
 function pageWithStatus(page, status) {
   return page.locator(`[data-testid=page][data-status=${status}]`);
-}
-
-async function waitForStatus(page, status, timeout = 10_000) {
-  await pageWithStatus(page, status).waitFor({ timeout });
 }
 
 async function bannerText(page) {

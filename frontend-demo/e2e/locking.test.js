@@ -4,21 +4,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startServer } from './server.js';
-import { User, clearScreenshots, screenshot } from './browser.js';
+import { User, clearScreenshots, screenshot, waitForStatus } from './browser.js';
 import { graceSentinel } from './sentinels.js';
 import { login } from './socketio-clients.js';
 
 const FRIENDLY_REST = 'You can view this page. It will become editable when they\u2019re done.';
 
 /** The open page's lock status: opening, editing, blocked, lost, error, missing. */
-function pageWithStatus(page, status) {
-  return page.locator(`[data-testid=page][data-status=${status}]`);
-}
-
-async function waitForStatus(page, status, timeout = 10_000) {
-  await pageWithStatus(page, status).waitFor({ timeout });
-}
-
 function treeRow(page, itemName) {
   return page.locator(`[data-testid=tree-item][data-item-name="${itemName}"]`);
 }

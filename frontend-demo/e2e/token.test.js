@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startServer } from './server.js';
-import { User } from './browser.js';
+import { User, waitForStatus } from './browser.js';
 
 const TOKEN_LIFETIME_S = 20;
 
@@ -37,7 +37,7 @@ describe('the demo keeps its socket past its token', { timeout: 120_000 }, () =>
     const page = tara.page;
     await page.fill('#new-configurator-name', 'City bike');
     await page.click('button:has-text("New configurator")');
-    await tara.waitForStatus('editing');
+    await waitForStatus(page, 'editing');
     const granted = tara.frames.filter((f) => f.dir === 'in' && f.event === 'lock-acquired');
     assert.ok(granted.length >= 1, 'the configurator lock was granted');
     const welcomes = () => tara.frames.filter((f) => f.dir === 'in' && f.event === 'welcome').length;
