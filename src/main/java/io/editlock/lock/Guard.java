@@ -7,7 +7,7 @@ import java.util.OptionalLong;
 /**
  * A resolved guard of one REST write: the guard type, where it applies (configurator, and item and
  * page where it matters), who writes, and the {@code Lock-Token} they sent. A write script runs it
- * before its write, in the same run (see {@code lua/lib.lua}).
+ * before its write, in the same run (see {@code lua/guards_lib.lua}).
  */
 public record Guard(
         GuardType type, long configuratorId, Long itemId, Page page, String userId, OptionalLong lockToken) {

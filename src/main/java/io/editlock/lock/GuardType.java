@@ -13,7 +13,7 @@ package io.editlock.lock;
  * <tr><td>VARIABLES</td><td>configurator C, variables of C</td><td>variables, or configurator</td></tr>
  * </table>
  *
- * The table itself lives in {@code lua/lib.lua} ({@code guard_blocks}), where the check runs in the
+ * The table itself lives in {@code lua/guards_lib.lua} ({@code guard_blocks}), where the check runs in the
  * same script run as the write. {@link #NONE} is for internal writes (fixtures), never on a route.
  */
 public enum GuardType {

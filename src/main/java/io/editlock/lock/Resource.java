@@ -37,7 +37,7 @@ public record Resource(ResourceType type, Long configuratorId, Long itemId, Page
         return id > 0 && id <= MAX_ID;
     }
 
-    /** The field of this lock in its configurator's locks hash (see lua/lib.lua). */
+    /** The field of this lock in its configurator's locks hash (see lua/locks_lib.lua). */
     public String field() {
         return switch (type) {
             case CONFIGURATOR -> "cfg";

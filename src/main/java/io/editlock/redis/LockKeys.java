@@ -32,7 +32,7 @@ public class LockKeys {
         return "{c" + configuratorId + "}";
     }
 
-    /** Hash: lock field -> lock record (see lua/lib.lua). */
+    /** Hash: lock field -> lock record (see lua/locks_lib.lua). */
     public String locks(long configuratorId) {
         return prefix + ":" + hashTag(configuratorId) + ":locks";
     }

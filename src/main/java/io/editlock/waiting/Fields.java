@@ -3,7 +3,7 @@ package io.editlock.waiting;
 import io.editlock.lock.Page;
 import io.editlock.lock.Resource;
 
-/** The resource a lock field of a configurator names ({@code cfg}, {@code var}, {@code i:<item>:<page>}, see lua/lib.lua). */
+/** The resource a lock field of a configurator names ({@code cfg}, {@code var}, {@code i:<item>:<page>}, see lua/locks_lib.lua). */
 final class Fields {
 
     private Fields() {}

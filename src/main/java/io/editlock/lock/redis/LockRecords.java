@@ -14,7 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The lock codec: reads what the scripts write, lock records and change events (layout in lua/lib.lua). */
+/** The lock codec: reads what the scripts write, lock records and change events (layout in lua/locks_lib.lua). */
 public final class LockRecords {
 
     private LockRecords() {}

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 /** Plain JUnit, no Quarkus: the lock scripts' replies, as their headers write them, become types. */
 class ScriptRepliesTest {
 
-    /** A configurator lock record as the scripts write it (lua/lib.lua); the token is a string. */
+    /** A configurator lock record as the scripts write it (lua/locks_lib.lua); the token is a string. */
     private static final String CONFIGURATOR_RECORD = """
             {"type":"configurator","cfg":"12","u":"7","n":"Sara","t":"1700000000000001","a":1000,"e":31000,
              "k":{"sock-1":"node-a"}}""";
