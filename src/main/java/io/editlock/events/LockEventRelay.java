@@ -33,7 +33,8 @@ import org.jboss.logging.Logger;
  *
  * <p>Pub/sub delivers at most once: changes published while this node's subscription was down are
  * lost. So when the subscription comes back, every watched configurator gets a fresh
- * {@code lock-updated}, and nobody keeps showing a lock that is gone.
+ * {@code lock-updated}, and nobody keeps showing a lock that is gone, and every client told it holds a
+ * lock that ended meanwhile gets its {@code lock-lost} ({@link LostLockCatchUp}).
  */
 @ApplicationScoped
 public class LockEventRelay {
@@ -49,6 +50,7 @@ public class LockEventRelay {
     private final WaitingState waitingState;
     private final FrameSender sender;
     private final FanOut fanOut;
+    private final LostLockCatchUp lostLocks;
     private volatile LastingSubscription subscription;
 
     public LockEventRelay(
@@ -60,8 +62,10 @@ public class LockEventRelay {
             RelayMetrics metrics,
             FrameSender sender,
             WaitingState waitingState,
-            FanOut fanOut) {
+            FanOut fanOut,
+            LostLockCatchUp lostLocks) {
         this.sender = sender;
+        this.lostLocks = lostLocks;
         this.waitingState = waitingState;
         this.fanOut = fanOut;
         this.redis = redis;
@@ -73,8 +77,7 @@ public class LockEventRelay {
     }
 
     void start(@Observes StartupEvent event) {
-        subscription =
-                LastingSubscription.start(redis, vertx, keys.lockEventsChannel(), this::deliver, this::resyncWatchers);
+        subscription = LastingSubscription.start(redis, vertx, keys.lockEventsChannel(), this::deliver, this::resync);
     }
 
     void stop(@Observes ShutdownEvent event) {
@@ -84,8 +87,14 @@ public class LockEventRelay {
         }
     }
 
+    /** What this node may have missed while it heard nothing (docs/protocol.md §4). */
+    private void resync() {
+        // Holders first: a lock-lost is then never later than the lock-updated that no longer shows the lock.
+        lostLocks.tellLost().subscribe().with(ignored -> resyncWatchers(), failure -> resyncWatchers());
+    }
+
     /** A fresh {@code lock-updated} of every configurator watched on this node. */
-    void resyncWatchers() {
+    private void resyncWatchers() {
         for (Long configuratorId : List.copyOf(registry.watchedConfigurators())) {
             // The waiting counts too: their events may have been missed as well.
             waitingState
@@ -122,11 +131,11 @@ public class LockEventRelay {
             // each: the requester already has it as its reply.
             String requester = released.reason() == ReleaseReason.UNLOCK ? released.exceptSocketId() : null;
             fanOut.send(change.configuratorId(), registry.watchers(change.configuratorId()), releasedFrame, requester);
-            ObjectNode lost = WireFormat.object();
-            lost.set("resource", WireFormat.resource(released.lock().resource()));
-            lost.put("reason", released.reason().wireName());
-            String lostFrame = WireFormat.frame(ServerEvents.LOCK_LOST, lost, null);
-            for (SocketSession session : registry.socketsOf(released.lock().ownerUserId())) {
+            Lock ended = released.lock();
+            String lostFrame = WireFormat.frame(
+                    ServerEvents.LOCK_LOST, WireFormat.lost(ended.resource(), released.reason()), null);
+            for (SocketSession session : registry.socketsOf(ended.ownerUserId())) {
+                session.heldLocksIfAny().ifPresent(held -> held.ended(ended.resource(), ended.token()));
                 if (!session.socketId().equals(released.exceptSocketId())) {
                     send(session, lostFrame);
                 }

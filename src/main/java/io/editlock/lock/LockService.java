@@ -105,6 +105,14 @@ public class LockService {
         return storeFailures(scripts.list(configuratorId));
     }
 
+    /**
+     * Every lock the store keeps for a configurator, also those whose lease ran out and whose release
+     * is still to come (and to be announced).
+     */
+    public Uni<List<Lock>> storedLocks(long configuratorId) {
+        return storeFailures(scripts.listStored(configuratorId));
+    }
+
     public Duration lease() {
         return lease;
     }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.editlock.lock.Lock;
+import io.editlock.lock.ReleaseReason;
 import io.editlock.lock.ReleasedLock;
 import io.editlock.lock.Resource;
 import java.util.Collection;
@@ -92,6 +93,14 @@ public final class WireFormat {
         data.put("reason", released.reason().wireName());
         data.put("ownerUserId", released.lock().ownerUserId());
         data.put("ownerUserName", released.lock().ownerUserName());
+        return data;
+    }
+
+    /** {@code lock-lost} data: {resource, reason}. */
+    public static ObjectNode lost(Resource resource, ReleaseReason reason) {
+        ObjectNode data = NODES.objectNode();
+        data.set("resource", resource(resource));
+        data.put("reason", reason.wireName());
         return data;
     }
 

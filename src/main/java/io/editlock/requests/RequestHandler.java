@@ -9,9 +9,12 @@ import io.editlock.limits.WatchQuota;
 import io.editlock.lock.AcquireResult;
 import io.editlock.lock.LockAudit;
 import io.editlock.lock.LockService;
+import io.editlock.lock.ReleaseResult;
+import io.editlock.lock.Resource;
 import io.editlock.protocol.ClientRequest;
 import io.editlock.protocol.ServerEvents;
 import io.editlock.protocol.WireFormat;
+import io.editlock.session.HeldLocks;
 import io.editlock.session.RateLimiter;
 import io.editlock.session.SessionLifecycle;
 import io.editlock.session.SessionRegistry;
@@ -147,12 +150,20 @@ public class RequestHandler {
                     if (outcome instanceof LockOutcome.Decided decided
                             && decided.result() instanceof AcquireResult.Granted granted) {
                         room.granted(granted.lock().resource().configuratorId());
+                        told(session, granted);
                     } else {
                         room.notGranted();
                     }
                     audit.acquireTook(outcome.auditName(), Duration.ofNanos(System.nanoTime() - started));
                     return LockReplies.of(outcome, request.resource(), request.ref());
                 });
+    }
+
+    /** What the reply tells the client it holds now, and holds no more (docs/protocol.md §2). */
+    private static void told(SocketSession session, AcquireResult.Granted granted) {
+        HeldLocks held = session.heldLocks();
+        granted.released().forEach(held::ended);
+        held.granted(granted.lock());
     }
 
     private Uni<LockOutcome> acquire(SocketSession session, ClientRequest.Lock request) {
@@ -164,7 +175,13 @@ public class RequestHandler {
 
     private Uni<String> unlock(SocketSession session, ClientRequest.Unlock request) {
         return locks.release(request.resource(), session.identity().userId(), session.socketId())
-                .map(result -> LockReplies.of(result, request.ref()))
+                .map(result -> {
+                    if (result instanceof ReleaseResult.Released released) {
+                        Resource resource = released.released().lock().resource();
+                        session.heldLocksIfAny().ifPresent(held -> held.ended(resource));
+                    }
+                    return LockReplies.of(result, request.ref());
+                })
                 .onFailure()
                 .recoverWithItem(failure -> LockReplies.unlockUnavailable(request.resource(), request.ref()));
     }
@@ -203,6 +220,7 @@ public class RequestHandler {
                     if (moved.isEmpty()) {
                         return SocketError.frame(new SocketError.ResumeFailed(), request.ref());
                     }
+                    moved.get().forEach(session.heldLocks()::granted);
                     ObjectNode data = WireFormat.object();
                     data.set("locks", WireFormat.locks(moved.get(), true));
                     return WireFormat.frame(ServerEvents.RESUMED, data, request.ref());

@@ -51,6 +51,9 @@ public final class SocketSession {
      */
     private volatile List<String> early;
 
+    /** What its client was told it holds; null until its first grant (most sockets only watch). */
+    private volatile HeldLocks held;
+
     private volatile boolean mayKeepLocks;
     private volatile boolean resumable;
     private volatile boolean closedByServer;
@@ -190,6 +193,26 @@ public final class SocketSession {
 
     public void tokenEndsAt(long epochMillis) {
         tokenEndsAtMillis = epochMillis;
+    }
+
+    /** The locks its client was told it holds (created with the first). */
+    public HeldLocks heldLocks() {
+        HeldLocks current = held;
+        if (current == null) {
+            synchronized (this) {
+                current = held;
+                if (current == null) {
+                    current = new HeldLocks();
+                    held = current;
+                }
+            }
+        }
+        return current;
+    }
+
+    /** The locks its client was told it holds, or empty when it was never told of one. */
+    public Optional<HeldLocks> heldLocksIfAny() {
+        return Optional.ofNullable(held);
     }
 
     /** Set before the first lock request: from then on, its end has to release in the store. */

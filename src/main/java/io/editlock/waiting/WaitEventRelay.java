@@ -160,7 +160,7 @@ public class WaitEventRelay {
         data.set("lock", WireFormat.lock(lock, true));
         data.set("released", WireFormat.object().arrayNode());
         data.put("queued", true);
-        toUser(lock.ownerUserId(), WireFormat.frame(ServerEvents.LOCK_ACQUIRED, data, null));
+        toHolder(lock, WireFormat.frame(ServerEvents.LOCK_ACQUIRED, data, null));
     }
 
     void deliver(String message) {
@@ -273,7 +273,7 @@ public class WaitEventRelay {
         } else {
             frame = WireFormat.frame(ServerEvents.TAKEOVER_GRANTED, data, null);
         }
-        toUser(lock.ownerUserId(), frame);
+        toHolder(lock, frame);
     }
 
     private void requested(long c, PendingTakeover takeover) {
@@ -340,6 +340,14 @@ public class WaitEventRelay {
                         },
                         failure ->
                                 LOG.debugf("position of %s in %s not read: %s", userId, field, failure.getMessage())));
+    }
+
+    /** Tells every socket of the lock's holder that the user holds it now. */
+    private void toHolder(Lock lock, String frame) {
+        registry.socketsOf(lock.ownerUserId()).forEach(session -> {
+            session.heldLocks().granted(lock);
+            send(session, frame);
+        });
     }
 
     private void toUser(String userId, String frame) {

@@ -168,9 +168,20 @@ public class LockScripts {
                 .map(reply -> ScriptReplies.reaped(reply.toString()));
     }
 
+    /** The live locks of a configurator. */
     public Uni<List<Lock>> list(long configuratorId) {
+        return list(configuratorId, false);
+    }
+
+    /** Every lock record of a configurator, those whose lease ran out and that nobody released yet too. */
+    public Uni<List<Lock>> listStored(long configuratorId) {
+        return list(configuratorId, true);
+    }
+
+    private Uni<List<Lock>> list(long configuratorId, boolean withExpired) {
         List<String> k = List.of(keys.locks(configuratorId)); // locks
-        return executor.run(LIST, k, List.of()).map(reply -> ScriptReplies.locks(reply.toString()));
+        return executor.run(LIST, k, List.of(withExpired ? "1" : "0"))
+                .map(reply -> ScriptReplies.locks(reply.toString()));
     }
 
     public Uni<Void> scheduleExpiry(long configuratorId, long expiresAtMillis) {

@@ -1,0 +1,61 @@
+package io.editlock.session;
+
+import io.editlock.lock.Lock;
+import io.editlock.lock.Resource;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The locks a socket's client was told it holds and not yet told it lost. The node keeps this so that
+ * after a while of not hearing the store (its subscription cut, the store restarted) it can tell the
+ * client of each lock that ended meanwhile, which it would otherwise never hear of (docs/protocol.md
+ * §4). A grant is known by its fencing token: news of an older grant's end never takes away a newer
+ * grant of the same page.
+ */
+public final class HeldLocks {
+
+    /** A grant as the client was told of it, and when ({@link System#nanoTime()}). */
+    public record Told(Resource resource, long token, long atNanos) {}
+
+    /** A socket holds a handful of locks at most (docs/protocol.md §2). */
+    private final Map<Resource, Told> told = new HashMap<>(4);
+
+    /** The client was told it holds {@code lock} (a re-entry is the same grant, told when it was first). */
+    public synchronized void granted(Lock lock) {
+        Told before = told.get(lock.resource());
+        if (before == null || before.token() != lock.token()) {
+            told.put(lock.resource(), new Told(lock.resource(), lock.token(), System.nanoTime()));
+        }
+    }
+
+    /** The client was told that the grant of {@code resource} with this token ended. */
+    public synchronized void ended(Resource resource, long token) {
+        Told current = told.get(resource);
+        if (current != null && current.token() == token) {
+            told.remove(resource);
+        }
+    }
+
+    /** The client was told that whichever grant of {@code resource} it held ended. */
+    public synchronized void ended(Resource resource) {
+        told.remove(resource);
+    }
+
+    /** The grants the client was told of before {@code nanos}, and still believes it holds. */
+    public synchronized List<Told> toldBefore(long nanos) {
+        List<Told> before = new ArrayList<>(told.size());
+        for (Told grant : told.values()) {
+            if (grant.atNanos() - nanos < 0) {
+                before.add(grant);
+            }
+        }
+        return before;
+    }
+
+    /** @return whether {@code grant} was still believed held: only then is its client to be told it is lost */
+    public synchronized boolean lost(Told grant) {
+        return told.remove(grant.resource(), grant);
+    }
+}

@@ -1,0 +1,186 @@
+package io.editlock.events;
+
+import static io.editlock.support.Sockets.about;
+import static io.editlock.support.Sockets.page;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.lock.AcquireResult;
+import io.editlock.lock.Holder;
+import io.editlock.lock.Lock;
+import io.editlock.lock.LockService;
+import io.editlock.lock.Page;
+import io.editlock.lock.ReleaseReason;
+import io.editlock.lock.ReleaseResult;
+import io.editlock.lock.Resource;
+import io.editlock.redis.LockKeys;
+import io.editlock.session.NodeIdentity;
+import io.editlock.support.Api;
+import io.editlock.support.DemoLogin;
+import io.editlock.support.DemoLogin.TestUser;
+import io.editlock.support.PubSubOutage;
+import io.editlock.support.Sockets;
+import io.editlock.support.WsClient;
+import io.editlock.waiting.Takeovers;
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * docs/protocol.md §4: a lock that ends while this node hears nothing (its pub/sub connections cut) is
+ * announced to nobody here. Once the node hears again, the holder's socket, told it holds the lock,
+ * gets its {@code lock-lost} before the fresh {@code lock-updated}; a holder whose lock lived on gets
+ * none. Sara holds an item's filters page on her socket, which also watches its configurator; the step
+ * under test is taken in-process while the node listens to nothing.
+ */
+@QuarkusTest
+class LostLockCatchUpTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(15);
+
+    @TestHTTPResource("/")
+    URI base;
+
+    @Inject
+    ReactiveRedisDataSource redis;
+
+    @Inject
+    LockKeys keys;
+
+    @Inject
+    LockService locks;
+
+    @Inject
+    Takeovers takeovers;
+
+    @Inject
+    NodeIdentity node;
+
+    private final Sockets sockets = new Sockets();
+
+    @AfterEach
+    void close() {
+        sockets.close();
+    }
+
+    @Test
+    void aLockBrokenWhileTheNodeHeardNothingIsLostForItsHolderWhenItHearsAgain() {
+        Scene scene = missed(Scene::new, Scene::adminBreaksIt);
+
+        JsonNode lost = scene.sara.awaitEvent(unasked("lock-lost"), WAIT);
+        assertEquals(
+                scene.item, lost.path("data").path("resource").path("itemId").asLong(), lost.toString());
+        assertEquals("filters", lost.path("data").path("resource").path("page").asText(), lost.toString());
+        assertEquals("expired", lost.path("data").path("reason").asText(), "the node did not hear why: " + lost);
+        assertEquals(1, scene.sara.events("lock-lost").size(), "one lock-lost: " + scene.sara.received());
+    }
+
+    @Test
+    void aPageHandedOverWhileTheNodeHeardNothingIsLostForItsFormerHolderWhenItHearsAgain() {
+        Scene scene = missed(this::askedAndTold, Scene::saraAccepts);
+
+        JsonNode lost = scene.sara.awaitEvent(unasked("lock-lost"), WAIT);
+        assertEquals(
+                scene.item, lost.path("data").path("resource").path("itemId").asLong(), lost.toString());
+        JsonNode updated = scene.sara.awaitEvent(unasked("lock-updated"), WAIT);
+        assertTrue(
+                scene.sara.received().indexOf(lost) < scene.sara.received().indexOf(updated),
+                "lock-lost comes before the lock-updated that shows the page as Tom's: " + scene.sara.received());
+    }
+
+    @Test
+    void aLockThatLivedOnIsNotLostWhenTheNodeHearsAgain() {
+        Scene scene = missed(Scene::new, Scene::tomTakesAnotherPage);
+
+        JsonNode updated = scene.sara.awaitEvent(unasked("lock-updated"), WAIT);
+        assertEquals(2, updated.path("data").path("locks").size(), "Sara's page and Tom's: " + updated);
+        assertEquals(
+                0,
+                scene.sara.events("lock-lost").size(),
+                "Sara still holds her page, and lock-lost would come before this lock-updated: "
+                        + scene.sara.received());
+        JsonNode unlocked = scene.sara.request("unlock-item-subresource", page(scene.item));
+        assertEquals("lock-released", unlocked.path("event").asText(), "the page is still Sara's: " + unlocked);
+    }
+
+    /** A scene in which Tom has asked for Sara's page on his socket, and Sara was told. */
+    private Scene askedAndTold() {
+        Scene scene = new Scene();
+        JsonNode pending = scene.tom.request("request-takeover", about(scene.item));
+        assertEquals("takeover-pending", pending.path("event").asText(), pending.toString());
+        scene.sara.awaitEvent(unasked("takeover-requested"), WAIT);
+        scene.sara.clear();
+        return scene;
+    }
+
+    private Scene missed(Supplier<Scene> setUp, Consumer<Scene> step) {
+        return PubSubOutage.missed(redis, keys.lockEventsChannel(), setUp, step);
+    }
+
+    private static Predicate<JsonNode> unasked(String name) {
+        return frame -> name.equals(frame.path("event").asText()) && !frame.has("ref");
+    }
+
+    /** Sara holds a new item's filters page and watches its configurator; Tom is connected. */
+    private final class Scene {
+        final TestUser saraUser = DemoLogin.user("Sara");
+        final TestUser tomUser = DemoLogin.user("Tom");
+        final long configurator = Api.configurator(saraUser);
+        final long item = Api.item(saraUser, configurator, null);
+        final WsClient sara = sockets.connect(base, saraUser);
+        final WsClient tom = sockets.connect(base, tomUser);
+
+        Scene() {
+            sara.request("watch", Map.of("configuratorId", configurator));
+            assertEquals(
+                    "lock-acquired",
+                    sara.request("lock-item-subresource", page(item))
+                            .path("event")
+                            .asText());
+            sara.awaitEvent(unasked("lock-updated")
+                    .and(frame -> frame.path("data").path("locks").size() == 1));
+            sara.clear();
+        }
+
+        void adminBreaksIt() {
+            Lock grant = locks.locks(configurator).await().atMost(WAIT).get(0);
+            assertInstanceOf(
+                    ReleaseResult.Released.class,
+                    locks.releaseGrant(grant, ReleaseReason.ADMIN, "").await().atMost(WAIT));
+        }
+
+        void saraAccepts() {
+            assertTrue(
+                    takeovers
+                            .answer(filtersPage(), saraUser.id(), true)
+                            .await()
+                            .atMost(WAIT)
+                            .isPresent(),
+                    "Sara's answer must find Tom's request");
+        }
+
+        void tomTakesAnotherPage() {
+            Resource variables = Resource.variables(configurator);
+            assertInstanceOf(
+                    AcquireResult.Granted.class,
+                    locks.acquire(variables, new Holder(tomUser.id(), "Tom", tom.socketId(), node.id()))
+                            .await()
+                            .atMost(WAIT));
+        }
+
+        Resource filtersPage() {
+            return Resource.itemPage(item, Page.FILTERS);
+        }
+    }
+}
