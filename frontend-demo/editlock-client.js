@@ -62,7 +62,8 @@
  * @property {number} [backoffBaseMs=500] first reconnect delay; doubles per attempt, with jitter
  * @property {number} [backoffMaxMs=15000] longest reconnect delay
  * @property {number[]} [resumeRetryDelaysMs=[500, 1000, 2000, 3000, 4000]] waits before each retry of a
- *   `resume` refused with `RESUME_FAILED` (the server may not have noticed the drop yet)
+ *   `resume` refused with `RESUME_FAILED` (the server may not have noticed the drop yet) or `UNAVAILABLE`
+ *   (the lock store did not answer in time: the token is still good)
  * @property {EventTarget | null} [activityTarget=window] where pointer and keyboard activity is listened to;
  *   `null` disables automatic touches
  * @property {boolean} [closeOnPageHide=true] on `pagehide`: when the page goes into the back/forward cache,
@@ -861,7 +862,8 @@ export class EditlockClient extends EventTarget {
 
   /**
    * After a reconnect: take the locks, places in line and take-over requests back with `resume`
-   * (retrying `RESUME_FAILED` while the server may still think the old socket lives), re-take by
+   * (retrying `RESUME_FAILED` while the server may still think the old socket lives, and `UNAVAILABLE`
+   * while the lock store does not answer), re-take by
    * re-entry what resume did not give back, ask again for every line, then re-watch.
    * @param {string | null} previousToken
    * @param {Link} link
@@ -1037,7 +1039,8 @@ export class EditlockClient extends EventTarget {
         return reply.data.locks || [];
       } catch (failure) {
         const delay = delays.shift();
-        if (!(failure instanceof EditlockError) || failure.code !== 'RESUME_FAILED' || delay === undefined || this.#link !== link) {
+        const retried = failure instanceof EditlockError && (failure.code === 'RESUME_FAILED' || failure.code === 'UNAVAILABLE');
+        if (!retried || delay === undefined || this.#link !== link) {
           return null;
         }
         await new Promise((resolve) => setTimeout(resolve, delay));

@@ -92,6 +92,25 @@ describe('EditlockClient', () => {
     client.close();
   });
 
+  it('retries a resume answered UNAVAILABLE: the token is still good', async () => {
+    const { client, socket } = await connected();
+    const granted = client.lockItemPage(5, 'filters');
+    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
+    await granted;
+    const reconnected = new Promise((resolve) => client.addEventListener('connected', (e) => resolve(e.detail)));
+
+    socket.drop();
+    const second = await until(() => FakeSocket.all[1]);
+    second.welcome('resume-2');
+    const first = await second.answer('resume', () => ['error', { code: 'UNAVAILABLE', message: 'store down' }]);
+    const retry = await second.answer('resume', () => ['resumed', { locks: [lockOf(17)] }]);
+    assert.equal(retry.data.resumeToken, first.data.resumeToken);
+    assert.equal((await reconnected).reconnected, true);
+    assert.equal(client.heldLock(FILTERS).token, 17);
+    assert.equal(second.sent.filter((frame) => frame.event === 'lock-item-subresource').length, 0, 'nothing re-taken');
+    client.close();
+  });
+
   it('when resume keeps failing, asks again (re-entry) and reports what it cannot get back as lost', async () => {
     const { client, socket } = await connected();
     const granted = client.lockItemPage(5, 'filters');

@@ -7,7 +7,8 @@
 -- ARGV[4] leaseMs
 -- KEYS[2..5], ARGV[5..6] waiting lines (waitlines_lib.lua; optional), ARGV[7] configuratorId: the
 --                     socket's places in lines and its take-over requests move with it
--- Reply (JSON): {moved=[<record>...]}
+-- Reply (JSON): {moved=[<record>...]}: the locks the new socket keeps here now, those an earlier run
+--              already moved too (a retried resume whose first run the store answered too late)
 local locks_key = KEYS[1]
 local old_socket, new_socket, new_node, lease_ms = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
 
@@ -28,9 +29,11 @@ for _, record in ipairs(records) do
     changed[#changed + 1] = record.f
     changed[#changed + 1] = lock
     moved[#moved + 1] = lock
+  elseif lock.e > now and lock.k[new_socket] ~= nil then
+    moved[#moved + 1] = lock
   end
 end
-if #moved > 0 then
+if #changed > 0 then
   keep_for_lease(book, now + lease_ms, now)
   write_locks(locks_key, book, changed)
 end

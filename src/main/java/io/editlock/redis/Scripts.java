@@ -55,6 +55,7 @@ public final class Scripts {
     // Sessions and limits.
     public static final LuaScript RESERVE_LOCK_REQUESTS = LuaScript.of("reserve_lock_requests");
     public static final LuaScript CLAIM_RESUME = LuaScript.of("claim_resume");
+    public static final LuaScript GIVE_BACK_RESUME = LuaScript.of("give_back_resume");
 
     /** Every script above. */
     public static final List<LuaScript> ALL = List.of(
@@ -87,7 +88,8 @@ public final class Scripts {
             DELETE_ENTRY,
             READ_CONFIGURATOR,
             RESERVE_LOCK_REQUESTS,
-            CLAIM_RESUME);
+            CLAIM_RESUME,
+            GIVE_BACK_RESUME);
 
     private Scripts() {}
 }

@@ -17,12 +17,14 @@ import java.util.Optional;
 /**
  * Resume records in Redis, so that a client can resume on any node, also after its node died. A
  * record is written when a socket first may keep locks, marked dropped when its socket drops (it
- * then lives for the grace period), and taken once by a resume.
+ * then lives for the grace period), and claimed by a resume, which spends it when it succeeds and gives
+ * it back when it fails.
  */
 @ApplicationScoped
 public class ResumeStore {
 
     private static final LuaScript CLAIM = Scripts.CLAIM_RESUME;
+    private static final LuaScript GIVE_BACK = Scripts.GIVE_BACK_RESUME;
 
     private final PipelinedRedis redis;
     private final SocketPresence presence;
@@ -85,13 +87,29 @@ public class ResumeStore {
         return redis.execute(Command.DEL, keys.resume(session.resumeToken())).replaceWithVoid();
     }
 
-    /** @return the socket the token belonged to, if this user may resume it now (once) */
-    public Uni<Optional<String>> claim(String resumeToken, String userId) {
+    /**
+     * Claims the token for {@code newSocketId}, once: until the resume is done ({@link #resumed}) or
+     * given back ({@link #giveBack}), only that socket may claim it again.
+     *
+     * @return the socket the token belonged to, if this user may resume it now
+     */
+    public Uni<Optional<String>> claim(String resumeToken, String userId, String newSocketId) {
         String key = keys.resume(resumeToken);
         return redis.execute(Command.HMGET, key, "socketId", "nodeId", "state")
                 .flatMap(this::socketGone)
-                .flatMap(gone -> scripts.run(CLAIM, List.of(key), List.of(userId, gone ? "1" : "0")))
+                .flatMap(gone -> scripts.run(CLAIM, List.of(key), List.of(userId, gone ? "1" : "0", newSocketId)))
                 .map(reply -> reply == null ? Optional.<String>empty() : Optional.of(reply.toString()));
+    }
+
+    /** The resume is done: the token is spent. */
+    public Uni<Void> resumed(String resumeToken) {
+        return redis.execute(Command.DEL, keys.resume(resumeToken)).replaceWithVoid();
+    }
+
+    /** The resume failed: the token is good again, as before the claim (if {@code newSocketId} had claimed it). */
+    public Uni<Void> giveBack(String resumeToken, String newSocketId) {
+        return scripts.run(GIVE_BACK, List.of(keys.resume(resumeToken)), List.of(newSocketId))
+                .replaceWithVoid();
     }
 
     /** Marked dropped, or its node does not confirm it open (docs/protocol.md §5). */
@@ -99,8 +117,8 @@ public class ResumeStore {
         if (record == null || record.get(0) == null || record.get(1) == null) {
             return Uni.createFrom().item(false); // nothing to claim
         }
-        if (record.get(2) != null && "dropped".equals(record.get(2).toString())) {
-            return Uni.createFrom().item(true);
+        if (record.get(2) != null && !"live".equals(record.get(2).toString())) {
+            return Uni.createFrom().item(true); // dropped, or being resumed: the claim script decides
         }
         return presence.isOpen(record.get(1).toString(), record.get(0).toString())
                 .map(open -> !open);

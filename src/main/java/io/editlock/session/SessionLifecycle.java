@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jboss.logging.Logger;
 
 /**
@@ -38,7 +39,7 @@ public class SessionLifecycle {
     private final Duration grace;
     private final Duration reloadGrace;
     /** Dropped sockets waiting out their grace period; their leases are still renewed. */
-    private final Map<String, SocketSession> dropped = new ConcurrentHashMap<>();
+    private final Map<String, Dropped> dropped = new ConcurrentHashMap<>();
 
     public SessionLifecycle(
             SessionRegistry registry,
@@ -101,23 +102,57 @@ public class SessionLifecycle {
         };
     }
 
-    /** @return the locks moved to this socket, or empty when the token cannot be resumed */
+    /**
+     * @return the locks moved to this socket, or empty when the token cannot be resumed; a failure
+     *     (the store out of reach) leaves the token good for a retry and the old socket's grace period
+     *     running
+     */
     public Uni<Optional<List<Lock>>> resume(SocketSession session, String resumeToken) {
-        return resumes.claim(resumeToken, session.identity().userId()).flatMap(oldSocket -> {
-            if (oldSocket.isEmpty()) {
-                return Uni.createFrom().item(Optional.<List<Lock>>empty());
+        return resumes.claim(resumeToken, session.identity().userId(), session.socketId())
+                // The claim may have run after all, too late to be answered.
+                .onFailure()
+                .call(() -> giveBack(resumeToken, session, null))
+                .flatMap(oldSocket -> {
+                    if (oldSocket.isEmpty()) {
+                        return Uni.createFrom().item(Optional.<List<Lock>>empty());
+                    }
+                    Dropped old = dropped.remove(oldSocket.get());
+                    return beforeLockRequest(session)
+                            .chain(() -> locks.moveSocket(oldSocket.get(), session.socketId(), node.id()))
+                            .onFailure()
+                            .call(() -> giveBack(resumeToken, session, old))
+                            .call(() -> resumes.resumed(resumeToken).onFailure().recoverWithNull())
+                            .invoke(moved -> moved.forEach(lock ->
+                                    registry.watch(session, lock.resource().configuratorId())))
+                            .map(Optional::of);
+                });
+    }
+
+    /**
+     * A resume that failed gives its claim back: the token is good again, and the old socket, if it
+     * dropped from this node, waits out the rest of its grace period here again (or is released now,
+     * when that ended meanwhile).
+     */
+    private Uni<Void> giveBack(String resumeToken, SocketSession session, Dropped old) {
+        if (old != null) {
+            String socketId = old.session().socketId();
+            dropped.put(socketId, old);
+            // Exactly one of this and endGrace releases it, whichever comes second sees the other's mark.
+            if (old.graceOver().get() && dropped.remove(socketId, old)) {
+                releaseNow(old.session()).subscribe().with(ignored -> {}, failure -> {});
             }
-            dropped.remove(oldSocket.get());
-            return beforeLockRequest(session)
-                    .chain(() -> locks.moveSocket(oldSocket.get(), session.socketId(), node.id()))
-                    .invoke(moved -> moved.forEach(
-                            lock -> registry.watch(session, lock.resource().configuratorId())))
-                    .map(Optional::of);
-        });
+        }
+        return resumes.giveBack(resumeToken, session.socketId())
+                .onFailure()
+                .invoke(failure -> LOG.debugf(
+                        "resume token of socket %s not given back (it stays spent): %s",
+                        session.socketId(), failure.getMessage()))
+                .onFailure()
+                .recoverWithNull();
     }
 
     public Collection<SocketSession> droppedSessions() {
-        return dropped.values();
+        return dropped.values().stream().map(Dropped::session).toList();
     }
 
     /** The server ends the socket (ping timeout): that counts as a drop. */
@@ -139,16 +174,21 @@ public class SessionLifecycle {
     }
 
     private Uni<Void> keepForGrace(SocketSession session, Duration grace) {
-        dropped.put(session.socketId(), session);
-        vertx.setTimer(Math.max(1, grace.toMillis()), id -> endGrace(session));
+        Dropped waiting = new Dropped(session, new AtomicBoolean());
+        dropped.put(session.socketId(), waiting);
+        vertx.setTimer(Math.max(1, grace.toMillis()), id -> endGrace(waiting));
         return resumes.markDropped(session, grace).onFailure().recoverWithNull().replaceWithVoid();
     }
 
-    private void endGrace(SocketSession session) {
-        if (dropped.remove(session.socketId()) == null) {
-            return; // resumed
+    private void endGrace(Dropped waiting) {
+        waiting.graceOver().set(true);
+        if (!dropped.remove(waiting.session().socketId(), waiting)) {
+            return; // resumed, or being resumed: a resume that fails releases it then (giveBack)
         }
         // A resume on another node moved the locks away: then this releases nothing.
-        releaseNow(session).subscribe().with(ignored -> {}, failure -> {});
+        releaseNow(waiting.session()).subscribe().with(ignored -> {}, failure -> {});
     }
+
+    /** A dropped socket waiting out its grace period, and whether that ended. */
+    private record Dropped(SocketSession session, AtomicBoolean graceOver) {}
 }

@@ -147,10 +147,9 @@ class ScriptKeysShareOneSlotTest {
 
         executor.about = null; // one user's counter, and one resume record: keys of their own
         new SharedRateLimit(executor, keys::lockRequestRate, 10).allow("7");
-        new ResumeStore(new SilentRedis(), null, executor, keys, leaseOf(lease))
-                .claim("resume-token", "7")
-                .subscribe()
-                .with(ignored -> {}, ignored -> {});
+        ResumeStore resumes = new ResumeStore(new SilentRedis(), null, executor, keys, leaseOf(lease));
+        resumes.claim("resume-token", "7", "s-9").subscribe().with(ignored -> {}, ignored -> {});
+        resumes.giveBack("resume-token", "s-9").subscribe().with(ignored -> {}, ignored -> {});
 
         Set<String> called = executor.calls.stream().map(Call::script).collect(Collectors.toCollection(TreeSet::new));
         Set<String> every = Scripts.ALL.stream().map(LuaScript::name).collect(Collectors.toCollection(TreeSet::new));
