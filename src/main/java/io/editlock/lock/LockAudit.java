@@ -72,6 +72,13 @@ public class LockAudit {
         }
     }
 
+    /** A line of another part of the server (take-overs, waiting lines), in the same order and batches as these. */
+    public void write(String line) {
+        if (AUDIT.isInfoEnabled()) {
+            pending.add(line);
+        }
+    }
+
     /** @param outcome granted, refused, not_found, rate_limited or unavailable */
     public void acquireTook(String outcome, Duration took) {
         acquireTimers

@@ -2,6 +2,7 @@ package io.editlock.waiting;
 
 import io.editlock.lock.AuditText;
 import io.editlock.lock.Lock;
+import io.editlock.lock.LockAudit;
 import io.editlock.lock.Resource;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -9,10 +10,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.jboss.logging.Logger;
 
 /**
- * Take-overs and grants from waiting lines in the audit log (logger {@code editlock.audit}) and as
+ * Take-overs and grants from waiting lines in the audit log (logger {@code editlock.audit}, through
+ * {@link LockAudit}'s batches) and as
  * Prometheus meters: {@code editlock.takeover} by outcome, {@code editlock.waiting.grants}. Each event
  * is recorded once, by the node that ran the script that decided it, or (for grants the scripts
  * make) by the node of the new holder's socket.
@@ -20,15 +21,15 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class WaitingAudit {
 
-    private static final Logger AUDIT = Logger.getLogger("editlock.audit");
-
     private final MeterRegistry registry;
+    private final LockAudit audit;
     private final Map<String, Counter> takeovers = new ConcurrentHashMap<>();
     private final Counter queueGrants;
     private final Counter queued;
 
-    public WaitingAudit(MeterRegistry registry) {
+    public WaitingAudit(MeterRegistry registry, LockAudit audit) {
         this.registry = registry;
+        this.audit = audit;
         this.queueGrants = Counter.builder("editlock.waiting.grants")
                 .description("Locks granted to the head of a waiting line")
                 .register(registry);
@@ -39,19 +40,19 @@ public class WaitingAudit {
 
     public void joined(Resource resource, String userId, long position) {
         queued.increment();
-        AUDIT.info("wait resource=" + resource + " user=" + AuditText.quote(userId) + " position=" + position);
+        audit.write("wait resource=" + resource + " user=" + AuditText.quote(userId) + " position=" + position);
     }
 
     public void requested(Resource resource, String askerId, String holderId, long deadlineMillis) {
         takeover("requested").increment();
-        AUDIT.info("takeover-request resource=" + resource + " user=" + AuditText.quote(askerId) + " holder="
+        audit.write("takeover-request resource=" + resource + " user=" + AuditText.quote(askerId) + " holder="
                 + AuditText.quote(holderId) + " deadline=" + Instant.ofEpochMilli(deadlineMillis));
     }
 
     /** @param outcome accepted, refused, timeout */
     public void answered(Resource resource, String holderId, String outcome) {
         takeover(outcome).increment();
-        AUDIT.info("takeover-" + outcome + " resource=" + resource + " holder=" + AuditText.quote(holderId));
+        audit.write("takeover-" + outcome + " resource=" + resource + " holder=" + AuditText.quote(holderId));
     }
 
     public void handedOver(Lock lock, String kind) {
@@ -60,7 +61,7 @@ public class WaitingAudit {
         } else {
             takeover("granted").increment();
         }
-        AUDIT.info("grant resource=" + lock.resource() + " user=" + AuditText.quote(lock.ownerUserId()) + " name="
+        audit.write("grant resource=" + lock.resource() + " user=" + AuditText.quote(lock.ownerUserId()) + " name="
                 + AuditText.quote(lock.ownerUserName()) + " token=" + lock.token() + " via=" + kind);
     }
 
