@@ -11,13 +11,18 @@ import io.editlock.support.ServerNode;
 import io.editlock.support.TestRedis;
 import io.editlock.support.TestTokens;
 import io.editlock.support.WsClient;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -90,6 +95,7 @@ class RedisOutageIT {
                     .then()
                     .statusCode(503);
             omar.clear();
+            sara.clear();
 
             redis.start();
 
@@ -105,6 +111,11 @@ class RedisOutageIT {
                             .path("ownerUserName")
                             .asText(),
                     "after the outage watchers get the state again: " + resynced);
+            sara.awaitEvent(frame -> frame.path("event").asText().equals("lock-updated") && !frame.has("ref"));
+            assertEquals(
+                    List.of(),
+                    sara.events("lock-lost"),
+                    "Sara's lock survived: she must not be told she lost it (that comes before lock-updated)");
             JsonNode stillRefused = await().atMost(Duration.ofSeconds(10))
                     .until(
                             () -> omar.request("lock-configurator", Map.of("configuratorId", configurator)),
@@ -113,6 +124,50 @@ class RedisOutageIT {
                     "LOCKED",
                     stillRefused.path("data").path("code").asText(),
                     "Sara's lock survived the restart, so Omar is still refused: " + stillRefused);
+        }
+    }
+
+    /**
+     * Redis comes back without the data it had (a restart without its files, a failover to a replica
+     * that had not yet received the grant): the holder is told, with {@code lock-lost}, that the lock
+     * she was granted is gone, and the page can be locked again (docs/protocol.md §4).
+     */
+    @Test
+    void aHolderIsToldHerLockIsGoneWhenRedisComesBackWithoutIt() throws IOException {
+        long configurator = createConfigurator();
+        try (WsClient sara = WsClient.connect(node.baseUri(), tokens.token("sara", "Sara"))) {
+            assertEquals(
+                    "lock-acquired",
+                    sara.request("lock-variables", Map.of("configuratorId", configurator))
+                            .path("event")
+                            .asText());
+
+            redis.kill();
+            forgetRedisData();
+            redis.start();
+
+            JsonNode lost =
+                    sara.awaitEvent(frame -> frame.path("event").asText().equals("lock-lost"), Duration.ofSeconds(30));
+            assertEquals(
+                    configurator,
+                    lost.path("data").path("resource").path("configuratorId").asLong(),
+                    lost.toString());
+            assertEquals(
+                    "variables", lost.path("data").path("resource").path("type").asText(), lost.toString());
+            assertEquals("expired", lost.path("data").path("reason").asText(), lost.toString());
+            assertFalse(sara.isClosed(), "the socket stays open");
+        }
+    }
+
+    /** Everything Redis wrote to disk (its append-only files), as if it came back on an empty disk. */
+    private void forgetRedisData() throws IOException {
+        try (Stream<Path> files = Files.walk(redis.workDir())) {
+            for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                if (!file.equals(redis.workDir())
+                        && !file.getFileName().toString().equals("redis.log")) {
+                    Files.delete(file);
+                }
+            }
         }
     }
 
