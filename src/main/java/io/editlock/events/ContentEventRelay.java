@@ -6,6 +6,7 @@ import io.editlock.lock.redis.ScriptJson;
 import io.editlock.protocol.ServerEvents;
 import io.editlock.protocol.WireFormat;
 import io.editlock.redis.LastingSubscription;
+import io.editlock.redis.ListeningReadiness;
 import io.editlock.redis.LockKeys;
 import io.editlock.session.SessionRegistry;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
@@ -33,10 +34,17 @@ public class ContentEventRelay {
     private final SessionRegistry registry;
     private final FanOut fanOut;
     private final Vertx vertx;
+    private final ListeningReadiness listening;
     private volatile LastingSubscription subscription;
 
     public ContentEventRelay(
-            ReactiveRedisDataSource redis, LockKeys keys, SessionRegistry registry, FanOut fanOut, Vertx vertx) {
+            ReactiveRedisDataSource redis,
+            LockKeys keys,
+            SessionRegistry registry,
+            FanOut fanOut,
+            Vertx vertx,
+            ListeningReadiness listening) {
+        this.listening = listening;
         this.vertx = vertx;
         this.fanOut = fanOut;
         this.redis = redis;
@@ -45,8 +53,8 @@ public class ContentEventRelay {
     }
 
     void start(@Observes StartupEvent event) {
-        subscription = LastingSubscription.start(
-                redis, vertx, keys.contentEventsChannel(), this::deliver, this::announceMissedWrites);
+        subscription = listening.watch(LastingSubscription.start(
+                redis, vertx, keys.contentEventsChannel(), this::deliver, this::announceMissedWrites));
     }
 
     void stop(@Observes ShutdownEvent event) {

@@ -10,6 +10,7 @@ import io.editlock.lock.redis.LockRecords;
 import io.editlock.protocol.ServerEvents;
 import io.editlock.protocol.WireFormat;
 import io.editlock.redis.LastingSubscription;
+import io.editlock.redis.ListeningReadiness;
 import io.editlock.redis.LockKeys;
 import io.editlock.session.FrameSender;
 import io.editlock.session.SessionRegistry;
@@ -51,6 +52,7 @@ public class LockEventRelay {
     private final FrameSender sender;
     private final FanOut fanOut;
     private final LostLockCatchUp lostLocks;
+    private final ListeningReadiness listening;
     private volatile LastingSubscription subscription;
 
     public LockEventRelay(
@@ -59,6 +61,7 @@ public class LockEventRelay {
             SessionRegistry registry,
             LockService locks,
             Vertx vertx,
+            ListeningReadiness listening,
             RelayMetrics metrics,
             FrameSender sender,
             WaitingState waitingState,
@@ -73,11 +76,13 @@ public class LockEventRelay {
         this.registry = registry;
         this.locks = locks;
         this.vertx = vertx;
+        this.listening = listening;
         this.metrics = metrics;
     }
 
     void start(@Observes StartupEvent event) {
-        subscription = LastingSubscription.start(redis, vertx, keys.lockEventsChannel(), this::deliver, this::resync);
+        subscription = listening.watch(
+                LastingSubscription.start(redis, vertx, keys.lockEventsChannel(), this::deliver, this::resync));
     }
 
     void stop(@Observes ShutdownEvent event) {

@@ -57,6 +57,10 @@ public final class LastingSubscription {
         }
     }
 
+    public String channel() {
+        return channel;
+    }
+
     /** Whether the subscription stands now (for readiness and tests). */
     public boolean active() {
         return subscriber != null;

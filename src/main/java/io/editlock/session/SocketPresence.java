@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.editlock.redis.LastingSubscription;
+import io.editlock.redis.ListeningReadiness;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.PipelinedRedis;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
@@ -42,6 +43,7 @@ public class SocketPresence {
     private final SessionRegistry registry;
     private final Map<String, CompletableFuture<Boolean>> asked = new ConcurrentHashMap<>();
     private final Vertx vertx;
+    private final ListeningReadiness listening;
     private volatile LastingSubscription subscription;
 
     public SocketPresence(
@@ -50,7 +52,9 @@ public class SocketPresence {
             LockKeys keys,
             NodeIdentity node,
             SessionRegistry registry,
-            Vertx vertx) {
+            Vertx vertx,
+            ListeningReadiness listening) {
+        this.listening = listening;
         this.vertx = vertx;
         this.pubsub = pubsub;
         this.redis = redis;
@@ -61,7 +65,8 @@ public class SocketPresence {
 
     void start(@Observes StartupEvent event) {
         // Nothing to make up after a loss: a question missed meanwhile has timed out and counted as "gone".
-        subscription = LastingSubscription.start(pubsub, vertx, keys.nodeInbox(node.id()), this::receive, () -> {});
+        subscription = listening.watch(
+                LastingSubscription.start(pubsub, vertx, keys.nodeInbox(node.id()), this::receive, () -> {}));
     }
 
     void stop(@Observes ShutdownEvent event) {

@@ -13,6 +13,7 @@ import io.editlock.protocol.Messages;
 import io.editlock.protocol.ServerEvents;
 import io.editlock.protocol.WireFormat;
 import io.editlock.redis.LastingSubscription;
+import io.editlock.redis.ListeningReadiness;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.PipelinedRedis;
 import io.editlock.session.FrameSender;
@@ -59,6 +60,7 @@ public class WaitEventRelay {
     private final FrameSender sender;
     private final PipelinedRedis calls;
     private final TakeoverCatchUp takeovers;
+    private final ListeningReadiness listening;
     private volatile LastingSubscription subscription;
 
     public WaitEventRelay(
@@ -70,6 +72,7 @@ public class WaitEventRelay {
             WaitingAudit audit,
             NodeIdentity node,
             Vertx vertx,
+            ListeningReadiness listening,
             QueuedConfiguratorSwitch configuratorSwitch,
             FrameSender sender,
             PipelinedRedis calls,
@@ -85,11 +88,13 @@ public class WaitEventRelay {
         this.audit = audit;
         this.node = node;
         this.vertx = vertx;
+        this.listening = listening;
         this.configuratorSwitch = configuratorSwitch;
     }
 
     void start(@Observes StartupEvent event) {
-        subscription = LastingSubscription.start(redis, vertx, keys.waitEventsChannel(), this::deliver, this::catchUp);
+        subscription = listening.watch(
+                LastingSubscription.start(redis, vertx, keys.waitEventsChannel(), this::deliver, this::catchUp));
     }
 
     void stop(@Observes ShutdownEvent event) {

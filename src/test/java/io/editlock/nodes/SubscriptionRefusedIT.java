@@ -1,0 +1,100 @@
+package io.editlock.nodes;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.editlock.redis.embedded.RedisProcess;
+import io.editlock.support.ServerNode;
+import io.editlock.support.ShippedRedisAcl;
+import io.editlock.support.TestRedis;
+import io.editlock.support.TestTokens;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An operator whose Redis ACL forgets editlock's channels (docs/operations.md, Redis ACL): Redis
+ * refuses the node's subscriptions ({@code NOPERM}), so the node would hear no lock events and show
+ * its users stale pages. It must say so on readiness, naming what it does not hear, so that no load
+ * balancer sends it users.
+ */
+class SubscriptionRefusedIT {
+
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    @Test
+    void aNodeWhoseSubscriptionsRedisRefusesIsNotReady() throws Exception {
+        ShippedRedisAcl acl = ShippedRedisAcl.withAdminDefaultUser();
+        try (RedisProcess redis =
+                new RedisProcess(TestRedis.binary(), RedisProcess.freePort(), acl.serverArguments()).start()) {
+            assertEquals("+OK", admin(redis, "ACL", "SETUSER", "editlock", "resetchannels"));
+            TestTokens tokens = TestTokens.generate();
+            try (ServerNode node = ServerNode.launch(
+                    "node-channels-refused",
+                    Map.of(
+                            "quarkus.redis.hosts",
+                            acl.url(redis.port()),
+                            "mp.jwt.verify.publickey.location",
+                            tokens.publicKeyFile().toString()))) {
+                HttpResponse<String> ready = await("the node answers")
+                        .atMost(Duration.ofSeconds(60))
+                        .until(() -> readiness(node), response -> response != null);
+                assertFalse(listens(redis), "the ACL refuses the node's subscriptions");
+                assertEquals(503, ready.statusCode(), ready.body());
+                assertTrue(
+                        ready.body().contains("not listening") && ready.body().contains("lock-events"),
+                        "readiness names what the node does not hear: " + ready.body());
+            }
+        }
+    }
+
+    private static HttpResponse<String> readiness(ServerNode node) {
+        try {
+            return HTTP.send(
+                    HttpRequest.newBuilder(node.baseUri().resolve("q/health/ready"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    private static boolean listens(RedisProcess redis) throws IOException {
+        return admin(redis, "PUBSUB", "CHANNELS", "editlock:*").contains("editlock:");
+    }
+
+    /** One command as Redis's default user (the administrator here), its reply as RESP text. */
+    private static String admin(RedisProcess redis, String... command) throws IOException {
+        try (Socket socket = new Socket("127.0.0.1", redis.port())) {
+            socket.setSoTimeout(5000);
+            StringBuilder request = new StringBuilder("*" + command.length + "\r\n");
+            for (String part : command) {
+                request.append('$')
+                        .append(part.getBytes(StandardCharsets.UTF_8).length)
+                        .append("\r\n")
+                        .append(part)
+                        .append("\r\n");
+            }
+            OutputStream out = socket.getOutputStream();
+            out.write(request.toString().getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            byte[] buffer = new byte[8192];
+            int read = in.read(buffer);
+            return new String(buffer, 0, Math.max(read, 0), StandardCharsets.UTF_8).strip();
+        }
+    }
+}
