@@ -114,6 +114,28 @@ class LostLockCatchUpTest {
         assertEquals("lock-released", unlocked.path("event").asText(), "the page is still Sara's: " + unlocked);
     }
 
+    @Test
+    void aLockWhoseEndTheNodeHeardIsNotLostAgainWhenItHearsAgain() {
+        Scene scene = missed(
+                () -> {
+                    Scene heard = new Scene();
+                    heard.adminBreaksIt();
+                    heard.sara.awaitEvent(unasked("lock-lost"), WAIT);
+                    heard.sara.awaitEvent(unasked("lock-updated")
+                            .and(frame -> frame.path("data").path("locks").isEmpty()));
+                    heard.sara.clear();
+                    return heard;
+                },
+                nothing -> {});
+
+        JsonNode updated = scene.sara.awaitEvent(unasked("lock-updated"), WAIT);
+        assertEquals(0, updated.path("data").path("locks").size(), updated.toString());
+        assertEquals(
+                0,
+                scene.sara.events("lock-lost").size(),
+                "Sara was told once, when the node heard it: " + scene.sara.received());
+    }
+
     /** A scene in which Tom has asked for Sara's page on his socket, and Sara was told. */
     private Scene askedAndTold() {
         Scene scene = new Scene();
