@@ -1,8 +1,13 @@
 package io.editlock.redis;
 
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
-import io.quarkus.redis.datasource.pubsub.ReactivePubSubCommands.ReactiveRedisSubscriber;
 import io.vertx.core.Vertx;
+import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Redis;
+import io.vertx.mutiny.redis.client.RedisConnection;
+import io.vertx.mutiny.redis.client.Request;
+import io.vertx.mutiny.redis.client.Response;
+import io.vertx.redis.client.ResponseType;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.jboss.logging.Logger;
@@ -13,25 +18,36 @@ import org.jboss.logging.Logger;
  * without an error, and what is published meanwhile is lost for good. This one subscribes again, with a
  * growing back-off, until it is back; then it calls its owner's {@code onBack}, which must make up for
  * what may have been missed.
+ *
+ * <p>It holds its connection itself rather than through the Redis client's subscriber, because a
+ * subscribe can fail without its connection ending: Redis refuses it ({@code NOPERM}, an ACL without
+ * editlock's channels) or never answers it. The client's subscriber then neither completes nor fails
+ * and keeps the connection open. Here such an attempt is given up, its connection closed, and the next
+ * one made after the back-off, so a node hears again by itself once the ACL is mended.
  */
 public final class LastingSubscription {
 
     private static final Logger LOG = Logger.getLogger(LastingSubscription.class);
     private static final long FIRST_BACKOFF_MS = 100;
     private static final long MAX_BACKOFF_MS = 5000;
+    /** A subscribe that Redis neither confirms nor refuses in this time is given up. */
+    private static final long CONFIRM_TIMEOUT_MS = 10_000;
 
-    private final ReactiveRedisDataSource redis;
+    private final Redis client;
     private final Vertx vertx;
     private final String channel;
     private final Consumer<String> onMessage;
     private final Runnable onBack;
-    private volatile ReactiveRedisSubscriber subscriber;
+    private volatile Attempt current;
+    private volatile boolean active;
     private volatile boolean stopped;
     private volatile long backoffMs = FIRST_BACKOFF_MS;
+    /** Failed attempts since the subscription last stood: the first is logged as a warning, the rest quietly. */
+    private volatile int failures;
 
     private LastingSubscription(
-            ReactiveRedisDataSource redis, Vertx vertx, String channel, Consumer<String> onMessage, Runnable onBack) {
-        this.redis = redis;
+            Redis client, Vertx vertx, String channel, Consumer<String> onMessage, Runnable onBack) {
+        this.client = client;
         this.vertx = vertx;
         this.channel = channel;
         this.onMessage = onMessage;
@@ -39,21 +55,22 @@ public final class LastingSubscription {
     }
 
     /**
-     * @param onBack runs each time the subscription is back after it was lost (not after the first
-     *     subscribe): messages published in between were not delivered
+     * @param onBack runs each time the subscription is back after it was lost or refused (not after a
+     *     first subscribe that succeeded): messages published in between were not delivered
      */
     public static LastingSubscription start(
             ReactiveRedisDataSource redis, Vertx vertx, String channel, Consumer<String> onMessage, Runnable onBack) {
-        LastingSubscription subscription = new LastingSubscription(redis, vertx, channel, onMessage, onBack);
+        LastingSubscription subscription = new LastingSubscription(redis.getRedis(), vertx, channel, onMessage, onBack);
         subscription.subscribe(false);
         return subscription;
     }
 
     public void stop() {
         stopped = true;
-        ReactiveRedisSubscriber current = subscriber;
-        if (current != null) {
-            current.unsubscribe().subscribe().with(ignored -> {}, failure -> {});
+        active = false;
+        Attempt attempt = current;
+        if (attempt != null) {
+            attempt.close();
         }
     }
 
@@ -61,47 +78,143 @@ public final class LastingSubscription {
         return channel;
     }
 
-    /** Whether the subscription stands now (for readiness and tests). */
+    /** Whether Redis confirmed the subscription and its connection still stands (for readiness and tests). */
     public boolean active() {
-        return subscriber != null;
+        return active;
     }
 
     private void subscribe(boolean afterLoss) {
         if (stopped) {
             return;
         }
-        // One attempt ends once: its connection's end and its error may both be reported.
-        AtomicBoolean ended = new AtomicBoolean();
-        Runnable lost = () -> {
-            if (ended.compareAndSet(false, true)) {
-                lost();
-            }
-        };
-        redis.pubsub(String.class)
-                .subscribe(channel, onMessage, lost, failure -> lost.run())
-                .subscribe()
-                .with(
-                        subscribed -> {
-                            subscriber = subscribed;
-                            backoffMs = FIRST_BACKOFF_MS;
-                            if (stopped) {
-                                stop();
-                            } else if (afterLoss) {
-                                LOG.infof("subscription to %s is back; making up for what it missed", channel);
-                                onBack.run();
-                            }
-                        },
-                        failure -> lost.run());
+        Attempt attempt = new Attempt(afterLoss);
+        current = attempt;
+        attempt.start();
     }
 
-    private void lost() {
+    private void failed(String reason) {
+        active = false;
         if (stopped) {
             return;
         }
-        subscriber = null;
         long delay = backoffMs;
         backoffMs = Math.min(MAX_BACKOFF_MS, backoffMs * 2);
-        LOG.warnf("subscription to %s lost; subscribing again in %d ms", channel, delay);
+        if (failures++ == 0) {
+            LOG.warnf("subscription to %s lost (%s); subscribing again in %d ms", channel, reason, delay);
+        } else {
+            LOG.debugf("subscription to %s still down (%s); subscribing again in %d ms", channel, reason, delay);
+        }
         vertx.setTimer(delay, id -> subscribe(true));
+    }
+
+    private void stands(boolean afterLoss) {
+        active = true;
+        backoffMs = FIRST_BACKOFF_MS;
+        int failed = failures;
+        failures = 0;
+        if (afterLoss) {
+            LOG.infof(
+                    "subscription to %s is back after %d failed attempt(s); making up for what it missed",
+                    channel, failed);
+            onBack.run();
+        }
+    }
+
+    /** One connection and its SUBSCRIBE. It ends once: its connection's end, its error and a refusal may all be reported. */
+    private final class Attempt {
+        private final boolean afterLoss;
+        private final AtomicBoolean ended = new AtomicBoolean();
+        private volatile RedisConnection connection;
+        private volatile boolean confirmed;
+        private volatile long timer = -1;
+
+        Attempt(boolean afterLoss) {
+            this.afterLoss = afterLoss;
+        }
+
+        void start() {
+            client.connect().subscribe().with(this::connected, failure -> end(failure.getMessage()));
+        }
+
+        private void connected(RedisConnection opened) {
+            connection = opened;
+            if (ended.get() || stopped) {
+                opened.closeAndForget();
+                return;
+            }
+            timer = vertx.setTimer(CONFIRM_TIMEOUT_MS, id -> {
+                if (!confirmed) {
+                    end("no answer to SUBSCRIBE within " + CONFIRM_TIMEOUT_MS + " ms");
+                }
+            });
+            opened.handler(this::received)
+                    .exceptionHandler(failure -> end(failure.getMessage()))
+                    .endHandler(() -> end("connection closed"));
+            opened.send(Request.cmd(Command.SUBSCRIBE).arg(channel))
+                    .subscribe()
+                    .with(sent -> {}, failure -> end(failure.getMessage()));
+        }
+
+        /** Pushed by Redis on this connection: the confirmation, a message, or a refusal. */
+        private void received(Response reply) {
+            if (reply == null || ended.get()) {
+                return;
+            }
+            if (reply.type() == ResponseType.ERROR) {
+                end("Redis refused it: " + reply);
+                return;
+            }
+            if (reply.size() < 2) {
+                return;
+            }
+            String kind = reply.get(0).toString();
+            if ("message".equalsIgnoreCase(kind) && reply.size() >= 3) {
+                deliver(reply.get(2).toString());
+            } else if ("subscribe".equalsIgnoreCase(kind) && !confirmed) {
+                confirmed = true;
+                vertx.cancelTimer(timer);
+                if (stopped) {
+                    close();
+                } else {
+                    stands(afterLoss);
+                }
+            }
+        }
+
+        private void deliver(String message) {
+            try {
+                onMessage.accept(message);
+            } catch (RuntimeException e) {
+                // One message its owner could not take must not end the subscription of every later one.
+                LOG.errorf(e, "a message on %s could not be handled", channel);
+            }
+        }
+
+        private void end(String reason) {
+            if (!ended.compareAndSet(false, true)) {
+                return;
+            }
+            closeConnection();
+            if (current == this) {
+                failed(reason);
+            }
+        }
+
+        /** Ended on purpose: no next attempt. */
+        void close() {
+            if (ended.compareAndSet(false, true)) {
+                closeConnection();
+            }
+        }
+
+        private void closeConnection() {
+            if (timer >= 0) {
+                vertx.cancelTimer(timer);
+            }
+            RedisConnection opened = connection;
+            if (opened != null) {
+                opened.closeAndForget();
+            }
+        }
     }
 }

@@ -10,6 +10,7 @@ import io.editlock.support.ServerNode;
 import io.editlock.support.ShippedRedisAcl;
 import io.editlock.support.TestRedis;
 import io.editlock.support.TestTokens;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -20,20 +21,23 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
  * An operator whose Redis ACL forgets editlock's channels (docs/operations.md, Redis ACL): Redis
  * refuses the node's subscriptions ({@code NOPERM}), so the node would hear no lock events and show
  * its users stale pages. It must say so on readiness, naming what it does not hear, so that no load
- * balancer sends it users.
+ * balancer sends it users; and once the ACL is mended it must hear again by itself, without a restart,
+ * and without leaving a connection open for every refused attempt meanwhile.
  */
 class SubscriptionRefusedIT {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     @Test
-    void aNodeWhoseSubscriptionsRedisRefusesIsNotReady() throws Exception {
+    void aNodeWhoseSubscriptionsRedisRefusesIsNotReadyUntilTheAclIsMended() throws Exception {
         ShippedRedisAcl acl = ShippedRedisAcl.withAdminDefaultUser();
         try (RedisProcess redis =
                 new RedisProcess(TestRedis.binary(), RedisProcess.freePort(), acl.serverArguments()).start()) {
@@ -54,8 +58,26 @@ class SubscriptionRefusedIT {
                 assertTrue(
                         ready.body().contains("not listening") && ready.body().contains("lock-events"),
                         "readiness names what the node does not hear: " + ready.body());
+
+                // The node keeps trying, each attempt on a connection it closes once refused: at no time
+                // more connections whose last command was SUBSCRIBE than the node has subscriptions.
+                int subscriptions = subscriptions(ready.body());
+                await("refused attempts leave no connections behind")
+                        .during(Duration.ofSeconds(12)) // several attempts at the longest back-off
+                        .atMost(Duration.ofSeconds(20))
+                        .until(() -> subscribeConnections(redis) <= subscriptions);
+
+                assertEquals("+OK", admin(redis, "ACL", "SETUSER", "editlock", "&editlock:*"));
+                await("the node hears its channels again by itself")
+                        .atMost(Duration.ofSeconds(30))
+                        .until(() -> listens(redis) && isReady(node));
             }
         }
+    }
+
+    private static boolean isReady(ServerNode node) {
+        HttpResponse<String> ready = readiness(node);
+        return ready != null && ready.statusCode() == 200;
     }
 
     private static HttpResponse<String> readiness(ServerNode node) {
@@ -76,6 +98,20 @@ class SubscriptionRefusedIT {
         return admin(redis, "PUBSUB", "CHANNELS", "editlock:*").contains("editlock:");
     }
 
+    /** Connections whose last command was SUBSCRIBE: the node's subscriptions, standing or refused. */
+    private static long subscribeConnections(RedisProcess redis) throws IOException {
+        return admin(redis, "CLIENT", "LIST")
+                .lines()
+                .filter(line -> line.contains(" cmd=subscribe "))
+                .count();
+    }
+
+    private static int subscriptions(String readiness) {
+        Matcher count = Pattern.compile("\"subscriptions\"\\s*:\\s*(\\d+)").matcher(readiness);
+        assertTrue(count.find(), "readiness counts the node's subscriptions: " + readiness);
+        return Integer.parseInt(count.group(1));
+    }
+
     /** One command as Redis's default user (the administrator here), its reply as RESP text. */
     private static String admin(RedisProcess redis, String... command) throws IOException {
         try (Socket socket = new Socket("127.0.0.1", redis.port())) {
@@ -91,10 +127,30 @@ class SubscriptionRefusedIT {
             OutputStream out = socket.getOutputStream();
             out.write(request.toString().getBytes(StandardCharsets.UTF_8));
             out.flush();
+            // A bulk reply ($<length>) may come in several reads; the others fit in one.
             InputStream in = socket.getInputStream();
+            ByteArrayOutputStream reply = new ByteArrayOutputStream();
             byte[] buffer = new byte[8192];
-            int read = in.read(buffer);
-            return new String(buffer, 0, Math.max(read, 0), StandardCharsets.UTF_8).strip();
+            int read;
+            while ((read = in.read(buffer)) > 0) {
+                reply.write(buffer, 0, read);
+                if (complete(reply.toString(StandardCharsets.UTF_8))) {
+                    break;
+                }
+            }
+            return reply.toString(StandardCharsets.UTF_8).strip();
         }
+    }
+
+    private static boolean complete(String reply) {
+        int lineEnd = reply.indexOf("\r\n");
+        if (lineEnd < 0) {
+            return false;
+        }
+        if (!reply.startsWith("$")) {
+            return true;
+        }
+        int length = Integer.parseInt(reply.substring(1, lineEnd));
+        return length < 0 || reply.getBytes(StandardCharsets.UTF_8).length >= lineEnd + 2 + length + 2;
     }
 }
