@@ -14,7 +14,7 @@
 --                    the server gave up on (timeout) is undone by it
 --                    's:<socketId>' -> JSON array of what that socket asked for ('w|<field>|<userId>'
 --                    for a line, 't|<field>' for a take-over), so a socket that goes is forgotten at once
---                    '#seq' -> the last seq handed out
+--                    '#seq' -> the last seq handed out; the hash goes once nobody waits or asks
 --   takeovers  hash  field -> pending take-over {u, n, k, r, h, hn, t, d, m, q}: asker id, name,
 --                    sockets and the request-takeover that put each there (as a waiter's r); holder id and name;
 --                    the holder's grant (token) asked for; deadline (ms); message; its place in the
@@ -225,7 +225,11 @@ local function publish_waiting(ctx, live)
   for _, lock in pairs(live) do views[#views + 1] = public_view(lock) end
   local moved = {}
   for field, _ in pairs(ctx.moved) do moved[#moved + 1] = field end
-  redis.call('PUBLISH', ctx.channel, cjson.encode({ c = ctx.cfg, locks = views, waiting = waiting_counts(ctx) or cjson.null,
+  local counts = waiting_counts(ctx)
+  -- Nobody waits or asks any more: the waiters hash holds nothing but '#seq'. It goes, and the next
+  -- line numbers from 1 again, so that a configurator keeps nothing of the people who waited in it.
+  if counts == nil and redis.call('EXISTS', ctx.takeovers) == 0 then redis.call('DEL', ctx.waiters) end
+  redis.call('PUBLISH', ctx.channel, cjson.encode({ c = ctx.cfg, locks = views, waiting = counts or cjson.null,
     grants = ctx.grants, left = ctx.left, moved = moved, failed = ctx.failed, gone = ctx.gone,
     requested = ctx.requested, refused = ctx.refused, ended = ctx.ended }))
   ctx.changed = false
