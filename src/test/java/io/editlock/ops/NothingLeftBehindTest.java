@@ -57,7 +57,10 @@ class NothingLeftBehindTest {
         }
     }
 
-    /** Keys that last a day or less and go by themselves: rate windows, resume records, idempotency. */
+    /**
+     * Keys that go by themselves: most within minutes (a lock hash a while after its last lease, rate
+     * windows, resume records), the count of the lines a user waits in a day after its last use.
+     */
     private static final long LONGEST_TEMPORARY_MS = Duration.ofDays(1).toMillis();
 
     private static final Duration WAIT = Duration.ofSeconds(20);
