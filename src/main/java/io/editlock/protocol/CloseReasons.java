@@ -19,6 +19,8 @@ public final class CloseReasons {
     public static final CloseReason TOKEN_EXPIRED = new CloseReason(4401, "token expired");
     /** The server's pings went unanswered (§5). */
     public static final CloseReason PING_TIMEOUT = new CloseReason(1001, "ping timeout");
+    /** The node stops (a deploy, a scale-down): the client reconnects to another node and resumes (§5). */
+    public static final CloseReason NODE_STOPPING = new CloseReason(1001, "node stopping");
 
     private CloseReasons() {}
 }

@@ -83,6 +83,12 @@ public class ResumeStore {
                 .replaceWithVoid();
     }
 
+    /** Whether the dropped socket's record still waits for a resume (or one is under way). */
+    public Uni<Boolean> awaitsResume(SocketSession session) {
+        return redis.execute(Command.EXISTS, keys.resume(session.resumeToken()))
+                .map(reply -> reply != null && reply.toInteger() == 1);
+    }
+
     public Uni<Void> forget(SocketSession session) {
         return redis.execute(Command.DEL, keys.resume(session.resumeToken())).replaceWithVoid();
     }

@@ -5,6 +5,7 @@ import io.editlock.config.EditlockConfig;
 import io.editlock.lock.Lock;
 import io.editlock.lock.LockService;
 import io.editlock.lock.ReleaseReason;
+import io.editlock.protocol.CloseReasons;
 import io.quarkus.websockets.next.CloseReason;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
@@ -18,12 +19,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jboss.logging.Logger;
 
 /**
  * How a socket begins and ends (docs/protocol.md §5): a close with 1000 releases what it alone kept at once;
  * a page that went away (1001, also a reload) keeps it for the short reload grace, and a drop for the
- * grace period, for a resume on any node; after that it is released.
+ * grace period, for a resume on any node; after that it is released. A node that stops ends every
+ * socket as a drop (see {@link NodeStop}).
  */
 @ApplicationScoped
 public class SessionLifecycle {
@@ -40,6 +43,10 @@ public class SessionLifecycle {
     private final Duration reloadGrace;
     /** Dropped sockets waiting out their grace period; their leases are still renewed. */
     private final Map<String, Dropped> dropped = new ConcurrentHashMap<>();
+    /** Ends of sockets still being handled (their drop noted in the store, or their release). */
+    private final AtomicInteger ending = new AtomicInteger();
+
+    private volatile boolean stopping;
 
     public SessionLifecycle(
             SessionRegistry registry,
@@ -66,6 +73,9 @@ public class SessionLifecycle {
                 node.id(),
                 Base64.getUrlEncoder().withoutPadding().encodeToString(secret));
         registry.add(session);
+        if (stopping) {
+            closeByServer(session, CloseReasons.NODE_STOPPING); // its client goes to another node
+        }
         return session;
     }
 
@@ -95,11 +105,65 @@ public class SessionLifecycle {
         if (!session.mayKeepLocks() && !session.resumable()) {
             return Uni.createFrom().voidItem();
         }
-        return switch (SocketEnd.of(reason, session.closedByServer())) {
+        ending.incrementAndGet();
+        Uni<Void> ended = switch (SocketEnd.of(reason, session.closedByServer())) {
             case DONE -> releaseNow(session);
             case PAGE_GONE -> keepForGrace(session, reloadGrace);
             case DROPPED -> keepForGrace(session, grace);
         };
+        return ended.onTermination().invoke(ending::decrementAndGet);
+    }
+
+    /**
+     * The node stops: it takes no more sockets (one that opens now is closed at once) and ends every
+     * open socket as a drop, so that its locks wait for a resume on another node.
+     */
+    public void stop() {
+        stopping = true;
+        registry.all().forEach(session -> closeByServer(session, CloseReasons.NODE_STOPPING));
+    }
+
+    public boolean stopping() {
+        return stopping;
+    }
+
+    /** Whether every socket is closed and its end handled (its drop noted in the store). */
+    public boolean allEnded() {
+        return registry.size() == 0 && ending.get() == 0;
+    }
+
+    /**
+     * @return how many dropped sockets may still be resumed: their resume record is there (a resume,
+     *     here or on another node, spends it)
+     */
+    public Uni<Integer> awaitingResume() {
+        List<Uni<Boolean>> checks = dropped.values().stream()
+                .map(waiting -> resumes.awaitsResume(waiting.session()))
+                .toList();
+        return checks.isEmpty()
+                ? Uni.createFrom().item(0)
+                : Uni.join().all(checks).andFailFast().map(awaiting ->
+                        (int) awaiting.stream().filter(Boolean::booleanValue).count());
+    }
+
+    /**
+     * Ends the grace period of every dropped socket now and releases what it still keeps; a socket
+     * resumed on another node keeps nothing any more, so that releases nothing.
+     *
+     * @return how many sockets it ended
+     */
+    public Uni<Integer> endEveryGrace() {
+        List<Uni<Void>> releases = dropped.values().stream()
+                .map(waiting -> {
+                    waiting.graceOver().set(true);
+                    return dropped.remove(waiting.session().socketId(), waiting)
+                            ? releaseNow(waiting.session())
+                            : Uni.createFrom().voidItem();
+                })
+                .toList();
+        return releases.isEmpty()
+                ? Uni.createFrom().item(0)
+                : Uni.join().all(releases).andCollectFailures().replaceWith(releases.size());
     }
 
     /**
@@ -155,7 +219,7 @@ public class SessionLifecycle {
         return dropped.values().stream().map(Dropped::session).toList();
     }
 
-    /** The server ends the socket (ping timeout): that counts as a drop. */
+    /** The server ends the socket (ping timeout, the node stops): that counts as a drop. */
     public void closeByServer(SocketSession session, CloseReason reason) {
         session.closedByServer(true);
         session.connection().close(reason).subscribe().with(ignored -> {}, failure -> {});

@@ -122,9 +122,10 @@ public class SocketPresence {
                 .with(ignored -> {}, failure -> LOG.debugf("could not answer %s: %s", message, failure.getMessage()));
     }
 
+    /** A socket the server is closing counts as gone: its end is decided, a drop, and may be resumed. */
     private boolean openHere(String socketId) {
         return registry.find(socketId)
-                .map(session -> session.connection().isOpen())
+                .map(session -> session.connection().isOpen() && !session.closedByServer())
                 .orElse(false);
     }
 }

@@ -108,6 +108,11 @@ public final class ServerNode implements AutoCloseable {
         return process.exitValue();
     }
 
+    /** SIGTERM, as an orchestrator stops a node, without waiting for it to exit. */
+    public void stop() {
+        process.destroy();
+    }
+
     /** SIGKILL: no shutdown hook, no close frame, no release. */
     public void kill9() {
         process.destroyForcibly();

@@ -1,0 +1,96 @@
+package io.editlock.session;
+
+import io.editlock.config.EditlockConfig;
+import io.quarkus.runtime.LaunchMode;
+import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.time.Duration;
+import java.util.function.BooleanSupplier;
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.Readiness;
+import org.jboss.logging.Logger;
+
+/**
+ * A node asked to stop (SIGTERM: a deploy, a scale-down) hands its users over instead of dropping
+ * their work (docs/protocol.md §5). It becomes not ready, ends every socket as a drop (1001), waits
+ * until each client has resumed on another node or the grace period is over, releases what nobody
+ * resumed (reason {@code disconnect}), and only then lets the node go on stopping. Without this the
+ * sockets would end as the HTTP server closes them (with 1000, which reads as "done"), after the Redis
+ * client: what their clients kept would be neither kept for a resume nor released, but left to run out
+ * with the leases. It runs in Quarkus's pre-shutdown ({@code quarkus.shutdown.delay-enabled}), while
+ * Redis, the subscriptions and the scheduler still work. In dev and test mode it does not wait for
+ * resumes: a dev-mode restart should be quick, and its clients resume on the restarted node.
+ */
+@Readiness
+@ApplicationScoped
+public class NodeStop implements HealthCheck {
+
+    private static final Logger LOG = Logger.getLogger(NodeStop.class);
+    /** Closing sockets and noting their drops takes milliseconds; this bounds it when Redis is slow. */
+    private static final Duration ENDING_AT_MOST = Duration.ofSeconds(5);
+
+    private static final long POLL_MS = 100;
+
+    private final SessionLifecycle lifecycle;
+    private final Duration grace;
+
+    public NodeStop(SessionLifecycle lifecycle, EditlockConfig config) {
+        this.lifecycle = lifecycle;
+        this.grace =
+                LaunchMode.current() == LaunchMode.NORMAL ? config.session().gracePeriod() : Duration.ZERO;
+    }
+
+    void stop(@Observes ShutdownDelayInitiatedEvent event) {
+        long started = System.nanoTime();
+        lifecycle.stop();
+        if (!waitUntil(lifecycle::allEnded, ENDING_AT_MOST)) {
+            LOG.warn("stopping: not every socket's end was handled in time; what they kept runs out with its leases");
+        }
+        if (grace.isZero()) {
+            return; // dev or test mode: the drops are noted, the restarted node takes the resumes
+        }
+        waitUntil(this::nobodyAwaitsResume, grace);
+        int ended = 0;
+        try {
+            ended = lifecycle.endEveryGrace().await().atMost(ENDING_AT_MOST);
+        } catch (RuntimeException e) {
+            LOG.warnf("stopping: could not release what was not resumed (its leases will run out): %s", e.getMessage());
+        }
+        LOG.infof(
+                "stopped taking users after %d ms; released what %d dropped socket(s) kept that no resume took",
+                Duration.ofNanos(System.nanoTime() - started).toMillis(), ended);
+    }
+
+    private boolean nobodyAwaitsResume() {
+        try {
+            return lifecycle.awaitingResume().await().atMost(ENDING_AT_MOST) == 0;
+        } catch (RuntimeException e) {
+            return false; // the store does not answer: wait on, up to the grace period
+        }
+    }
+
+    private static boolean waitUntil(BooleanSupplier condition, Duration atMost) {
+        long deadline = System.nanoTime() + atMost.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() >= deadline) {
+                return false;
+            }
+            try {
+                Thread.sleep(POLL_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public HealthCheckResponse call() {
+        return HealthCheckResponse.named("editlock node")
+                .status(!lifecycle.stopping())
+                .build();
+    }
+}

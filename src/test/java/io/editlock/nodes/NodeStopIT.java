@@ -1,0 +1,135 @@
+package io.editlock.nodes;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.redis.embedded.RedisProcess;
+import io.editlock.support.ServerNode;
+import io.editlock.support.TestRedis;
+import io.editlock.support.TestTokens;
+import io.editlock.support.WsClient;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A node that is stopped (SIGTERM: a deploy, a scale-down) must not cost anyone their page
+ * (docs/protocol.md §5): it ends its sockets as drops (1001), a client that reconnects to another node
+ * resumes its locks there, what nobody resumes is released with reason {@code disconnect} when the grace
+ * period ends, as for any drop, and the node exits once that is done.
+ */
+class NodeStopIT {
+
+    private static final Duration GRACE = Duration.ofSeconds(2);
+
+    @Test
+    void aStoppedNodeHandsItsUsersOverToAnotherNode() throws Exception {
+        try (RedisProcess redis = TestRedis.start()) {
+            TestTokens tokens = TestTokens.generate();
+            // The default lease (30 s) outlives the grace period: a release at the grace's end is not an expiry.
+            Map<String, String> settings = Map.of(
+                    "quarkus.redis.hosts",
+                    redis.url(),
+                    "mp.jwt.verify.publickey.location",
+                    tokens.publicKeyFile().toString(),
+                    "editlock.session.grace-period",
+                    GRACE.toMillis() + "ms");
+            try (ServerNode stays = ServerNode.start("node-stays", settings);
+                    ServerNode leaving = ServerNode.start("node-leaving", settings)) {
+                long saras = configurator(stays, tokens);
+                long lenas = configurator(stays, tokens);
+                String saraToken = tokens.token("sara", "Sara");
+                try (WsClient sara = WsClient.connect(leaving.baseUri(), saraToken);
+                        WsClient lena = WsClient.connect(leaving.baseUri(), tokens.token("lena", "Lena"));
+                        WsClient omar = WsClient.connect(stays.baseUri(), tokens.token("omar", "Omar"))) {
+                    long saraGrant = sara.request("lock-configurator", Map.of("configuratorId", saras))
+                            .path("data")
+                            .path("lock")
+                            .path("token")
+                            .asLong();
+                    assertEquals(
+                            "lock-acquired",
+                            lena.request("lock-configurator", Map.of("configuratorId", lenas))
+                                    .path("event")
+                                    .asText());
+                    omar.request("watch", Map.of("configuratorId", saras));
+                    omar.request("watch", Map.of("configuratorId", lenas));
+
+                    leaving.stop(); // SIGTERM
+
+                    assertEquals(1001, sara.awaitClosedByServer(), "a stopping node ends its sockets as drops");
+                    // While it waits for Lena, it takes no new users: not ready.
+                    assertEquals(503, readiness(leaving), "a stopping node is not ready");
+                    try (WsClient saraAgain = WsClient.connect(stays.baseUri(), saraToken)) {
+                        JsonNode resumed = saraAgain.request("resume", Map.of("resumeToken", sara.resumeToken()));
+                        assertEquals(
+                                "resumed",
+                                resumed.path("event").asText(),
+                                "Sara resumes on the other node: " + resumed);
+                        assertEquals(
+                                saraGrant,
+                                resumed.path("data")
+                                        .path("locks")
+                                        .get(0)
+                                        .path("token")
+                                        .asLong(),
+                                "the same grant");
+
+                        // Lena does not come back: her page is freed when the grace period ends.
+                        JsonNode released = omar.awaitEvent(
+                                frame -> frame.path("event").asText().equals("lock-released")
+                                        && frame.path("data")
+                                                        .path("resource")
+                                                        .path("configuratorId")
+                                                        .asLong()
+                                                == lenas,
+                                GRACE.plusSeconds(5));
+                        assertEquals(
+                                "disconnect",
+                                released.path("data").path("reason").asText());
+                        assertEquals(143, leaving.awaitExit(Duration.ofSeconds(10)), "the node exits once it is done");
+                        assertEquals(
+                                List.of(),
+                                omar.frames(
+                                        frame -> frame.path("event").asText().equals("lock-released")
+                                                && frame.path("data")
+                                                                .path("resource")
+                                                                .path("configuratorId")
+                                                                .asLong()
+                                                        == saras),
+                                "Sara's page was never free");
+                        assertTrue(
+                                configuratorLockedBy(saraAgain, saras, "sara"),
+                                "Sara still holds her configurator, on the node that stays");
+                    }
+                }
+            }
+        }
+    }
+
+    private static int readiness(ServerNode node) {
+        return given().baseUri(node.baseUri().toString()).get("/q/health/ready").statusCode();
+    }
+
+    private static boolean configuratorLockedBy(WsClient client, long configuratorId, String userId) {
+        JsonNode state = client.request("watch", Map.of("configuratorId", configuratorId));
+        return state.path("data").path("locks").findValuesAsText("ownerUserId").contains(userId);
+    }
+
+    private static long configurator(ServerNode node, TestTokens tokens) {
+        return given().baseUri(node.baseUri().toString())
+                .header("Authorization", "Bearer " + tokens.token("setup", "Setup"))
+                .contentType("application/json")
+                .body(Map.of("name", "stopping"))
+                .when()
+                .post("/api/configurators")
+                .then()
+                .statusCode(201)
+                .extract()
+                .jsonPath()
+                .getLong("id");
+    }
+}
