@@ -67,7 +67,7 @@ public class NodeStop implements HealthCheck {
         try {
             return lifecycle.awaitingResume().await().atMost(ENDING_AT_MOST) == 0;
         } catch (RuntimeException e) {
-            return false; // the store does not answer: wait on, up to the grace period
+            return true; // the store does not answer: no resume can happen anywhere, so waiting is no use
         }
     }
 
