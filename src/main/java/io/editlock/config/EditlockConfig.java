@@ -166,6 +166,15 @@ public interface EditlockConfig {
         /** How often every node checks its sockets for idleness and missing pongs. */
         @WithDefault("1s")
         Duration sweepInterval();
+
+        /**
+         * How long a node asked to stop (SIGTERM) waits for the clients of its sockets to resume on other
+         * nodes, before it releases what nobody resumed (reason disconnect) and exits. Unset: the grace
+         * period. {@code 0s}: it does not wait and releases nothing; what is not resumed ends with its
+         * leases (reason expired), as after a crash. Dev and test mode use {@code 0s}, so that a restart
+         * is quick and its clients resume on the restarted application.
+         */
+        Optional<Duration> stopWait();
     }
 
     interface RateLimit {

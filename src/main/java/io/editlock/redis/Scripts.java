@@ -56,6 +56,7 @@ public final class Scripts {
     public static final LuaScript RESERVE_LOCK_REQUESTS = LuaScript.of("reserve_lock_requests");
     public static final LuaScript CLAIM_RESUME = LuaScript.of("claim_resume");
     public static final LuaScript GIVE_BACK_RESUME = LuaScript.of("give_back_resume");
+    public static final LuaScript MARK_DROPPED = LuaScript.of("mark_dropped");
 
     /** Every script above. */
     public static final List<LuaScript> ALL = List.of(
@@ -89,7 +90,8 @@ public final class Scripts {
             READ_CONFIGURATOR,
             RESERVE_LOCK_REQUESTS,
             CLAIM_RESUME,
-            GIVE_BACK_RESUME);
+            GIVE_BACK_RESUME,
+            MARK_DROPPED);
 
     private Scripts() {}
 }

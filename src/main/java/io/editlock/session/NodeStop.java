@@ -1,7 +1,6 @@
 package io.editlock.session;
 
 import io.editlock.config.EditlockConfig;
-import io.quarkus.runtime.LaunchMode;
 import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -20,8 +19,8 @@ import org.jboss.logging.Logger;
  * sockets would end as the HTTP server closes them (with 1000, which reads as "done"), after the Redis
  * client: what their clients kept would be neither kept for a resume nor released, but left to run out
  * with the leases. It runs in Quarkus's pre-shutdown ({@code quarkus.shutdown.delay-enabled}), while
- * Redis, the subscriptions and the scheduler still work. In dev and test mode it does not wait for
- * resumes: a dev-mode restart should be quick, and its clients resume on the restarted node.
+ * Redis, the subscriptions and the scheduler still work. How long it waits is
+ * {@code editlock.session.stop-wait}.
  */
 @Readiness
 @ApplicationScoped
@@ -34,12 +33,11 @@ public class NodeStop implements HealthCheck {
     private static final long POLL_MS = 100;
 
     private final SessionLifecycle lifecycle;
-    private final Duration grace;
+    private final Duration wait;
 
     public NodeStop(SessionLifecycle lifecycle, EditlockConfig config) {
         this.lifecycle = lifecycle;
-        this.grace =
-                LaunchMode.current() == LaunchMode.NORMAL ? config.session().gracePeriod() : Duration.ZERO;
+        this.wait = config.session().stopWait().orElse(config.session().gracePeriod());
     }
 
     void stop(@Observes ShutdownDelayInitiatedEvent event) {
@@ -48,10 +46,10 @@ public class NodeStop implements HealthCheck {
         if (!waitUntil(lifecycle::allEnded, ENDING_AT_MOST)) {
             LOG.warn("stopping: not every socket's end was handled in time; what they kept runs out with its leases");
         }
-        if (grace.isZero()) {
-            return; // dev or test mode: the drops are noted, the restarted node takes the resumes
+        if (wait.isZero()) {
+            return; // the drops are noted: any node, the restarted one too, takes their resumes
         }
-        waitUntil(this::nobodyAwaitsResume, grace);
+        waitUntil(this::nobodyAwaitsResume, wait);
         int ended = 0;
         try {
             ended = lifecycle.endEveryGrace().await().atMost(ENDING_AT_MOST);

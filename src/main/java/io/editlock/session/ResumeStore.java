@@ -25,6 +25,7 @@ public class ResumeStore {
 
     private static final LuaScript CLAIM = Scripts.CLAIM_RESUME;
     private static final LuaScript GIVE_BACK = Scripts.GIVE_BACK_RESUME;
+    private static final LuaScript MARK_DROPPED = Scripts.MARK_DROPPED;
 
     private final PipelinedRedis redis;
     private final SocketPresence presence;
@@ -76,10 +77,9 @@ public class ResumeStore {
                         : Uni.createFrom().voidItem());
     }
 
-    public Uni<Void> markDropped(SocketSession session, Duration grace) {
-        String key = keys.resume(session.resumeToken());
-        return redis.execute(Command.HSET, key, "state", "dropped")
-                .chain(() -> redis.execute(Command.PEXPIRE, key, String.valueOf(grace.toMillis())))
+    /** The socket dropped: its record may be resumed on any node for {@code grace}, unless it is gone. */
+    public Uni<Void> markDropped(String resumeToken, Duration grace) {
+        return scripts.run(MARK_DROPPED, List.of(keys.resume(resumeToken)), List.of(String.valueOf(grace.toMillis())))
                 .replaceWithVoid();
     }
 

@@ -241,7 +241,10 @@ public class SessionLifecycle {
         Dropped waiting = new Dropped(session, new AtomicBoolean());
         dropped.put(session.socketId(), waiting);
         vertx.setTimer(Math.max(1, grace.toMillis()), id -> endGrace(waiting));
-        return resumes.markDropped(session, grace).onFailure().recoverWithNull().replaceWithVoid();
+        return resumes.markDropped(session.resumeToken(), grace)
+                .onFailure()
+                .recoverWithNull()
+                .replaceWithVoid();
     }
 
     private void endGrace(Dropped waiting) {

@@ -150,6 +150,7 @@ class ScriptKeysShareOneSlotTest {
         ResumeStore resumes = new ResumeStore(new SilentRedis(), null, executor, keys, leaseOf(lease));
         resumes.claim("resume-token", "7", "s-9").subscribe().with(ignored -> {}, ignored -> {});
         resumes.giveBack("resume-token", "s-9").subscribe().with(ignored -> {}, ignored -> {});
+        resumes.markDropped("resume-token", lease).subscribe().with(ignored -> {}, ignored -> {});
 
         Set<String> called = executor.calls.stream().map(Call::script).collect(Collectors.toCollection(TreeSet::new));
         Set<String> every = Scripts.ALL.stream().map(LuaScript::name).collect(Collectors.toCollection(TreeSet::new));

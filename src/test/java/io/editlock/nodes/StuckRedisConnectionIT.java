@@ -50,7 +50,10 @@ class StuckRedisConnectionIT {
                         "editlock.lease.ttl",
                         LEASE.toMillis() + "ms",
                         "editlock.lease.renew-interval",
-                        "3s"));
+                        "3s",
+                        // Its clients never reconnect: a stop that waited for their resumes would only wait.
+                        "editlock.session.stop-wait",
+                        "0s"));
     }
 
     @AfterEach
