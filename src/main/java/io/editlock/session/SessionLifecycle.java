@@ -154,12 +154,11 @@ public class SessionLifecycle {
      */
     public Uni<Integer> endEveryGrace() {
         List<Uni<Void>> releases = dropped.values().stream()
-                .map(waiting -> {
+                .filter(waiting -> {
                     waiting.graceOver().set(true);
-                    return dropped.remove(waiting.session().socketId(), waiting)
-                            ? releaseNow(waiting.session())
-                            : Uni.createFrom().voidItem();
+                    return dropped.remove(waiting.session().socketId(), waiting);
                 })
+                .map(waiting -> releaseNow(waiting.session()))
                 .toList();
         return releases.isEmpty()
                 ? Uni.createFrom().item(0)
