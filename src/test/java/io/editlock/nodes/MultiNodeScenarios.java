@@ -1,6 +1,5 @@
 package io.editlock.nodes;
 
-import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -84,7 +83,7 @@ abstract class MultiNodeScenarios {
 
     @Test
     void aLockOnOneNodeBlocksAUserOnTheOtherAndWatchersSeeIt() {
-        long configurator = createConfigurator(nodeA);
+        long configurator = nodeA.createConfigurator(tokens.token("setup", "Setup"), "multi-node");
         try (WsClient sara = WsClient.connect(nodeA.baseUri(), tokens.token("sara", "Sara"));
                 WsClient omar = WsClient.connect(nodeB.baseUri(), tokens.token("omar", "Omar"))) {
             omar.request("watch", Map.of("configuratorId", configurator));
@@ -120,7 +119,7 @@ abstract class MultiNodeScenarios {
     @Test
     void theLocksOfAKilledNodeAreReleasedByTheSurvivorWithinTheLease() {
         ServerNode doomed = ServerNode.start("node-doomed", settings());
-        long configurator = createConfigurator(nodeB);
+        long configurator = nodeB.createConfigurator(tokens.token("setup", "Setup"), "multi-node");
         try (WsClient sara = WsClient.connect(doomed.baseUri(), tokens.token("sara-2", "Sara"));
                 WsClient omar = WsClient.connect(nodeB.baseUri(), tokens.token("omar-2", "Omar"))) {
             assertEquals(
@@ -153,7 +152,7 @@ abstract class MultiNodeScenarios {
     @Test
     void aClientOfAKilledNodeResumesOnAnotherNode() {
         ServerNode doomed = ServerNode.start("node-doomed-2", settings());
-        long configurator = createConfigurator(nodeB);
+        long configurator = nodeB.createConfigurator(tokens.token("setup", "Setup"), "multi-node");
         String token = tokens.token("sara-3", "Sara");
         try (WsClient before = WsClient.connect(doomed.baseUri(), token)) {
             String resumeToken =
@@ -192,7 +191,7 @@ abstract class MultiNodeScenarios {
         Map<String, String> slowHeartbeat = new HashMap<>(settings());
         slowHeartbeat.put("editlock.session.sweep-interval", "1s"); // its heartbeat outlives it by seconds
         ServerNode doomed = ServerNode.start("node-doomed-3", slowHeartbeat);
-        long configurator = createConfigurator(nodeB);
+        long configurator = nodeB.createConfigurator(tokens.token("setup", "Setup"), "multi-node");
         String token = tokens.token("sara-4", "Sara");
         try (WsClient before = WsClient.connect(doomed.baseUri(), token)) {
             String resumeToken =
@@ -224,7 +223,7 @@ abstract class MultiNodeScenarios {
     /** docs/protocol.md §5: a socket that a live node confirms open cannot be resumed elsewhere. */
     @Test
     void aSocketStillOpenOnALiveNodeIsNotResumedElsewhere() {
-        long configurator = createConfigurator(nodeB);
+        long configurator = nodeB.createConfigurator(tokens.token("setup", "Setup"), "multi-node");
         String token = tokens.token("sara-5", "Sara");
         try (WsClient open = WsClient.connect(nodeA.baseUri(), token);
                 WsClient other = WsClient.connect(nodeB.baseUri(), token)) {
@@ -267,7 +266,7 @@ abstract class MultiNodeScenarios {
         String sara = tokens.token("sara-idle", "Sara");
         try (ServerNode editing = ServerNode.start("node-idle-a", settings);
                 ServerNode working = ServerNode.start("node-idle-b", settings)) {
-            long configurator = createConfigurator(editing);
+            long configurator = editing.createConfigurator(tokens.token("setup", "Setup"), "multi-node");
             try (WsClient lockingTab = WsClient.connect(editing.baseUri(), sara);
                     WsClient workingTab = WsClient.connect(working.baseUri(), sara);
                     WsClient omar = WsClient.connect(editing.baseUri(), tokens.token("omar-idle", "Omar"))) {
@@ -279,7 +278,12 @@ abstract class MultiNodeScenarios {
                                 .asText());
                 assertEquals(
                         "lock-acquired",
-                        omar.request("lock-configurator", Map.of("configuratorId", createConfigurator(editing)))
+                        omar.request(
+                                        "lock-configurator",
+                                        Map.of(
+                                                "configuratorId",
+                                                editing.createConfigurator(
+                                                        tokens.token("setup", "Setup"), "multi-node")))
                                 .path("event")
                                 .asText());
 
@@ -299,19 +303,5 @@ abstract class MultiNodeScenarios {
                         "Omar sent nothing: his lock goes");
             }
         }
-    }
-
-    private long createConfigurator(ServerNode node) {
-        return given().baseUri(node.baseUri().toString())
-                .header("Authorization", "Bearer " + tokens.token("setup", "Setup"))
-                .contentType("application/json")
-                .body(Map.of("name", "multi-node"))
-                .when()
-                .post("/api/configurators")
-                .then()
-                .statusCode(201)
-                .extract()
-                .jsonPath()
-                .getLong("id");
     }
 }

@@ -39,8 +39,8 @@ class NodeStopIT {
                     GRACE.toMillis() + "ms");
             try (ServerNode stays = ServerNode.start("node-stays", settings);
                     ServerNode leaving = ServerNode.start("node-leaving", settings)) {
-                long saras = configurator(stays, tokens);
-                long lenas = configurator(stays, tokens);
+                long saras = stays.createConfigurator(tokens.token("setup", "Setup"), "stopping");
+                long lenas = stays.createConfigurator(tokens.token("setup", "Setup"), "stopping");
                 String saraToken = tokens.token("sara", "Sara");
                 try (WsClient sara = WsClient.connect(leaving.baseUri(), saraToken);
                         WsClient lena = WsClient.connect(leaving.baseUri(), tokens.token("lena", "Lena"));
@@ -117,19 +117,5 @@ class NodeStopIT {
     private static boolean configuratorLockedBy(WsClient client, long configuratorId, String userId) {
         JsonNode state = client.request("watch", Map.of("configuratorId", configuratorId));
         return state.path("data").path("locks").findValuesAsText("ownerUserId").contains(userId);
-    }
-
-    private static long configurator(ServerNode node, TestTokens tokens) {
-        return given().baseUri(node.baseUri().toString())
-                .header("Authorization", "Bearer " + tokens.token("setup", "Setup"))
-                .contentType("application/json")
-                .body(Map.of("name", "stopping"))
-                .when()
-                .post("/api/configurators")
-                .then()
-                .statusCode(201)
-                .extract()
-                .jsonPath()
-                .getLong("id");
     }
 }

@@ -12,7 +12,6 @@ import io.editlock.support.TestRedis;
 import io.editlock.support.TestTokens;
 import io.editlock.support.WsClient;
 import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -70,7 +69,7 @@ class RedisOutageIT {
 
     @Test
     void locksFailClosedWhileRedisIsDownAndWorkAgainAfterwards() {
-        long configurator = createConfigurator();
+        long configurator = node.createConfigurator(tokens.token("setup", "Setup"), "outage");
         try (WsClient sara = WsClient.connect(node.baseUri(), tokens.token("sara", "Sara"));
                 WsClient omar = WsClient.connect(node.baseUri(), tokens.token("omar", "Omar"))) {
             assertEquals(
@@ -137,7 +136,7 @@ class RedisOutageIT {
      */
     @Test
     void aHolderIsToldHerLockIsGoneWhenRedisComesBackWithoutIt() throws IOException {
-        long configurator = createConfigurator();
+        long configurator = node.createConfigurator(tokens.token("setup", "Setup"), "outage");
         try (WsClient sara = WsClient.connect(node.baseUri(), tokens.token("sara", "Sara"))) {
             assertEquals(
                     "lock-acquired",
@@ -181,8 +180,8 @@ class RedisOutageIT {
      */
     @Test
     void aFrozenRedisTimesRequestsOutAndTheNodeRecovers() throws Exception {
-        long configurator = createConfigurator();
-        long other = createConfigurator();
+        long configurator = node.createConfigurator(tokens.token("setup", "Setup"), "outage");
+        long other = node.createConfigurator(tokens.token("setup", "Setup"), "outage");
         try (WsClient sara = WsClient.connect(node.baseUri(), tokens.token("sara", "Sara"));
                 WsClient omar = WsClient.connect(node.baseUri(), tokens.token("omar", "Omar"))) {
             assertEquals(
@@ -233,20 +232,5 @@ class RedisOutageIT {
                                 .build(),
                         HttpResponse.BodyHandlers.discarding())
                 .statusCode();
-    }
-
-    private long createConfigurator() {
-        URI base = node.baseUri();
-        return given().baseUri(base.toString())
-                .header("Authorization", "Bearer " + tokens.token("setup", "Setup"))
-                .contentType("application/json")
-                .body(Map.of("name", "outage"))
-                .when()
-                .post("/api/configurators")
-                .then()
-                .statusCode(201)
-                .extract()
-                .jsonPath()
-                .getLong("id");
     }
 }

@@ -1,6 +1,5 @@
 package io.editlock.nodes;
 
-import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -65,7 +64,7 @@ class StuckRedisConnectionIT {
 
     @Test
     void stuckCallsNeverStopTheRenewalOfALiveSocketsLock() {
-        long configurator = createConfigurator();
+        long configurator = node.createConfigurator(tokens.token("setup", "Setup"), "stuck");
         try (WsClient sara = WsClient.connect(node.baseUri(), tokens.token("sara", "Sara"))) {
             JsonNode granted = sara.request("lock-configurator", Map.of("configuratorId", configurator));
             assertEquals("lock-acquired", granted.path("event").asText(), "the lock to keep: " + granted);
@@ -111,19 +110,5 @@ class StuckRedisConnectionIT {
         JsonNode state = client.request("watch", Map.of("configuratorId", configurator));
         return Instant.parse(
                 state.path("data").path("locks").path(0).path("expiresAt").asText());
-    }
-
-    private long createConfigurator() {
-        return given().baseUri(node.baseUri().toString())
-                .header("Authorization", "Bearer " + tokens.token("setup", "Setup"))
-                .contentType("application/json")
-                .body(Map.of("name", "stuck"))
-                .when()
-                .post("/api/configurators")
-                .then()
-                .statusCode(201)
-                .extract()
-                .jsonPath()
-                .getLong("id");
     }
 }

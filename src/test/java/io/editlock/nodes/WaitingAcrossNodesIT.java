@@ -107,17 +107,7 @@ class WaitingAcrossNodesIT {
 
     private long[] configuratorWithItem(ServerNode node) {
         String token = tokens.token("setup", "Setup");
-        long c = given().baseUri(node.baseUri().toString())
-                .header("Authorization", "Bearer " + token)
-                .contentType("application/json")
-                .body(Map.of("name", "waiting"))
-                .when()
-                .post("/api/configurators")
-                .then()
-                .statusCode(201)
-                .extract()
-                .jsonPath()
-                .getLong("id");
+        long c = node.createConfigurator(token, "waiting");
         long item = given().baseUri(node.baseUri().toString())
                 .header("Authorization", "Bearer " + token)
                 .contentType("application/json")

@@ -1,5 +1,6 @@
 package io.editlock.support;
 
+import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 
 import io.editlock.redis.embedded.RedisProcess;
@@ -88,6 +89,21 @@ public final class ServerNode implements AutoCloseable {
         } catch (IOException e) {
             throw new IllegalStateException("cannot start a server node", e);
         }
+    }
+
+    /** Creates a configurator through this node's REST API, as the bearer of {@code token}; its id. */
+    public long createConfigurator(String token, String name) {
+        return given().baseUri(baseUri().toString())
+                .header("Authorization", "Bearer " + token)
+                .contentType("application/json")
+                .body(Map.of("name", name))
+                .when()
+                .post("/api/configurators")
+                .then()
+                .statusCode(201)
+                .extract()
+                .jsonPath()
+                .getLong("id");
     }
 
     public URI baseUri() {
