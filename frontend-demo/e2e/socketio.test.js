@@ -345,3 +345,56 @@ describe('Socket.IO clients across two nodes', { timeout: 300_000 }, () => {
     assert.deepEqual(resumed.data.locks.map((lock) => lock.resource), [{ type: 'configurator', configuratorId }]);
   });
 });
+
+describe('Socket.IO clients of a node that stops', { timeout: 300_000 }, () => {
+  let redis;
+  let url;
+  let staying;
+
+  before(async () => {
+    const port = await freePort();
+    redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' });
+    url = `redis://127.0.0.1:${port}`;
+    staying = await startServer({ 'quarkus.redis.hosts': url });
+  });
+  after(async () => {
+    closeAll();
+    await staying?.stop();
+    redis?.kill('SIGTERM');
+  });
+
+  // docs/protocol.md §5, §12: SIGTERM (a deploy) ends the node's sockets as drops. The Socket.IO client
+  // must read it as a lost transport, which it reconnects after by itself (not as the server's
+  // disconnect, after which it stays away), and resume on another node with the same grant.
+  for (const transports of [['websocket'], ['polling']]) {
+    it(`${transports[0]}: the client reconnects by itself and resumes on another node; the page is never free`,
+      async () => {
+        const leaving = await startServer({ 'quarkus.redis.hosts': url });
+        const user = `stop-${transports[0]}`;
+        const token = await login(leaving.baseUrl, user, 'Sara');
+        const configuratorId = await createConfigurator(leaving.baseUrl, token, `stop ${transports[0]}`);
+        const sara = socketIo(leaving.baseUrl, token, { transports, reconnection: false });
+        const omar = track(new LockingSocket(staying.baseUrl, await login(staying.baseUrl, `omar-${user}`, 'Omar')));
+        const welcome = await sara.welcome;
+        await omar.welcome;
+        const grant = await sara.socket.emitWithAck('lock-configurator', { configuratorId });
+        assert.equal(grant.event, 'lock-acquired');
+        await omar.request('watch', { configuratorId });
+
+        const stopped = leaving.stop(); // SIGTERM; it exits once Sara resumed elsewhere
+        assert.equal(await sara.log.waitFor('disconnect'), 'transport close',
+          'a lost transport, after which a client reconnects by itself');
+        const again = track(socketIo(staying.baseUrl, await login(staying.baseUrl, user, 'Sara'), { transports }));
+        await again.welcome;
+        const resumed = await again.socket.emitWithAck('resume', { resumeToken: welcome.resumeToken });
+        assert.equal(resumed.event, 'resumed', JSON.stringify(resumed));
+        assert.deepEqual(resumed.data.locks.map((lock) => lock.token), [grant.data.lock.token], 'the same grant');
+        await stopped;
+
+        assert.equal(omar.log.events.filter((e) => e.event === 'lock-released').length, 0,
+          'the page was never free');
+        assert.equal((await omar.request('lock-configurator', { configuratorId })).data.code, 'LOCKED');
+      });
+  }
+});
