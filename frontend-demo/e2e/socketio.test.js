@@ -1,6 +1,6 @@
 // Socket.IO clients (docs/protocol.md §12) against the built server, with the real socket.io-client:
 // each transport and the upgrade, acks and events, a Socket.IO user beside a /locking user, identity,
-// bad input, the frame limit, a clean disconnect, a lost transport and resume, two nodes.
+// bad input, the frame limit, a clean disconnect, a lost transport and resume, two nodes, a node that stops.
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
