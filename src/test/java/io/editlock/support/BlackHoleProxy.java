@@ -6,19 +6,23 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A TCP proxy in front of Redis that can turn the connections open so far into black holes: they stay
  * open and swallow every byte in both directions, as a half-open connection does (a peer gone without
- * a FIN or RST, a stuck failover). Connections made afterwards work.
+ * a FIN or RST, a stuck failover). Connections made afterwards work. It can also turn a connection
+ * into a black hole as it sends SUBSCRIBE: the subscription is neither confirmed nor refused.
  */
 public final class BlackHoleProxy implements AutoCloseable {
 
     private final ServerSocket server;
     private final int upstreamPort;
     private final List<Link> links = new CopyOnWriteArrayList<>();
+    private volatile boolean swallowSubscribes;
 
     private BlackHoleProxy(int upstreamPort) throws IOException {
         this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
@@ -38,6 +42,21 @@ public final class BlackHoleProxy implements AutoCloseable {
 
     public String url() {
         return "redis://127.0.0.1:" + server.getLocalPort();
+    }
+
+    /**
+     * While on, a connection that sends SUBSCRIBE swallows it and whatever follows, in both directions, and
+     * stays open until the client closes it.
+     */
+    public void swallowSubscribes(boolean on) {
+        swallowSubscribes = on;
+    }
+
+    /** Connections swallowed at a SUBSCRIBE: {@code closed} the ones their client has closed since, else the open ones. */
+    public long swallowedSubscribes(boolean closed) {
+        return links.stream()
+                .filter(link -> link.atSubscribe && link.clientGone == closed)
+                .count();
     }
 
     /** Every connection open now swallows whatever is sent on it, from now on, and never closes. */
@@ -62,15 +81,15 @@ public final class BlackHoleProxy implements AutoCloseable {
                 Socket upstream = new Socket(InetAddress.getLoopbackAddress(), upstreamPort);
                 Link link = new Link(client, upstream);
                 links.add(link);
-                pump(link, client, upstream);
-                pump(link, upstream, client);
+                pump(link, client, upstream, true);
+                pump(link, upstream, client, false);
             } catch (IOException e) {
                 return;
             }
         }
     }
 
-    private static void pump(Link link, Socket from, Socket to) {
+    private void pump(Link link, Socket from, Socket to, boolean fromClient) {
         Thread thread = new Thread(
                 () -> {
                     byte[] buffer = new byte[16384];
@@ -78,6 +97,10 @@ public final class BlackHoleProxy implements AutoCloseable {
                             OutputStream out = to.getOutputStream()) {
                         int read;
                         while ((read = in.read(buffer)) >= 0) {
+                            if (fromClient && swallowSubscribes && namesSubscribe(buffer, read)) {
+                                link.atSubscribe = true;
+                                link.swallowing = true;
+                            }
                             if (!link.swallowing) {
                                 out.write(buffer, 0, read);
                                 out.flush();
@@ -86,7 +109,10 @@ public final class BlackHoleProxy implements AutoCloseable {
                     } catch (IOException ignored) {
                         // the link ends
                     }
-                    if (!link.swallowing) {
+                    if (fromClient) {
+                        link.clientGone = true;
+                    }
+                    if (fromClient || !link.swallowing) {
                         link.close();
                     }
                 },
@@ -95,10 +121,18 @@ public final class BlackHoleProxy implements AutoCloseable {
         thread.start();
     }
 
+    private static boolean namesSubscribe(byte[] buffer, int length) {
+        return new String(buffer, 0, length, StandardCharsets.US_ASCII)
+                .toUpperCase(Locale.ROOT)
+                .contains("SUBSCRIBE");
+    }
+
     private static final class Link {
         final Socket client;
         final Socket upstream;
         volatile boolean swallowing;
+        volatile boolean atSubscribe;
+        volatile boolean clientGone;
 
         Link(Socket client, Socket upstream) {
             this.client = client;
