@@ -139,7 +139,7 @@ public final class LastingSubscription {
         private void connected(RedisConnection opened) {
             connection = opened;
             if (ended.get() || stopped) {
-                opened.closeAndForget();
+                QuietClose.close(opened);
                 return;
             }
             timer = vertx.setTimer(CONFIRM_TIMEOUT_MS, id -> {
@@ -213,7 +213,7 @@ public final class LastingSubscription {
             }
             RedisConnection opened = connection;
             if (opened != null) {
-                opened.closeAndForget();
+                QuietClose.close(opened);
             }
         }
     }

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
@@ -180,6 +181,7 @@ public class PipelinedRedis {
      */
     private final class Connection {
         private final CompletableFuture<RedisConnection> opened = new CompletableFuture<>();
+        private final AtomicBoolean ended = new AtomicBoolean();
         private volatile Redis own;
 
         void open(Lane lane) {
@@ -213,12 +215,16 @@ public class PipelinedRedis {
             opened.completeExceptionally(failure);
         }
 
+        /** A failing connection reports its failure and then its end: it is closed once. */
         private void ended(Lane lane, RedisConnection connection, Throwable failure) {
+            if (!ended.compareAndSet(false, true)) {
+                return;
+            }
             LOG.debugf(
                     "pipelined Redis connection ended (%s); the next command opens another",
                     failure == null ? "closed" : failure.getMessage());
             lane.drop(this);
-            connection.closeAndForget();
+            QuietClose.close(connection);
         }
 
         /** Closed for good: with the client of its own when it has one, else handed back to the pool. */
@@ -227,7 +233,7 @@ public class PipelinedRedis {
             if (client != null) {
                 client.close();
             } else {
-                opened.thenAccept(RedisConnection::closeAndForget);
+                opened.thenAccept(QuietClose::close);
             }
         }
     }

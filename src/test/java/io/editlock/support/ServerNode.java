@@ -21,6 +21,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * A whole editlock server process started from the built jar ({@code target/quarkus-app}), as an
  * operator runs it: for multi-node and fault tests. {@link #kill9()} ends it the way a crash does.
+ * Closing a node that {@link #start} started checks its log: a node logs no ERROR, whatever the test
+ * did to it or to Redis, nor when it stops (operators alert on ERROR lines).
  */
 public final class ServerNode implements AutoCloseable {
 
@@ -34,6 +36,7 @@ public final class ServerNode implements AutoCloseable {
     private final Process process;
     private final int port;
     private final Path log;
+    private boolean errorFree;
 
     private ServerNode(Process process, int port, Path log) {
         this.process = process;
@@ -44,6 +47,7 @@ public final class ServerNode implements AutoCloseable {
     /** Starts a node on a free port with these settings (as -D system properties) and waits until it is ready. */
     public static ServerNode start(String name, Map<String, String> settings) {
         ServerNode node = spawn(name, settings);
+        node.errorFree = true;
         try {
             node.awaitReady();
         } catch (RuntimeException notReady) {
@@ -140,6 +144,20 @@ public final class ServerNode implements AutoCloseable {
         if (process.isAlive()) {
             process.destroy();
             waitFor();
+        }
+        if (errorFree) {
+            List<String> errors = errorLines();
+            if (!errors.isEmpty()) {
+                throw new AssertionError("the node logged ERROR (see " + log + "):\n" + String.join("\n", errors));
+            }
+        }
+    }
+
+    private List<String> errorLines() {
+        try (var lines = Files.lines(log)) {
+            return lines.filter(line -> line.contains(" ERROR ")).toList();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read " + log, e);
         }
     }
 
