@@ -190,7 +190,7 @@ class RedisOutageIT {
                             .path("event")
                             .asText());
 
-            signal("STOP");
+            TestRedis.signal(redis, "STOP");
             try {
                 JsonNode refused = omar.request("lock-configurator", Map.of("configuratorId", configurator));
                 assertEquals(
@@ -199,7 +199,7 @@ class RedisOutageIT {
                         "no answer from the store: " + refused);
                 assertFalse(omar.isClosed(), "a silent store must not close sockets");
             } finally {
-                signal("CONT");
+                TestRedis.signal(redis, "CONT");
             }
 
             JsonNode stillRefused = await().atMost(Duration.ofSeconds(10))
@@ -217,13 +217,6 @@ class RedisOutageIT {
                             .asText(),
                     "a free configurator is granted again");
         }
-    }
-
-    private void signal(String name) throws Exception {
-        Process kill = new ProcessBuilder("kill", "-" + name, String.valueOf(redis.pid()))
-                .inheritIO()
-                .start();
-        assertEquals(0, kill.waitFor(), "kill -" + name + " of redis-server");
     }
 
     private int readyStatus() throws Exception {

@@ -39,7 +39,9 @@ class UnansweredSubscribeIT {
                 await("the node's SUBSCRIBEs, swallowed")
                         .atMost(Duration.ofSeconds(30))
                         .until(() -> proxy.swallowedSubscribes(false) >= 1);
-                assertEquals(503, readiness(node), "a node that hears nothing is not ready");
+                await("a node that hears nothing is up, and not ready")
+                        .atMost(Duration.ofSeconds(30))
+                        .until(() -> readiness(node) == 503);
 
                 await("an unanswered SUBSCRIBE given up: its connection closed by the node")
                         .atMost(Duration.ofSeconds(20))
@@ -74,7 +76,14 @@ class UnansweredSubscribeIT {
         }
     }
 
+    /** The readiness status, or -1 while the node does not listen yet. */
     private static int readiness(ServerNode node) {
-        return given().baseUri(node.baseUri().toString()).get("/q/health/ready").statusCode();
+        try {
+            return given().baseUri(node.baseUri().toString())
+                    .get("/q/health/ready")
+                    .statusCode();
+        } catch (RuntimeException notListening) {
+            return -1;
+        }
     }
 }

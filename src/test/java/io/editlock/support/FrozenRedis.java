@@ -4,8 +4,6 @@ import io.editlock.redis.embedded.RedisProcess;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.smallrye.mutiny.Uni;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 
@@ -46,11 +44,11 @@ public class FrozenRedis implements QuarkusTestProfile {
 
     /** Stops redis-server where it is: what is sent to it now waits, and runs once it is thawed. */
     public static void freeze() {
-        signal("STOP");
+        TestRedis.signal(redis, "STOP");
     }
 
     public static void thaw() {
-        signal("CONT");
+        TestRedis.signal(redis, "CONT");
     }
 
     /** Freezes Redis as a step of the server's own road (see {@link ScriptHooks}). */
@@ -59,21 +57,5 @@ public class FrozenRedis implements QuarkusTestProfile {
             freeze();
             return null;
         });
-    }
-
-    private static void signal(String name) {
-        try {
-            Process kill = new ProcessBuilder("kill", "-" + name, String.valueOf(redis.pid()))
-                    .inheritIO()
-                    .start();
-            if (kill.waitFor() != 0) {
-                throw new IllegalStateException("kill -" + name + " of redis-server failed");
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -122,6 +122,12 @@ public final class ServerNode implements AutoCloseable {
         return log;
     }
 
+    /** For a test that takes Redis away: the node may then log ERROR (the Redis client's own, as it stops). */
+    public ServerNode errorsExpected() {
+        errorFree = false;
+        return this;
+    }
+
     /** The exit code, once the process ended by itself within {@code atMost}. */
     public int awaitExit(Duration atMost) {
         await().atMost(atMost).pollInterval(Duration.ofMillis(200)).until(() -> !process.isAlive());
