@@ -16,10 +16,10 @@ import org.jboss.logging.Logger;
  * their work (docs/protocol.md §5). It becomes not ready, ends every socket as a drop (1001), waits
  * until each client has resumed on another node or the grace period is over, releases what nobody
  * resumed (reason {@code disconnect}), and only then lets the node go on stopping. When the store
- * does not take the sockets' drops, it waits for nothing more: no resume or release could happen. Without this the
- * sockets would end as the HTTP server closes them (with 1000, which reads as "done"), after the Redis
- * client: what their clients kept would be neither kept for a resume nor released, but left to run out
- * with the leases. It runs in Quarkus's pre-shutdown ({@code quarkus.shutdown.delay-enabled}), while
+ * does not take the sockets' drops, it waits for nothing more: no resume or release could happen.
+ * Without this the sockets would end as the HTTP server closes them (with 1000, which reads as
+ * "done"), after the Redis client: what their clients kept would be neither kept for a resume nor
+ * released, but left to run out with the leases. It runs in Quarkus's pre-shutdown ({@code quarkus.shutdown.delay-enabled}), while
  * Redis, the subscriptions and the scheduler still work. How long it waits is
  * {@code editlock.session.stop-wait}.
  */
