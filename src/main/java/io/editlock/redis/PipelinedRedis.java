@@ -2,7 +2,7 @@ package io.editlock.redis;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.Context;
+import io.vertx.mutiny.core.Context;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Redis;
@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -47,6 +48,7 @@ public class PipelinedRedis {
     private final MeterRegistry meters;
     private final Map<Thread, Lane> lanes = new ConcurrentHashMap<>();
     private final Lane shared;
+    private final DetachedClients clients = new DetachedClients();
 
     public PipelinedRedis(
             Redis defaultClient,
@@ -81,6 +83,7 @@ public class PipelinedRedis {
 
     @PreDestroy
     void close() {
+        clients.close();
         lanes.values().forEach(Lane::close);
         shared.close();
     }
@@ -102,8 +105,7 @@ public class PipelinedRedis {
     }
 
     /**
-     * A client of its own for one connection, created on the calling thread (an event loop's client
-     * keeps its connections on that loop). Its pool and its connection are metered under the lane's
+     * A client of its own for one connection (created on {@link DetachedClients}' thread). Its pool and its connection are metered under the lane's
      * name, not again under the default client's. Forgetting the old meters and registering the new
      * ones happen under one lock, so two lanes' clients never register between each other's steps.
      */
@@ -182,17 +184,43 @@ public class PipelinedRedis {
     private final class Connection {
         private final CompletableFuture<RedisConnection> opened = new CompletableFuture<>();
         private final AtomicBoolean ended = new AtomicBoolean();
-        private volatile Redis own;
+        private Redis own;
+        private boolean closed;
 
         void open(Lane lane) {
-            Redis client;
-            try {
-                own = lane.clients.get().orElse(null);
-                client = own != null ? own : defaultClient;
-            } catch (RuntimeException e) {
-                failed(lane, e);
-                return;
+            // The connection lives on the event loop that connects: the caller's, not the creator thread's.
+            Context caller = Vertx.currentContext();
+            clients.create(lane.clients).whenComplete((made, failure) -> {
+                if (failure != null) {
+                    failed(lane, failure instanceof CompletionException ? failure.getCause() : failure);
+                    return;
+                }
+                if (!adopt(made.orElse(null))) {
+                    failed(lane, new IllegalStateException("the Redis connection was closed while it opened"));
+                    return;
+                }
+                Redis client = made.orElse(defaultClient);
+                if (caller == null) {
+                    connect(lane, client);
+                } else {
+                    caller.runOnContext(() -> connect(lane, client));
+                }
+            });
+        }
+
+        /** Takes the client of its own over, unless this was closed meanwhile (then it closes it). */
+        private synchronized boolean adopt(Redis made) {
+            if (closed) {
+                if (made != null) {
+                    made.close();
+                }
+                return false;
             }
+            own = made;
+            return true;
+        }
+
+        private void connect(Lane lane, Redis client) {
             client.connect()
                     .subscribe()
                     .with(
@@ -228,10 +256,10 @@ public class PipelinedRedis {
         }
 
         /** Closed for good: with the client of its own when it has one, else handed back to the pool. */
-        void close() {
-            Redis client = own;
-            if (client != null) {
-                client.close();
+        synchronized void close() {
+            closed = true;
+            if (own != null) {
+                own.close();
             } else {
                 opened.thenAccept(QuietClose::close);
             }

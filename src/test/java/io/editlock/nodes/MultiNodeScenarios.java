@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.support.CloseAll;
 import io.editlock.support.ServerNode;
 import io.editlock.support.TestTokens;
 import io.editlock.support.WsClient;
@@ -50,15 +51,7 @@ abstract class MultiNodeScenarios {
 
     @AfterAll
     void stopNodes() {
-        for (AutoCloseable closeable : new AutoCloseable[] {nodeA, nodeB, redis}) {
-            try {
-                if (closeable != null) {
-                    closeable.close();
-                }
-            } catch (Exception ignored) {
-                // best effort
-            }
-        }
+        CloseAll.close(nodeA, nodeB, redis);
     }
 
     Map<String, String> settings() {

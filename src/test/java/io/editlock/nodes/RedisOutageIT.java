@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.redis.embedded.RedisProcess;
+import io.editlock.support.CloseAll;
 import io.editlock.support.ServerNode;
 import io.editlock.support.TestRedis;
 import io.editlock.support.TestTokens;
@@ -63,8 +64,7 @@ class RedisOutageIT {
 
     @AfterEach
     void stop() {
-        node.close();
-        redis.close();
+        CloseAll.close(node, redis);
     }
 
     @Test

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.redis.embedded.RedisProcess;
 import io.editlock.support.BlackHoleProxy;
+import io.editlock.support.CloseAll;
 import io.editlock.support.ServerNode;
 import io.editlock.support.TestRedis;
 import io.editlock.support.TestTokens;
@@ -57,9 +58,7 @@ class StuckRedisConnectionIT {
 
     @AfterEach
     void stop() {
-        node.close();
-        proxy.close();
-        redis.close();
+        CloseAll.close(node, proxy, redis);
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.redis.embedded.RedisProcess;
+import io.editlock.support.CloseAll;
 import io.editlock.support.ServerNode;
 import io.editlock.support.TestRedis;
 import io.editlock.support.TestTokens;
@@ -79,15 +80,7 @@ class WaitingAcrossNodesIT {
 
     @AfterAll
     void stop() {
-        for (AutoCloseable closeable : new AutoCloseable[] {nodeA, nodeB, redis}) {
-            try {
-                if (closeable != null) {
-                    closeable.close();
-                }
-            } catch (Exception ignored) {
-                // best effort
-            }
-        }
+        CloseAll.close(nodeA, nodeB, redis);
     }
 
     Map<String, String> settings() {
