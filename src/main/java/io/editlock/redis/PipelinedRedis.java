@@ -1,6 +1,7 @@
 package io.editlock.redis;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Context;
 import io.vertx.mutiny.core.Vertx;
@@ -10,8 +11,9 @@ import io.vertx.mutiny.redis.client.RedisConnection;
 import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
 import io.vertx.redis.client.RedisOptions;
-import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -81,8 +83,13 @@ public class PipelinedRedis {
                 .invoke(() -> lane.drop(used));
     }
 
-    @PreDestroy
-    void close() {
+    /**
+     * The node's Redis work is over once its sockets are handed over ({@code NodeStop}, before this
+     * event). The lanes' clients are closed here, early in the shutdown, not as the beans are destroyed:
+     * a client closes asynchronously (a cluster client, for one, may still be asking another node for
+     * its slots), and right after the beans Vert.x stops its event loops, under anything still going.
+     */
+    void close(@Observes @Priority(Integer.MAX_VALUE) ShutdownEvent stopping) {
         clients.close();
         lanes.values().forEach(Lane::close);
         shared.close();
@@ -255,11 +262,15 @@ public class PipelinedRedis {
             QuietClose.close(connection);
         }
 
-        /** Closed for good: with the client of its own when it has one, else handed back to the pool. */
+        /**
+         * Closed for good: with the client of its own when it has one (once its handshake is over: a
+         * connection closed in the middle of it fails with nobody to tell), else handed back to the pool.
+         */
         synchronized void close() {
             closed = true;
             if (own != null) {
-                own.close();
+                Redis client = own;
+                opened.whenComplete((connection, failure) -> client.close());
             } else {
                 opened.thenAccept(QuietClose::close);
             }

@@ -22,6 +22,7 @@ import io.editlock.waiting.WaitingState;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Response;
+import jakarta.enterprise.inject.Vetoed;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.Proxy;
@@ -262,7 +263,8 @@ class ScriptKeysShareOneSlotTest {
         }
     }
 
-    /** Answers every command with nothing (a resume record that is not there). */
+    /** Answers every command with nothing (a resume record that is not there). Not a bean of the test application. */
+    @Vetoed
     private static final class SilentRedis extends PipelinedRedis {
         SilentRedis() {
             super(null, null, null, null, Duration.ofSeconds(1));

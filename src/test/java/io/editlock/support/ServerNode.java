@@ -26,6 +26,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ServerNode implements AutoCloseable {
 
+    private static final int LINES_BEFORE_AN_ERROR = 10;
+    private static final int TRACE_LINES = 40;
+
     private static final Path JAR = Path.of("target", "quarkus-app", "quarkus-run.jar");
     /** Each node's console, kept after the build for a failed test's story (a clean build removes them). */
     private static final Path LOGS = Path.of("target", "node-logs");
@@ -152,19 +155,41 @@ public final class ServerNode implements AutoCloseable {
             waitFor();
         }
         if (errorFree) {
-            List<String> errors = errorLines();
+            List<String> errors = errorsWithTheirTraces();
             if (!errors.isEmpty()) {
                 throw new AssertionError("the node logged ERROR (see " + log + "):\n" + String.join("\n", errors));
             }
         }
     }
 
-    private List<String> errorLines() {
-        try (var lines = Files.lines(log)) {
-            return lines.filter(line -> line.contains(" ERROR ")).toList();
+    /**
+     * Each ERROR line with the stack trace under it and the lines just before it: a node's log lives in
+     * a build's working tree, which CI does not keep, so the failure has to say what happened itself.
+     */
+    private List<String> errorsWithTheirTraces() {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(log);
         } catch (IOException e) {
             throw new IllegalStateException("cannot read " + log, e);
         }
+        List<String> shown = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            if (!lines.get(i).contains(" ERROR ")) {
+                continue;
+            }
+            shown.addAll(lines.subList(Math.max(0, i - LINES_BEFORE_AN_ERROR), i));
+            shown.add(lines.get(i));
+            for (int j = i + 1; j < lines.size() && j <= i + TRACE_LINES && isTrace(lines.get(j)); j++) {
+                shown.add(lines.get(j));
+            }
+            shown.add("");
+        }
+        return shown;
+    }
+
+    private static boolean isTrace(String line) {
+        return line.startsWith("\t") || line.startsWith("Caused by") || line.startsWith("Suppressed");
     }
 
     private void waitFor() {
