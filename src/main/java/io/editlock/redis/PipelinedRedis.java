@@ -112,9 +112,10 @@ public class PipelinedRedis {
     }
 
     /**
-     * A client of its own for one connection (created on {@link DetachedClients}' thread). Its pool and its connection are metered under the lane's
-     * name, not again under the default client's. Forgetting the old meters and registering the new
-     * ones happen under one lock, so two lanes' clients never register between each other's steps.
+     * A client of its own for one connection (created on {@link DetachedClients}' thread). Its pool and
+     * its connection are metered under the lane's name, not again under the default client's.
+     * Forgetting the old meters and registering the new ones happen under one lock, so two lanes'
+     * clients never register between each other's steps.
      */
     private synchronized Redis ownClient(RedisOptions base, String name) {
         forgetMetersOf(name);

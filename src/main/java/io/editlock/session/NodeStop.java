@@ -19,9 +19,9 @@ import org.jboss.logging.Logger;
  * does not take the sockets' drops, it waits for nothing more: no resume or release could happen.
  * Without this the sockets would end as the HTTP server closes them (with 1000, which reads as
  * "done"), after the Redis client: what their clients kept would be neither kept for a resume nor
- * released, but left to run out with the leases. It runs in Quarkus's pre-shutdown ({@code quarkus.shutdown.delay-enabled}), while
- * Redis, the subscriptions and the scheduler still work. How long it waits is
- * {@code editlock.session.stop-wait}.
+ * released, but left to run out with the leases. It runs in Quarkus's pre-shutdown
+ * ({@code quarkus.shutdown.delay-enabled}), while Redis, the subscriptions and the scheduler still
+ * work. How long it waits is {@code editlock.session.stop-wait}.
  */
 @Readiness
 @ApplicationScoped
