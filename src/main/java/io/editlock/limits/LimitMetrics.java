@@ -19,7 +19,8 @@ public class LimitMetrics {
         WATCHES("watches"),
         FRAMES("frames"),
         UNSENT("unsent"),
-        REST_WRITES("rest-writes");
+        REST_WRITES("rest-writes"),
+        LOCK_REQUESTS("lock-requests");
 
         private final String tag;
 

@@ -1,6 +1,7 @@
 package io.editlock.redis;
 
 import io.quarkus.redis.client.RedisOptionsCustomizer;
+import io.vertx.redis.client.RedisOptions;
 import jakarta.inject.Singleton;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -21,7 +22,7 @@ public class SpareClientPoolName implements RedisOptionsCustomizer {
     private final Set<String> built = ConcurrentHashMap.newKeySet();
 
     @Override
-    public void customize(String clientName, io.vertx.redis.client.RedisOptions options) {
+    public void customize(String clientName, RedisOptions options) {
         if (!built.add(clientName)) {
             options.setPoolName(clientName + SPARE_SUFFIX);
             options.setMetricsName("redis|" + clientName + SPARE_SUFFIX);

@@ -2,8 +2,8 @@ package io.editlock.requests;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.editlock.catalog.ConfiguratorStore;
-import io.editlock.config.EditlockConfig;
 import io.editlock.limits.FrameRate;
+import io.editlock.limits.LockRequestLimit;
 import io.editlock.limits.Verdict;
 import io.editlock.limits.WatchQuota;
 import io.editlock.lock.AcquireResult;
@@ -15,7 +15,6 @@ import io.editlock.protocol.ClientRequest;
 import io.editlock.protocol.ServerEvents;
 import io.editlock.protocol.WireFormat;
 import io.editlock.session.HeldLocks;
-import io.editlock.session.RateLimiter;
 import io.editlock.session.SessionLifecycle;
 import io.editlock.session.SessionRegistry;
 import io.editlock.session.SocketSession;
@@ -42,8 +41,7 @@ public class RequestHandler {
     private final ConfiguratorStore catalog;
     private final SessionRegistry registry;
     private final SessionLifecycle lifecycle;
-    private final RateLimiter rateLimiter;
-    private final int lockRequestsPerSecond;
+    private final LockRequestLimit lockRequestLimit;
     private final LockAudit audit;
     private final WaitingRequests waitingRequests;
     private final WaitingState waitingState;
@@ -57,8 +55,7 @@ public class RequestHandler {
             ConfiguratorStore catalog,
             SessionRegistry registry,
             SessionLifecycle lifecycle,
-            RateLimiter rateLimiter,
-            EditlockConfig config,
+            LockRequestLimit lockRequestLimit,
             LockAudit audit,
             WaitingRequests waitingRequests,
             WaitingState waitingState,
@@ -70,8 +67,7 @@ public class RequestHandler {
         this.catalog = catalog;
         this.registry = registry;
         this.lifecycle = lifecycle;
-        this.rateLimiter = rateLimiter;
-        this.lockRequestsPerSecond = config.rateLimit().lockRequestsPerSecond();
+        this.lockRequestLimit = lockRequestLimit;
         this.audit = audit;
         this.waitingRequests = waitingRequests;
         this.waitingState = waitingState;
@@ -136,11 +132,11 @@ public class RequestHandler {
     private Uni<String> lock(SocketSession session, ClientRequest.Lock request) {
         long started = System.nanoTime();
         SessionRegistry.LockRoom room = registry.joinForLock(session, request.resource());
-        return rateLimiter
-                .allowLockRequest(session.identity().userId())
+        return lockRequestLimit
+                .allow(session.identity().userId())
                 .flatMap(verdict -> verdict == Verdict.ALLOWED
                         ? acquire(session, request)
-                        : Uni.createFrom().<LockOutcome>item(new LockOutcome.RateLimited(lockRequestsPerSecond)))
+                        : Uni.createFrom().<LockOutcome>item(new LockOutcome.RateLimited(lockRequestLimit.perSecond())))
                 .onFailure()
                 .recoverWithItem(failure -> {
                     LOG.debugf("lock request failed: %s", failure.getMessage());

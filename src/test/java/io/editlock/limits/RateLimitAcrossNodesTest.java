@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.editlock.config.EditlockConfig;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.ScriptExecutor;
-import io.editlock.session.RateLimiter;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -43,13 +42,16 @@ class RateLimitAcrossNodesTest {
     @Inject
     EditlockConfig config;
 
+    @Inject
+    LimitMetrics metrics;
+
     @Test
     void twoNodesTogetherAllowTheLimitAndNoMore() throws Exception {
         assertEquals(LIMIT, config.rateLimit().lockRequestsPerSecond(), "the test assumes the default limit");
         for (int round = 0; round < 5; round++) {
             String user = "rate-" + UUID.randomUUID();
-            RateLimiter nodeA = new RateLimiter(scripts, keys, config);
-            RateLimiter nodeB = new RateLimiter(scripts, keys, config);
+            LockRequestLimit nodeA = new LockRequestLimit(scripts, keys, metrics, config);
+            LockRequestLimit nodeB = new LockRequestLimit(scripts, keys, metrics, config);
             await().atMost(Duration.ofSeconds(2))
                     .pollInterval(Duration.ofMillis(5))
                     .until(() -> System.currentTimeMillis() % 1000 < 100);
@@ -58,7 +60,7 @@ class RateLimitAcrossNodesTest {
             try {
                 List<Future<List<long[]>>> results = new ArrayList<>();
                 for (int t = 0; t < 2 * THREADS_PER_NODE; t++) {
-                    RateLimiter node = t % 2 == 0 ? nodeA : nodeB;
+                    LockRequestLimit node = t % 2 == 0 ? nodeA : nodeB;
                     results.add(pool.submit(burst(node, user)));
                 }
                 Map<Long, long[]> perWindow = new TreeMap<>(); // window -> {requests, allowed}
@@ -84,12 +86,12 @@ class RateLimitAcrossNodesTest {
     }
 
     /** @return per request: {window, 1 if allowed else 0} */
-    private static Callable<List<long[]>> burst(RateLimiter node, String user) {
+    private static Callable<List<long[]>> burst(LockRequestLimit node, String user) {
         return () -> {
             List<long[]> answers = new ArrayList<>();
             for (int i = 0; i < PER_THREAD; i++) {
                 long window = System.currentTimeMillis() / 1000;
-                boolean allowed = node.allowLockRequest(user).await().atMost(Duration.ofSeconds(5)) == Verdict.ALLOWED;
+                boolean allowed = node.allow(user).await().atMost(Duration.ofSeconds(5)) == Verdict.ALLOWED;
                 if (window == System.currentTimeMillis() / 1000) {
                     answers.add(new long[] {window, allowed ? 1 : 0});
                 } else {

@@ -9,6 +9,8 @@ import io.editlock.catalog.ConfiguratorStore;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.Fixtures;
 import io.editlock.support.WsClient;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -36,6 +38,9 @@ class RateLimitTest {
     @Inject
     ConfiguratorStore store;
 
+    @Inject
+    MeterRegistry meters;
+
     @Test
     void moreThanFiftyLockRequestsASecondAreRateLimitedPerUser() {
         long c = Fixtures.configurator(store);
@@ -47,6 +52,7 @@ class RateLimitTest {
             tab1.welcome();
             tab2.welcome();
             omar.welcome();
+            double refusedBefore = lockRequestRefusals();
             awaitStartOfASecond();
 
             List<String> tab1Refs = new ArrayList<>();
@@ -74,6 +80,10 @@ class RateLimitTest {
                     "every lock request is either granted or rate-limited: " + replies);
             assertTrue(limited > 0, "160 lock requests of one user in a burst must meet the limit of 50 a second");
             assertTrue(granted >= 50, "the first 50 of a window must be granted, got " + granted);
+            assertEquals(
+                    limited,
+                    (long) (lockRequestRefusals() - refusedBefore),
+                    "each refusal is counted in editlock_limit_refusals_total{limit=\"lock-requests\"}");
             JsonNode refusal = replies.stream()
                     .filter(RateLimitTest::isRateLimited)
                     .findFirst()
@@ -159,6 +169,13 @@ class RateLimitTest {
                         "120 unlocks and touches must not use up the 50 lock requests of the window: " + reply);
             }
         }
+    }
+
+    private double lockRequestRefusals() {
+        Counter counter = meters.find("editlock.limit.refusals")
+                .tag("limit", "lock-requests")
+                .counter();
+        return counter == null ? 0 : counter.count();
     }
 
     private static boolean isRateLimited(JsonNode reply) {
