@@ -151,7 +151,7 @@ public class ConfiguratorStore implements ItemOwners {
     /**
      * Deletes the configurator with everything in it; the deleter's locks in it go with reason
      * deleted. Only its creator may, or anyone when {@code mayDeleteAny} (an admin): else
-     * {@link ForbiddenException}.
+     * {@link NotPermittedException}.
      */
     public Uni<Void> deleteConfigurator(Guard guard, boolean mayDeleteAny) {
         long id = guard.configuratorId();

@@ -59,7 +59,7 @@ public sealed interface WriteReply {
             throw UnknownIdException.of(entity, id);
         }
         if (this instanceof Forbidden) {
-            throw new ForbiddenException(
+            throw new NotPermittedException(
                     "Only its creator or an admin may delete configurator " + guard.configuratorId());
         }
         if (this instanceof Invalid invalid) {

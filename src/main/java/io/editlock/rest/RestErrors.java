@@ -2,10 +2,10 @@ package io.editlock.rest;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.editlock.catalog.ForbiddenException;
 import io.editlock.catalog.IdempotencyKeyInUseException;
 import io.editlock.catalog.IdempotencyKeyReusedException;
 import io.editlock.catalog.InvalidInputException;
+import io.editlock.catalog.NotPermittedException;
 import io.editlock.catalog.UnknownIdException;
 import io.editlock.lock.AuditText;
 import io.editlock.lock.Lock;
@@ -16,6 +16,7 @@ import io.editlock.lock.LockedException;
 import io.editlock.protocol.Messages;
 import io.editlock.protocol.WireFormat;
 import io.quarkus.security.AuthenticationFailedException;
+import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.container.ContainerRequestContext;
@@ -104,13 +105,13 @@ public class RestErrors {
 
     /** Only writes check a role (breaking a lock needs admin): a refusal is audited like every refused write. */
     @ServerExceptionMapper
-    public Response lacksRole(io.quarkus.security.ForbiddenException e, ContainerRequestContext request) {
+    public Response lacksRole(ForbiddenException e, ContainerRequestContext request) {
         audit.writeRefused(Response.Status.FORBIDDEN.getStatusCode(), target(request), caller(request), "not-allowed");
         return message(Response.Status.FORBIDDEN.getStatusCode(), "the token lacks the role this request needs");
     }
 
     @ServerExceptionMapper
-    public Response forbidden(ForbiddenException e, ContainerRequestContext request) {
+    public Response notPermitted(NotPermittedException e, ContainerRequestContext request) {
         audit.writeRefused(Response.Status.FORBIDDEN.getStatusCode(), target(request), caller(request), "not-allowed");
         return message(Response.Status.FORBIDDEN.getStatusCode(), e.getMessage());
     }

@@ -2,6 +2,7 @@ package io.editlock.bench;
 
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -42,7 +43,7 @@ final class Contention {
             AtomicLong firstSent = new AtomicLong(Long.MAX_VALUE);
             AtomicLong lastReceived = new AtomicLong(Long.MIN_VALUE);
             AtomicInteger winners = new AtomicInteger();
-            List<Sock> winning = java.util.Collections.synchronizedList(new ArrayList<>());
+            List<Sock> winning = Collections.synchronizedList(new ArrayList<>());
             for (Sock sock : socks) {
                 sock.onContext(() -> sock.send("lock-configurator", data, (frame, sent, received) -> {
                     firstSent.accumulateAndGet(sent, Math::min);

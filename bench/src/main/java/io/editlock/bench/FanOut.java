@@ -1,7 +1,9 @@
 package io.editlock.bench;
 
+import io.vertx.core.Promise;
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -180,7 +182,7 @@ final class FanOut {
     static void watchAll(List<Sock> socks, String data, Counters counters, int concurrency) {
         Parallel.map(socks.size(), concurrency, i -> {
             Sock sock = socks.get(i);
-            io.vertx.core.Promise<Void> watched = io.vertx.core.Promise.promise();
+            Promise<Void> watched = Promise.promise();
             sock.onContext(() -> sock.send("watch", data, (frame, sent, received) -> {
                 if (!"lock-updated".equals(frame.event())) {
                     counters.error("watch:" + frame.event() + (frame.code() == null ? "" : ":" + frame.code()));
@@ -210,7 +212,7 @@ final class FanOut {
 
         void add(long nanos) {
             if (size == values.length) {
-                values = java.util.Arrays.copyOf(values, size * 2);
+                values = Arrays.copyOf(values, size * 2);
             }
             values[size++] = nanos;
         }
@@ -219,8 +221,8 @@ final class FanOut {
             if (size == 0) {
                 return 0.0;
             }
-            long[] sorted = java.util.Arrays.copyOf(values, size);
-            java.util.Arrays.sort(sorted);
+            long[] sorted = Arrays.copyOf(values, size);
+            Arrays.sort(sorted);
             int rank = (int) Math.ceil(percentile / 100.0 * size);
             return sorted[Math.min(size - 1, Math.max(0, rank - 1))] / 1e6;
         }

@@ -1,5 +1,6 @@
 package io.editlock.bench;
 
+import io.vertx.core.Promise;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -45,7 +46,7 @@ final class Memory {
         Parallel.map(socks.size(), connectConcurrency, i -> {
             Sock sock = socks.get(i);
             long configurator = fixture.configurators()[i % fixture.configurators().length];
-            io.vertx.core.Promise<Void> watched = io.vertx.core.Promise.promise();
+            Promise<Void> watched = Promise.promise();
             sock.onContext(() ->
                     sock.send("watch", "{\"configuratorId\":" + configurator + "}", (frame, sent, received) -> {
                         if (!"lock-updated".equals(frame.event())) {

@@ -1,6 +1,7 @@
 package io.editlock.bench;
 
 import java.io.IOException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -48,7 +49,7 @@ final class SeedDesign {
             assertFree(prefix + "item:" + itemId + ":dependencies", userId);
             commands += 2;
         }
-        String expiresAt = java.time.Instant.now().plusSeconds(1800).toString();
+        String expiresAt = Instant.now().plusSeconds(1800).toString();
         String lock = "{\"ownerUserId\":\"" + userId + "\",\"ownerUserName\":\"" + userName + "\",\"socketId\":\""
                 + socketId + "\",\"expiresAt\":\"" + expiresAt + "\"";
         redis.call("SET", prefix + "configurator:" + configuratorId, lock + "}", "EX", "1800");

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
@@ -24,7 +25,7 @@ final class Sizes {
 
     static Fixture create(Api api, List<Integer> sizes) {
         Users.User user = Users.login(api, "size", 1).get(0);
-        Map<Integer, Api.Configurator> configurators = new java.util.TreeMap<>();
+        Map<Integer, Api.Configurator> configurators = new TreeMap<>();
         for (int size : sizes) {
             long started = System.nanoTime();
             configurators.put(size, api.configuratorWithItems(user.token(), "size-" + size, size));

@@ -1,9 +1,9 @@
 package io.editlock.catalog;
 
 /** The caller may not do this to that entity, whatever the locks say (REST 403). */
-public class ForbiddenException extends RuntimeException {
+public class NotPermittedException extends RuntimeException {
 
-    public ForbiddenException(String message) {
+    public NotPermittedException(String message) {
         super(message, null, false, false);
     }
 }
