@@ -54,6 +54,7 @@ public final class Scripts {
 
     // Sessions and limits.
     public static final LuaScript RESERVE_LOCK_REQUESTS = LuaScript.of("reserve_lock_requests");
+    public static final LuaScript RECORD_LIVE = LuaScript.of("record_live");
     public static final LuaScript CLAIM_RESUME = LuaScript.of("claim_resume");
     public static final LuaScript GIVE_BACK_RESUME = LuaScript.of("give_back_resume");
     public static final LuaScript MARK_DROPPED = LuaScript.of("mark_dropped");
@@ -89,6 +90,7 @@ public final class Scripts {
             DELETE_ENTRY,
             READ_CONFIGURATOR,
             RESERVE_LOCK_REQUESTS,
+            RECORD_LIVE,
             CLAIM_RESUME,
             GIVE_BACK_RESUME,
             MARK_DROPPED);

@@ -23,6 +23,7 @@ import java.util.Optional;
 @ApplicationScoped
 public class ResumeStore {
 
+    private static final LuaScript RECORD_LIVE = Scripts.RECORD_LIVE;
     private static final LuaScript CLAIM = Scripts.CLAIM_RESUME;
     private static final LuaScript GIVE_BACK = Scripts.GIVE_BACK_RESUME;
     private static final LuaScript MARK_DROPPED = Scripts.MARK_DROPPED;
@@ -46,20 +47,20 @@ public class ResumeStore {
         this.liveTtl = config.lease().ttl().multipliedBy(2);
     }
 
-    public Uni<Void> recordLive(SocketSession session, String nodeId) {
-        String key = keys.resume(session.resumeToken());
-        return redis.execute(
-                        Command.HSET,
-                        key,
-                        "socketId",
-                        session.socketId(),
-                        "userId",
-                        session.identity().userId(),
-                        "nodeId",
-                        nodeId,
-                        "state",
-                        "live")
-                .chain(() -> redis.execute(Command.PEXPIRE, key, String.valueOf(liveTtl.toMillis())))
+    /** From the socket's first lock request on, a drop of the socket leaves its locks to a resume. */
+    public Uni<Void> recordLive(SocketSession session) {
+        return recordLive(
+                session.resumeToken(),
+                session.socketId(),
+                session.identity().userId(),
+                session.holder().nodeId());
+    }
+
+    public Uni<Void> recordLive(String resumeToken, String socketId, String userId, String nodeId) {
+        return scripts.run(
+                        RECORD_LIVE,
+                        List.of(keys.resume(resumeToken)),
+                        List.of(socketId, userId, nodeId, String.valueOf(liveTtl.toMillis())))
                 .replaceWithVoid();
     }
 
@@ -73,7 +74,7 @@ public class ResumeStore {
                 .flatMap(reply -> reply != null
                                 && reply.toInteger() == 0
                                 && session.connection().isOpen()
-                        ? recordLive(session, session.holder().nodeId())
+                        ? recordLive(session)
                         : Uni.createFrom().voidItem());
     }
 

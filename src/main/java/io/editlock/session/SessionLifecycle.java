@@ -91,7 +91,7 @@ public class SessionLifecycle {
             return Uni.createFrom().voidItem();
         }
         session.resumable(true);
-        return resumes.recordLive(session, node.id())
+        return resumes.recordLive(session)
                 .onFailure()
                 .invoke(() -> session.resumable(false))
                 .onFailure()

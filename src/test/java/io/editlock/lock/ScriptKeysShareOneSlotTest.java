@@ -149,6 +149,7 @@ class ScriptKeysShareOneSlotTest {
         executor.about = null; // one user's counter, and one resume record: keys of their own
         new SharedRateLimit(executor, keys::lockRequestRate, 10).allow("7");
         ResumeStore resumes = new ResumeStore(new SilentRedis(), null, executor, keys, leaseOf(lease));
+        resumes.recordLive("resume-token", "s-8", "7", "node-1").subscribe().with(ignored -> {}, ignored -> {});
         resumes.claim("resume-token", "7", "s-9").subscribe().with(ignored -> {}, ignored -> {});
         resumes.giveBack("resume-token", "s-9").subscribe().with(ignored -> {}, ignored -> {});
         resumes.markDropped("resume-token", lease).subscribe().with(ignored -> {}, ignored -> {});

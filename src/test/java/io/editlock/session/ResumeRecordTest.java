@@ -16,13 +16,14 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
- * The mark a node writes when one of its sockets drops (docs/protocol.md §5), against a real Redis. The
- * node may see the socket end after its client has already resumed elsewhere (a node that stops closes
+ * The resume record of a socket (docs/protocol.md §5), against a real Redis: written live, with the
+ * expiry that ends it should its node die, when the socket first asks for a lock; marked when the
+ * socket drops. The node may see the socket end after its client has already resumed elsewhere (a node that stops closes
  * its sockets, and the clients are quick): the mark must then not write the spent record again, which
  * would be a record without its socket that a stopping node waits for in vain.
  */
 @QuarkusTest
-class MarkDroppedTest {
+class ResumeRecordTest {
 
     private static final Duration GRACE = Duration.ofSeconds(10);
     private static final Duration WAIT = Duration.ofSeconds(5);
@@ -35,6 +36,17 @@ class MarkDroppedTest {
 
     @Inject
     LockKeys keys;
+
+    @Test
+    void aLiveRecordNamesItsSocketUserAndNodeAndEndsByItself() {
+        String token = UUID.randomUUID().toString();
+
+        resumes.recordLive(token, "s-1", "7", "node-a").await().atMost(WAIT);
+
+        assertEquals(Map.of("socketId", "s-1", "userId", "7", "nodeId", "node-a", "state", "live"), record(token));
+        long ttl = execute(Command.PTTL, keys.resume(token)).toLong();
+        assertTrue(ttl > 0, "it ends by itself unless renewed: " + ttl);
+    }
 
     @Test
     void aRecordAResumeSpentIsNotWrittenAgain() {
