@@ -15,8 +15,10 @@ import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -33,6 +35,8 @@ import org.jboss.logging.Logger;
  * command was its own write on both sides, and at most pool-size commands were in flight. Here a
  * socket's commands go out and come back on the socket's own event loop, and the commands that the
  * replies of one read set off leave together in one write (Vert.x flushes once a read is done).
+ * Commands issued one after the other on a thread reach Redis in that order, also while their
+ * connection is still opening.
  *
  * <p>Callers that are not on an event loop (workers, tests) share one more such connection. A
  * connection that fails, or stays silent past the timeout, is closed for good and the next command
@@ -187,13 +191,22 @@ public class PipelinedRedis {
      * borrowed from the default client's pool). Commands wait for it through a future, each with a
      * Uni of its own: a memoized Uni that is still opening hands its item to subscribers that may not
      * have been told yet that they subscribed (Mutiny adds them to its list before it tells them), and
-     * a stage told in that order takes the item for another's.
+     * a stage told in that order takes the item for another's. The commands that wait are let go in
+     * the order they came ({@link #waiting}): a future tells its dependents last first, and would send
+     * them to Redis the other way round.
      */
     private final class Connection {
         private final CompletableFuture<RedisConnection> opened = new CompletableFuture<>();
+        /** One future per command issued before the connection was open, oldest first; guarded by itself. */
+        private final Queue<CompletableFuture<RedisConnection>> waiting = new ArrayDeque<>();
+
         private final AtomicBoolean ended = new AtomicBoolean();
         private Redis own;
         private boolean closed;
+
+        Connection() {
+            opened.whenComplete(this::letWaitingGo);
+        }
 
         void open(Lane lane) {
             // The connection lives on the event loop that connects: the caller's, not the creator thread's.
@@ -241,9 +254,37 @@ public class PipelinedRedis {
                             failure -> failed(lane, failure));
         }
 
-        /** A copy per command: a command given up (timeout) cancels its copy, not the connection. */
+        /** A future per command: a command given up (timeout) cancels its own, not the connection. */
         Uni<RedisConnection> opened() {
-            return Uni.createFrom().completionStage(opened::copy);
+            return Uni.createFrom().completionStage(this::openedForOne);
+        }
+
+        private CompletableFuture<RedisConnection> openedForOne() {
+            synchronized (waiting) {
+                if (opened.isDone() && waiting.isEmpty()) {
+                    return opened.copy();
+                }
+                CompletableFuture<RedisConnection> mine = new CompletableFuture<>();
+                waiting.add(mine);
+                return mine;
+            }
+        }
+
+        /**
+         * Once the connection is open (or failed), tells each waiting command, oldest first. Under the
+         * lock, so that a command issued meanwhile waits behind them; each is sent as it is told.
+         */
+        private void letWaitingGo(RedisConnection connection, Throwable failure) {
+            synchronized (waiting) {
+                CompletableFuture<RedisConnection> next;
+                while ((next = waiting.poll()) != null) {
+                    if (failure == null) {
+                        next.complete(connection);
+                    } else {
+                        next.completeExceptionally(failure);
+                    }
+                }
+            }
         }
 
         private void failed(Lane lane, Throwable failure) {

@@ -4,12 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Redis;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -23,6 +26,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -41,6 +45,57 @@ class PipelinedRedisTest {
 
     @Inject
     ReactiveRedisDataSource dataSource;
+
+    @Inject
+    Redis defaultClient;
+
+    @Inject
+    RedisOptionsCapture options;
+
+    @Inject
+    MeterRegistry meters;
+
+    /**
+     * Commands issued before their connection is open go out in the order they were issued, on an
+     * event loop's connection and on the shared one: a socket's index and its expiry, written one
+     * after the other without waiting, must not reach Redis the other way round.
+     */
+    @Test
+    void commandsIssuedWhileTheConnectionOpensKeepTheirOrder() throws Exception {
+        // A pipeline of its own: its connections are not open yet, whatever ran before.
+        PipelinedRedis fresh = new PipelinedRedis(defaultClient, options, vertx, meters, Duration.ofSeconds(10));
+        try {
+            String onLoop = "{test}:order:loop:" + UUID.randomUUID();
+            onEventLoop(() -> pushAll(fresh, onLoop));
+            assertEquals(numbers(), read(onLoop), "an event loop's commands, in the order issued");
+
+            String shared = "{test}:order:shared:" + UUID.randomUUID();
+            pushAll(fresh, shared).await().atMost(Duration.ofSeconds(20));
+            assertEquals(numbers(), read(shared), "a worker's commands, in the order issued");
+        } finally {
+            fresh.close(new ShutdownEvent());
+        }
+    }
+
+    private static Uni<List<Response>> pushAll(PipelinedRedis pipeline, String list) {
+        List<Uni<Response>> sent = new ArrayList<>();
+        for (String number : numbers()) {
+            sent.add(pipeline.execute(Command.RPUSH, list, number));
+        }
+        return Uni.join().all(sent).andFailFast();
+    }
+
+    private static List<String> numbers() {
+        return IntStream.rangeClosed(1, 20).mapToObj(String::valueOf).toList();
+    }
+
+    private List<String> read(String list) {
+        Response items =
+                dataSource.execute(Command.LRANGE, list, "0", "-1").await().atMost(Duration.ofSeconds(5));
+        List<String> read = new ArrayList<>();
+        items.forEach(item -> read.add(item.toString()));
+        return read;
+    }
 
     @Test
     void manyCommandsIssuedAtOnceOnOneEventLoopGetTheirOwnRepliesInOrder() throws Exception {
