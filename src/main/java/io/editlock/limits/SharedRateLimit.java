@@ -4,8 +4,11 @@ import io.editlock.redis.LuaScript;
 import io.editlock.redis.ScriptExecutor;
 import io.editlock.redis.Scripts;
 import io.smallrye.mutiny.Uni;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
@@ -64,14 +67,21 @@ public final class SharedRateLimit {
         private final long window;
         private int remaining;
         private boolean usedUp;
-        private CompletableFuture<Void> reserving;
+        private boolean reserving;
+        /**
+         * The requests that wait for the reservation under way, oldest first: each reads a future of
+         * its own (a memoized Uni shared by requests on several event loops can hand its item to one
+         * before telling it that it subscribed, and Mutiny then takes that item for another stage's),
+         * and they are told in the order they came, so that the first to ask spends first.
+         */
+        private final Queue<CompletableFuture<Void>> waiting = new ArrayDeque<>();
 
         Allowance(long window) {
             this.window = window;
         }
 
         Uni<Verdict> spend(Supplier<Uni<Integer>> reserve) {
-            CompletableFuture<Void> pending;
+            CompletableFuture<Void> mine = new CompletableFuture<>();
             boolean first = false;
             synchronized (this) {
                 if (remaining > 0) {
@@ -81,52 +91,69 @@ public final class SharedRateLimit {
                 if (usedUp) {
                     return REFUSED;
                 }
-                if (reserving == null) {
-                    reserving = new CompletableFuture<>();
+                if (!reserving) {
+                    reserving = true;
                     first = true;
                 }
-                pending = reserving;
+                waiting.add(mine);
             }
             if (first) {
-                reserve(reserve, pending);
+                reserve(reserve);
             }
-            // Each waiter reads its own copy of the one reservation: a memoized Uni shared by requests
-            // on several event loops can hand its item to one before telling it that it subscribed,
-            // and Mutiny then takes that item for another stage's. A waiter given up cancels its copy.
-            return Uni.createFrom().completionStage(pending::copy).chain(() -> spend(reserve));
+            // A waiter given up (its request timed out) cancels its own future and nobody else's.
+            return Uni.createFrom().completionStage(mine).chain(() -> spend(reserve));
         }
 
         /**
          * Asks Redis for a block; a reservation that fails, even before it is sent, fails every
          * request waiting for it and leaves the allowance free to try again.
          */
-        private void reserve(Supplier<Uni<Integer>> reserve, CompletableFuture<Void> pending) {
+        private void reserve(Supplier<Uni<Integer>> reserve) {
             Uni<Integer> reservation;
             try {
                 reservation = reserve.get();
             } catch (RuntimeException failure) {
-                failed(failure, pending);
+                failed(failure);
                 return;
             }
-            reservation.subscribe().with(granted -> reserved(granted, pending), failure -> failed(failure, pending));
+            reservation.subscribe().with(this::reserved, this::failed);
         }
 
-        private void reserved(int granted, CompletableFuture<Void> pending) {
+        private void reserved(int granted) {
             synchronized (this) {
                 remaining += granted;
                 if (granted == 0) {
                     usedUp = true; // the user's window is spent on every node
                 }
-                reserving = null;
+                reserving = false;
             }
-            pending.complete(null);
+            tellWaiting(null);
         }
 
-        private void failed(Throwable failure, CompletableFuture<Void> pending) {
+        private void failed(Throwable failure) {
             synchronized (this) {
-                reserving = null;
+                reserving = false;
             }
-            pending.completeExceptionally(failure);
+            tellWaiting(failure);
+        }
+
+        /**
+         * Oldest first, each spending as it is told. A request that starts a new reservation meanwhile
+         * (the block ran out) waits behind the ones still here, and they wait for that reservation too.
+         */
+        private void tellWaiting(Throwable failure) {
+            List<CompletableFuture<Void>> told;
+            synchronized (this) {
+                told = new ArrayList<>(waiting);
+                waiting.clear();
+            }
+            for (CompletableFuture<Void> next : told) {
+                if (failure == null) {
+                    next.complete(null);
+                } else {
+                    next.completeExceptionally(failure);
+                }
+            }
         }
     }
 }
