@@ -3,7 +3,7 @@ package io.editlock.requests;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.editlock.catalog.ConfiguratorStore;
 import io.editlock.limits.FrameRate;
-import io.editlock.limits.LockRequestLimit;
+import io.editlock.limits.UserRates;
 import io.editlock.limits.Verdict;
 import io.editlock.limits.WatchQuota;
 import io.editlock.lock.AcquireResult;
@@ -41,7 +41,7 @@ public class RequestHandler {
     private final ConfiguratorStore catalog;
     private final SessionRegistry registry;
     private final SessionLifecycle lifecycle;
-    private final LockRequestLimit lockRequestLimit;
+    private final UserRates.Rate lockRequestRate;
     private final LockAudit audit;
     private final WaitingRequests waitingRequests;
     private final WaitingState waitingState;
@@ -55,7 +55,7 @@ public class RequestHandler {
             ConfiguratorStore catalog,
             SessionRegistry registry,
             SessionLifecycle lifecycle,
-            LockRequestLimit lockRequestLimit,
+            UserRates rates,
             LockAudit audit,
             WaitingRequests waitingRequests,
             WaitingState waitingState,
@@ -67,7 +67,7 @@ public class RequestHandler {
         this.catalog = catalog;
         this.registry = registry;
         this.lifecycle = lifecycle;
-        this.lockRequestLimit = lockRequestLimit;
+        this.lockRequestRate = rates.lockRequests();
         this.audit = audit;
         this.waitingRequests = waitingRequests;
         this.waitingState = waitingState;
@@ -132,11 +132,11 @@ public class RequestHandler {
     private Uni<String> lock(SocketSession session, ClientRequest.Lock request) {
         long started = System.nanoTime();
         SessionRegistry.LockRoom room = registry.joinForLock(session, request.resource());
-        return lockRequestLimit
+        return lockRequestRate
                 .allow(session.identity().userId())
                 .flatMap(verdict -> verdict == Verdict.ALLOWED
                         ? acquire(session, request)
-                        : Uni.createFrom().<LockOutcome>item(new LockOutcome.RateLimited(lockRequestLimit.perSecond())))
+                        : Uni.createFrom().<LockOutcome>item(new LockOutcome.RateLimited(lockRequestRate.perSecond())))
                 .onFailure()
                 .recoverWithItem(failure -> {
                     LOG.debugf("lock request failed: %s", failure.getMessage());

@@ -1,7 +1,8 @@
 package io.editlock.rest;
 
 import io.editlock.auth.Identity;
-import io.editlock.limits.RestWriteLimit;
+import io.editlock.limits.UserRates;
+import io.editlock.limits.Verdict;
 import io.editlock.lock.LockStoreUnavailableException;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
@@ -16,7 +17,7 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 /**
- * REST writes (POST, PUT, PATCH, DELETE) beyond the user's {@link RestWriteLimit} are refused with 429 and
+ * REST writes (POST, PUT, PATCH, DELETE) beyond the user's REST write rate ({@link UserRates}) are refused with 429 and
  * {@code Retry-After: 1}, before any other work, so that one user cannot keep the shared Redis busy.
  * Runs after the security checks (a write without a valid token is 401 and not counted) and before
  * the lock guard.
@@ -25,11 +26,11 @@ public class RestWriteLimitFilter {
 
     private static final Set<String> WRITES = Set.of("POST", "PATCH", "PUT", "DELETE");
 
-    private final RestWriteLimit limit;
+    private final UserRates.Rate limit;
     private final JsonWebToken token;
 
-    public RestWriteLimitFilter(RestWriteLimit limit, JsonWebToken token) {
-        this.limit = limit;
+    public RestWriteLimitFilter(UserRates rates, JsonWebToken token) {
+        this.limit = rates.restWrites();
         this.token = token;
     }
 
@@ -41,7 +42,7 @@ public class RestWriteLimitFilter {
         return limit.allow(Identity.of(token).userId())
                 .onFailure()
                 .transform(LockStoreUnavailableException::of)
-                .map(allowed -> allowed
+                .map(verdict -> verdict == Verdict.ALLOWED
                         ? null
                         : Response.fromResponse(RestErrors.message(
                                         RestErrors.TOO_MANY_REQUESTS,

@@ -42,16 +42,15 @@ class RateLimitAcrossNodesTest {
     @Inject
     EditlockConfig config;
 
-    @Inject
-    LimitMetrics metrics;
-
     @Test
     void twoNodesTogetherAllowTheLimitAndNoMore() throws Exception {
         assertEquals(LIMIT, config.rateLimit().lockRequestsPerSecond(), "the test assumes the default limit");
         for (int round = 0; round < 5; round++) {
             String user = "rate-" + UUID.randomUUID();
-            LockRequestLimit nodeA = new LockRequestLimit(scripts, keys, metrics, config);
-            LockRequestLimit nodeB = new LockRequestLimit(scripts, keys, metrics, config);
+            SharedRateLimit nodeA = new SharedRateLimit(
+                    scripts, keys::lockRequestRate, config.rateLimit().lockRequestsPerSecond());
+            SharedRateLimit nodeB = new SharedRateLimit(
+                    scripts, keys::lockRequestRate, config.rateLimit().lockRequestsPerSecond());
             await().atMost(Duration.ofSeconds(2))
                     .pollInterval(Duration.ofMillis(5))
                     .until(() -> System.currentTimeMillis() % 1000 < 100);
@@ -60,7 +59,7 @@ class RateLimitAcrossNodesTest {
             try {
                 List<Future<List<long[]>>> results = new ArrayList<>();
                 for (int t = 0; t < 2 * THREADS_PER_NODE; t++) {
-                    LockRequestLimit node = t % 2 == 0 ? nodeA : nodeB;
+                    SharedRateLimit node = t % 2 == 0 ? nodeA : nodeB;
                     results.add(pool.submit(burst(node, user)));
                 }
                 Map<Long, long[]> perWindow = new TreeMap<>(); // window -> {requests, allowed}
@@ -86,7 +85,7 @@ class RateLimitAcrossNodesTest {
     }
 
     /** @return per request: {window, 1 if allowed else 0} */
-    private static Callable<List<long[]>> burst(LockRequestLimit node, String user) {
+    private static Callable<List<long[]>> burst(SharedRateLimit node, String user) {
         return () -> {
             List<long[]> answers = new ArrayList<>();
             for (int i = 0; i < PER_THREAD; i++) {

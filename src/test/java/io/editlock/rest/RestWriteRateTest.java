@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.editlock.catalog.CatalogIndex;
 import io.editlock.support.Api;
 import io.editlock.support.DemoLogin;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -35,6 +37,9 @@ class RestWriteRateTest {
     @Inject
     CatalogIndex index;
 
+    @Inject
+    MeterRegistry meters;
+
     @Test
     void beyondTwentyWritesASecondAUserGets429WithRetryAfter() throws Exception {
         var sara = DemoLogin.user("Sara");
@@ -45,6 +50,7 @@ class RestWriteRateTest {
             // gets a fresh window, so a few tries make sure one falls into a single second.
             for (int attempt = 0; attempt < 5 && !refusedTheWriteBeyond; attempt++) {
                 int before = configuratorCount();
+                double refusalsBefore = restWriteRefusals();
                 awaitStartOfASecond();
                 List<Future<Response>> sent = new ArrayList<>();
                 for (int i = 0; i < 21; i++) {
@@ -65,6 +71,10 @@ class RestWriteRateTest {
                 assertEquals(21, created + refused.size(), "every write is created or refused with 429");
                 assertTrue(refused.size() <= 1, "20 writes of a second are served; refused: " + refused.size());
                 assertEquals(before + created, configuratorCount(), "a refused write creates nothing");
+                assertEquals(
+                        refused.size(),
+                        (long) (restWriteRefusals() - refusalsBefore),
+                        "each 429 is counted in editlock_limit_refusals_total{limit=\"rest-writes\"}");
                 if (refused.size() == 1) {
                     Response beyond = refused.get(0);
                     assertEquals("1", beyond.header("Retry-After"), "a 429 says when to try again");
@@ -78,6 +88,13 @@ class RestWriteRateTest {
             writers.shutdownNow();
         }
         Api.configurator(DemoLogin.user("Omar")); // another user is not limited by Sara's writes
+    }
+
+    private double restWriteRefusals() {
+        Counter counter = meters.find("editlock.limit.refusals")
+                .tag("limit", "rest-writes")
+                .counter();
+        return counter == null ? 0 : counter.count();
     }
 
     private int configuratorCount() {

@@ -18,9 +18,10 @@ import org.junit.jupiter.api.Test;
 /**
  * The resume record of a socket (docs/protocol.md §5), against a real Redis: written live, with the
  * expiry that ends it should its node die, when the socket first asks for a lock; marked when the
- * socket drops. The node may see the socket end after its client has already resumed elsewhere (a node that stops closes
- * its sockets, and the clients are quick): the mark must then not write the spent record again, which
- * would be a record without its socket that a stopping node waits for in vain.
+ * socket drops. The node may see the socket end after its client has already resumed elsewhere (a
+ * node that stops closes its sockets, and the clients are quick): the mark must then not write the
+ * spent record again, which would be a record without its socket that a stopping node waits for in
+ * vain.
  */
 @QuarkusTest
 class ResumeRecordTest {
