@@ -17,10 +17,10 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 /**
- * REST writes (POST, PUT, PATCH, DELETE) beyond the user's REST write rate ({@link UserRates}) are refused with 429 and
- * {@code Retry-After: 1}, before any other work, so that one user cannot keep the shared Redis busy.
- * Runs after the security checks (a write without a valid token is 401 and not counted) and before
- * the lock guard.
+ * REST writes (POST, PUT, PATCH, DELETE) beyond the user's REST write rate ({@link UserRates}) are
+ * refused with 429 and {@code Retry-After: 1}, before any other work, so that one user cannot keep the
+ * shared Redis busy. Runs after the security checks (a write without a valid token is 401 and not
+ * counted) and before the lock guard.
  */
 public class RestWriteLimitFilter {
 
