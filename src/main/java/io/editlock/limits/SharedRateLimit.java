@@ -62,6 +62,11 @@ public final class SharedRateLimit {
      * reservation is in flight per user: requests that find the reserve empty wait for it and then
      * take from what it brought. Were each to reserve on its own, a request whose reservation came
      * back empty would be refused while blocks reserved by the others were still on their way, unspent.
+     *
+     * <p>Every verdict is decided under the allowance's lock, in the order the requests came: a
+     * request that finds others waiting queues behind them even if the reserve is not empty, so that
+     * one arriving from another event loop while a reservation is being handed out cannot take what
+     * the ones before it were waiting for. The waiters' futures are completed outside the lock.
      */
     private static final class Allowance {
         private final long window;
@@ -69,39 +74,40 @@ public final class SharedRateLimit {
         private boolean usedUp;
         private boolean reserving;
         /**
-         * The requests that wait for the reservation under way, oldest first: each reads a future of
-         * its own (a memoized Uni shared by requests on several event loops can hand its item to one
-         * before telling it that it subscribed, and Mutiny then takes that item for another stage's),
-         * and they are told in the order they came, so that the first to ask spends first.
+         * The requests waiting for a reservation, oldest first. Each reads a future of its own: a
+         * memoized Uni shared by requests on several event loops can hand its item to one before
+         * telling it that it subscribed, and Mutiny then takes that item for another stage's.
          */
-        private final Queue<CompletableFuture<Void>> waiting = new ArrayDeque<>();
+        private final Queue<CompletableFuture<Verdict>> waiting = new ArrayDeque<>();
 
         Allowance(long window) {
             this.window = window;
         }
 
         Uni<Verdict> spend(Supplier<Uni<Integer>> reserve) {
-            CompletableFuture<Void> mine = new CompletableFuture<>();
-            boolean first = false;
+            CompletableFuture<Verdict> mine = new CompletableFuture<>();
+            boolean startReserving = false;
             synchronized (this) {
-                if (remaining > 0) {
-                    remaining--;
-                    return ALLOWED;
-                }
-                if (usedUp) {
-                    return REFUSED;
-                }
-                if (!reserving) {
-                    reserving = true;
-                    first = true;
+                if (waiting.isEmpty()) {
+                    if (remaining > 0) {
+                        remaining--;
+                        return ALLOWED;
+                    }
+                    if (usedUp) {
+                        return REFUSED;
+                    }
                 }
                 waiting.add(mine);
+                if (!reserving) {
+                    reserving = true;
+                    startReserving = true;
+                }
             }
-            if (first) {
+            if (startReserving) {
                 reserve(reserve);
             }
             // A waiter given up (its request timed out) cancels its own future and nobody else's.
-            return Uni.createFrom().completionStage(mine).chain(() -> spend(reserve));
+            return Uni.createFrom().completionStage(mine);
         }
 
         /**
@@ -116,44 +122,52 @@ public final class SharedRateLimit {
                 failed(failure);
                 return;
             }
-            reservation.subscribe().with(this::reserved, this::failed);
+            reservation.subscribe().with(granted -> reserved(granted, reserve), this::failed);
         }
 
-        private void reserved(int granted) {
+        /**
+         * Hands the block to the waiters, oldest first; when it does not reach them all and the
+         * user's window is not spent, the rest wait for the next reservation, asked for at once.
+         */
+        private void reserved(int granted, Supplier<Uni<Integer>> reserve) {
+            List<CompletableFuture<Verdict>> allowed = new ArrayList<>();
+            List<CompletableFuture<Verdict>> refused = new ArrayList<>();
+            boolean again;
             synchronized (this) {
                 remaining += granted;
                 if (granted == 0) {
                     usedUp = true; // the user's window is spent on every node
                 }
-                reserving = false;
+                while (!waiting.isEmpty() && (remaining > 0 || usedUp)) {
+                    CompletableFuture<Verdict> next = waiting.poll();
+                    if (next.isDone()) {
+                        continue; // given up: it spends nothing
+                    }
+                    if (remaining > 0) {
+                        remaining--;
+                        allowed.add(next);
+                    } else {
+                        refused.add(next);
+                    }
+                }
+                again = !waiting.isEmpty();
+                reserving = again;
             }
-            tellWaiting(null);
+            allowed.forEach(request -> request.complete(Verdict.ALLOWED));
+            refused.forEach(request -> request.complete(Verdict.REFUSED));
+            if (again) {
+                reserve(reserve);
+            }
         }
 
         private void failed(Throwable failure) {
+            List<CompletableFuture<Verdict>> told;
             synchronized (this) {
                 reserving = false;
-            }
-            tellWaiting(failure);
-        }
-
-        /**
-         * Oldest first, each spending as it is told. A request that starts a new reservation meanwhile
-         * (the block ran out) waits behind the ones still here, and they wait for that reservation too.
-         */
-        private void tellWaiting(Throwable failure) {
-            List<CompletableFuture<Void>> told;
-            synchronized (this) {
                 told = new ArrayList<>(waiting);
                 waiting.clear();
             }
-            for (CompletableFuture<Void> next : told) {
-                if (failure == null) {
-                    next.complete(null);
-                } else {
-                    next.completeExceptionally(failure);
-                }
-            }
+            told.forEach(request -> request.completeExceptionally(failure));
         }
     }
 }
