@@ -30,7 +30,9 @@
 --             | {s='VOID'}   the request was given up before it got here: nothing done
 --   released: leases found expired on the way (released and announced, reason 'expired')
 --   schedule: true when the caller must run schedule_expiry with the lock's expiresAt (see
---             needs_schedule in locks_lib.lua); false for a re-entry and when a look is already due in time
+--             needs_schedule in locks_lib.lua); false for a re-entry and when a look is already due in time.
+--             The announcement then carries it too ('look', see announce in locks_lib.lua), for the
+--             other nodes to schedule should this one die before it does
 local locks_key, configurator_key, items_key, void_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local field, lock_type, configurator_id, item_id, page = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 local user_id, user_name, socket_id, node_id = ARGV[6], ARGV[7], ARGV[8], ARGV[9]
@@ -91,6 +93,6 @@ local schedule = needs_schedule(book, now, lock.e)
 keep_for_lease(book, lock.e, now)
 write_locks(locks_key, book, { field, lock })
 live[field] = lock
-announce(channel, configurator_id, live, released, now)
+announce(channel, configurator_id, live, released, now, schedule and { at = lock.e, socket = socket_id } or nil)
 if leave_line(waiting, field, user_id) then publish_waiting(waiting, live) end
 return cjson.encode({ s = 'GRANTED', lock = lock, reentry = false, schedule = schedule, released = released })

@@ -210,8 +210,12 @@ end
 
 -- Announces a change of the configurator to every node: the whole live state plus the releases.
 -- Published from inside the script run that made the change, so no change goes unannounced.
-local function announce(channel, configurator_id, live, released, now)
+-- 'look' (optional): {at=<ms>, socket=<socketId>} when a grant needs a look scheduled at its lease
+-- end. The granting socket's node schedules it once the script has answered; every other node does
+-- too on hearing this, because that node may die in between, and the lock would never be looked at.
+local function announce(channel, configurator_id, live, released, now, look)
   local views = {}
   for _, lock in pairs(live) do views[#views + 1] = public_view(lock) end
-  redis.call('PUBLISH', channel, cjson.encode({ c = configurator_id, locks = views, released = released, ts = now }))
+  redis.call('PUBLISH', channel,
+    cjson.encode({ c = configurator_id, locks = views, released = released, ts = now, look = look }))
 end

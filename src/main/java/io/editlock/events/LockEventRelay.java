@@ -7,6 +7,7 @@ import io.editlock.lock.LockService;
 import io.editlock.lock.ReleaseReason;
 import io.editlock.lock.ReleasedLock;
 import io.editlock.lock.redis.LockRecords;
+import io.editlock.lock.redis.LockScripts;
 import io.editlock.protocol.ServerEvents;
 import io.editlock.protocol.WireFormat;
 import io.editlock.redis.LastingSubscription;
@@ -36,6 +37,10 @@ import org.jboss.logging.Logger;
  * lost. So when the subscription comes back, every watched configurator gets a fresh
  * {@code lock-updated}, and nobody keeps showing a lock that is gone, and every client told it holds a
  * lock that ended meanwhile gets its {@code lock-lost} ({@link LostLockCatchUp}).
+ *
+ * <p>A grant that needs a look at its configurator when its lease ends is scheduled by the node of
+ * the granted socket after the script answered; the other nodes schedule it here too, so that a node
+ * dying in between leaves no lock that nobody would ever release.
  */
 @ApplicationScoped
 public class LockEventRelay {
@@ -53,6 +58,7 @@ public class LockEventRelay {
     private final FanOut fanOut;
     private final LostLockCatchUp lostLocks;
     private final ListeningReadiness listening;
+    private final LockScripts lockScripts;
     private volatile LastingSubscription subscription;
 
     public LockEventRelay(
@@ -66,7 +72,9 @@ public class LockEventRelay {
             FrameSender sender,
             WaitingState waitingState,
             FanOut fanOut,
-            LostLockCatchUp lostLocks) {
+            LostLockCatchUp lostLocks,
+            LockScripts lockScripts) {
+        this.lockScripts = lockScripts;
         this.sender = sender;
         this.lostLocks = lostLocks;
         this.waitingState = waitingState;
@@ -130,6 +138,9 @@ public class LockEventRelay {
             return;
         }
         metrics.received(change);
+        change.look()
+                .filter(look -> registry.find(look.grantedSocketId()).isEmpty())
+                .ifPresent(look -> scheduleLook(change.configuratorId(), look.atMillis()));
         for (ReleasedLock released : change.released()) {
             String releasedFrame = WireFormat.frame(ServerEvents.LOCK_RELEASED, WireFormat.released(released), null);
             // docs/protocol.md §4: lock-released goes to the requester of an unlock and to every watcher, once
@@ -147,6 +158,18 @@ public class LockEventRelay {
             }
         }
         broadcastState(change.configuratorId(), change.locks());
+    }
+
+    /** Only ever moves the look earlier, so every node doing it changes nothing once one has. */
+    private void scheduleLook(long configuratorId, long atMillis) {
+        lockScripts
+                .scheduleExpiry(configuratorId, atMillis)
+                .subscribe()
+                .with(
+                        ignored -> {},
+                        failure -> LOG.debugf(
+                                "look at configurator %d not scheduled here (its own node does it): %s",
+                                configuratorId, failure.getMessage()));
     }
 
     private void broadcastState(long configuratorId, List<Lock> current) {

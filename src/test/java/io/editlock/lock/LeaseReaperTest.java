@@ -3,9 +3,12 @@ package io.editlock.lock;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.editlock.catalog.ConfiguratorStore;
+import io.editlock.lock.redis.AcquireReply;
 import io.editlock.lock.redis.LockRecords;
+import io.editlock.lock.redis.LockScripts;
 import io.editlock.redis.LockKeys;
 import io.editlock.support.Fixtures;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
@@ -20,6 +23,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -52,6 +56,9 @@ class LeaseReaperTest {
 
     @Inject
     LockKeys keys;
+
+    @Inject
+    LockScripts lockScripts;
 
     @Inject
     ReactiveRedisDataSource redis;
@@ -197,6 +204,35 @@ class LeaseReaperTest {
                 next.expiresAt().toEpochMilli(),
                 scheduledLook(configurator),
                 "after the last lock was reaped, the next grant schedules a look again");
+    }
+
+    /**
+     * A node that dies right after a grant, before it scheduled the look at the lease end, leaves that
+     * look to the other nodes, which heard the grant announced. Here the grant is made by the script
+     * alone, as a gone node's last act: this node must schedule the look, and its reaper release the lock.
+     */
+    @Test
+    void aGrantWhoseNodeDiedBeforeItScheduledTheLookIsReapedToo() {
+        long configurator = Fixtures.configurator(store);
+        String id = UUID.randomUUID().toString().substring(0, 8);
+        Holder lea = new Holder("Lea-" + id, "Lea", "sock-" + id, "node-gone-" + id);
+        AcquireReply.Granted granted = assertInstanceOf(
+                AcquireReply.Granted.class,
+                lockScripts
+                        .acquire(Resource.variables(configurator), lea, locks.lease())
+                        .await()
+                        .atMost(WAIT));
+        assertTrue(granted.schedule(), "the first grant in a configurator needs a look of its own");
+
+        await("this node to schedule the look the gone node did not")
+                .atMost(WAIT)
+                .until(() -> scheduledLook(configurator)
+                        == granted.lock().expiresAt().toEpochMilli());
+        ReleasedLock expired = await("the reaper to announce the expiry of Lea's lock")
+                .atMost(WAIT)
+                .until(() -> expiredIn(configurator), released -> !released.isEmpty())
+                .get(0);
+        assertEquals(granted.lock().resource(), expired.lock().resource(), "Lea's unrenewed lock must be reaped");
     }
 
     private long scheduledLook(long configurator) {

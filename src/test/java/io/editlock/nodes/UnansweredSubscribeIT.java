@@ -76,13 +76,16 @@ class UnansweredSubscribeIT {
         }
     }
 
-    /** The readiness status, or -1 while the node does not listen yet. */
+    /**
+     * The readiness status, or -1 while the node does not listen yet. Rest Assured throws the refused
+     * connection's checked {@code ConnectException} undeclared, so it is caught as an Exception.
+     */
     private static int readiness(ServerNode node) {
         try {
             return given().baseUri(node.baseUri().toString())
                     .get("/q/health/ready")
                     .statusCode();
-        } catch (RuntimeException notListening) {
+        } catch (Exception notListening) {
             return -1;
         }
     }

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** The lock codec: reads what the scripts write, lock records and change events (layout in lua/locks_lib.lua). */
 public final class LockRecords {
@@ -73,7 +74,16 @@ public final class LockRecords {
                 Long.parseLong(node.path("c").asText()),
                 locks(node.path("locks")),
                 released(node.path("released")),
-                node.path("ts").asLong(0));
+                node.path("ts").asLong(0),
+                look(node.path("look")));
+    }
+
+    private static Optional<LockChange.LookToSchedule> look(JsonNode look) {
+        if (!look.isObject()) {
+            return Optional.empty();
+        }
+        return Optional.of(new LockChange.LookToSchedule(
+                look.path("at").asLong(), look.path("socket").asText()));
     }
 
     private static Map<String, String> keepers(JsonNode node) {
