@@ -150,6 +150,7 @@ public final class SharedRateLimit {
                         refused.add(next);
                     }
                 }
+                waiting.removeIf(CompletableFuture::isDone); // nobody to reserve for any more
                 again = !waiting.isEmpty();
                 reserving = again;
             }
