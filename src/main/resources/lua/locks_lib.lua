@@ -208,14 +208,21 @@ local function blocked_for(live, field, user, except)
   end)
 end
 
+-- The waiting lines' lengths that this run published with its waiting event (set by publish_waiting
+-- in waitlines_lib.lua; cjson.null once nobody waits), nil when the run published none. The
+-- announcement repeats them: the two events travel on separate channels, and a node that broadcasts
+-- the new locks must not pair them with the lengths from before the change.
+local run_waiting_counts = nil
+
 -- Announces a change of the configurator to every node: the whole live state plus the releases.
 -- Published from inside the script run that made the change, so no change goes unannounced.
 -- 'look' (optional): {at=<ms>, socket=<socketId>} when a grant needs a look scheduled at its lease
 -- end. The granting socket's node schedules it once the script has answered; every other node does
 -- too on hearing this, because that node may die in between, and the lock would never be looked at.
+-- 'waiting' (only when this run changed a waiting line): run_waiting_counts.
 local function announce(channel, configurator_id, live, released, now, look)
   local views = {}
   for _, lock in pairs(live) do views[#views + 1] = public_view(lock) end
-  redis.call('PUBLISH', channel,
-    cjson.encode({ c = configurator_id, locks = views, released = released, ts = now, look = look }))
+  redis.call('PUBLISH', channel, cjson.encode({ c = configurator_id, locks = views, released = released, ts = now,
+    look = look, waiting = run_waiting_counts }))
 end

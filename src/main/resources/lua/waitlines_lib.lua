@@ -229,6 +229,7 @@ local function publish_waiting(ctx, live)
   -- Nobody waits or asks any more: the waiters hash holds nothing but '#seq'. It goes, and the next
   -- line numbers from 1 again, so that a configurator keeps nothing of the people who waited in it.
   if counts == nil and redis.call('EXISTS', ctx.takeovers) == 0 then redis.call('DEL', ctx.waiters) end
+  run_waiting_counts = counts or cjson.null -- the run's announcement carries them too (locks_lib.lua)
   redis.call('PUBLISH', ctx.channel, cjson.encode({ c = ctx.cfg, locks = views, waiting = counts or cjson.null,
     grants = ctx.grants, left = ctx.left, moved = moved, failed = ctx.failed, gone = ctx.gone,
     requested = ctx.requested, refused = ctx.refused, ended = ctx.ended }))

@@ -157,6 +157,7 @@ public class LockEventRelay {
                 }
             }
         }
+        change.waiting().ifPresent(lengths -> waitingState.counts(change.configuratorId(), lengths));
         broadcastState(change.configuratorId(), change.locks());
     }
 

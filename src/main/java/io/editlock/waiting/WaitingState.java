@@ -96,6 +96,21 @@ public class WaitingState {
         return current == null ? previous != null : !current.equals(previous);
     }
 
+    /**
+     * The lengths a lock change carried, its run having moved the lines: the waiting event of that run
+     * travels on another channel and may come later, and the change's {@code lock-updated} must show
+     * the lines as they are with its locks. @return whether they changed
+     */
+    public boolean counts(long configuratorId, Map<String, Long> waiting) {
+        ObjectNode lengths = JsonNodeFactory.instance.objectNode();
+        waiting.forEach((canonical, n) -> {
+            if (n > 0) {
+                lengths.put(canonical, n);
+            }
+        });
+        return counts(configuratorId, lengths);
+    }
+
     /** Adds {@code waiting} to a {@code lock-updated} of the configurator, when somebody waits there. */
     public void decorate(ObjectNode lockUpdated, long configuratorId) {
         JsonNode current = counts.get(configuratorId);

@@ -226,6 +226,59 @@ class WaitingLineTest {
         assertTrue(tom.frames(WaitingLineTest::queuedGrant).isEmpty());
     }
 
+    /**
+     * The grant to the head of a line and the line's new length come from one step, but the lock and
+     * waiting events travel apart: no {@code lock-updated} may pair the new holder with the length
+     * from before (the head counted as still waiting).
+     */
+    @Test
+    void aLockUpdatedNeverShowsTheHeadBothHoldingAndWaiting() {
+        long c = Fixtures.configurator(store);
+        long item = Fixtures.item(store, c);
+        long other = Fixtures.item(store, c);
+        String canonical = "item:" + item + ":filters";
+        TestUser tomUser = DemoLogin.user("Tom");
+        WsClient sara = connect(DemoLogin.user("Sara"));
+        WsClient tom = connect(tomUser);
+        WsClient omar = connect(DemoLogin.user("Omar"));
+        WsClient watcher = connect(DemoLogin.user("Lea"));
+        watcher.request("watch", Map.of("configuratorId", c));
+        sara.request("lock-item-subresource", page(item));
+        sara.request("lock-item-subresource", page(other));
+        tom.request("wait-for", about(item));
+        watcher.awaitEvent(frame -> frame.path("event").asText().equals("lock-updated")
+                && frame.path("data").path("waiting").path(canonical).asInt() == 1);
+
+        sara.request("unlock-item-subresource", page(item));
+        tom.awaitEvent(WaitingLineTest::queuedGrant);
+        // A later change of another line, heard after the grant's own events on both channels.
+        omar.request("wait-for", about(other));
+        JsonNode omarInLine =
+                watcher.awaitEvent(frame -> frame.path("event").asText().equals("lock-updated")
+                        && frame.path("data").path("waiting").has("item:" + other + ":filters"));
+
+        List<JsonNode> contradictory = new ArrayList<>();
+        for (JsonNode frame : watcher.events("lock-updated")) {
+            if (frame == omarInLine) {
+                break;
+            }
+            if (heldBy(frame, tomUser.id())
+                    && frame.path("data").path("waiting").has(canonical)) {
+                contradictory.add(frame);
+            }
+        }
+        assertTrue(contradictory.isEmpty(), "Tom both holds the page and waits for it in " + contradictory);
+    }
+
+    private static boolean heldBy(JsonNode lockUpdated, String userId) {
+        for (JsonNode lock : lockUpdated.path("data").path("locks")) {
+            if (lock.path("ownerUserId").asText().equals(userId)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     @Test
     void aResumeKeepsThePlaceInLine() {
         long c = Fixtures.configurator(store);

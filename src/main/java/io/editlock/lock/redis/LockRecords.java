@@ -75,7 +75,20 @@ public final class LockRecords {
                 locks(node.path("locks")),
                 released(node.path("released")),
                 node.path("ts").asLong(0),
-                look(node.path("look")));
+                look(node.path("look")),
+                waiting(node));
+    }
+
+    /** Absent: the change left the waiting lines as they were; null: nobody waits any more. */
+    private static Optional<Map<String, Long>> waiting(JsonNode change) {
+        if (!change.has("waiting")) {
+            return Optional.empty();
+        }
+        Map<String, Long> counts = new LinkedHashMap<>();
+        change.path("waiting")
+                .properties()
+                .forEach(entry -> counts.put(entry.getKey(), entry.getValue().asLong()));
+        return Optional.of(counts);
     }
 
     private static Optional<LockChange.LookToSchedule> look(JsonNode look) {
