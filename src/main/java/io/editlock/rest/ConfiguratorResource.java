@@ -18,7 +18,6 @@ import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -111,11 +110,11 @@ public class ConfiguratorResource {
             headers = @Header(name = "Location"),
             content = @Content(schema = @Schema(implementation = Configurator.class)))
     @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
-    public Uni<Response> create(@HeaderParam(IdempotentCreates.HEADER) String key, JsonNode body) {
+    @Parameter(name = IdempotentCreates.HEADER, in = ParameterIn.HEADER)
+    public Uni<Response> create(JsonNode body) {
         String name = Bodies.name(body);
         String createdBy = Identity.of(token).userId();
         return idempotent.create(
-                key,
                 Entity.CONFIGURATOR,
                 body,
                 idempotency -> store.createConfigurator(name, createdBy, idempotency)
@@ -174,13 +173,12 @@ public class ConfiguratorResource {
             description = "Created; Location names it",
             headers = @Header(name = "Location"),
             content = @Content(schema = @Schema(implementation = Item.class)))
-    public Uni<Response> addItem(
-            @PathParam("id") String id, @HeaderParam(IdempotentCreates.HEADER) String key, JsonNode body) {
+    @Parameter(name = IdempotentCreates.HEADER, in = ParameterIn.HEADER)
+    public Uni<Response> addItem(@PathParam("id") String id, JsonNode body) {
         Bodies.NewItem item = Bodies.newItem(body);
-        IdempotentCreates.validate(key);
+        idempotent.validateKey();
         var guard = guards.require().guard();
         return idempotent.create(
-                key,
                 Entity.ITEM,
                 body,
                 idempotency -> store.addItem(guard, item.name(), item.parentItemId(), idempotency)
@@ -199,9 +197,9 @@ public class ConfiguratorResource {
             description = "Created; Location names it",
             headers = @Header(name = "Location"),
             content = @Content(schema = @Schema(implementation = Entry.Variable.class)))
-    public Uni<Response> addVariable(
-            @PathParam("id") String id, @HeaderParam(IdempotentCreates.HEADER) String key, JsonNode body) {
-        return entries.add(Entity.VARIABLE, body, key);
+    @Parameter(name = IdempotentCreates.HEADER, in = ParameterIn.HEADER)
+    public Uni<Response> addVariable(@PathParam("id") String id, JsonNode body) {
+        return entries.add(Entity.VARIABLE, body);
     }
 
     @GET

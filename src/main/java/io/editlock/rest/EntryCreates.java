@@ -27,13 +27,11 @@ public class EntryCreates {
         this.idempotent = idempotent;
     }
 
-    /** @param idempotencyKey the request's Idempotency-Key, null when absent */
-    Uni<Response> add(Entity entity, JsonNode body, String idempotencyKey) {
+    Uni<Response> add(Entity entity, JsonNode body) {
         var fields = Bodies.newEntry(entity, body);
-        IdempotentCreates.validate(idempotencyKey);
+        idempotent.validateKey();
         var guard = guards.require().guard();
         return idempotent.create(
-                idempotencyKey,
                 entity,
                 body,
                 idempotency -> entries.add(guard, entity, fields, idempotency).map(EntryCreates::created));

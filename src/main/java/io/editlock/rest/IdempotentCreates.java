@@ -78,8 +78,12 @@ public class IdempotentCreates {
         this.ttl = config.idempotency().ttl();
     }
 
-    /** 400 for a key that is not 1 to 64 printable ASCII characters. Call before anything else is checked but the body. */
-    public static void validate(String key) {
+    /**
+     * 400 for a key that is not 1 to 64 printable ASCII characters, an empty one included. Call
+     * before anything else is checked but the body.
+     */
+    public void validateKey() {
+        String key = sentKey();
         if (key == null) {
             return;
         }
@@ -89,16 +93,25 @@ public class IdempotentCreates {
     }
 
     /**
-     * @param key    the header's value, null when absent
+     * The key as the request sent it, null when absent. Read here rather than taken as a
+     * {@code @HeaderParam}, which hands an empty header over as an absent one: a client that sent one
+     * must hear that it is no key, not lose its retry safety without a word.
+     */
+    private String sentKey() {
+        return request.getCurrent().request().getHeader(HEADER);
+    }
+
+    /**
      * @param entity what is created (whose id sequence the reservation draws from)
      * @param body   the request body as parsed (part of the fingerprint, in its canonical form)
      * @param create the create itself, given null without a key
      */
-    public Uni<Response> create(String key, Entity entity, JsonNode body, Function<Idempotency, Uni<Response>> create) {
+    public Uni<Response> create(Entity entity, JsonNode body, Function<Idempotency, Uni<Response>> create) {
+        String key = sentKey();
         if (key == null) {
             return create.apply(null);
         }
-        validate(key);
+        validateKey();
         String keyId = sha256(Identity.of(token).userId() + "\u0000" + key);
         var http = request.getCurrent().request();
         String fingerprint = sha256(http.method().name() + " " + http.path() + "\n" + canonical(body));

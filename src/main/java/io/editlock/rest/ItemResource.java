@@ -12,7 +12,6 @@ import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -21,11 +20,13 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.headers.Header;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.media.SchemaProperty;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -105,9 +106,9 @@ public class ItemResource {
             description = "Created; Location names it",
             headers = @Header(name = "Location"),
             content = @Content(schema = @Schema(implementation = Entry.Filter.class)))
-    public Uni<Response> addFilter(
-            @PathParam("id") String id, @HeaderParam(IdempotentCreates.HEADER) String key, JsonNode body) {
-        return entries.add(Entity.FILTER, body, key);
+    @Parameter(name = IdempotentCreates.HEADER, in = ParameterIn.HEADER)
+    public Uni<Response> addFilter(@PathParam("id") String id, JsonNode body) {
+        return entries.add(Entity.FILTER, body);
     }
 
     @POST
@@ -122,9 +123,9 @@ public class ItemResource {
             description = "Created; Location names it",
             headers = @Header(name = "Location"),
             content = @Content(schema = @Schema(implementation = Entry.Dependency.class)))
-    public Uni<Response> addDependency(
-            @PathParam("id") String id, @HeaderParam(IdempotentCreates.HEADER) String key, JsonNode body) {
-        return entries.add(Entity.DEPENDENCY, body, key);
+    @Parameter(name = IdempotentCreates.HEADER, in = ParameterIn.HEADER)
+    public Uni<Response> addDependency(@PathParam("id") String id, JsonNode body) {
+        return entries.add(Entity.DEPENDENCY, body);
     }
 
     @POST
@@ -137,8 +138,8 @@ public class ItemResource {
             description = "Created; Location names it",
             headers = @Header(name = "Location"),
             content = @Content(schema = @Schema(implementation = Entry.AttributeValue.class)))
-    public Uni<Response> addAttributeValue(
-            @PathParam("id") String id, @HeaderParam(IdempotentCreates.HEADER) String key, JsonNode body) {
-        return entries.add(Entity.ATTRIBUTE_VALUE, body, key);
+    @Parameter(name = IdempotentCreates.HEADER, in = ParameterIn.HEADER)
+    public Uni<Response> addAttributeValue(@PathParam("id") String id, JsonNode body) {
+        return entries.add(Entity.ATTRIBUTE_VALUE, body);
     }
 }

@@ -224,6 +224,36 @@ class IdempotencyKeyTest {
                 .statusCode(201);
     }
 
+    /** An empty header is a bad key, not an absent one: a client that sent it must not lose its retry safety unawares. */
+    @Test
+    void anEmptyKeyIs400OnEveryCreateAndCreatesNothing() {
+        TestUser sara = DemoLogin.user("Sara");
+        long c = Api.configurator(sara);
+        long item = Api.item(sara, c, null);
+        for (String[] route : List.of(
+                new String[] {"/api/configurators", "{\"name\":\"Bike\"}"},
+                new String[] {"/api/configurators/" + c + "/items", "{\"name\":\"Frame\"}"},
+                new String[] {"/api/items/" + item + "/filters", "{\"expression\":\"x > 1\"}"},
+                new String[] {
+                    "/api/items/" + item + "/dependencies", "{\"targetItemId\":" + item + ",\"effect\":\"hide\"}"
+                },
+                new String[] {"/api/items/" + item + "/attribute-values", "{\"name\":\"w\",\"value\":\"1\"}"},
+                new String[] {"/api/configurators/" + c + "/variables", "{\"name\":\"v\",\"formula\":\"1\"}"})) {
+            Response refused = as(sara).header(KEY, "").body(route[1]).post(route[0]);
+            assertEquals(400, refused.statusCode(), route[0] + " " + refused.asString());
+            assertTrue(refused.jsonPath().getString("message").contains(KEY), refused.asString());
+        }
+        var tree = as(sara).get("/api/configurators/" + c).jsonPath();
+        assertEquals(1, tree.getList("items").size(), tree.prettify());
+        assertTrue(tree.getList("items[0].filters").isEmpty(), tree.prettify());
+        assertTrue(tree.getList("items[0].dependencies").isEmpty(), tree.prettify());
+        assertTrue(tree.getList("variables").isEmpty(), tree.prettify());
+        assertEquals(
+                List.of(c),
+                as(sara).get("/api/configurators?after=" + (c - 1)).jsonPath().getList("id", Long.class),
+                "no configurator after the fixture's");
+    }
+
     @Test
     void theRecordIsKeptFor24Hours() {
         TestUser sara = DemoLogin.user("Sara");
