@@ -70,7 +70,7 @@ public class LockingUpgradeCheck implements HttpUpgradeCheck {
             return CheckResult.rejectUpgrade(401);
         }
         Identity identity = verified.get().identity();
-        if (!quota.admitsAnother(identity.userId())) {
+        if (!quota.reserve(identity.userId())) {
             return CheckResult.rejectUpgrade(429);
         }
         context.userData().put(IDENTITY, identity);

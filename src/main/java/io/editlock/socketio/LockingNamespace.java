@@ -66,6 +66,7 @@ public class LockingNamespace {
         NamespaceSocket socket = new NamespaceSocket(engine, lifecycle);
         SocketSession session = lifecycle.open(socket, verified.identity());
         socket.session(session);
+        auth.opened(verified.identity().userId());
         tokenLifetime.start(session, verified.expiresAt());
         // The user's events reach the socket from lifecycle.open on; the sender holds them until the
         // welcome, which follows the connect reply.

@@ -53,10 +53,18 @@ class SocketIoAuth {
         if (verified == null) {
             throw new Refused(ErrorCode.UNAUTHORIZED);
         }
-        if (!quota.admitsAnother(verified.identity().userId())) {
+        if (!quota.reserve(verified.identity().userId())) {
             throw new Refused(ErrorCode.LIMIT_EXCEEDED);
         }
         return verified;
+    }
+
+    /**
+     * The socket of a connect that {@link #identify} admitted is open: its reserved place is taken.
+     * Both happen in one step on one thread, so the place cannot have been given back in between.
+     */
+    void opened(String userId) {
+        quota.opened(userId);
     }
 
     private static String tokenOf(Handshake handshake, JsonNode auth) {

@@ -72,8 +72,9 @@ public class LockingSocket {
     public void onOpen(WebSocketConnection connection) {
         Identity identity = connection.userData().get(LockingUpgradeCheck.IDENTITY);
         SocketSession session = lifecycle.open(new WebSocketClientConnection(connection), identity);
+        quota.opened(identity.userId());
         if (!quota.withinLimit(identity.userId())) {
-            // Upgrades of one user that raced past the upgrade check: the one beyond the limit goes.
+            // Its place was given back before it opened, and others took it: the one beyond the limit goes.
             lifecycle.closeByServer(session, CloseReasons.TOO_MANY_SOCKETS);
             return;
         }
