@@ -1,8 +1,11 @@
 package io.editlock.protocol;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -21,6 +24,19 @@ import java.util.function.BiFunction;
 public class FrameDecoder {
 
     private static final int MAX_REF = 64;
+    static final String BEYOND_LIMITS =
+            "the frame holds a number of more than 1000 digits or nests deeper than 1000 levels";
+    /**
+     * Skips what the tree refused to build: the frame limit bounds the scan, and skipping never turns
+     * digits into a number.
+     */
+    private static final JsonFactory UNBOUNDED_SCAN = JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder()
+                    .maxNumberLength(Integer.MAX_VALUE)
+                    .maxNestingDepth(Integer.MAX_VALUE)
+                    .build())
+            .build();
+
     private static final int MAX_RESUME_TOKEN = 256;
     /** Far above any real JWT; the frame limit bounds it anyway. */
     private static final int MAX_ACCESS_TOKEN = 8192;
@@ -48,6 +64,8 @@ public class FrameDecoder {
         JsonNode root;
         try {
             root = json.readTree(frame);
+        } catch (StreamConstraintsException e) {
+            return new ClientRequest.Invalid(refBeyondLimits(frame), BEYOND_LIMITS);
         } catch (JsonProcessingException e) {
             return new ClientRequest.Invalid(null, "the frame is not JSON");
         }
@@ -55,7 +73,7 @@ public class FrameDecoder {
             return new ClientRequest.Invalid(null, "the frame must be a JSON object {event, data, ref}");
         }
         JsonNode refNode = present(root.get("ref"));
-        if (refNode != null && (!refNode.isTextual() || refNode.textValue().length() > MAX_REF)) {
+        if (refNode != null && (!refNode.isTextual() || characters(refNode.textValue()) > MAX_REF)) {
             return new ClientRequest.Invalid(null, "ref must be a string of at most " + MAX_REF + " characters");
         }
         String ref = refNode == null ? null : refNode.textValue();
@@ -64,6 +82,40 @@ public class FrameDecoder {
         } catch (BadField e) {
             return new ClientRequest.Invalid(ref, e.getMessage());
         }
+    }
+
+    /**
+     * The ref of a frame that is JSON but beyond what the tree is built from (a number of more than
+     * 1,000 digits, nesting deeper than 1,000 levels): read by a scan that builds nothing, so that its
+     * error still answers the request it belongs to. Null when it has no valid ref, as for any frame.
+     */
+    private static String refBeyondLimits(String frame) {
+        String ref = null;
+        try (JsonParser parser = UNBOUNDED_SCAN.createParser(frame)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                return null;
+            }
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                boolean isRef = parser.currentName().equals("ref");
+                JsonToken value = parser.nextToken();
+                if (isRef) {
+                    // The tree takes the last of repeated fields; so does this.
+                    ref = value == JsonToken.VALUE_STRING && characters(parser.getText()) <= MAX_REF
+                            ? parser.getText()
+                            : null;
+                } else {
+                    parser.skipChildren();
+                }
+            }
+        } catch (IOException e) {
+            return null;
+        }
+        return ref;
+    }
+
+    /** Characters as the contract counts them (docs/protocol.md §4): code points, so 😀 is one. */
+    private static int characters(String text) {
+        return text.codePointCount(0, text.length());
     }
 
     /**
@@ -139,6 +191,7 @@ public class FrameDecoder {
                 } else if (field.equals("ref")
                         && ref == null
                         && value == JsonToken.VALUE_STRING
+                        // UTF-16 units: never fewer than characters; a longer ref goes the tree's way.
                         && parser.getTextLength() <= MAX_REF) {
                     ref = parser.getText();
                 } else if (field.equals("data") && !data && value == JsonToken.START_OBJECT) {

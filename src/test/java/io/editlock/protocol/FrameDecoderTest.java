@@ -98,6 +98,11 @@ class FrameDecoderTest {
                         "ref of 64 characters",
                         "{'event':'touch','ref':'" + "r".repeat(64) + "'}",
                         new ClientRequest.Touch("r".repeat(64))),
+                // A character is a code point: 😀 is one, though two UTF-16 units.
+                row(
+                        "ref of 64 emoji",
+                        "{'event':'touch','ref':'" + "😀".repeat(64) + "'}",
+                        new ClientRequest.Touch("😀".repeat(64))),
                 row(
                         "the largest id",
                         "{'event':'watch','data':{'configuratorId':" + MAX_ID + "}}",
@@ -117,6 +122,19 @@ class FrameDecoderTest {
                 // Nothing can be trusted: no ref.
                 row("not JSON", "hello", invalid(null, NOT_JSON)),
                 row("truncated JSON", "{'event':'touch','ref':'r'", invalid(null, NOT_JSON)),
+                // JSON beyond what the tree is built from: still answered with its ref.
+                row(
+                        "an id of 1001 digits",
+                        "{'event':'lock-configurator','ref':'big','data':{'configuratorId':" + "9".repeat(1001) + "}}",
+                        invalid("big", FrameDecoder.BEYOND_LIMITS)),
+                row(
+                        "data nested 1001 deep, the ref after it",
+                        "{'event':'touch','data':" + "[".repeat(1001) + "]".repeat(1001) + ",'ref':'deep'}",
+                        invalid("deep", FrameDecoder.BEYOND_LIMITS)),
+                row(
+                        "beyond the limits with a bad ref",
+                        "{'event':'touch','ref':7,'data':{'n':" + "1".repeat(1001) + "}}",
+                        invalid(null, FrameDecoder.BEYOND_LIMITS)),
                 row("empty frame", "", invalid(null, NOT_AN_OBJECT)),
                 row("JSON array", "[{'event':'touch','ref':'r'}]", invalid(null, NOT_AN_OBJECT)),
                 row("JSON string", "'touch'", invalid(null, NOT_AN_OBJECT)),
@@ -125,6 +143,7 @@ class FrameDecoderTest {
                 row("ref a number", "{'event':'touch','ref':7}", invalid(null, BAD_REF)),
                 row("ref an object", "{'event':'touch','ref':{'id':'r'}}", invalid(null, BAD_REF)),
                 row("ref of 65 characters", "{'event':'touch','ref':'" + "r".repeat(65) + "'}", invalid(null, BAD_REF)),
+                row("ref of 65 emoji", "{'event':'touch','ref':'" + "😀".repeat(65) + "'}", invalid(null, BAD_REF)),
                 // The ref was valid: it is given back.
                 row("missing event", "{'data':{'configuratorId':1},'ref':'r'}", invalid("r", BAD_EVENT)),
                 row("event null", "{'event':null,'ref':'r'}", invalid("r", BAD_EVENT)),
