@@ -34,15 +34,22 @@ public class LimitMetrics {
 
     public LimitMetrics(MeterRegistry meters) {
         this.meters = meters;
+        // Every limit from the start, at 0, so that an alert on its rate has a series to read.
+        for (Limit limit : Limit.values()) {
+            counter(limit);
+        }
     }
 
     public void refused(Limit limit) {
-        counters.computeIfAbsent(
-                        limit,
-                        key -> Counter.builder("editlock.limit.refusals")
-                                .tag("limit", key.tag)
-                                .description("Requests, upgrades and sockets refused or closed by a limit")
-                                .register(meters))
-                .increment();
+        counter(limit).increment();
+    }
+
+    private Counter counter(Limit limit) {
+        return counters.computeIfAbsent(
+                limit,
+                key -> Counter.builder("editlock.limit.refusals")
+                        .tag("limit", key.tag)
+                        .description("Requests, upgrades and sockets refused or closed by a limit")
+                        .register(meters));
     }
 }

@@ -51,6 +51,11 @@ public class LockAudit {
         this.conflicts = Counter.builder("editlock.lock.conflicts")
                 .description("Lock requests and guarded writes refused because another user holds a conflicting lock")
                 .register(registry);
+        // Every reason from the start, at 0: a rate over a series that appears only at its first
+        // release reads as no data, not as none released.
+        for (ReleaseReason reason : ReleaseReason.values()) {
+            releaseCounter(reason);
+        }
         writer.scheduleWithFixedDelay(this::flush, BATCH_MS, BATCH_MS, TimeUnit.MILLISECONDS);
     }
 
@@ -123,19 +128,21 @@ public class LockAudit {
         }
     }
 
+    private Counter releaseCounter(ReleaseReason reason) {
+        return releaseCounters.computeIfAbsent(
+                reason,
+                key -> Counter.builder("editlock.lock.releases")
+                        .description("Locks released, by reason")
+                        .tag("reason", key.wireName())
+                        .register(registry));
+    }
+
     public void released(Collection<ReleasedLock> releases) {
         releases.forEach(this::released);
     }
 
     public void released(ReleasedLock released) {
-        releaseCounters
-                .computeIfAbsent(
-                        released.reason(),
-                        reason -> Counter.builder("editlock.lock.releases")
-                                .description("Locks released, by reason")
-                                .tag("reason", reason.wireName())
-                                .register(registry))
-                .increment();
+        releaseCounter(released.reason()).increment();
         if (AUDIT.isInfoEnabled()) {
             pending.add("release resource=" + released.lock().resource() + " user="
                     + AuditText.quote(released.lock().ownerUserId())
