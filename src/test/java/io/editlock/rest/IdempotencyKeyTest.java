@@ -64,14 +64,7 @@ class IdempotencyKeyTest {
                         .count());
 
         long item = Api.item(sara, c, null);
-        for (String[] route : List.of(
-                new String[] {"/api/configurators/" + c + "/items", "{\"name\":\"Frame\"}"},
-                new String[] {"/api/items/" + item + "/filters", "{\"expression\":\"x > 1\"}"},
-                new String[] {
-                    "/api/items/" + item + "/dependencies", "{\"targetItemId\":" + item + ",\"effect\":\"hide\"}"
-                },
-                new String[] {"/api/items/" + item + "/attribute-values", "{\"name\":\"w\",\"value\":\"1\"}"},
-                new String[] {"/api/configurators/" + c + "/variables", "{\"name\":\"v\",\"formula\":\"1\"}"})) {
+        for (String[] route : createsIn(c, item)) {
             String k = UUID.randomUUID().toString();
             Response a = as(sara).header(KEY, k).body(route[1]).post(route[0]);
             Response b = as(sara).header(KEY, k).body(route[1]).post(route[0]);
@@ -224,21 +217,27 @@ class IdempotencyKeyTest {
                 .statusCode(201);
     }
 
-    /** An empty header is a bad key, not an absent one: a client that sent it must not lose its retry safety unawares. */
-    @Test
-    void anEmptyKeyIs400OnEveryCreateAndCreatesNothing() {
-        TestUser sara = DemoLogin.user("Sara");
-        long c = Api.configurator(sara);
-        long item = Api.item(sara, c, null);
-        for (String[] route : List.of(
-                new String[] {"/api/configurators", "{\"name\":\"Bike\"}"},
+    /** Every create inside configurator c, under its item: route and body. */
+    private static List<String[]> createsIn(long c, long item) {
+        return List.of(
                 new String[] {"/api/configurators/" + c + "/items", "{\"name\":\"Frame\"}"},
                 new String[] {"/api/items/" + item + "/filters", "{\"expression\":\"x > 1\"}"},
                 new String[] {
                     "/api/items/" + item + "/dependencies", "{\"targetItemId\":" + item + ",\"effect\":\"hide\"}"
                 },
                 new String[] {"/api/items/" + item + "/attribute-values", "{\"name\":\"w\",\"value\":\"1\"}"},
-                new String[] {"/api/configurators/" + c + "/variables", "{\"name\":\"v\",\"formula\":\"1\"}"})) {
+                new String[] {"/api/configurators/" + c + "/variables", "{\"name\":\"v\",\"formula\":\"1\"}"});
+    }
+
+    /** An empty header is a bad key, not an absent one: a client that sent it must not lose its retry safety unawares. */
+    @Test
+    void anEmptyKeyIs400OnEveryCreateAndCreatesNothing() {
+        TestUser sara = DemoLogin.user("Sara");
+        long c = Api.configurator(sara);
+        long item = Api.item(sara, c, null);
+        List<String[]> creates = new ArrayList<>(createsIn(c, item));
+        creates.add(new String[] {"/api/configurators", "{\"name\":\"Bike\"}"});
+        for (String[] route : creates) {
             Response refused = as(sara).header(KEY, "").body(route[1]).post(route[0]);
             assertEquals(400, refused.statusCode(), route[0] + " " + refused.asString());
             assertTrue(refused.jsonPath().getString("message").contains(KEY), refused.asString());
