@@ -40,6 +40,8 @@ public final class SocketSession {
     private volatile long sharedActivityNanos = System.nanoTime();
 
     private volatile long lastPongNanos = System.nanoTime();
+    private volatile long requestSinceNanos;
+    private volatile boolean requestInHand;
     /** When its token ends (epoch millis); until the socket is set up, never. */
     private volatile long tokenEndsAtMillis = Long.MAX_VALUE;
     /** Characters written to the socket and not yet handed to the network. */
@@ -183,8 +185,26 @@ public final class SocketSession {
         lastPongNanos = System.nanoTime();
     }
 
+    /**
+     * A request of the socket is in hand. Its frames are handled one after another, pongs too: those
+     * the client sends meanwhile wait behind the request, so the time it takes does not count as
+     * silence (a store that does not answer makes each request last its timeout).
+     */
+    public void requestStarted() {
+        requestSinceNanos = System.nanoTime();
+        requestInHand = true;
+    }
+
+    /** The request in hand is answered: the ping clock goes on from where it stood when it began. */
+    public void requestEnded() {
+        long now = System.nanoTime();
+        lastPongNanos = Math.min(now, lastPongNanos + (now - requestSinceNanos));
+        requestInHand = false;
+    }
+
+    /** How long the socket has not answered a ping, not counting while a request of it was in hand. */
     public long sincePongNanos() {
-        return System.nanoTime() - lastPongNanos;
+        return requestInHand ? 0 : System.nanoTime() - lastPongNanos;
     }
 
     public long tokenEndsAt() {

@@ -95,12 +95,15 @@ public class LockingSocket {
         return registry.find(connection.id())
                 .map(session -> {
                     session.bindEventLoop(Vertx.currentContext());
+                    session.requestStarted();
                     return handler.handle(session, request)
                             .invoke(reply -> {
                                 if (reply != null) {
                                     sender.send(session, reply);
                                 }
                             })
+                            .onTermination()
+                            .invoke(session::requestEnded)
                             .replaceWithVoid();
                 })
                 .orElseGet(() -> Uni.createFrom().voidItem());

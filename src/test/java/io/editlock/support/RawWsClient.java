@@ -55,8 +55,6 @@ public final class RawWsClient implements AutoCloseable {
     /** Completes when the server ended the TCP connection. */
     private final CompletableFuture<Void> ended = new CompletableFuture<>();
 
-    private volatile boolean endOnCloseFrame;
-
     private RawWsClient(Socket socket) throws IOException {
         this.socket = socket;
         this.out = socket.getOutputStream();
@@ -190,9 +188,6 @@ public final class RawWsClient implements AutoCloseable {
                     pings.incrementAndGet(); // never answered: that is the point of this client
                 } else if (opcode == CLOSE) {
                     closeFrame.complete(payload.length >= 2 ? ((payload[0] & 0xFF) << 8) | (payload[1] & 0xFF) : 1005);
-                    if (endOnCloseFrame) {
-                        close();
-                    }
                 }
             }
         } catch (IOException e) {
@@ -207,15 +202,6 @@ public final class RawWsClient implements AutoCloseable {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("the server sent a frame that is not JSON: " + text, e);
         }
-    }
-
-    /**
-     * From now on, the server's close frame is not answered with one, but the TCP connection is
-     * ended at once: the server need not wait out its closing handshake timeout.
-     */
-    public RawWsClient endOnCloseFrame() {
-        endOnCloseFrame = true;
-        return this;
     }
 
     public boolean closeFrameReceived() {
