@@ -114,7 +114,7 @@ public class FrameDecoder {
     }
 
     /** Characters as the contract counts them (docs/protocol.md §4): code points, so 😀 is one. */
-    private static int characters(String text) {
+    static int characters(String text) {
         return text.codePointCount(0, text.length());
     }
 

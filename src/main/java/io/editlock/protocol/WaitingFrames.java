@@ -68,7 +68,7 @@ final class WaitingFrames {
         if (node == null) {
             return null;
         }
-        if (!node.isTextual() || node.textValue().length() > MAX_MESSAGE) {
+        if (!node.isTextual() || FrameDecoder.characters(node.textValue()) > MAX_MESSAGE) {
             throw new IllegalArgumentException("message must be a string of at most " + MAX_MESSAGE + " characters");
         }
         return node.textValue();

@@ -73,6 +73,11 @@ class FrameDecoderTest {
                         "unwatch",
                         "{'event':'unwatch','data':{'configuratorId':12},'ref':'w'}",
                         new ClientRequest.Unwatch("w", 12)),
+                row(
+                        "request-takeover with a message of 200 emoji",
+                        "{'event':'request-takeover','data':{'resource':{'type':'configurator','configuratorId':12},"
+                                + "'message':'" + "😀".repeat(200) + "'},'ref':'t'}",
+                        new ClientRequest.RequestTakeover("t", Resource.configurator(12), "😀".repeat(200))),
                 row("touch without data", "{'event':'touch','ref':'t'}", new ClientRequest.Touch("t")),
                 row("touch with data null", "{'event':'touch','data':null,'ref':'t'}", new ClientRequest.Touch("t")),
                 row(
@@ -144,6 +149,11 @@ class FrameDecoderTest {
                 row("ref an object", "{'event':'touch','ref':{'id':'r'}}", invalid(null, BAD_REF)),
                 row("ref of 65 characters", "{'event':'touch','ref':'" + "r".repeat(65) + "'}", invalid(null, BAD_REF)),
                 row("ref of 65 emoji", "{'event':'touch','ref':'" + "😀".repeat(65) + "'}", invalid(null, BAD_REF)),
+                row(
+                        "request-takeover with a message of 201 emoji",
+                        "{'event':'request-takeover','data':{'resource':{'type':'configurator','configuratorId':12},"
+                                + "'message':'" + "😀".repeat(201) + "'},'ref':'t'}",
+                        invalid("t", "message must be a string of at most 200 characters")),
                 // The ref was valid: it is given back.
                 row("missing event", "{'data':{'configuratorId':1},'ref':'r'}", invalid("r", BAD_EVENT)),
                 row("event null", "{'event':null,'ref':'r'}", invalid("r", BAD_EVENT)),
