@@ -20,6 +20,7 @@ import io.editlock.session.SessionRegistry;
 import io.editlock.session.SocketSession;
 import io.editlock.session.TokenLifetime;
 import io.editlock.session.UserActivity;
+import io.editlock.waiting.WaitEventRelay;
 import io.editlock.waiting.WaitingState;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -49,6 +50,7 @@ public class RequestHandler {
     private final FrameRate frameRate;
     private final WatchQuota watchQuota;
     private final UserActivity activity;
+    private final WaitEventRelay waitEvents;
 
     public RequestHandler(
             LockService locks,
@@ -62,7 +64,8 @@ public class RequestHandler {
             TokenLifetime tokenLifetime,
             FrameRate frameRate,
             WatchQuota watchQuota,
-            UserActivity activity) {
+            UserActivity activity,
+            WaitEventRelay waitEvents) {
         this.locks = locks;
         this.catalog = catalog;
         this.registry = registry;
@@ -75,6 +78,7 @@ public class RequestHandler {
         this.frameRate = frameRate;
         this.watchQuota = watchQuota;
         this.activity = activity;
+        this.waitEvents = waitEvents;
     }
 
     /** The first frame of every socket, before any request. */
@@ -217,6 +221,7 @@ public class RequestHandler {
                         return SocketError.frame(new SocketError.ResumeFailed(), request.ref());
                     }
                     moved.get().forEach(session.heldLocks()::granted);
+                    waitEvents.tellStandingRequests(session, moved.get());
                     ObjectNode data = WireFormat.object();
                     data.set("locks", WireFormat.locks(moved.get(), true));
                     return WireFormat.frame(ServerEvents.RESUMED, data, request.ref());

@@ -8,8 +8,10 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.jboss.logging.Logger;
@@ -68,6 +70,28 @@ public class TakeoverCatchUp {
                         .transformToUniAndMerge(this::missedIn)
                         .collect()
                         .in(ArrayList<Missed>::new, List::addAll));
+    }
+
+    /** The requests that stand against {@code holderId} on any of the locks {@code held}. */
+    public Uni<List<Requested>> standingAgainst(String holderId, List<Lock> held) {
+        Map<Long, Set<String>> fields = new HashMap<>();
+        for (Lock lock : held) {
+            if (lock.resource().configuratorId() != null) {
+                fields.computeIfAbsent(lock.resource().configuratorId(), c -> new HashSet<>())
+                        .add(lock.resource().field());
+            }
+        }
+        return Multi.createFrom()
+                .iterable(fields.entrySet())
+                .onItem()
+                .transformToUniAndMerge(in -> scripts.readTakeovers(in.getKey(), List.of())
+                        .map(facts -> facts.pending().stream()
+                                .filter(pending -> pending.holderId().equals(holderId)
+                                        && in.getValue().contains(pending.field()))
+                                .map(pending -> new Requested(in.getKey(), pending))
+                                .toList()))
+                .collect()
+                .in(ArrayList<Requested>::new, List::addAll);
     }
 
     /**

@@ -286,6 +286,28 @@ public class WaitEventRelay {
             // Asked from another node, maybe: this node's sockets of the asker are told its end too.
             state.asked(c, new WaitingState.AskedTakeover(takeover.field(), takeover.askerId(), takeover.holderId()));
         }
+        toUser(takeover.holderId(), requestedFrame(c, takeover));
+    }
+
+    /**
+     * A socket that took over locks of its user (a resume after a reload or a drop) is told of the
+     * take-over requests that stand against them, as the user's sockets were when they came
+     * (docs/protocol.md §13): else a holder who reloads would never see the request, and would lose
+     * the page when its window ends without having been asked.
+     */
+    public void tellStandingRequests(SocketSession session, List<Lock> taken) {
+        takeovers
+                .standingAgainst(session.identity().userId(), taken)
+                .subscribe()
+                .with(
+                        standing -> standing.forEach(requested ->
+                                send(session, requestedFrame(requested.configuratorId(), requested.takeover()))),
+                        failure -> LOG.debugf(
+                                "take-over requests against socket %s not told: %s",
+                                session.socketId(), failure.getMessage()));
+    }
+
+    private static String requestedFrame(long c, PendingTakeover takeover) {
         ObjectNode data = WireFormat.object();
         data.set("resource", WireFormat.resource(Fields.resource(c, takeover.field())));
         data.put("byUserId", takeover.askerId());
@@ -294,7 +316,7 @@ public class WaitEventRelay {
             data.put("message", takeover.message());
         }
         data.put("deadline", Instant.ofEpochMilli(takeover.deadline()).toString());
-        toUser(takeover.holderId(), WireFormat.frame(ServerEvents.TAKEOVER_REQUESTED, data, null));
+        return WireFormat.frame(ServerEvents.TAKEOVER_REQUESTED, data, null);
     }
 
     private void refused(long c, String field, String askerId, String byUserName) {

@@ -156,4 +156,44 @@ class WaitingOrderAndResumeTest {
                 .statusCode(200)
                 .body("size()", is(1));
     }
+
+    /**
+     * §13 and §5: a holder who reloads while a take-over request stands gets it again on the socket
+     * that resumed the lock, with the same deadline, and can still refuse it there.
+     */
+    @Test
+    void aHolderWhoResumesIsAskedAgainOnTheNewSocketAndCanRefuse() {
+        TestUser saraUser = DemoLogin.user("Sara");
+        TestUser tomUser = DemoLogin.user("Tom");
+        long c = Api.configurator(saraUser);
+        long item = Api.item(saraUser, c, null);
+        WsClient before = connect(saraUser);
+        before.request("lock-item-subresource", page(item));
+        WsClient tom = connect(tomUser);
+        JsonNode pending = tom.request("request-takeover", about(item));
+        assertEquals("takeover-pending", pending.path("event").asText(), pending.toString());
+        String deadline = before.awaitEvent("takeover-requested")
+                .path("data")
+                .path("deadline")
+                .asText();
+        String resumeToken = before.resumeToken();
+        before.closeWith(1001); // the page reloads
+
+        WsClient sara = connect(saraUser);
+        JsonNode resumed = sara.request("resume", Map.of("resumeToken", resumeToken));
+        assertEquals("resumed", resumed.path("event").asText(), resumed.toString());
+        JsonNode asked = sara.awaitEvent("takeover-requested").path("data");
+        assertEquals(tomUser.id(), asked.path("byUserId").asText(), asked.toString());
+        assertEquals(deadline, asked.path("deadline").asText());
+        assertEquals(item, asked.path("resource").path("itemId").asLong());
+
+        JsonNode refused = sara.request("answer-takeover", Map.of("resource", Sockets.filters(item), "accept", false));
+        assertEquals("takeover-answered", refused.path("event").asText(), refused.toString());
+        assertEquals(
+                "Sara",
+                tom.awaitEvent("takeover-refused")
+                        .path("data")
+                        .path("byUserName")
+                        .asText());
+    }
 }
