@@ -210,8 +210,8 @@ end
 
 -- The waiting lines' lengths that this run published with its waiting event (set by publish_waiting
 -- in waitlines_lib.lua; cjson.null once nobody waits), nil when the run published none. The
--- announcement repeats them: the two events travel on separate channels, and a node that broadcasts
--- the new locks must not pair them with the lengths from before the change.
+-- announcement repeats them: a node that broadcasts the new locks must not pair them with the
+-- lengths from before the change, which it would until it heard the waiting event.
 local run_waiting_counts = nil
 
 -- Announces a change of the configurator to every node: the whole live state plus the releases.

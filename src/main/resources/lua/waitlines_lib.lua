@@ -19,13 +19,15 @@
 --                    sockets and the request-takeover that put each there (as a waiter's r); holder id and name;
 --                    the holder's grant (token) asked for; deadline (ms); message; its place in the
 --                    order of asking (a seq from '#seq', as a line's)
--- And two ARGV in a row: the lease (ms) of grants, and the channel of waiting events. Every script
+-- And two ARGV in a row: the lease (ms) of grants, and the channel of lock events. Every script
 -- that serves lines has the configurator's locks hash as KEYS[1]; its '#calm' (see locks_lib.lua)
 -- says that there is neither a line nor a take-over, so that a lock request or a release in a
 -- configurator nobody waits in reads nothing of the above.
 --
--- Every change publishes one waiting event (JSON) on that channel:
---   {c, locks=[public views], waiting={canonical=n}, grants=[{kind='queued'|'takeover', lock, schedule}],
+-- Every change publishes one waiting event (JSON) on that channel, marked kind='waiting': a node hears
+-- the lock and the waiting changes of a configurator on one subscription, in the order they were made,
+-- so that the last state it shows is the last one made:
+--   {kind='waiting', c, locks=[public views], waiting={canonical=n}, grants=[{kind='queued'|'takeover', lock, schedule}],
 --    left=[{f, u}], moved=[field], failed=[{f, u, lock}], gone=[{f, u}], requested=[…], refused=[…],
 --    ended=[{f, u}]}
 --   gone: waiters and take-over askers of a resource that was deleted (their wait ended: NOT_FOUND)
@@ -230,7 +232,7 @@ local function publish_waiting(ctx, live)
   -- line numbers from 1 again, so that a configurator keeps nothing of the people who waited in it.
   if counts == nil and redis.call('EXISTS', ctx.takeovers) == 0 then redis.call('DEL', ctx.waiters) end
   run_waiting_counts = counts or cjson.null -- the run's announcement carries them too (locks_lib.lua)
-  redis.call('PUBLISH', ctx.channel, cjson.encode({ c = ctx.cfg, locks = views, waiting = counts or cjson.null,
+  redis.call('PUBLISH', ctx.channel, cjson.encode({ kind = 'waiting', c = ctx.cfg, locks = views, waiting = counts or cjson.null,
     grants = ctx.grants, left = ctx.left, moved = moved, failed = ctx.failed, gone = ctx.gone,
     requested = ctx.requested, refused = ctx.refused, ended = ctx.ended }))
   ctx.changed = false

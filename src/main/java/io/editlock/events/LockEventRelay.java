@@ -1,5 +1,6 @@
 package io.editlock.events;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.editlock.lock.Lock;
 import io.editlock.lock.LockChange;
@@ -8,6 +9,7 @@ import io.editlock.lock.ReleaseReason;
 import io.editlock.lock.ReleasedLock;
 import io.editlock.lock.redis.LockRecords;
 import io.editlock.lock.redis.LockScripts;
+import io.editlock.lock.redis.ScriptJson;
 import io.editlock.protocol.ServerEvents;
 import io.editlock.protocol.WireFormat;
 import io.editlock.redis.LastingSubscription;
@@ -16,6 +18,7 @@ import io.editlock.redis.LockKeys;
 import io.editlock.session.FrameSender;
 import io.editlock.session.SessionRegistry;
 import io.editlock.session.SocketSession;
+import io.editlock.waiting.WaitEventRelay;
 import io.editlock.waiting.WaitingState;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.runtime.ShutdownEvent;
@@ -33,6 +36,11 @@ import org.jboss.logging.Logger;
  * {@code lock-updated} to the configurator's watchers, {@code lock-lost} to the former holder.
  * Each frame is serialized once, whatever the number of watchers, and written by {@link FanOut}.
  *
+ * <p>The waiting lines' and take-overs' events come on the same channel and are handed to the
+ * {@link WaitEventRelay}: one subscription hears a configurator's changes in the order the scripts made
+ * them, so the last {@code lock-updated} a watcher gets is the state after the last change (two
+ * channels would let an older state arrive after a newer one).
+ *
  * <p>Pub/sub delivers at most once: changes published while this node's subscription was down are
  * lost. So when the subscription comes back, every watched configurator gets a fresh
  * {@code lock-updated}, and nobody keeps showing a lock that is gone, and every client told it holds a
@@ -46,6 +54,8 @@ import org.jboss.logging.Logger;
 public class LockEventRelay {
 
     private static final Logger LOG = Logger.getLogger(LockEventRelay.class);
+    /** The mark of a waiting lines' and take-overs' event among the lock events (waitlines_lib.lua). */
+    private static final String WAITING_EVENT = "waiting";
 
     private final ReactiveRedisDataSource redis;
     private final LockKeys keys;
@@ -59,6 +69,7 @@ public class LockEventRelay {
     private final LostLockCatchUp lostLocks;
     private final ListeningReadiness listening;
     private final LockScripts lockScripts;
+    private final WaitEventRelay waitEvents;
     private volatile LastingSubscription subscription;
 
     public LockEventRelay(
@@ -73,8 +84,10 @@ public class LockEventRelay {
             WaitingState waitingState,
             FanOut fanOut,
             LostLockCatchUp lostLocks,
-            LockScripts lockScripts) {
+            LockScripts lockScripts,
+            WaitEventRelay waitEvents) {
         this.lockScripts = lockScripts;
+        this.waitEvents = waitEvents;
         this.sender = sender;
         this.lostLocks = lostLocks;
         this.waitingState = waitingState;
@@ -102,6 +115,7 @@ public class LockEventRelay {
 
     /** What this node may have missed while it heard nothing (docs/protocol.md §4). */
     private void resync() {
+        waitEvents.catchUp();
         // Holders first: a lock-lost is then never later than the lock-updated that no longer shows the lock.
         lostLocks.tellLost().subscribe().with(ignored -> resyncWatchers(), failure -> resyncWatchers());
     }
@@ -130,9 +144,18 @@ public class LockEventRelay {
     }
 
     void deliver(String message) {
+        JsonNode event;
         LockChange change;
         try {
-            change = LockRecords.change(message);
+            event = ScriptJson.parse(message);
+            if (WAITING_EVENT.equals(event.path("kind").asText())) {
+                if (waitEvents.deliver(event)) {
+                    long configuratorId = event.path("c").asLong();
+                    broadcastState(configuratorId, LockRecords.locks(event.path("locks")));
+                }
+                return;
+            }
+            change = LockRecords.change(event);
         } catch (RuntimeException e) {
             LOG.warnf("ignoring a malformed lock event: %s", e.getMessage());
             return;

@@ -172,11 +172,11 @@ public class LockKeys {
         return all;
     }
 
-    /** A script's own arguments followed by the lease of grants from a line and the waiting channel. */
+    /** A script's own arguments followed by the lease of grants from a line and the lock events channel. */
     public List<String> withWaitingArgs(List<String> scriptArgs, Duration lease) {
         List<String> all = new ArrayList<>(scriptArgs);
         all.add(String.valueOf(lease.toMillis()));
-        all.add(waitEventsChannel());
+        all.add(lockEventsChannel());
         return all;
     }
 
@@ -195,11 +195,6 @@ public class LockKeys {
         return prefix + ":user:" + userId + ":waiting";
     }
 
-    /** Pub/sub channel of waiting lines and take-overs, published from inside the scripts. */
-    public String waitEventsChannel() {
-        return prefix + ":wait-events";
-    }
-
     /** Counter of one user's REST writes in one second. */
     public String restWriteRate(String userId, long epochSecond) {
         return prefix + ":rest-rate:" + userId + ":" + epochSecond;
@@ -210,7 +205,11 @@ public class LockKeys {
         return prefix + ":content-events";
     }
 
-    /** Pub/sub channel of lock changes, published from inside the scripts. */
+    /**
+     * Pub/sub channel of lock changes and of waiting lines and take-overs (events marked
+     * {@code kind: waiting}), published from inside the scripts: one channel, so that every node hears
+     * the changes of a configurator in the order they were made.
+     */
     public String lockEventsChannel() {
         return prefix + ":lock-events";
     }

@@ -19,10 +19,10 @@ public class RedisPoolSize {
     static final String SETTING = "quarkus.redis.max-pool-size";
 
     /**
-     * The {@link LastingSubscription}s every node starts: lock events, content events, waiting events
-     * and the node's inbox.
+     * The {@link LastingSubscription}s every node starts: lock events (waiting events among them),
+     * content events and the node's inbox.
      */
-    static final int SUBSCRIPTIONS = 4;
+    static final int SUBSCRIPTIONS = 3;
 
     /** Quarkus's Redis health check PINGs through the pool. */
     static final int HEALTH_CHECK = 1;
@@ -44,7 +44,7 @@ public class RedisPoolSize {
         if (maxPoolSize < MINIMUM) {
             throw new IllegalStateException(SETTING + " is " + maxPoolSize + ", below the " + MINIMUM
                     + " connections a node holds in that pool: one for each of its " + SUBSCRIPTIONS
-                    + " pub/sub subscriptions (lock, content and waiting events, the node's inbox) and one"
+                    + " pub/sub subscriptions (lock and waiting events, content events, the node's inbox) and one"
                     + " for the health check. Set it to " + MINIMUM + " or more.");
         }
     }

@@ -7,28 +7,20 @@ import io.editlock.lock.Resource;
 import io.editlock.lock.ResourceType;
 import io.editlock.lock.redis.LockRecords;
 import io.editlock.lock.redis.LockScripts;
-import io.editlock.lock.redis.ScriptJson;
 import io.editlock.protocol.ErrorCode;
 import io.editlock.protocol.Messages;
 import io.editlock.protocol.ServerEvents;
 import io.editlock.protocol.WireFormat;
-import io.editlock.redis.LastingSubscription;
-import io.editlock.redis.ListeningReadiness;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.PipelinedRedis;
 import io.editlock.session.FrameSender;
 import io.editlock.session.NodeIdentity;
 import io.editlock.session.SessionRegistry;
 import io.editlock.session.SocketSession;
-import io.quarkus.redis.datasource.ReactiveRedisDataSource;
-import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.Vertx;
 import io.vertx.mutiny.redis.client.Command;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,18 +29,18 @@ import org.jboss.logging.Logger;
 
 /**
  * Fan-out of waiting lines and take-overs across nodes (docs/protocol.md §13, §14): the scripts
- * publish every change; each node tells its own sockets — grants from a line ({@code lock-acquired}
+ * publish every change on the lock events channel, where the node's {@code LockEventRelay}
+ * hears it and hands it here, in order with the lock changes; each node tells its own sockets — grants from a line ({@code lock-acquired}
  * with {@code queued: true}) and hand-overs ({@code takeover-granted}) to every socket of the new
  * holder, {@code takeover-requested} to the holder, {@code takeover-refused} and {@code lock-failed}
- * to the asker, {@code queue-updated} to those who moved up, and {@code lock-updated} with the
- * {@code waiting} counts to watchers when they change.
+ * to the asker, {@code queue-updated} to those who moved up; and it says when the {@code waiting}
+ * counts changed, so that the watchers get a {@code lock-updated}.
  */
 @ApplicationScoped
 public class WaitEventRelay {
 
     private static final Logger LOG = Logger.getLogger(WaitEventRelay.class);
 
-    private final ReactiveRedisDataSource redis;
     private final LockKeys keys;
     private final SessionRegistry registry;
     private final WaitingState state;
@@ -56,23 +48,17 @@ public class WaitEventRelay {
     private final WaitingAudit audit;
     private final NodeIdentity node;
     private final QueuedConfiguratorSwitch configuratorSwitch;
-    private final Vertx vertx;
     private final FrameSender sender;
     private final PipelinedRedis calls;
     private final TakeoverCatchUp takeovers;
-    private final ListeningReadiness listening;
-    private volatile LastingSubscription subscription;
 
     public WaitEventRelay(
-            ReactiveRedisDataSource redis,
             LockKeys keys,
             SessionRegistry registry,
             WaitingState state,
             LockScripts lockScripts,
             WaitingAudit audit,
             NodeIdentity node,
-            Vertx vertx,
-            ListeningReadiness listening,
             QueuedConfiguratorSwitch configuratorSwitch,
             FrameSender sender,
             PipelinedRedis calls,
@@ -80,38 +66,23 @@ public class WaitEventRelay {
         this.sender = sender;
         this.takeovers = takeovers;
         this.calls = calls;
-        this.redis = redis;
         this.keys = keys;
         this.registry = registry;
         this.state = state;
         this.lockScripts = lockScripts;
         this.audit = audit;
         this.node = node;
-        this.vertx = vertx;
-        this.listening = listening;
         this.configuratorSwitch = configuratorSwitch;
     }
 
-    void start(@Observes StartupEvent event) {
-        subscription = listening.watch(
-                LastingSubscription.start(redis, vertx, keys.waitEventsChannel(), this::deliver, this::catchUp));
-    }
-
-    void stop(@Observes ShutdownEvent event) {
-        LastingSubscription current = subscription;
-        if (current != null) {
-            current.stop();
-        }
-    }
-
     /**
-     * Events were missed while the subscription was down. The counts of the watched configurators are
+     * Events were missed while the subscription to the lock events was down. The counts of the watched configurators are
      * read again (the lock relay sends them on), each user of this node who waited in a line learns
      * what became of their place: a grant from the line they missed, or where they are now; and of
      * take-overs, holders learn of the requests that stand against them, askers how theirs ended
      * ({@link TakeoverCatchUp}).
      */
-    private void catchUp() {
+    public void catchUp() {
         takeovers
                 .missed()
                 .subscribe()
@@ -168,16 +139,23 @@ public class WaitEventRelay {
         toHolder(lock, WireFormat.frame(ServerEvents.LOCK_ACQUIRED, data, null));
     }
 
-    void deliver(String message) {
+    /**
+     * Tells this node's sockets what the waiting event says.
+     *
+     * @return whether the waiting lines' lengths changed: the configurator's watchers are then due a
+     *     {@code lock-updated}, with the locks of the event
+     */
+    public boolean deliver(JsonNode event) {
         try {
-            relay(ScriptJson.parse(message));
+            return relay(event);
         } catch (RuntimeException e) {
             // Only the scripts publish here; a message they did not write must not end the subscription.
             LOG.warnf("ignoring a malformed waiting event: %s", e.getMessage());
+            return false;
         }
     }
 
-    private void relay(JsonNode event) {
+    private boolean relay(JsonNode event) {
         long c = Long.parseLong(event.path("c").asText());
         for (JsonNode grant : array(event.path("grants"))) {
             granted(
@@ -211,13 +189,7 @@ public class WaitEventRelay {
         for (JsonNode field : array(event.path("moved"))) {
             moved(c, field.asText());
         }
-        if (state.counts(c, event.path("waiting"))) {
-            ObjectNode updated = WireFormat.object().put("configuratorId", c);
-            updated.set("locks", WireFormat.locks(LockRecords.locks(event.path("locks")), false));
-            state.decorate(updated, c);
-            String frame = WireFormat.frame(ServerEvents.LOCK_UPDATED, updated, null);
-            registry.watchers(c).forEach(session -> send(session, frame));
-        }
+        return state.counts(c, event.path("waiting"));
     }
 
     /** What a node missed of take-overs, told as the waiting events would have told it. */

@@ -85,7 +85,7 @@ public class WaitingScripts {
                 holder.nodeId(),
                 keys.lockEventsChannel(),
                 ms(lease),
-                keys.waitEventsChannel(),
+                keys.lockEventsChannel(),
                 mayJoin ? "1" : "0",
                 String.valueOf(request));
         return run(WAIT_FOR, k, a, WaitingReplies::waitFor);
@@ -121,7 +121,7 @@ public class WaitingScripts {
         return run(
                 STOP_WAITING,
                 k,
-                List.of(resource.field(), id(c), userId, keys.lockEventsChannel(), ms(lease), keys.waitEventsChannel()),
+                List.of(resource.field(), id(c), userId, keys.lockEventsChannel(), ms(lease), keys.lockEventsChannel()),
                 WaitingReplies::stopWaiting);
     }
 
@@ -148,7 +148,7 @@ public class WaitingScripts {
                 ms(consent),
                 keys.lockEventsChannel(),
                 ms(lease),
-                keys.waitEventsChannel(),
+                keys.lockEventsChannel(),
                 String.valueOf(request));
         return run(REQUEST_TAKEOVER, k, a, WaitingReplies::requestTakeover);
     }
@@ -175,7 +175,7 @@ public class WaitingScripts {
                 ms(keepVoid),
                 keys.lockEventsChannel(),
                 ms(lease),
-                keys.waitEventsChannel());
+                keys.lockEventsChannel());
         return run(WITHDRAW, k, a, WaitingReplies::withdraw);
     }
 
@@ -192,7 +192,7 @@ public class WaitingScripts {
                         accept ? "1" : "0",
                         keys.lockEventsChannel(),
                         ms(lease),
-                        keys.waitEventsChannel()),
+                        keys.lockEventsChannel()),
                 WaitingReplies::answerTakeover);
     }
 
@@ -201,7 +201,7 @@ public class WaitingScripts {
         return run(
                 RESOLVE_TAKEOVER,
                 k,
-                List.of(field, id(c), keys.lockEventsChannel(), ms(lease), keys.waitEventsChannel()),
+                List.of(field, id(c), keys.lockEventsChannel(), ms(lease), keys.lockEventsChannel()),
                 WaitingReplies::resolveTakeover);
     }
 

@@ -60,11 +60,8 @@ class PubSubReconnectTest {
         long item = Api.item(sara, c, null);
         WsClient watcher = sockets.connect(base, DemoLogin.user("Omar"));
         watcher.request("watch", Map.of("configuratorId", c));
-        List<String> channels = List.of(
-                keys.lockEventsChannel(),
-                keys.contentEventsChannel(),
-                keys.waitEventsChannel(),
-                keys.nodeInbox(node.id()));
+        List<String> channels =
+                List.of(keys.lockEventsChannel(), keys.contentEventsChannel(), keys.nodeInbox(node.id()));
         await().atMost(WAIT).until(() -> channels.stream().allMatch(channel -> subscribers(channel) >= 1));
 
         redis.execute(Command.CLIENT, "KILL", "TYPE", "pubsub").await().atMost(WAIT);

@@ -24,18 +24,18 @@ import org.junit.jupiter.params.provider.ValueSource;
 class RedisPoolSizeTest {
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(ints = {-1, 0, 1, 3, 4})
+    @ValueSource(ints = {-1, 0, 1, 2, 3})
     void aPoolTooSmallForTheSubscriptionsAndTheHealthCheckIsRefused(int maxPoolSize) {
         IllegalStateException refused =
                 assertThrows(IllegalStateException.class, () -> RedisPoolSize.requireEnough(maxPoolSize));
         assertTrue(
                 refused.getMessage().startsWith("quarkus.redis.max-pool-size is " + maxPoolSize + ",")
-                        && refused.getMessage().contains("Set it to 5 or more"),
+                        && refused.getMessage().contains("Set it to 4 or more"),
                 "the message names the setting, its value and the minimum: " + refused.getMessage());
     }
 
     @ParameterizedTest(name = "{0}")
-    @ValueSource(ints = {5, 6, 32})
+    @ValueSource(ints = {4, 6, 32})
     void aPoolWithRoomForTheSubscriptionsAndTheHealthCheckIsFine(int maxPoolSize) {
         assertDoesNotThrow(() -> RedisPoolSize.requireEnough(maxPoolSize));
     }

@@ -113,7 +113,7 @@ class TakeoverCatchUpTest {
     }
 
     private Scene missed(Supplier<Scene> setUp, Consumer<Scene> step) {
-        return PubSubOutage.missed(redis, keys.waitEventsChannel(), setUp, step);
+        return PubSubOutage.missed(redis, keys.lockEventsChannel(), setUp, step);
     }
 
     private static Predicate<JsonNode> event(String name) {

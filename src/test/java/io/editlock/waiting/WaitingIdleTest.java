@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.catalog.ConfiguratorStore;
+import io.editlock.lock.LockService;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.Fixtures;
 import io.editlock.support.WsClient;
@@ -15,6 +16,8 @@ import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.awaitility.Awaitility;
@@ -37,6 +40,9 @@ class WaitingIdleTest {
 
     @Inject
     ConfiguratorStore store;
+
+    @Inject
+    LockService locks;
 
     @Test
     void anIdleWaiterLeavesTheLine() {
@@ -87,6 +93,65 @@ class WaitingIdleTest {
                     && frame.path("data").path("queued").asBoolean());
             assertTrue(tom.frames(frame -> frame.path("data").path("queued").asBoolean())
                     .isEmpty());
+        }
+    }
+
+    /**
+     * docs/protocol.md §4: the last {@code lock-updated} of a configurator shows its state after its last
+     * change, also when its holder and the one waiter for the page go idle in the same sweep: the
+     * release and the line's change are made one after the other, and must reach the watcher in that
+     * order. Several configurators at once, so that no lucky timing can pass it.
+     */
+    @Test
+    void theLastLockUpdatedIsTheStateAfterHolderAndWaiterWentIdleTogether() {
+        int configurators = 8;
+        List<Long> ids = new ArrayList<>();
+        List<WsClient> users = new ArrayList<>();
+        try (WsClient watcher = WsClient.connect(base, DemoLogin.user("Lea").token())) {
+            for (int i = 0; i < configurators; i++) {
+                long c = Fixtures.configurator(store);
+                ids.add(c);
+                watcher.request("watch", Map.of("configuratorId", c));
+                WsClient holder =
+                        WsClient.connect(base, DemoLogin.user("Holder").token());
+                WsClient waiter =
+                        WsClient.connect(base, DemoLogin.user("Waiter").token());
+                users.add(holder);
+                users.add(waiter);
+                assertEquals(
+                        "lock-acquired",
+                        holder.request("lock-variables", Map.of("configuratorId", c))
+                                .path("event")
+                                .asText());
+                Map<String, Object> variables = Map.of("resource", Map.of("type", "variables", "configuratorId", c));
+                assertEquals(
+                        "queued",
+                        waiter.request("wait-for", variables).path("event").asText());
+            }
+            // From here all of them send nothing: they go idle together.
+            users.forEach(user -> user.request("touch", Map.of()));
+
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(20))
+                    .until(() -> ids.stream()
+                            .allMatch(c -> locks.locks(c)
+                                    .await()
+                                    .atMost(Duration.ofSeconds(5))
+                                    .isEmpty()));
+            for (long c : ids) {
+                Awaitility.await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+                    List<JsonNode> updates =
+                            watcher.frames(frame -> frame.path("event").asText().equals("lock-updated")
+                                    && frame.path("data").path("configuratorId").asLong() == c);
+                    JsonNode last = updates.get(updates.size() - 1).path("data");
+                    assertTrue(
+                            last.path("locks").isEmpty() && last.path("waiting").isMissingNode(),
+                            "configurator " + c + ": nobody holds or waits for anything, yet the last lock-updated is "
+                                    + last);
+                });
+            }
+        } finally {
+            users.forEach(WsClient::close);
         }
     }
 }

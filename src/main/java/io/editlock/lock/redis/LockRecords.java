@@ -69,7 +69,10 @@ public final class LockRecords {
 
     /** A message of the lock-events channel. */
     public static LockChange change(String message) {
-        JsonNode node = ScriptJson.parse(message);
+        return change(ScriptJson.parse(message));
+    }
+
+    public static LockChange change(JsonNode node) {
         return new LockChange(
                 Long.parseLong(node.path("c").asText()),
                 locks(node.path("locks")),
