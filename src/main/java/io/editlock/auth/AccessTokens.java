@@ -26,6 +26,9 @@ public class AccessTokens {
     public Optional<Verified> verify(String token) {
         try {
             JsonWebToken jwt = parser.parse(token);
+            if (!Identity.namesUser(jwt)) {
+                return Optional.empty();
+            }
             // MicroProfile JWT makes exp mandatory; the parser refuses a token without it.
             return Optional.of(new Verified(Identity.of(jwt), Instant.ofEpochSecond(jwt.getExpirationTime())));
         } catch (ParseException e) {

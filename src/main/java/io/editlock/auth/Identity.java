@@ -14,6 +14,11 @@ public record Identity(String userId, String userName, Set<String> roles) {
                 token.getSubject(), name, token.getGroups() == null ? Set.of() : Set.copyOf(token.getGroups()));
     }
 
+    /** Whether the token names a user: a {@code sub} that is not blank. */
+    public static boolean namesUser(JsonWebToken token) {
+        return token.getSubject() != null && !token.getSubject().isBlank();
+    }
+
     public boolean isAdmin() {
         return roles.contains(ADMIN);
     }

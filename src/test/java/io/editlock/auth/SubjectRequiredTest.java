@@ -10,7 +10,9 @@ import io.smallrye.jwt.build.Jwt;
 import java.net.URI;
 import java.util.Map;
 import java.util.Optional;
-import org.junit.jupiter.api.Test;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * docs/protocol.md §3: the user id is the token's {@code sub}. A token without one names nobody, however
@@ -23,31 +25,31 @@ class SubjectRequiredTest {
     @TestHTTPResource("/")
     URI base;
 
-    private static String withoutSubject() {
-        return ServerSigned.sign(Jwt.issuer("editlock")
-                .audience(ServerSigned.AUDIENCE)
-                .upn("sara@example.com")
-                .claim("name", "Sara")
-                .expiresIn(3600));
+    /** No {@code sub} at all, an empty one, a blank one. */
+    static Stream<String> withoutSubject() {
+        return Stream.of(
+                ServerSigned.sign(Jwt.issuer("editlock")
+                        .audience(ServerSigned.AUDIENCE)
+                        .upn("sara@example.com")
+                        .claim("name", "Sara")
+                        .expiresIn(3600)),
+                ServerSigned.sign(ServerSigned.claims("", "Sara")),
+                ServerSigned.sign(ServerSigned.claims("  ", "Sara")));
     }
 
-    @Test
-    void aTokenWithoutSubIsRefusedAtTheUpgrade() {
+    @ParameterizedTest
+    @MethodSource("withoutSubject")
+    void aTokenWithoutSubIsRefusedAtTheUpgrade(String token) {
         assertEquals(
-                Optional.of(401),
-                WsClient.refusal(WsClient.locking(base), Map.of("Authorization", "Bearer " + withoutSubject())));
+                Optional.of(401), WsClient.refusal(WsClient.locking(base), Map.of("Authorization", "Bearer " + token)));
     }
 
-    @Test
-    void aTokenWithoutSubIsRefusedByRest() {
+    @ParameterizedTest
+    @MethodSource("withoutSubject")
+    void aTokenWithoutSubIsRefusedByRest(String token) {
+        given().auth().oauth2(token).when().get("/api/configurators").then().statusCode(401);
         given().auth()
-                .oauth2(withoutSubject())
-                .when()
-                .get("/api/configurators")
-                .then()
-                .statusCode(401);
-        given().auth()
-                .oauth2(withoutSubject())
+                .oauth2(token)
                 .contentType("application/json")
                 .body(Map.of("name", "nobody's"))
                 .when()
