@@ -1,5 +1,6 @@
 package io.editlock.auth;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.config.EditlockConfig;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
@@ -7,9 +8,14 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 
 /** {@code POST /api/auth/demo-login}: a token for any name, when demo login is on (docs/protocol.md §3). */
 @Path("/api/auth/demo-login")
@@ -25,42 +31,66 @@ public class DemoLoginResource {
         this.issuer = issuer;
     }
 
+    /** The body, as the demo and tests send it; the endpoint reads it strictly from JSON (no coercion). */
     public record DemoLoginRequest(String userId, String name, List<String> roles) {}
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Demo login: a signed token for any user (only when editlock.demo-login.enabled)")
-    public Response login(DemoLoginRequest request) {
+    @RequestBody(content = @Content(schema = @Schema(implementation = DemoLoginRequest.class)))
+    public Response login(JsonNode body) {
         if (!config.demoLogin().enabled()) {
             return Response.status(Response.Status.NOT_FOUND).build();
         }
-        String problem = problemWith(request);
+        String problem = problemWith(body);
         if (problem != null) {
             return Response.status(Response.Status.BAD_REQUEST)
                     .entity(Map.of("message", problem))
                     .build();
         }
-        List<String> roles = request.roles() == null ? List.of() : request.roles();
-        return Response.ok(Map.of("token", issuer.issue(request.userId(), request.name(), roles)))
+        List<String> roles = new ArrayList<>();
+        present(body, "roles").ifPresent(list -> list.forEach(role -> roles.add(role.textValue())));
+        return Response.ok(Map.of(
+                        "token",
+                        issuer.issue(
+                                body.get("userId").textValue(), body.get("name").textValue(), roles)))
                 .build();
     }
 
-    private static String problemWith(DemoLoginRequest request) {
-        if (request == null) {
+    private static String problemWith(JsonNode body) {
+        if (body == null || !body.isObject()) {
             return "a JSON body {userId, name, roles?} is required";
         }
-        if (request.userId() == null
-                || request.userId().isBlank()
-                || request.userId().length() > MAX_FIELD) {
+        if (!isName(body.get("userId"))) {
             return "userId must be a non-empty string of at most " + MAX_FIELD + " characters";
         }
-        if (request.name() == null || request.name().isBlank() || request.name().length() > MAX_FIELD) {
+        if (!isName(body.get("name"))) {
             return "name must be a non-empty string of at most " + MAX_FIELD + " characters";
         }
-        if (request.roles() != null && request.roles().stream().anyMatch(role -> role == null || role.isBlank())) {
-            return "roles must be a list of non-empty strings";
+        Optional<JsonNode> roles = present(body, "roles");
+        if (roles.isPresent()) {
+            JsonNode list = roles.get();
+            boolean allNames = list.isArray();
+            for (JsonNode role : list) {
+                allNames &= role.isTextual() && !role.textValue().isBlank();
+            }
+            if (!allNames) {
+                return "roles must be a list of non-empty strings";
+            }
         }
         return null;
+    }
+
+    private static boolean isName(JsonNode node) {
+        return node != null
+                && node.isTextual()
+                && !node.textValue().isBlank()
+                && node.textValue().codePointCount(0, node.textValue().length()) <= MAX_FIELD;
+    }
+
+    /** A field that is there and not null. */
+    private static Optional<JsonNode> present(JsonNode body, String field) {
+        return Optional.ofNullable(body.get(field)).filter(node -> !node.isNull());
     }
 }

@@ -1,6 +1,8 @@
 package io.editlock.auth;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.emptyOrNullString;
+import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.editlock.support.DemoLogin;
@@ -156,15 +158,23 @@ class UpgradeAuthTest {
                 "{\"userId\":\"42\"}",
                 "{\"userId\":\"\",\"name\":\"Sara\"}",
                 "{\"userId\":\"42\",\"name\":\"  \"}",
-                "{}"
+                "{}",
+                "[]",
+                "not json",
+                "{\"userId\":42,\"name\":\"Sara\"}",
+                "{\"userId\":\"42\",\"name\":{\"first\":\"Sara\"}}",
+                "{\"userId\":\"42\",\"name\":\"Sara\",\"roles\":\"admin\"}",
+                "{\"userId\":\"42\",\"name\":\"Sara\",\"roles\":[1]}",
+                "{\"userId\":\"42\",\"name\":\"Sara\",\"roles\":[\"\"]}"
             })
-    void demoLoginWithoutAUserIsA400(String body) {
+    void demoLoginWithoutAUserIsA400WithItsReason(String body) {
         given().contentType("application/json")
                 .body(body)
                 .when()
                 .post("/api/auth/demo-login")
                 .then()
-                .statusCode(400);
+                .statusCode(400)
+                .body("message", not(emptyOrNullString()));
     }
 
     private Optional<Integer> refusal(Map<String, String> headers) {
