@@ -243,6 +243,37 @@ describe('Socket.IO clients on one node', { timeout: 300_000 }, () => {
     assert.equal(unlocked.event, 'lock-released', 'the new socket holds the lock');
   });
 
+  it('a holder who reloads while a take-over request stands is asked again on the new socket and can refuse', async () => {
+    const saraToken = await login(base, 'sara6', 'Sara');
+    const tomToken = await login(base, 'tom6', 'Tom');
+    const configuratorId = await createConfigurator(base, saraToken, 'asked before a reload');
+    const resource = { type: 'configurator', configuratorId };
+    const before = socketIo(base, saraToken, { transports: ['websocket'], reconnection: false });
+    const tom = track(new LockingSocket(base, tomToken));
+    const first = await before.welcome;
+    await tom.welcome;
+    await before.socket.emitWithAck('lock-configurator', { configuratorId });
+    const pending = await tom.request('request-takeover', { resource });
+    assert.equal(pending.event, 'takeover-pending', JSON.stringify(pending));
+    const asked = await before.log.waitFor('takeover-requested');
+
+    before.socket.io.engine.transport.ws._socket.destroy(); // the page reloads: its socket drops
+    const sara = track(socketIo(base, saraToken, { transports: ['websocket'] }));
+    await sara.welcome;
+    const resumed = await sara.socket.emitWithAck('resume', { resumeToken: first.resumeToken });
+    assert.equal(resumed.event, 'resumed', JSON.stringify(resumed));
+    const again = await sara.log.waitFor('takeover-requested');
+    assert.deepEqual(again.resource, resource);
+    assert.equal(again.byUserId, 'tom6');
+    assert.equal(again.deadline, asked.deadline, 'the same request, the same deadline');
+
+    const answered = await sara.socket.emitWithAck('answer-takeover', { resource, accept: false });
+    assert.equal(answered.event, 'takeover-answered', JSON.stringify(answered));
+    assert.equal((await tom.log.waitFor('takeover-refused')).byUserName, 'Sara');
+    const refused = await tom.request('lock-configurator', { configuratorId });
+    assert.equal(refused.data.code, 'LOCKED', 'Sara keeps the page');
+  });
+
   for (const transports of [['websocket'], ['polling']]) {
     it(`${transports[0]}: a message over maxPayload ends the transport; the client reconnects`, async () => {
       const token = await login(base, `big-${transports[0]}`);
