@@ -2,6 +2,7 @@ package io.editlock.auth;
 
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.editlock.support.WsClient;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -10,6 +11,8 @@ import io.smallrye.jwt.build.Jwt;
 import java.net.URI;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -17,10 +20,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * docs/protocol.md §3: the user id is the token's {@code sub}. A token without one names nobody, however
  * well signed (an identity provider may put the user in {@code upn} alone): 401 on REST, a refused
- * upgrade on {@code /locking}, never a request served for a user without an id.
+ * upgrade on {@code /locking}, a refused Socket.IO connect, never a request served for a user without an id.
  */
 @QuarkusTest
 class SubjectRequiredTest {
+
+    private static final Pattern SID = Pattern.compile("\"sid\":\"([^\"]+)\"");
 
     @TestHTTPResource("/")
     URI base;
@@ -42,6 +47,41 @@ class SubjectRequiredTest {
     void aTokenWithoutSubIsRefusedAtTheUpgrade(String token) {
         assertEquals(
                 Optional.of(401), WsClient.refusal(WsClient.locking(base), Map.of("Authorization", "Bearer " + token)));
+    }
+
+    /** docs/protocol.md §12: the connect is refused as one with a bad token is, and no welcome follows. */
+    @ParameterizedTest
+    @MethodSource("withoutSubject")
+    void aTokenWithoutSubIsRefusedAtTheSocketIoConnect(String token) {
+        String open = given().queryParam("EIO", "4")
+                .queryParam("transport", "polling")
+                .when()
+                .get("/socket.io/")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
+        Matcher sid = SID.matcher(open);
+        assertTrue(sid.find(), open);
+        given().queryParam("EIO", "4")
+                .queryParam("transport", "polling")
+                .queryParam("sid", sid.group(1))
+                .contentType("text/plain;charset=UTF-8")
+                .body("40/locking,{\"token\":\"" + token + "\"}")
+                .when()
+                .post("/socket.io/")
+                .then()
+                .statusCode(200);
+        String reply = given().queryParam("EIO", "4")
+                .queryParam("transport", "polling")
+                .queryParam("sid", sid.group(1))
+                .when()
+                .get("/socket.io/")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
+        assertEquals("44/locking,{\"message\":\"UNAUTHORIZED\",\"data\":{\"code\":\"UNAUTHORIZED\"}}", reply);
     }
 
     @ParameterizedTest
