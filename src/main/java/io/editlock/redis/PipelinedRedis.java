@@ -249,9 +249,27 @@ public class PipelinedRedis {
                                 connection
                                         .exceptionHandler(failure -> ended(lane, connection, failure))
                                         .endHandler(() -> ended(lane, connection, null));
-                                opened.complete(connection);
+                                confirm(lane, connection);
                             },
                             failure -> failed(lane, failure));
+        }
+
+        /**
+         * A connection tells its end only to the handlers it has then, and the connect's result reaches
+         * the thread that asked in a task of its own, after the connection's event loop (its client's,
+         * not necessarily the caller's) made it: a connection that Redis drops in between ends unheard,
+         * and handed out it would refuse every command at once ("Connection is closed") with no end to
+         * drop it on, for good. Once the handlers are on, such a connection refuses a command and any
+         * later end is heard: the commands go out once one is answered.
+         */
+        private void confirm(Lane lane, RedisConnection connection) {
+            connection
+                    .send(Request.cmd(Command.PING))
+                    .subscribe()
+                    .with(pong -> opened.complete(connection), failure -> {
+                        QuietClose.close(connection);
+                        failed(lane, failure);
+                    });
         }
 
         /** A future per command: a command given up (timeout) cancels its own, not the connection. */

@@ -13,6 +13,8 @@ import io.vertx.core.Context;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Redis;
+import io.vertx.mutiny.redis.client.RedisConnection;
+import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -24,6 +26,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
@@ -194,6 +197,45 @@ class PipelinedRedisTest {
         }
         assertEquals(List.of(), wrong, "every chain got its own replies");
         assertTrue(completed.get() > 0, "some chains completed");
+    }
+
+    /**
+     * A connection tells its end only to the handlers it has at that moment. One that Redis dropped
+     * before the pipeline's handlers were on (its connect's result still on its way to the thread that
+     * asked) must not be kept: the commands after it get a connection that works, not "Connection is
+     * closed" at once for as long as the node runs.
+     */
+    @Test
+    void aConnectionThatEndedBeforeItWasHandedOverIsNotKept() {
+        AtomicBoolean first = new AtomicBoolean(true);
+        Redis endsUnheard = new Redis(defaultClient.getDelegate()) {
+            @Override
+            public Uni<RedisConnection> connect() {
+                Uni<RedisConnection> connection = super.connect();
+                return first.getAndSet(false) ? connection.call(PipelinedRedisTest.this::killUnheard) : connection;
+            }
+        };
+        // No options of the default client: the shared lane borrows its connections from endsUnheard.
+        PipelinedRedis fresh =
+                new PipelinedRedis(endsUnheard, new RedisOptionsCapture(), vertx, meters, Duration.ofSeconds(10));
+        try {
+            // The command that waited for the dropped connection may fail; the next one must not.
+            fresh.execute(Command.PING).onFailure().recoverWithNull().await().atMost(Duration.ofSeconds(20));
+            Response pong = fresh.execute(Command.PING).await().atMost(Duration.ofSeconds(20));
+            assertEquals("PONG", pong.toString());
+        } finally {
+            fresh.close(new ShutdownEvent());
+        }
+    }
+
+    /** Kills the connection and waits for its end, told to a handler that the pipeline's then replace. */
+    private Uni<Void> killUnheard(RedisConnection connection) {
+        CompletableFuture<Void> ended = new CompletableFuture<>();
+        connection.endHandler(() -> ended.complete(null));
+        return connection
+                .send(Request.cmd(Command.CLIENT).arg("ID"))
+                .flatMap(id -> dataSource.execute(Command.CLIENT, "KILL", "ID", id.toString()))
+                .flatMap(killed -> Uni.createFrom().completionStage(ended));
     }
 
     private void killClientConnections() {
