@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.editlock.support.WsClient;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.specification.RequestSpecification;
 import io.smallrye.jwt.build.Jwt;
 import java.net.URI;
 import java.util.Map;
@@ -63,18 +64,14 @@ class SubjectRequiredTest {
                 .asString();
         Matcher sid = SID.matcher(open);
         assertTrue(sid.find(), open);
-        given().queryParam("EIO", "4")
-                .queryParam("transport", "polling")
-                .queryParam("sid", sid.group(1))
+        polling(sid.group(1))
                 .contentType("text/plain;charset=UTF-8")
                 .body("40/locking,{\"token\":\"" + token + "\"}")
                 .when()
                 .post("/socket.io/")
                 .then()
                 .statusCode(200);
-        String reply = given().queryParam("EIO", "4")
-                .queryParam("transport", "polling")
-                .queryParam("sid", sid.group(1))
+        String reply = polling(sid.group(1))
                 .when()
                 .get("/socket.io/")
                 .then()
@@ -82,6 +79,11 @@ class SubjectRequiredTest {
                 .extract()
                 .asString();
         assertEquals("44/locking,{\"message\":\"UNAUTHORIZED\",\"data\":{\"code\":\"UNAUTHORIZED\"}}", reply);
+    }
+
+    /** A request of the Engine.IO session {@code sid}, on the long-polling transport. */
+    private static RequestSpecification polling(String sid) {
+        return given().queryParam("EIO", "4").queryParam("transport", "polling").queryParam("sid", sid);
     }
 
     @ParameterizedTest
