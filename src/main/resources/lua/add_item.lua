@@ -13,7 +13,7 @@
 -- KEYS[5], ARGV[8], ARGV[9] only with an Idempotency-Key (idempotency_lib.lua): the key's record,
 --                         the request's fingerprint, the record's TTL in seconds
 -- Reply (JSON): {s='OK', record} | {s='NOT_FOUND'} | {s='INVALID', message} | {s='LOCKED', lock}
---             | {s='STALE_TOKEN'} | {s='KEY_REUSED'}; a retry's reply carries gone=true when the
+--             | {s='STALE_TOKEN'} | {s='GIVEN_UP'} | {s='KEY_REUSED'}; a retry's reply carries gone=true when the
 --             item was deleted since (idempotency_lib.lua)
 local configurator_key, locks_key, items_key, children_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local guard, configurator_id, item_id, name, parent_id = cjson.decode(ARGV[1]), ARGV[2], ARGV[3], ARGV[4], ARGV[5]

@@ -17,7 +17,7 @@
 -- KEYS[10..13], ARGV[6..7]  waiting lines (waitlines_lib.lua)
 -- Reply (JSON): {s='OK', items=[id...], filters=[...], dependencies=[...], attributeValues=[...],
 --               variables=[...]} (ids whose global index entries the caller removes)
---             | {s='NOT_FOUND'} | {s='FORBIDDEN'} | {s='LOCKED', lock} | {s='STALE_TOKEN'}
+--             | {s='NOT_FOUND'} | {s='FORBIDDEN'} | {s='LOCKED', lock} | {s='STALE_TOKEN'} | {s='GIVEN_UP'}
 local configurator_key, locks_key, items_key, children_key, item_entries_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local filters_key, dependencies_key, attribute_values_key, variables_key = KEYS[6], KEYS[7], KEYS[8], KEYS[9]
 local guard, configurator_id = cjson.decode(ARGV[1]), ARGV[2]

@@ -10,7 +10,7 @@
 -- ARGV[4] entryId
 -- ARGV[5] page            '' for a variable
 -- ARGV[6] contentChannel
--- Reply (JSON): {s='OK'} | {s='NOT_FOUND'} | {s='LOCKED', lock} | {s='STALE_TOKEN'}
+-- Reply (JSON): {s='OK'} | {s='NOT_FOUND'} | {s='LOCKED', lock} | {s='STALE_TOKEN'} | {s='GIVEN_UP'}
 local locks_key, entries_key, item_entries_key = KEYS[1], KEYS[2], KEYS[3]
 local guard, configurator_id, entity, entry_id, page = cjson.decode(ARGV[1]), ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 local content_channel = ARGV[6]

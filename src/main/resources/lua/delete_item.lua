@@ -16,7 +16,7 @@
 -- ARGV[4] lockChannel     ARGV[5] contentChannel
 -- KEYS[8..11], ARGV[6..7] waiting lines (waitlines_lib.lua)
 -- Reply (JSON): {s='OK', items=[id...], filters=[...], dependencies=[...], attributeValues=[...]}
---             | {s='NOT_FOUND'} | {s='LOCKED', lock} | {s='STALE_TOKEN'}
+--             | {s='NOT_FOUND'} | {s='LOCKED', lock} | {s='STALE_TOKEN'} | {s='GIVEN_UP'}
 local locks_key, items_key, children_key, item_entries_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local pages = {
   { page = 'filters', key = KEYS[5], out = 'filters' },

@@ -4,6 +4,9 @@
 --   kind   'configurator' | 'item' | 'item-full' | 'page' | 'variables' | 'none' (internal writes)
 --   item   the item id ('page', 'item', 'item-full'); page the page ('page')
 --   u      the writer's user id; token  '' or the Lock-Token the writer sent
+--   runBy  the last moment (epoch ms, this clock) the write may run: its node answers 503 once it
+--          stops waiting for the reply, so a write that reaches Redis later (a frozen Redis, a
+--          stalled connection) must write nothing (§8)
 -- 'subtree' is a set of item ids (strings) for 'item-full': the item and every item below it.
 
 -- Whether another user's lock in 'field' refuses a write under this guard (table of §8).
@@ -27,10 +30,12 @@ local function covering_fields(guard)
   return { 'cfg' }
 end
 
--- Runs the guard on the live locks. nil: the write may go ahead. Else the refusal, as a reply:
--- {s='LOCKED', lock=<the widest blocking lock, public view>} (423), then {s='STALE_TOKEN'} (412).
-local function check_guard(live, guard, subtree)
+-- Runs the guard on the live locks at 'now'. nil: the write may go ahead. Else the refusal, as a
+-- reply: {s='GIVEN_UP'} (its node no longer waits for it), then {s='LOCKED', lock=<the widest
+-- blocking lock, public view>} (423), then {s='STALE_TOKEN'} (412).
+local function check_guard(live, guard, subtree, now)
   if guard.kind == 'none' then return nil end
+  if guard.runBy ~= nil and now > guard.runBy then return { s = 'GIVEN_UP' } end
   local blocking = widest_blocker(live, function(field, lock)
     return lock.u ~= guard.u and guard_blocks(guard, field, subtree)
   end)
@@ -54,7 +59,7 @@ local function run_guard(locks_key, guard, subtree, lock_channel, configurator_i
   local now = now_ms()
   local live, book = load_live(locks_key, now, expired)
   if #expired > 0 then announce(lock_channel, configurator_id, live, expired, now) end
-  return check_guard(live, guard, subtree or {}), live, now, book, expired
+  return check_guard(live, guard, subtree or {}, now), live, now, book, expired
 end
 
 -- Runs the guard for a write that changes no lock and has no waiting lines at hand. A lease found
@@ -62,5 +67,6 @@ end
 -- or the next lock script, which grant it to the head of its line in that same step (§14). Released
 -- here, the writer's next lock request could take what the line was waiting for.
 local function run_guard_leaving_expired(locks_key, guard)
-  return check_guard(live_of(locks_key, read_locks(locks_key), now_ms(), nil), guard, {})
+  local now = now_ms()
+  return check_guard(live_of(locks_key, read_locks(locks_key), now, nil), guard, {}, now)
 end

@@ -6,7 +6,7 @@
 -- ARGV[1] guard           JSON (see guards_lib.lua)
 -- ARGV[2] configuratorId  ARGV[3] name
 -- ARGV[4] contentChannel
--- Reply (JSON): {s='OK', record={id,name,createdAt,createdBy}} | {s='NOT_FOUND'} | {s='LOCKED', lock} | {s='STALE_TOKEN'}
+-- Reply (JSON): {s='OK', record={id,name,createdAt,createdBy}} | {s='NOT_FOUND'} | {s='LOCKED', lock} | {s='STALE_TOKEN'} | {s='GIVEN_UP'}
 local configurator_key, locks_key = KEYS[1], KEYS[2]
 local guard, configurator_id, name = cjson.decode(ARGV[1]), ARGV[2], ARGV[3]
 local content_channel = ARGV[4]

@@ -12,7 +12,7 @@
 -- ARGV[6] referencedItem  '' or an item id the entry will name, which must be an item of the configurator
 -- ARGV[7] contentChannel
 -- Reply (JSON): {s='OK', record} | {s='NOT_FOUND'} | {s='INVALID', message} | {s='LOCKED', lock}
---             | {s='STALE_TOKEN'}
+--             | {s='STALE_TOKEN'} | {s='GIVEN_UP'}
 local locks_key, items_key, entries_key = KEYS[1], KEYS[2], KEYS[3]
 local guard, configurator_id, entity, entry_id = cjson.decode(ARGV[1]), ARGV[2], ARGV[3], ARGV[4]
 local changes, referenced = cjson.decode(ARGV[5]), ARGV[6]

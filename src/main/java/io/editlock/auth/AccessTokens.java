@@ -26,7 +26,7 @@ public class AccessTokens {
     public Optional<Verified> verify(String token) {
         try {
             JsonWebToken jwt = parser.parse(token);
-            if (!Identity.namesUser(jwt)) {
+            if (!Identity.namesUser(jwt) || !Identity.inForce(jwt, Instant.now())) {
                 return Optional.empty();
             }
             // MicroProfile JWT makes exp mandatory; the parser refuses a token without it.

@@ -1,5 +1,6 @@
 package io.editlock.auth;
 
+import java.time.Instant;
 import java.util.Set;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
@@ -14,9 +15,23 @@ public record Identity(String userId, String userName, Set<String> roles) {
                 token.getSubject(), name, token.getGroups() == null ? Set.of() : Set.copyOf(token.getGroups()));
     }
 
-    /** Whether the token names a user: a {@code sub} that is not blank. */
+    /**
+     * Whether the token names a user: a {@code sub} that is not blank. Blank counts every space,
+     * the no-break spaces too, which {@link String#isBlank} lets through and which show as no name.
+     */
     public static boolean namesUser(JsonWebToken token) {
-        return token.getSubject() != null && !token.getSubject().isBlank();
+        String sub = token.getSubject();
+        return sub != null && !sub.codePoints().allMatch(c -> Character.isWhitespace(c) || Character.isSpaceChar(c));
+    }
+
+    /**
+     * Whether the token is still in force at {@code now}: its {@code exp} is taken as it stands, by
+     * this server's clock. The parser allows {@code mp.jwt.verify.clock.skew} past {@code exp} too;
+     * the skew is meant for an issuer whose clock runs ahead ({@code iat}, {@code nbf}), not for
+     * tokens that have ended (docs/protocol.md §3).
+     */
+    public static boolean inForce(JsonWebToken token, Instant now) {
+        return now.isBefore(Instant.ofEpochSecond(token.getExpirationTime()));
     }
 
     public boolean isAdmin() {

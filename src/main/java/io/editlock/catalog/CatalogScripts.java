@@ -7,6 +7,7 @@ import io.editlock.redis.LockKeys;
 import io.editlock.redis.LuaScript;
 import io.editlock.redis.ScriptExecutor;
 import io.editlock.redis.Scripts;
+import io.editlock.redis.StoreClock;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -14,6 +15,7 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Typed calls of the catalog's write scripts in {@code src/main/resources/lua/}: every guarded write
@@ -38,17 +40,31 @@ public class CatalogScripts {
     private final ScriptExecutor executor;
     private final LockKeys keys;
     private final Duration lease;
+    private final StoreClock clock;
+    private final long runWithinMillis;
 
     @Inject
-    public CatalogScripts(ScriptExecutor executor, LockKeys keys, EditlockConfig config) {
-        this(executor, keys, config.lease().ttl());
+    public CatalogScripts(
+            ScriptExecutor executor,
+            LockKeys keys,
+            EditlockConfig config,
+            StoreClock clock,
+            @ConfigProperty(name = "quarkus.redis.timeout", defaultValue = "10s") Duration timeout) {
+        this(executor, keys, config.lease().ttl(), clock, timeout);
     }
 
-    /** @param lease of the grants a delete hands to whom waits for what it frees */
-    public CatalogScripts(ScriptExecutor executor, LockKeys keys, Duration lease) {
+    /**
+     * @param lease of the grants a delete hands to whom waits for what it frees
+     * @param timeout how long the node waits for a script's reply before it answers 503
+     */
+    public CatalogScripts(ScriptExecutor executor, LockKeys keys, Duration lease, StoreClock clock, Duration timeout) {
         this.executor = executor;
         this.keys = keys;
         this.lease = lease;
+        this.clock = clock;
+        // A write must start within four fifths of the timeout: the last fifth lets the reply of a
+        // write that ran come back before the node gives up on it and tells its writer nothing was written.
+        this.runWithinMillis = timeout.toMillis() * 4 / 5;
     }
 
     /** @param createdBy null when the server makes it itself */
@@ -76,7 +92,7 @@ public class CatalogScripts {
     public Uni<WriteReply> renameConfigurator(Guard guard, String name) {
         long c = guard.configuratorId();
         List<String> k = List.of(keys.configurator(c), keys.locks(c)); // configurator, locks
-        return write(RENAME_CONFIGURATOR, k, List.of(guard.toScriptJson(), id(c), name, keys.contentEventsChannel()));
+        return write(RENAME_CONFIGURATOR, k, List.of(guardJson(guard), id(c), name, keys.contentEventsChannel()));
     }
 
     /** @param mayDeleteAny an admin's delete; anyone else may delete only what they created */
@@ -97,7 +113,7 @@ public class CatalogScripts {
                 keys.withWaiting(k, c),
                 keys.withWaitingArgs(
                         List.of(
-                                guard.toScriptJson(),
+                                guardJson(guard),
                                 id(c),
                                 keys.lockEventsChannel(),
                                 keys.contentEventsChannel(),
@@ -122,7 +138,7 @@ public class CatalogScripts {
                 withRecord(k, c, idempotency),
                 withRecord(
                         List.of(
-                                guard.toScriptJson(),
+                                guardJson(guard),
                                 id(c),
                                 id(itemId),
                                 name,
@@ -138,7 +154,7 @@ public class CatalogScripts {
         return write(
                 RENAME_ITEM,
                 k,
-                List.of(guard.toScriptJson(), id(c), id(guard.itemId()), name, keys.contentEventsChannel()));
+                List.of(guardJson(guard), id(c), id(guard.itemId()), name, keys.contentEventsChannel()));
     }
 
     public Uni<WriteReply> deleteItem(Guard guard) {
@@ -156,7 +172,7 @@ public class CatalogScripts {
                 keys.withWaiting(k, c),
                 keys.withWaitingArgs(
                         List.of(
-                                guard.toScriptJson(),
+                                guardJson(guard),
                                 id(c),
                                 id(guard.itemId()),
                                 keys.lockEventsChannel(),
@@ -188,7 +204,7 @@ public class CatalogScripts {
                 withRecord(k, c, idempotency),
                 withRecord(
                         List.of(
-                                guard.toScriptJson(),
+                                guardJson(guard),
                                 id(c),
                                 entity.wireName(),
                                 id(entryId),
@@ -230,7 +246,7 @@ public class CatalogScripts {
                 UPDATE_ENTRY,
                 k,
                 List.of(
-                        guard.toScriptJson(),
+                        guardJson(guard),
                         id(c),
                         entity.wireName(),
                         id(entryId),
@@ -249,7 +265,7 @@ public class CatalogScripts {
                 DELETE_ENTRY,
                 k,
                 List.of(
-                        guard.toScriptJson(),
+                        guardJson(guard),
                         id(c),
                         entity.wireName(),
                         id(entryId),
@@ -274,6 +290,11 @@ public class CatalogScripts {
                 .onFailure()
                 .transform(LockStoreUnavailableException::of)
                 .map(reply -> WriteReply.parse(reply.toString()));
+    }
+
+    /** The guard, with the last moment its write may run (docs/protocol.md §8: writes fail closed). */
+    private String guardJson(Guard guard) {
+        return guard.toScriptJson(clock.nowMillis() + runWithinMillis);
     }
 
     private static String id(long id) {

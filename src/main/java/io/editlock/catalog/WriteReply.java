@@ -3,6 +3,7 @@ package io.editlock.catalog;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.lock.Guard;
 import io.editlock.lock.Lock;
+import io.editlock.lock.LockStoreUnavailableException;
 import io.editlock.lock.LockTokenMismatchException;
 import io.editlock.lock.LockedException;
 import io.editlock.lock.redis.LockRecords;
@@ -43,6 +44,9 @@ public sealed interface WriteReply {
     /** The Lock-Token names a grant the user no longer holds. */
     record StaleToken() implements WriteReply {}
 
+    /** The write reached Redis after its last moment, when its node no longer waited for it: nothing was written. */
+    record GivenUp() implements WriteReply {}
+
     /**
      * The body of a write that happened; a refusal as its exception, which the edges turn into wire codes.
      *
@@ -74,10 +78,13 @@ public sealed interface WriteReply {
         if (this instanceof StaleToken) {
             throw new LockTokenMismatchException(guard.lockToken().orElse(0));
         }
+        if (this instanceof GivenUp) {
+            throw new LockStoreUnavailableException("the write reached the lock store too late to run", null);
+        }
         throw new IllegalStateException("unhandled write reply " + this);
     }
 
-    /** {@code {s=OK|NOT_FOUND|FORBIDDEN|INVALID|LOCKED|KEY_REUSED|STALE_TOKEN, …, gone?}}. */
+    /** {@code {s=OK|NOT_FOUND|FORBIDDEN|INVALID|LOCKED|KEY_REUSED|STALE_TOKEN|GIVEN_UP, …, gone?}}. */
     static WriteReply parse(String json) {
         JsonNode reply = ScriptJson.parse(json);
         return switch (reply.path("s").asText()) {
@@ -88,6 +95,7 @@ public sealed interface WriteReply {
             case "LOCKED" -> new Locked(LockRecords.lock(reply.path("lock")));
             case "KEY_REUSED" -> new KeyReused(reply.path("gone").asBoolean());
             case "STALE_TOKEN" -> new StaleToken();
+            case "GIVEN_UP" -> new GivenUp();
             default -> throw new IllegalStateException("a write script answered " + json);
         };
     }

@@ -17,8 +17,13 @@ public record Guard(
         return new Guard(GuardType.NONE, configuratorId, null, null, "", OptionalLong.empty());
     }
 
-    /** The guard as the scripts read it: {kind, item, page, u, token}. */
-    public String toScriptJson() {
+    /**
+     * The guard as the scripts read it: {kind, item, page, u, token, runBy}.
+     *
+     * @param runByMillis the last moment (epoch ms, Redis's clock) the write may still run; a write that
+     *     runs later writes nothing, for its writer was already told 503 (docs/protocol.md §8)
+     */
+    public String toScriptJson(long runByMillis) {
         ObjectNode node = JsonNodeFactory.instance.objectNode();
         node.put("kind", type.wireName());
         if (itemId != null) {
@@ -29,6 +34,7 @@ public record Guard(
         }
         node.put("u", userId);
         node.put("token", lockToken.isPresent() ? String.valueOf(lockToken.getAsLong()) : "");
+        node.put("runBy", runByMillis);
         return node.toString();
     }
 }

@@ -31,7 +31,7 @@ class SubjectRequiredTest {
     @TestHTTPResource("/")
     URI base;
 
-    /** No {@code sub} at all, an empty one, a blank one. */
+    /** No {@code sub} at all, an empty one, a blank one, one of no-break spaces only. */
     static Stream<String> withoutSubject() {
         return Stream.of(
                 ServerSigned.sign(Jwt.issuer("editlock")
@@ -40,7 +40,8 @@ class SubjectRequiredTest {
                         .claim("name", "Sara")
                         .expiresIn(3600)),
                 ServerSigned.sign(ServerSigned.claims("", "Sara")),
-                ServerSigned.sign(ServerSigned.claims("  ", "Sara")));
+                ServerSigned.sign(ServerSigned.claims("  ", "Sara")),
+                ServerSigned.sign(ServerSigned.claims("\u00a0\u2007", "Sara")));
     }
 
     @ParameterizedTest

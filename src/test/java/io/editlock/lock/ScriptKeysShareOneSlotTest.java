@@ -16,6 +16,7 @@ import io.editlock.redis.LuaScript;
 import io.editlock.redis.PipelinedRedis;
 import io.editlock.redis.ScriptExecutor;
 import io.editlock.redis.Scripts;
+import io.editlock.redis.StoreClock;
 import io.editlock.session.ResumeStore;
 import io.editlock.waiting.WaitingScripts;
 import io.editlock.waiting.WaitingState;
@@ -115,7 +116,8 @@ class ScriptKeysShareOneSlotTest {
             scripts.scheduleExpiry(c, 1_000);
             scripts.rescheduleExpiry(c, 1_000, 2_000);
             executor.about = c;
-            CatalogScripts catalog = new CatalogScripts(executor, keys, lease);
+            CatalogScripts catalog =
+                    new CatalogScripts(executor, keys, lease, new StoreClock(null), Duration.ofSeconds(5));
             Guard guard = new Guard(GuardType.PAGE, c, 5L, Page.FILTERS, "7", OptionalLong.empty());
             catalog.createConfigurator(c, "name", "2026-01-01T00:00:00Z", "7");
             catalog.renameConfigurator(guard, "name");

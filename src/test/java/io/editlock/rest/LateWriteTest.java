@@ -1,0 +1,98 @@
+package io.editlock.rest;
+
+import static io.editlock.support.Api.as;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.lessThan;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.editlock.redis.PipelinedRedis;
+import io.editlock.support.Api;
+import io.editlock.support.DemoLogin;
+import io.editlock.support.DemoLogin.TestUser;
+import io.editlock.support.FrozenRedis;
+import io.editlock.support.ScriptHooks;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.Map;
+import java.util.function.BiFunction;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * docs/protocol.md §8: writes fail closed. A write whose script waits in a frozen Redis (SIGSTOP) until
+ * the server has answered 503 must write nothing when Redis wakes up (SIGCONT) and runs it: the
+ * writer was told nothing was written, and would otherwise find their change applied behind their back.
+ */
+@QuarkusTest
+@TestProfile(FrozenRedis.class)
+class LateWriteTest {
+
+    @Inject
+    PipelinedRedis redis;
+
+    /** What each write script's route sends: configurator id, item id → response. */
+    private static final Map<String, BiFunction<RequestSpecification, long[], Response>> WRITES = Map.of(
+            "rename_configurator", (r, ids) -> r.body(Map.of("name", "late")).patch("/api/configurators/" + ids[0]),
+            "delete_configurator", (r, ids) -> r.delete("/api/configurators/" + ids[0]),
+            "add_item", (r, ids) -> r.body(Map.of("name", "late")).post("/api/configurators/" + ids[0] + "/items"),
+            "rename_item", (r, ids) -> r.body(Map.of("name", "late")).patch("/api/items/" + ids[1]),
+            "delete_item", (r, ids) -> r.delete("/api/items/" + ids[1]),
+            "add_entry", (r, ids) -> r.body(Map.of("expression", "late")).post("/api/items/" + ids[1] + "/filters"),
+            "update_entry", (r, ids) -> r.body(Map.of("expression", "late")).patch("/api/filters/" + ids[2]),
+            "delete_entry", (r, ids) -> r.delete("/api/filters/" + ids[2]));
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "rename_configurator",
+                "delete_configurator",
+                "add_item",
+                "rename_item",
+                "delete_item",
+                "add_entry",
+                "update_entry",
+                "delete_entry"
+            })
+    void aWriteAnswered503WritesNothingWhenItRunsLate(String script) {
+        TestUser sara = DemoLogin.user("Sara");
+        // Redis knows the script once it ran: the late run finds it, as in production, and does not
+        // fail for want of it.
+        WRITES.get(script).apply(as(sara), fixture(sara)).then().statusCode(lessThan(300));
+        long[] ids = fixture(sara);
+        long c = ids[0];
+        String before = tree(sara, c);
+
+        ScriptHooks.install(redis).beforeNext(script, FrozenRedis::frozen);
+        try {
+            WRITES.get(script).apply(as(sara), ids).then().statusCode(503).body("message", notNullValue());
+        } finally {
+            FrozenRedis.thaw();
+        }
+
+        // Redis now runs the write that waited in it; for a while, nothing may change.
+        await().during(Duration.ofSeconds(2))
+                .atMost(Duration.ofSeconds(10))
+                .untilAsserted(() ->
+                        assertEquals(before, tree(sara, c), script + " ran after its writer was told 503, and wrote"));
+    }
+
+    /** A configurator with an item with a filter: their ids. */
+    private static long[] fixture(TestUser user) {
+        long c = Api.configurator(user);
+        long item = Api.item(user, c, null);
+        return new long[] {c, item, Api.filter(user, item)};
+    }
+
+    private static String tree(TestUser user, long c) {
+        return as(user).get("/api/configurators/" + c)
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
+    }
+}
