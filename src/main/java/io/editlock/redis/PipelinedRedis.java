@@ -3,6 +3,7 @@ package io.editlock.redis;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.impl.ContextInternal;
 import io.vertx.mutiny.core.Context;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.redis.client.Command;
@@ -193,12 +194,15 @@ public class PipelinedRedis {
      * have been told yet that they subscribed (Mutiny adds them to its list before it tells them), and
      * a stage told in that order takes the item for another's. The commands that wait are let go in
      * the order they came ({@link #waiting}): a future tells its dependents last first, and would send
-     * them to Redis the other way round.
+     * them to Redis the other way round. Each is let go on its caller's Vert.x context, for a command's
+     * reply comes back on the context it was sent from: sent from the thread that opened the
+     * connection, a REST request's reply would come back outside its request, whose request-scoped
+     * state (the guard its filter resolved) its next step would then not find.
      */
     private final class Connection {
         private final CompletableFuture<RedisConnection> opened = new CompletableFuture<>();
-        /** One future per command issued before the connection was open, oldest first; guarded by itself. */
-        private final Queue<CompletableFuture<RedisConnection>> waiting = new ArrayDeque<>();
+        /** One per command issued before the connection was open, oldest first; guarded by itself. */
+        private final Queue<Waiting> waiting = new ArrayDeque<>();
 
         private final AtomicBoolean ended = new AtomicBoolean();
         private Redis own;
@@ -283,24 +287,35 @@ public class PipelinedRedis {
                     return opened.copy();
                 }
                 CompletableFuture<RedisConnection> mine = new CompletableFuture<>();
-                waiting.add(mine);
+                waiting.add(new Waiting(mine, (ContextInternal) io.vertx.core.Vertx.currentContext()));
                 return mine;
             }
         }
 
         /**
-         * Once the connection is open (or failed), tells each waiting command, oldest first. Under the
-         * lock, so that a command issued meanwhile waits behind them; each is sent as it is told.
+         * Once the connection is open (or failed), tells each waiting command, oldest first, on the
+         * event loop of the lane they were issued on: a command issued there meanwhile cannot come
+         * between them, it waits behind them.
          */
         private void letWaitingGo(RedisConnection connection, Throwable failure) {
+            ContextInternal home;
             synchronized (waiting) {
-                CompletableFuture<RedisConnection> next;
+                Waiting first = waiting.peek();
+                home = first == null || first.contextless() ? null : first.caller();
+            }
+            if (home == null || home.nettyEventLoop().inEventLoop()) {
+                tellWaiting(connection, failure);
+            } else {
+                home.runOnContext(v -> tellWaiting(connection, failure));
+            }
+        }
+
+        /** Under the lock, so that a command issued meanwhile waits behind them; each is sent as it is told. */
+        private void tellWaiting(RedisConnection connection, Throwable failure) {
+            synchronized (waiting) {
+                Waiting next;
                 while ((next = waiting.poll()) != null) {
-                    if (failure == null) {
-                        next.complete(connection);
-                    } else {
-                        next.completeExceptionally(failure);
-                    }
+                    next.tell(connection, failure);
                 }
             }
         }
@@ -333,6 +348,34 @@ public class PipelinedRedis {
                 opened.whenComplete((connection, failure) -> client.close());
             } else {
                 opened.thenAccept(QuietClose::close);
+            }
+        }
+    }
+
+    /**
+     * A command that waits for its connection to open, and the Vert.x context it was issued on (null:
+     * none, as on a test's thread).
+     */
+    private record Waiting(CompletableFuture<RedisConnection> opened, ContextInternal caller) {
+
+        /** Whether it has no event-loop context to be told on: it is told wherever the connection opened. */
+        boolean contextless() {
+            return caller == null || !caller.isEventLoopContext();
+        }
+
+        /** On the caller's context: right here when this is its event loop (no hop, order kept), else queued to it. */
+        void tell(RedisConnection connection, Throwable failure) {
+            Runnable told = () -> {
+                if (failure == null) {
+                    opened.complete(connection);
+                } else {
+                    opened.completeExceptionally(failure);
+                }
+            };
+            if (contextless()) {
+                told.run();
+            } else {
+                caller.emit(v -> told.run());
             }
         }
     }

@@ -1,5 +1,6 @@
 package io.editlock.redis;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,6 +11,7 @@ import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
+import io.vertx.core.impl.ContextInternal;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Redis;
@@ -75,6 +77,38 @@ class PipelinedRedisTest {
             String shared = "{test}:order:shared:" + UUID.randomUUID();
             pushAll(fresh, shared).await().atMost(Duration.ofSeconds(20));
             assertEquals(numbers(), read(shared), "a worker's commands, in the order issued");
+        } finally {
+            fresh.close(new ShutdownEvent());
+        }
+    }
+
+    /**
+     * A command's reply comes back on the Vert.x context it was issued from, also when it waited for
+     * its connection to open: a REST request's next step runs in its own request (its request-scoped
+     * guard), not in whatever context the connection opened on.
+     */
+    @Test
+    void aCommandThatWaitedForItsConnectionIsAnsweredOnTheContextItCameFrom() throws Exception {
+        PipelinedRedis fresh = new PipelinedRedis(defaultClient, options, vertx, meters, Duration.ofSeconds(10));
+        try {
+            ContextInternal loop = (ContextInternal) vertx.getDelegate().getOrCreateContext();
+            List<ContextInternal> requests = List.of(loop.duplicate(), loop.duplicate(), loop.duplicate());
+            List<CompletableFuture<Boolean>> answeredAtHome = new CopyOnWriteArrayList<>();
+            loop.runOnContext(ignored -> {
+                for (ContextInternal request : requests) {
+                    CompletableFuture<Boolean> atHome = new CompletableFuture<>();
+                    answeredAtHome.add(atHome);
+                    request.dispatch(() -> fresh.execute(Command.PING)
+                            .subscribe()
+                            .with(
+                                    pong -> atHome.complete(io.vertx.core.Vertx.currentContext() == request),
+                                    atHome::completeExceptionally));
+                }
+            });
+            await().atMost(Duration.ofSeconds(20)).until(() -> answeredAtHome.size() == requests.size());
+            for (CompletableFuture<Boolean> atHome : answeredAtHome) {
+                assertTrue(atHome.get(20, TimeUnit.SECONDS), "a reply must come back on the context of its command");
+            }
         } finally {
             fresh.close(new ShutdownEvent());
         }
