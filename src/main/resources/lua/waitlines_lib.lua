@@ -178,14 +178,22 @@ local function serve_field(ctx, locks_key, live, now, field, raw, head)
     local held = live[field]
     if held ~= nil and held.u ~= takeover.u then return end -- still held: the consent window decides
     if held == nil then
-      if blocked_for(live, field, takeover.u, nil) ~= nil then return end -- the deadline will tell the asker
+      -- The holder let go: the hand-over is due now. The request can no longer be answered, so
+      -- another lock in the asker's way ends it here, with that lock named (§13), and the page goes
+      -- to its line, not later to the asker ahead of the line.
+      local other = blocked_for(live, field, takeover.u, nil)
       end_takeover(ctx, field, takeover)
-      local lock, schedule = new_grant(ctx, locks_key, live, field, takeover.u, takeover.n, takeover.k, takeover.r, now)
-      ctx.grants[#ctx.grants + 1] = { kind = 'takeover', lock = lock, schedule = schedule }
-      leave_line(ctx, field, takeover.u)
-      return
+      if other ~= nil then
+        ctx.failed[#ctx.failed + 1] = { f = field, u = takeover.u, lock = public_view(other) }
+      else
+        local lock, schedule = new_grant(ctx, locks_key, live, field, takeover.u, takeover.n, takeover.k, takeover.r, now)
+        ctx.grants[#ctx.grants + 1] = { kind = 'takeover', lock = lock, schedule = schedule }
+        leave_line(ctx, field, takeover.u)
+        return
+      end
+    else
+      end_takeover(ctx, field, takeover) -- the asker got it another way
     end
-    end_takeover(ctx, field, takeover) -- the asker got it another way
   end
   while true do
     local member = head or line_head(ctx, field)

@@ -248,6 +248,60 @@ class TakeoverTest {
                 && frame.path("data").path("queued").asBoolean());
     }
 
+    /**
+     * The holder lets go of what was asked for while another lock of theirs still refuses it to the
+     * asker: the hand-over is due and cannot happen, so the request ends there with that lock named,
+     * and the page goes to its line once that lock goes too, not to the asker ahead of the line.
+     */
+    @Test
+    void aReleaseMeanwhileThatAnotherLockStillBlocksEndsTheRequestWithThatLock() {
+        TestUser saraUser = DemoLogin.user("Sara");
+        long c = Api.configurator(saraUser);
+        long item = Api.item(saraUser, c, null);
+        Map<String, Object> structure = Map.of("type", "configurator", "configuratorId", c);
+        WsClient sara = connect(saraUser);
+        WsClient tom = connect(DemoLogin.user("Tom"));
+        WsClient omar = connect(DemoLogin.user("Omar"));
+        sara.request("lock-configurator", Map.of("configuratorId", c));
+        assertEquals(
+                "takeover-pending",
+                tom.request("request-takeover", Map.of("resource", structure))
+                        .path("event")
+                        .asText());
+        assertEquals(
+                "queued",
+                omar.request("wait-for", Map.of("resource", structure))
+                        .path("event")
+                        .asText());
+        assertEquals(
+                "lock-acquired",
+                sara.request("lock-item-subresource", page(item)).path("event").asText());
+
+        sara.request("unlock-configurator", Map.of("configuratorId", c));
+        sara.request("unlock-item-subresource", page(item));
+
+        JsonNode failed = tom.awaitEvent("lock-failed").path("data");
+        assertEquals("LOCKED", failed.path("code").asText(), failed.toString());
+        assertEquals("configurator", failed.path("resource").path("type").asText(), failed.toString());
+        assertEquals(
+                item,
+                failed.path("blocking").path("resource").path("itemId").asLong(),
+                "names Sara's page, which was in Tom's way: " + failed);
+        JsonNode served = omar.awaitEvent(frame -> frame.path("event").asText().equals("lock-acquired")
+                        && frame.path("data").path("queued").asBoolean())
+                .path("data")
+                .path("lock");
+        assertEquals("configurator", served.path("resource").path("type").asText(), served.toString());
+        assertTrue(tom.events("takeover-granted").isEmpty(), "the line's head comes first: " + tom.received());
+        assertEquals(
+                "NOT_FOUND",
+                sara.request("answer-takeover", Map.of("resource", structure, "accept", true))
+                        .path("data")
+                        .path("code")
+                        .asText(),
+                "the request has ended");
+    }
+
     @Test
     void refusalsOfTheRequest() {
         TestUser saraUser = DemoLogin.user("Sara");
