@@ -26,6 +26,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.function.Function;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
@@ -93,12 +94,17 @@ public class IdempotentCreates {
     }
 
     /**
-     * The key as the request sent it, null when absent. Read here rather than taken as a
+     * The key as the request sent it, null when absent; more than one is 400. Read here rather than taken as a
      * {@code @HeaderParam}, which hands an empty header over as an absent one: a client that sent one
      * must hear that it is no key, not lose its retry safety without a word.
      */
     private String sentKey() {
-        return request.getCurrent().request().getHeader(HEADER);
+        List<String> sent = request.getCurrent().request().headers().getAll(HEADER);
+        if (sent.size() > 1) {
+            // Which one the client meant cannot be known; taking either could replay the wrong answer.
+            throw new InvalidInputException("send one " + HEADER + ", not " + sent.size());
+        }
+        return sent.isEmpty() ? null : sent.get(0);
     }
 
     /**

@@ -23,7 +23,7 @@ import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 /**
  * The one place where {@link RequireLock} declarations are read. Runs before the handler, after the
- * security checks (401, 403): parses {@code Lock-Token} (400 when not a positive integer), resolves
+ * security checks (401, 403): parses {@code Lock-Token} (400 when not a positive integer, on every write), resolves
  * the path's id to its configurator and item with one index lookup, and leaves the {@link Guard} in
  * the {@link GuardContext}. The decisive check is not here: the store runs it inside the write's
  * script, so it cannot be separated from the write.
@@ -46,6 +46,10 @@ public class LockGuardFilter {
     public Uni<Void> resolveGuard(ContainerRequestContext request, ResourceInfo resource) {
         RequireLock declared = declared(resource.getResourceClass(), resource.getResourceMethod());
         if (declared == null) {
+            if (isWrite(resource.getResourceMethod())) {
+                // No lock covers this write, so no token is checked; a malformed one is still 400 (§7).
+                lockToken(request.getHeaderString(LOCK_TOKEN));
+            }
             return Uni.createFrom().voidItem();
         }
         OptionalLong lockToken = lockToken(request.getHeaderString(LOCK_TOKEN));

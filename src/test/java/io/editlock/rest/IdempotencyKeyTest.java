@@ -12,6 +12,7 @@ import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
+import io.restassured.specification.RequestSpecification;
 import io.vertx.mutiny.redis.client.Command;
 import jakarta.inject.Inject;
 import java.net.URI;
@@ -27,8 +28,11 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.Stream;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** docs/protocol.md §8, retry-safe creates: the same key, user and body give the first answer again, and create once. */
 @QuarkusTest
@@ -217,6 +221,10 @@ class IdempotencyKeyTest {
                 .statusCode(201);
     }
 
+    static Stream<List<String>> keysThatAreNone() {
+        return Stream.of(List.of(""), List.of("first-" + UUID.randomUUID(), "second-" + UUID.randomUUID()));
+    }
+
     /** Every create inside configurator c, under its item: route and body. */
     private static List<String[]> createsIn(long c, long item) {
         return List.of(
@@ -229,16 +237,22 @@ class IdempotencyKeyTest {
                 new String[] {"/api/configurators/" + c + "/variables", "{\"name\":\"v\",\"formula\":\"1\"}"});
     }
 
-    /** An empty header is a bad key, not an absent one: a client that sent it must not lose its retry safety unawares. */
-    @Test
-    void anEmptyKeyIs400OnEveryCreateAndCreatesNothing() {
+    /**
+     * An empty header is a bad key, not an absent one: a client that sent it must not lose its retry
+     * safety unawares. Two keys are no key either: which one the client meant cannot be known.
+     */
+    @ParameterizedTest
+    @MethodSource("keysThatAreNone")
+    void aHeaderThatIsNoKeyIs400OnEveryCreateAndCreatesNothing(List<String> sent) {
         TestUser sara = DemoLogin.user("Sara");
         long c = Api.configurator(sara);
         long item = Api.item(sara, c, null);
         List<String[]> creates = new ArrayList<>(createsIn(c, item));
         creates.add(new String[] {"/api/configurators", "{\"name\":\"Bike\"}"});
         for (String[] route : creates) {
-            Response refused = as(sara).header(KEY, "").body(route[1]).post(route[0]);
+            RequestSpecification request = as(sara);
+            sent.forEach(key -> request.header(KEY, key));
+            Response refused = request.body(route[1]).post(route[0]);
             assertEquals(400, refused.statusCode(), route[0] + " " + refused.asString());
             assertTrue(refused.jsonPath().getString("message").contains(KEY), refused.asString());
         }

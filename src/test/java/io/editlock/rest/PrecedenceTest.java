@@ -77,6 +77,22 @@ class PrecedenceTest {
                 .delete("/api/variables/" + UNKNOWN)
                 .then()
                 .statusCode(400);
+        // A write that no lock guards still refuses a malformed token (§7), and creates nothing.
+        long before = Api.configurator(sara);
+        as(sara).header("Lock-Token", "abc")
+                .body(Map.of("name", "never created"))
+                .post("/api/configurators")
+                .then()
+                .statusCode(400);
+        as(sara).get("/api/configurators?after=" + before)
+                .then()
+                .statusCode(200)
+                .body("size()", equalTo(0));
+        as(sara).header("Lock-Token", "7")
+                .body(Map.of("name", "x"))
+                .post("/api/configurators")
+                .then()
+                .statusCode(201);
         DemoLogin.TestUser admin = DemoLogin.user("Ada", "admin");
         as(admin).delete("/api/locks/item:5:colors").then().statusCode(400);
     }
