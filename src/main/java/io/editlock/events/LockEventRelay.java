@@ -149,7 +149,10 @@ public class LockEventRelay {
         try {
             event = ScriptJson.parse(message);
             if (WAITING_EVENT.equals(event.path("kind").asText())) {
-                if (waitEvents.deliver(event)) {
+                // A grant (from a line, a hand-over) comes with a release in the same run, whose lock event
+                // follows this one with the same locks and counts: its lock-released must reach the watchers
+                // before a lock-updated shows the new holder, so that lock-updated is left to it.
+                if (waitEvents.deliver(event) && event.path("grants").isEmpty()) {
                     long configuratorId = event.path("c").asLong();
                     broadcastState(configuratorId, LockRecords.locks(event.path("locks")));
                 }

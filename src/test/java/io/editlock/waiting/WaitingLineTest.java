@@ -92,6 +92,49 @@ class WaitingLineTest {
                 reply.path("data").path("lock").path("resource").path("itemId").asLong());
     }
 
+    /**
+     * A watcher sees a release that serves a line as any release: lock-released, then one lock-updated
+     * that shows the new holder (never a lock-updated with the new holder before the old one's release).
+     */
+    @Test
+    void watchersSeeTheReleaseBeforeTheNewHolder() {
+        long c = Fixtures.configurator(store);
+        long item = Fixtures.item(store, c);
+        TestUser tomUser = DemoLogin.user("Tom");
+        WsClient sara = connect(DemoLogin.user("Sara"));
+        WsClient tom = connect(tomUser);
+        WsClient watcher = connect(DemoLogin.user("Lea"));
+        watcher.request("watch", Map.of("configuratorId", c));
+        sara.request("lock-item-subresource", page(item));
+        assertEquals(
+                "queued", tom.request("wait-for", about(item)).path("event").asText());
+        watcher.awaitEvent(frame -> frame.path("event").asText().equals("lock-updated")
+                && frame.path("data").path("waiting").size() == 1);
+        watcher.clear();
+
+        sara.request("unlock-item-subresource", page(item));
+        tom.awaitEvent(WaitingLineTest::queuedGrant);
+        watcher.awaitEvent(frame -> frame.path("event").asText().equals("lock-updated")
+                && frame.path("data")
+                        .path("locks")
+                        .path(0)
+                        .path("ownerUserId")
+                        .asText()
+                        .equals(tomUser.id()));
+        // Anything that was still on its way comes now.
+        WsClient.stays(() -> watcher.received().size() == 2, Duration.ofMillis(500), "no further frame");
+        List<String> seen = watcher.received().stream()
+                .map(frame -> frame.path("event").asText())
+                .toList();
+        assertEquals(
+                List.of("lock-released", "lock-updated"),
+                seen,
+                watcher.received().toString());
+        assertTrue(
+                watcher.received().get(1).path("data").path("waiting").isMissingNode(),
+                "nobody waits any more: " + watcher.received());
+    }
+
     @Test
     void waitersAreServedInOrderInTheStepThatFreesThePage() {
         long c = Fixtures.configurator(store);
