@@ -220,7 +220,8 @@ public class FrameDecoder {
                     return null;
                 }
             }
-            if (token != JsonToken.END_OBJECT || event == null) {
+            // Anything after the object is the tree's to refuse (StrictJson).
+            if (token != JsonToken.END_OBJECT || event == null || parser.nextToken() != null) {
                 return null;
             }
         } catch (IOException e) {

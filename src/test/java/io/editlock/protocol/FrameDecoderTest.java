@@ -2,7 +2,6 @@ package io.editlock.protocol;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.editlock.lock.Page;
 import io.editlock.lock.Resource;
 import java.util.stream.Stream;
@@ -29,7 +28,7 @@ class FrameDecoderTest {
     private static final String BAD_ACCESS_TOKEN =
             "accessToken must be a JWT (a non-empty string of at most 8192 characters)";
 
-    private final FrameDecoder decoder = new FrameDecoder(new ObjectMapper());
+    private final FrameDecoder decoder = new FrameDecoder(StrictJson.mapper());
 
     static Stream<Arguments> validFrames() {
         return Stream.of(
@@ -127,6 +126,17 @@ class FrameDecoderTest {
                 // Nothing can be trusted: no ref.
                 row("not JSON", "hello", invalid(null, NOT_JSON)),
                 row("truncated JSON", "{'event':'touch','ref':'r'", invalid(null, NOT_JSON)),
+                // What the client's own reading of its JSON may see otherwise: one value, each field once.
+                row(
+                        "a second value after the frame",
+                        "{'event':'touch','ref':'r'} {'event':'touch'}",
+                        invalid(null, NOT_JSON)),
+                row("trailing text", "{'event':'touch','ref':'r'} x", invalid(null, NOT_JSON)),
+                row("a field twice", "{'event':'touch','event':'watch','ref':'r'}", invalid(null, NOT_JSON)),
+                row(
+                        "a data field twice",
+                        "{'event':'lock-configurator','data':{'configuratorId':1,'configuratorId':2},'ref':'r'}",
+                        invalid(null, NOT_JSON)),
                 // JSON beyond what the tree is built from: still answered with its ref.
                 row(
                         "an id of 1001 digits",

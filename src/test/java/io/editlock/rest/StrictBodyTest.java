@@ -1,0 +1,45 @@
+package io.editlock.rest;
+
+import static io.editlock.support.Api.as;
+import static org.hamcrest.Matchers.equalTo;
+
+import io.editlock.support.Api;
+import io.editlock.support.DemoLogin;
+import io.editlock.support.DemoLogin.TestUser;
+import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * docs/protocol.md §11: a body is one JSON value with each field once. A second value after it, or a
+ * field sent twice, is 400 — the server must not act on a reading of the body the client's own JSON
+ * library may not share — and nothing changes.
+ */
+@QuarkusTest
+class StrictBodyTest {
+
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "{\"name\":\"loose\"}{\"name\":\"second\"}",
+                "{\"name\":\"loose\"} trailing",
+                "{\"name\":\"loose\"} []",
+                "{\"name\":\"first\",\"name\":\"loose\"}"
+            })
+    void aLooseBodyIs400AndChangesNothing(String body) {
+        TestUser sara = DemoLogin.user("Sara");
+        long c = Api.configurator(sara);
+        String name = as(sara).get("/api/configurators/" + c).jsonPath().getString("name");
+
+        as(sara).body(body).patch("/api/configurators/" + c).then().statusCode(400);
+        as(sara).body(body).post("/api/configurators").then().statusCode(400);
+        as(sara).body(body).post("/api/configurators/" + c + "/items").then().statusCode(400);
+
+        as(sara).get("/api/configurators/" + c)
+                .then()
+                .statusCode(200)
+                .body("name", equalTo(name))
+                .body("items.size()", equalTo(0));
+        as(sara).get("/api/configurators?after=" + c).then().statusCode(200).body("size()", equalTo(0));
+    }
+}
