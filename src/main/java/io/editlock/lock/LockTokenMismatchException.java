@@ -6,7 +6,9 @@ package io.editlock.lock;
  */
 public class LockTokenMismatchException extends RuntimeException {
 
+    /** @param token as parsed: {@link Long#MAX_VALUE} stands for any number beyond every token (§7) */
     public LockTokenMismatchException(long token) {
-        super("Lock-Token " + token + " is not the token of a lock you hold now that covers this write");
+        super((token == Long.MAX_VALUE ? "The Lock-Token (beyond every token ever handed out)" : "Lock-Token " + token)
+                + " is not the token of a lock you hold now that covers this write");
     }
 }

@@ -32,10 +32,12 @@ import org.jboss.logging.Logger;
 /**
  * The lock path's commands are pipelined on one Redis connection per event loop instead of each
  * borrowing a pooled connection for its whole round trip. A pooled client keeps all its connections
- * on the one event loop it was created on, so every command and every reply crossed threads, every
- * command was its own write on both sides, and at most pool-size commands were in flight. Here a
- * socket's commands go out and come back on the socket's own event loop, and the commands that the
- * replies of one read set off leave together in one write (Vert.x flushes once a read is done).
+ * on the one event loop it was created on, so every command was its own write on both sides, and at
+ * most pool-size commands were in flight. Here each event loop sends on a connection of its own, a
+ * command's reply comes back on the context it was sent from, and the commands that the replies of
+ * one read set off leave together in one write (Vert.x flushes once a read is done). The connections'
+ * own I/O runs on the event loop Vert.x gives their clients, which with this Vert.x is one loop for
+ * all of them, not each caller's: a reply crosses to its caller's loop.
  * Commands issued one after the other on a thread reach Redis in that order, also while their
  * connection is still opening.
  *
