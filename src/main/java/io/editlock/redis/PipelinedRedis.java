@@ -3,7 +3,6 @@ package io.editlock.redis;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.impl.ContextInternal;
 import io.vertx.mutiny.core.Context;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.redis.client.Command;
@@ -289,36 +288,38 @@ public class PipelinedRedis {
                     return opened.copy();
                 }
                 CompletableFuture<RedisConnection> mine = new CompletableFuture<>();
-                waiting.add(new Waiting(mine, (ContextInternal) io.vertx.core.Vertx.currentContext()));
+                waiting.add(new Waiting(mine, Vertx.currentContext()));
                 return mine;
             }
         }
 
         /**
-         * Once the connection is open (or failed), tells each waiting command, oldest first, on the
-         * event loop of the lane they were issued on: a command issued there meanwhile cannot come
-         * between them, it waits behind them.
+         * Once the connection is open (or failed), tells the waiting commands one at a time, oldest
+         * first, each on its caller's context (one hop to it). A command leaves the queue only as it is
+         * told, under the lock: one issued meanwhile waits behind those still in it.
          */
         private void letWaitingGo(RedisConnection connection, Throwable failure) {
-            ContextInternal home;
-            synchronized (waiting) {
-                Waiting first = waiting.peek();
-                home = first == null || first.contextless() ? null : first.caller();
-            }
-            if (home == null || home.nettyEventLoop().inEventLoop()) {
-                tellWaiting(connection, failure);
-            } else {
-                home.runOnContext(v -> tellWaiting(connection, failure));
-            }
-        }
-
-        /** Under the lock, so that a command issued meanwhile waits behind them; each is sent as it is told. */
-        private void tellWaiting(RedisConnection connection, Throwable failure) {
-            synchronized (waiting) {
+            while (true) {
                 Waiting next;
-                while ((next = waiting.poll()) != null) {
-                    next.tell(connection, failure);
+                synchronized (waiting) {
+                    next = waiting.peek();
+                    if (next == null) {
+                        return;
+                    }
+                    if (next.contextless()) {
+                        waiting.poll();
+                        next.tell(connection, failure);
+                        continue;
+                    }
                 }
+                next.caller().runOnContext(() -> {
+                    synchronized (waiting) {
+                        waiting.poll();
+                        next.tell(connection, failure);
+                    }
+                    letWaitingGo(connection, failure);
+                });
+                return;
             }
         }
 
@@ -358,26 +359,19 @@ public class PipelinedRedis {
      * A command that waits for its connection to open, and the Vert.x context it was issued on (null:
      * none, as on a test's thread).
      */
-    private record Waiting(CompletableFuture<RedisConnection> opened, ContextInternal caller) {
+    private record Waiting(CompletableFuture<RedisConnection> opened, Context caller) {
 
         /** Whether it has no event-loop context to be told on: it is told wherever the connection opened. */
         boolean contextless() {
             return caller == null || !caller.isEventLoopContext();
         }
 
-        /** On the caller's context: right here when this is its event loop (no hop, order kept), else queued to it. */
+        /** Lets the command go (it is then sent at once, from where this runs). */
         void tell(RedisConnection connection, Throwable failure) {
-            Runnable told = () -> {
-                if (failure == null) {
-                    opened.complete(connection);
-                } else {
-                    opened.completeExceptionally(failure);
-                }
-            };
-            if (contextless()) {
-                told.run();
+            if (failure == null) {
+                opened.complete(connection);
             } else {
-                caller.emit(v -> told.run());
+                opened.completeExceptionally(failure);
             }
         }
     }

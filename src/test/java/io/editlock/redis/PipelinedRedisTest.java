@@ -9,9 +9,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.common.vertx.VertxContext;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
-import io.vertx.core.impl.ContextInternal;
 import io.vertx.mutiny.core.Vertx;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Redis;
@@ -91,18 +91,19 @@ class PipelinedRedisTest {
     void aCommandThatWaitedForItsConnectionIsAnsweredOnTheContextItCameFrom() throws Exception {
         PipelinedRedis fresh = new PipelinedRedis(defaultClient, options, vertx, meters, Duration.ofSeconds(10));
         try {
-            ContextInternal loop = (ContextInternal) vertx.getDelegate().getOrCreateContext();
-            List<ContextInternal> requests = List.of(loop.duplicate(), loop.duplicate(), loop.duplicate());
+            Context loop = vertx.getDelegate().getOrCreateContext();
+            List<Context> requests = List.of(
+                    VertxContext.createNewDuplicatedContext(loop),
+                    VertxContext.createNewDuplicatedContext(loop),
+                    VertxContext.createNewDuplicatedContext(loop));
             List<CompletableFuture<Boolean>> answeredAtHome = new CopyOnWriteArrayList<>();
             loop.runOnContext(ignored -> {
-                for (ContextInternal request : requests) {
+                for (Context request : requests) {
                     CompletableFuture<Boolean> atHome = new CompletableFuture<>();
                     answeredAtHome.add(atHome);
-                    request.dispatch(() -> fresh.execute(Command.PING)
+                    request.runOnContext(issue -> fresh.execute(Command.PING)
                             .subscribe()
-                            .with(
-                                    pong -> atHome.complete(io.vertx.core.Vertx.currentContext() == request),
-                                    atHome::completeExceptionally));
+                            .with(pong -> atHome.complete(isCurrent(request)), atHome::completeExceptionally));
                 }
             });
             await().atMost(Duration.ofSeconds(20)).until(() -> answeredAtHome.size() == requests.size());
@@ -112,6 +113,11 @@ class PipelinedRedisTest {
         } finally {
             fresh.close(new ShutdownEvent());
         }
+    }
+
+    private static boolean isCurrent(Context context) {
+        var current = Vertx.currentContext();
+        return current != null && current.getDelegate() == context;
     }
 
     private static Uni<List<Response>> pushAll(PipelinedRedis pipeline, String list) {
