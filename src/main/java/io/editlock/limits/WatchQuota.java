@@ -20,9 +20,13 @@ public class WatchQuota {
         this.perSocket = config.limits().watchesPerSocket();
     }
 
-    /** @param watched what the socket asked to watch so far (not what it watches because of its locks) */
-    public boolean admits(Set<Long> watched, long configuratorId) {
-        if (watched.contains(configuratorId) || watched.size() < perSocket) {
+    /**
+     * @param asked what the socket asked to watch so far (not what it watches because of its locks)
+     * @param watching all it watches now, because it asked or because it locked something there: watching
+     *     one of those again is no new watch, and one it watches because of a lock is never refused
+     */
+    public boolean admits(Set<Long> asked, Set<Long> watching, long configuratorId) {
+        if (watching.contains(configuratorId) || asked.contains(configuratorId) || asked.size() < perSocket) {
             return true;
         }
         metrics.refused(LimitMetrics.Limit.WATCHES);

@@ -73,7 +73,10 @@ public class FrameDecoder {
             return new ClientRequest.Invalid(null, "the frame must be a JSON object {event, data, ref}");
         }
         JsonNode refNode = present(root.get("ref"));
-        if (refNode != null && (!refNode.isTextual() || characters(refNode.textValue()) > MAX_REF)) {
+        if (refNode != null
+                && (!refNode.isTextual()
+                        || characters(refNode.textValue()) > MAX_REF
+                        || !wellFormed(refNode.textValue()))) {
             return new ClientRequest.Invalid(null, "ref must be a string of at most " + MAX_REF + " characters");
         }
         String ref = refNode == null ? null : refNode.textValue();
@@ -111,6 +114,22 @@ public class FrameDecoder {
             return null;
         }
         return ref;
+    }
+
+    /**
+     * Whether the text is Unicode: JSON may escape half of a surrogate pair alone ({@code "\ud800"}),
+     * which no reply can carry back as it came (UTF-8 has no such character), so such a ref is no ref.
+     */
+    static boolean wellFormed(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Characters as the contract counts them (docs/protocol.md §4): code points, so 😀 is one. */
@@ -192,7 +211,8 @@ public class FrameDecoder {
                         && ref == null
                         && value == JsonToken.VALUE_STRING
                         // UTF-16 units: never fewer than characters; a longer ref goes the tree's way.
-                        && parser.getTextLength() <= MAX_REF) {
+                        && parser.getTextLength() <= MAX_REF
+                        && wellFormed(parser.getText())) {
                     ref = parser.getText();
                 } else if (field.equals("data") && !data && value == JsonToken.START_OBJECT) {
                     data = true;

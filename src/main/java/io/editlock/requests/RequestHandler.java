@@ -188,7 +188,7 @@ public class RequestHandler {
 
     private Uni<String> watch(SocketSession session, ClientRequest.Watch request) {
         long configuratorId = request.configuratorId();
-        if (!watchQuota.admits(session.askedToWatch(), configuratorId)) {
+        if (!watchQuota.admits(session.askedToWatch(), session.watched(), configuratorId)) {
             return refuse(new SocketError.WatchLimitReached(watchQuota.perSocket()), request.ref());
         }
         return catalog.configuratorExists(configuratorId)

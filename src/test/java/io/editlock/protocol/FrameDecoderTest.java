@@ -78,6 +78,10 @@ class FrameDecoderTest {
                                 + "'message':'" + "😀".repeat(200) + "'},'ref':'t'}",
                         new ClientRequest.RequestTakeover("t", Resource.configurator(12), "😀".repeat(200))),
                 row("touch without data", "{'event':'touch','ref':'t'}", new ClientRequest.Touch("t")),
+                row(
+                        "a ref of a whole surrogate pair, escaped",
+                        "{'event':'touch','ref':'\\ud83d\\ude00'}",
+                        new ClientRequest.Touch("😀")),
                 row("touch with data null", "{'event':'touch','data':null,'ref':'t'}", new ClientRequest.Touch("t")),
                 row(
                         "touch with an object",
@@ -159,6 +163,9 @@ class FrameDecoderTest {
                 row("ref an object", "{'event':'touch','ref':{'id':'r'}}", invalid(null, BAD_REF)),
                 row("ref of 65 characters", "{'event':'touch','ref':'" + "r".repeat(65) + "'}", invalid(null, BAD_REF)),
                 row("ref of 65 emoji", "{'event':'touch','ref':'" + "😀".repeat(65) + "'}", invalid(null, BAD_REF)),
+                // No reply could carry it back as it came.
+                row("ref of half a surrogate pair", "{'event':'touch','ref':'a\\ud800'}", invalid(null, BAD_REF)),
+                row("ref of the other half", "{'event':'touch','ref':'\\udc00b'}", invalid(null, BAD_REF)),
                 row(
                         "request-takeover with a message of 201 emoji",
                         "{'event':'request-takeover','data':{'resource':{'type':'configurator','configuratorId':12},"

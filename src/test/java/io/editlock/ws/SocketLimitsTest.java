@@ -141,6 +141,10 @@ class SocketLimitsTest {
             }
             JsonNode refused = sara.request("watch", Map.of("configuratorId", configurators.get(100)));
             assertEquals("LIMIT_EXCEEDED", refused.path("data").path("code").asText(), "the 101st watch: " + refused);
+            // The one it watches for its lock is never refused, also when asked for at the limit.
+            JsonNode own = sara.request("watch", Map.of("configuratorId", locked));
+            assertEquals(
+                    "lock-updated", own.path("event").asText(), "watching where it holds a lock, at the limit: " + own);
         }
     }
 
