@@ -385,11 +385,13 @@ local function forget_socket(ctx, socket_id)
   redis.call('HDEL', ctx.waiters, 's:' .. socket_id)
 end
 
--- Resume: what the old socket waited for, the new socket waits for, in the same place.
+-- Resume: what the old socket waited for, the new socket waits for, in the same place. Returns
+-- whether the new socket waits or asks for anything here now (also when an earlier run of a retried
+-- resume moved it).
 local function move_waiting_socket(ctx, old_socket, new_socket, new_node)
-  if ctx == nil then return end
+  if ctx == nil then return false end
   local raw = redis.call('HGET', ctx.waiters, 's:' .. old_socket)
-  if not raw then return end
+  if not raw then return redis.call('HEXISTS', ctx.waiters, 's:' .. new_socket) == 1 end
   for _, entry in ipairs(cjson.decode(raw)) do
     local kind, field, user = string.match(entry, '^(%a)|([^|]*)|?(.*)$')
     local key, hash = field .. '|' .. user, ctx.waiters
@@ -407,4 +409,5 @@ local function move_waiting_socket(ctx, old_socket, new_socket, new_node)
   redis.call('HDEL', ctx.waiters, 's:' .. old_socket)
   -- The new socket may wait or ask on its own already: its list gains the old one's, it is not replaced.
   for _, entry in ipairs(cjson.decode(raw)) do socket_index_update(ctx, new_socket, entry, true) end
+  return true
 end

@@ -96,7 +96,7 @@ public class LockService {
     }
 
     /** Resume: the locks a dropped socket kept move to the new socket, same grants. */
-    public Uni<List<Lock>> moveSocket(String oldSocketId, String newSocketId, String newNodeId) {
+    public Uni<MovedSocket> moveSocket(String oldSocketId, String newSocketId, String newNodeId) {
         return storeFailures(socketLocks.move(oldSocketId, newSocketId, newNodeId));
     }
 

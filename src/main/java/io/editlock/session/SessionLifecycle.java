@@ -166,9 +166,11 @@ public class SessionLifecycle {
     }
 
     /**
-     * @return the locks moved to this socket, or empty when the token cannot be resumed; a failure
-     *     (the store out of reach) leaves the token good for a retry and the old socket's grace period
-     *     running
+     * @return the locks moved to this socket, or empty when the token cannot be resumed: unknown,
+     *     spent, another user's, its socket still open, or nothing of it kept any more (its locks ended
+     *     with their leases after its node died, or another of the user's sockets released them; docs/protocol.md
+     *     §11); a failure (the store out of reach) leaves the token good for a retry and the old
+     *     socket's grace period running
      */
     public Uni<Optional<List<Lock>>> resume(SocketSession session, String resumeToken) {
         return resumes.claim(resumeToken, session.identity().userId(), session.socketId())
@@ -185,9 +187,10 @@ public class SessionLifecycle {
                             .onFailure()
                             .call(() -> giveBack(resumeToken, session, old))
                             .call(() -> resumes.resumed(resumeToken).onFailure().recoverWithNull())
-                            .invoke(moved -> moved.forEach(lock ->
-                                    registry.watch(session, lock.resource().configuratorId())))
-                            .map(Optional::of);
+                            .invoke(moved -> moved.locks()
+                                    .forEach(lock -> registry.watch(
+                                            session, lock.resource().configuratorId())))
+                            .map(moved -> moved.keptAnything() ? Optional.of(moved.locks()) : Optional.empty());
                 });
     }
 

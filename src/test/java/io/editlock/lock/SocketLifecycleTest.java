@@ -77,7 +77,8 @@ class SocketLifecycleTest {
 
         List<Lock> moved = locks.moveSocket(old.socketId(), resumed.socketId(), "node-2")
                 .await()
-                .atMost(WAIT);
+                .atMost(WAIT)
+                .locks();
 
         assertEquals(
                 grants(List.of(configuratorLock, pageLock)),

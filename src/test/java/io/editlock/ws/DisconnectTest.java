@@ -301,6 +301,32 @@ class DisconnectTest {
         }
     }
 
+    /**
+     * docs/protocol.md §11: a token is good only while its socket's locks are still kept. Another tab of
+     * the user released the one lock within the grace period: nothing is left to resume.
+     */
+    @Test
+    void resumeOfASocketWhoseLocksAreAllGoneFails() {
+        long c = Fixtures.configurator(store);
+        TestUser sara = DemoLogin.user("Sara");
+        try (WsClient tab = WsClient.connect(base, sara.token())) {
+            WsClient old = WsClient.connect(base, sara.token());
+            old.request("lock-configurator", Map.of("configuratorId", c));
+            String resumeToken = old.resumeToken();
+            old.drop();
+            awaitDropped(old.socketId());
+            assertEquals(
+                    "lock-released",
+                    tab.request("unlock-configurator", Map.of("configuratorId", c))
+                            .path("event")
+                            .asText(),
+                    "any socket of the user may unlock it");
+            try (WsClient late = WsClient.connect(base, sara.token())) {
+                assertResumeFailed(late, resumeToken, "a token whose socket keeps nothing any more");
+            }
+        }
+    }
+
     // --- helpers ------------------------------------------------------------------------------
 
     private void end(WsClient tab, Drop how) {

@@ -3,6 +3,7 @@ package io.editlock.lock.redis;
 import io.editlock.config.EditlockConfig;
 import io.editlock.lock.Holder;
 import io.editlock.lock.Lock;
+import io.editlock.lock.MovedSocket;
 import io.editlock.lock.ReleaseReason;
 import io.editlock.lock.ReleasedLock;
 import io.editlock.lock.Resource;
@@ -148,7 +149,7 @@ public class LockScripts {
                 .map(reply -> reply.toInteger());
     }
 
-    public Uni<List<Lock>> moveSocket(
+    public Uni<MovedSocket> moveSocket(
             long configuratorId, String oldSocket, String newSocket, String newNode, Duration lease) {
         List<String> k = List.of(keys.locks(configuratorId)); // locks
         List<String> a = List.of(oldSocket, newSocket, newNode, String.valueOf(lease.toMillis()));

@@ -2,6 +2,7 @@ package io.editlock.lock.redis;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.lock.Lock;
+import io.editlock.lock.MovedSocket;
 import io.editlock.lock.ReleasedLock;
 import java.util.List;
 
@@ -45,9 +46,11 @@ public final class ScriptReplies {
         return released(ScriptJson.parse(json));
     }
 
-    /** move_socket_locks: {@code {moved}}. */
-    public static List<Lock> moved(String json) {
-        return LockRecords.locks(ScriptJson.parse(json).path("moved"));
+    /** move_socket_locks: {@code {moved, waits}}. */
+    public static MovedSocket moved(String json) {
+        JsonNode reply = ScriptJson.parse(json);
+        return new MovedSocket(
+                LockRecords.locks(reply.path("moved")), reply.path("waits").asBoolean());
     }
 
     /** list_locks: {@code {locks}}. */

@@ -1,8 +1,8 @@
 package io.editlock.lock.redis;
 
 import io.editlock.config.EditlockConfig;
-import io.editlock.lock.Lock;
 import io.editlock.lock.LockAudit;
+import io.editlock.lock.MovedSocket;
 import io.editlock.lock.ReleaseReason;
 import io.editlock.lock.ReleasedLock;
 import io.smallrye.mutiny.Multi;
@@ -57,11 +57,11 @@ public class SocketLocks {
                 .call(() -> index.renew(socketId));
     }
 
-    /** The locks the old socket kept move to the new socket, same grants. */
-    public Uni<List<Lock>> move(String oldSocketId, String newSocketId, String newNodeId) {
+    /** The locks the old socket kept, and its places in lines, move to the new socket, same grants. */
+    public Uni<MovedSocket> move(String oldSocketId, String newSocketId, String newNodeId) {
         return index.configurators(oldSocketId)
                 .flatMap(ids -> ids.isEmpty()
-                        ? Uni.createFrom().item(List.<List<Lock>>of())
+                        ? Uni.createFrom().item(MovedSocket.NOTHING)
                         : index.addAll(newSocketId, ids)
                                 .chain(() -> Multi.createFrom()
                                         .iterable(ids)
@@ -69,8 +69,8 @@ public class SocketLocks {
                                         .transformToUniAndMerge(id ->
                                                 scripts.moveSocket(id, oldSocketId, newSocketId, newNodeId, lease))
                                         .collect()
-                                        .asList()))
-                .flatMap(lists -> index.remove(oldSocketId).replaceWith(flatten(lists)));
+                                        .with(Collectors.reducing(MovedSocket.NOTHING, MovedSocket::and))))
+                .flatMap(moved -> index.remove(oldSocketId).replaceWith(moved));
     }
 
     private Uni<List<ReleasedLock>> release(String socketId, ReleaseReason reason, long upTo) {

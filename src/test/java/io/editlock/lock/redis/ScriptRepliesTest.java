@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.editlock.lock.Lock;
+import io.editlock.lock.MovedSocket;
 import io.editlock.lock.Page;
 import io.editlock.lock.ReleaseReason;
 import io.editlock.lock.ReleasedLock;
@@ -123,7 +124,14 @@ class ScriptRepliesTest {
                         .map(Lock::resource)
                         .toList(),
                 "list_locks");
-        assertEquals(List.of(), ScriptReplies.moved("{\"moved\":{}}"), "move_socket_locks with nothing moved");
+        assertEquals(
+                MovedSocket.NOTHING,
+                ScriptReplies.moved("{\"moved\":{},\"waits\":false}"),
+                "move_socket_locks with nothing moved");
+        assertEquals(
+                new MovedSocket(List.of(), true),
+                ScriptReplies.moved("{\"moved\":{},\"waits\":true}"),
+                "move_socket_locks that moved a place in a line only");
         assertEquals(
                 List.of(expiredItemPage()),
                 ScriptReplies.released("{\"released\":" + EXPIRED + "}"),
