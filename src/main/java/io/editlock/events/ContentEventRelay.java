@@ -8,6 +8,7 @@ import io.editlock.protocol.WireFormat;
 import io.editlock.redis.LastingSubscription;
 import io.editlock.redis.ListeningReadiness;
 import io.editlock.redis.LockKeys;
+import io.editlock.redis.StoreDataWatch;
 import io.editlock.session.SessionRegistry;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.runtime.ShutdownEvent;
@@ -62,6 +63,11 @@ public class ContentEventRelay {
         if (current != null) {
             current.stop();
         }
+    }
+
+    /** The store lost its data: the configurators its watchers show may be gone or older. */
+    void storeDataLost(@Observes StoreDataWatch.StoreDataLost lost) {
+        announceMissedWrites();
     }
 
     /**

@@ -15,6 +15,7 @@ import io.editlock.protocol.WireFormat;
 import io.editlock.redis.LastingSubscription;
 import io.editlock.redis.ListeningReadiness;
 import io.editlock.redis.LockKeys;
+import io.editlock.redis.StoreDataWatch;
 import io.editlock.session.FrameSender;
 import io.editlock.session.SessionRegistry;
 import io.editlock.session.SocketSession;
@@ -111,6 +112,11 @@ public class LockEventRelay {
         if (current != null) {
             current.stop();
         }
+    }
+
+    /** The store lost its data while this node's subscription stayed up: nothing announced the locks that went. */
+    void storeDataLost(@Observes StoreDataWatch.StoreDataLost lost) {
+        resync();
     }
 
     /** What this node may have missed while it heard nothing (docs/protocol.md §4). */

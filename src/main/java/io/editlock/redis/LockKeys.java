@@ -180,6 +180,11 @@ public class LockKeys {
         return all;
     }
 
+    /** String: a random mark that lives as long as the store's data; gone or replaced, the data was lost (StoreDataWatch). */
+    public String storeMark() {
+        return prefix + ":store-mark";
+    }
+
     /** Sorted set: {@code <configuratorId>|<field>} -> deadline (ms) of a pending take-over, for every node's sweep. */
     public String takeoverDeadlines() {
         return prefix + ":takeover-deadlines";

@@ -1,0 +1,78 @@
+package io.editlock.events;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.catalog.ConfiguratorStore;
+import io.editlock.support.DemoLogin;
+import io.editlock.support.Fixtures;
+import io.editlock.support.FrozenRedis;
+import io.editlock.support.WsClient;
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.vertx.mutiny.redis.client.Command;
+import jakarta.inject.Inject;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * docs/protocol.md §6: every release is announced, also of locks the store lost with its data while
+ * the node's connections stayed up (FLUSHALL, a fail-over to a replica behind): the holder gets its
+ * lock-lost (reason expired) and the watchers a lock-updated without it, within a renew interval.
+ */
+@QuarkusTest
+@TestProfile(StoreDataLostTest.PrivateRedis.class)
+class StoreDataLostTest {
+
+    /** A Redis of its own, which the test may flush, and a short look interval. */
+    public static class PrivateRedis implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("editlock.lease.renew-interval", "1s");
+        }
+
+        @Override
+        public List<TestResourceEntry> testResources() {
+            return List.of(new TestResourceEntry(FrozenRedis.OwnRedis.class));
+        }
+    }
+
+    @TestHTTPResource("/")
+    URI base;
+
+    @Inject
+    ConfiguratorStore store;
+
+    @Inject
+    ReactiveRedisDataSource redis;
+
+    @Test
+    void locksTheStoreLostAreAnnouncedToHoldersAndWatchers() {
+        long c = Fixtures.configurator(store);
+        try (WsClient sara = WsClient.connect(base, DemoLogin.user("Sara").token());
+                WsClient watcher = WsClient.connect(base, DemoLogin.user("Wu").token())) {
+            watcher.request("watch", Map.of("configuratorId", c));
+            sara.request("lock-variables", Map.of("configuratorId", c));
+            watcher.awaitEvent(frame -> frame.path("event").asText().equals("lock-updated")
+                    && frame.path("data").path("locks").size() == 1);
+            // The node has seen the store's data as it is now.
+            WsClient.stays(() -> sara.events("lock-lost").isEmpty(), Duration.ofSeconds(2), "nothing lost yet");
+
+            redis.execute(Command.FLUSHALL).await().atMost(Duration.ofSeconds(5));
+
+            JsonNode lost = sara.awaitEvent("lock-lost");
+            assertEquals("expired", lost.path("data").path("reason").asText(), lost.toString());
+            assertEquals(
+                    "variables", lost.path("data").path("resource").path("type").asText(), lost.toString());
+            watcher.awaitEvent(frame -> frame.path("event").asText().equals("lock-updated")
+                    && frame.path("data").path("configuratorId").asLong() == c
+                    && frame.path("data").path("locks").isEmpty());
+        }
+    }
+}
