@@ -62,7 +62,8 @@ public class NodeStop implements HealthCheck {
             LOG.warnf("stopping: could not release what was not resumed (its leases will run out): %s", e);
         }
         LOG.infof(
-                "stopped taking users after %d ms; released what %d dropped socket(s) kept that no resume took",
+                "stopped taking users after %d ms; ended the grace period of %d dropped socket(s) still waiting"
+                        + " here (what no resume took is released)",
                 Duration.ofNanos(System.nanoTime() - started).toMillis(), ended);
     }
 
