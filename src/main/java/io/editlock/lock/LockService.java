@@ -11,6 +11,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The one API of edit locks that the WebSocket and REST layers call. Every decision is one script
@@ -57,6 +58,14 @@ public class LockService {
                 .flatMap(resolved -> resolved.isEmpty()
                         ? Uni.createFrom().<AcquireResult>item(new AcquireResult.NotFound(requested))
                         : acquisition.acquire(resolved.get(), holder, lease)));
+    }
+
+    /**
+     * Fills in the configurator of an item page (a configurator or variables page names its own);
+     * empty when the item does not exist.
+     */
+    public Uni<Optional<Resource>> resolve(Resource requested) {
+        return storeFailures(items.resolve(requested));
     }
 
     /** An explicit unlock by the user, from any of their sockets. */

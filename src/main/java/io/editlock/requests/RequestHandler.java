@@ -135,7 +135,6 @@ public class RequestHandler {
 
     private Uni<String> lock(SocketSession session, ClientRequest.Lock request) {
         long started = System.nanoTime();
-        SessionRegistry.LockRoom room = registry.joinForLock(session, request.resource());
         return lockRequestRate
                 .allow(session.identity().userId())
                 .flatMap(verdict -> verdict == Verdict.ALLOWED
@@ -149,10 +148,7 @@ public class RequestHandler {
                 .map(outcome -> {
                     if (outcome instanceof LockOutcome.Decided decided
                             && decided.result() instanceof AcquireResult.Granted granted) {
-                        room.granted(granted.lock().resource().configuratorId());
                         told(session, granted);
-                    } else {
-                        room.notGranted();
                     }
                     audit.acquireTook(outcome.auditName(), Duration.ofNanos(System.nanoTime() - started));
                     return LockReplies.of(outcome, request.resource(), request.ref());
@@ -169,8 +165,23 @@ public class RequestHandler {
     private Uni<LockOutcome> acquire(SocketSession session, ClientRequest.Lock request) {
         return lifecycle
                 .beforeLockRequest(session)
-                .chain(() -> locks.acquire(request.resource(), session.holder()))
+                .chain(() -> locks.resolve(request.resource()))
+                .chain(resolved -> resolved.isPresent()
+                        ? acquireInRoom(session, resolved.get())
+                        : Uni.createFrom().item(new AcquireResult.NotFound(request.resource())))
                 .map(LockOutcome.Decided::new);
+    }
+
+    private Uni<AcquireResult> acquireInRoom(SocketSession session, Resource resolved) {
+        SessionRegistry.LockRoom room = registry.joinForLock(session, resolved);
+        return locks.acquire(resolved, session.holder())
+                .invoke(result -> {
+                    if (!(result instanceof AcquireResult.Granted)) {
+                        room.notGranted();
+                    }
+                })
+                .onFailure()
+                .invoke(room::notGranted);
     }
 
     private Uni<String> unlock(SocketSession session, ClientRequest.Unlock request) {

@@ -118,16 +118,20 @@ public class WaitingRequests {
             if (outcome instanceof WaitingLines.NotFound notFound) {
                 return Uni.createFrom().item(LockReplies.of(new AcquireResult.NotFound(notFound.resource()), ref));
             }
-            return locks.acquire(outcome.resource(), session.holder()).flatMap(result -> {
-                if (result instanceof AcquireResult.Granted granted) {
-                    registry.watch(session, granted.lock().resource().configuratorId());
-                    return Uni.createFrom().item(LockReplies.of(result, ref));
-                }
-                if (result instanceof AcquireResult.Refused && retries > 0) {
-                    return waitFor(session, requested, ref, retries - 1);
-                }
-                return Uni.createFrom().item(LockReplies.of(result, ref));
-            });
+            SessionRegistry.LockRoom room = registry.joinForLock(session, outcome.resource());
+            return locks.acquire(outcome.resource(), session.holder())
+                    .onFailure()
+                    .invoke(room::notGranted)
+                    .flatMap(result -> {
+                        if (result instanceof AcquireResult.Granted) {
+                            return Uni.createFrom().item(LockReplies.of(result, ref));
+                        }
+                        room.notGranted();
+                        if (result instanceof AcquireResult.Refused && retries > 0) {
+                            return waitFor(session, requested, ref, retries - 1);
+                        }
+                        return Uni.createFrom().item(LockReplies.of(result, ref));
+                    });
         });
     }
 

@@ -71,30 +71,33 @@ public class SessionRegistry implements OpenSockets {
      * A lock request joins the room of the configurator it names before the grant (when the
      * configurator is known), so that no change right after the grant is missed.
      */
-    public LockRoom joinForLock(SocketSession session, Resource requested) {
-        Long known = requested.configuratorId();
-        return new LockRoom(session, known, known != null && watch(session, known));
+    /**
+     * Joins the room of the configurator a lock request is for, before the store decides it, so that
+     * the socket hears the change its own grant makes (docs/protocol.md §4: a socket that locks
+     * anything in a configurator also watches it).
+     *
+     * @param resolved a resource whose configurator is known
+     */
+    public LockRoom joinForLock(SocketSession session, Resource resolved) {
+        long configuratorId = resolved.configuratorId();
+        return new LockRoom(session, configuratorId, watch(session, configuratorId));
     }
 
-    /** The room of one lock request: joined for good when granted, left again when not and not watched before. */
+    /** The room of one lock request: kept when granted, left again when not and not watched before. */
     public final class LockRoom {
         private final SocketSession session;
-        private final Long joined;
+        private final long configuratorId;
         private final boolean newlyJoined;
 
-        private LockRoom(SocketSession session, Long joined, boolean newlyJoined) {
+        private LockRoom(SocketSession session, long configuratorId, boolean newlyJoined) {
             this.session = session;
-            this.joined = joined;
+            this.configuratorId = configuratorId;
             this.newlyJoined = newlyJoined;
-        }
-
-        public void granted(long configuratorId) {
-            watch(session, configuratorId);
         }
 
         public void notGranted() {
             if (newlyJoined) {
-                unwatch(session, joined);
+                unwatch(session, configuratorId);
             }
         }
     }

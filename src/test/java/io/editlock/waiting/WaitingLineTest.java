@@ -1,5 +1,6 @@
 package io.editlock.waiting;
 
+import static io.editlock.support.LockFrames.awaitState;
 import static io.editlock.support.Sockets.about;
 import static io.editlock.support.Sockets.page;
 import static org.awaitility.Awaitility.await;
@@ -68,6 +69,8 @@ class WaitingLineTest {
         JsonNode reply = tom.request("wait-for", about(item));
         assertEquals("lock-acquired", reply.path("event").asText(), reply.toString());
         assertTrue(reply.path("data").path("lock").path("token").asLong() > 0);
+        // Like a lock request, the grant makes the socket watch the configurator in time to hear it (§4).
+        awaitState(tom, c, Set.of("item-subresource"));
     }
 
     /**

@@ -15,6 +15,7 @@ import io.editlock.support.DemoLogin;
 import io.editlock.support.DemoLogin.TestUser;
 import io.editlock.support.Fixtures;
 import io.editlock.support.LockFrames;
+import io.editlock.support.LockKind;
 import io.editlock.support.WsClient;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -25,6 +26,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * docs/protocol.md §4: {@code watch} is answered with the configurator's current locks, and a watcher
@@ -102,6 +105,23 @@ class WatchTest {
             assertFalse(
                     last.path("data").path("locks").get(0).has("token"),
                     "a broadcast never shows a fencing token: " + last);
+        }
+    }
+
+    /**
+     * docs/protocol.md §4: a socket that locks anything in a configurator also watches it, so it hears
+     * the change its own grant made, whichever kind it locked. An item page names no configurator in
+     * its request; the server finds it.
+     */
+    @ParameterizedTest
+    @EnumSource(LockKind.class)
+    void aSocketThatLocksWatchesTheConfiguratorFromItsOwnGrantOn(LockKind kind) {
+        long c = Fixtures.configurator(store);
+        long item = Fixtures.item(store, c);
+        try (WsClient s = WsClient.connect(base, DemoLogin.user("Sara").token())) {
+            s.request(kind.lockEvent, kind.data(c, item));
+
+            awaitState(s, c, Set.of(kind.type));
         }
     }
 
