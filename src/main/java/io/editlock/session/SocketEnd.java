@@ -8,7 +8,11 @@ import io.quarkus.websockets.next.CloseReason;
  * outlive the reload, but not for as long as those of a socket whose network is gone.
  */
 public enum SocketEnd {
-    /** 1000: the client is done (signed out, left the editor); nothing to wait for. */
+    /**
+     * 1000: the client is done (signed out, left the editor); nothing to wait for. A close frame
+     * without a code is one too: a browser's {@code close()} without arguments sends it, and the
+     * WebSocket layer reports it as 1000.
+     */
     DONE,
     /** 1001: the page went away, perhaps only to load again; kept for the reload grace. */
     PAGE_GONE,

@@ -228,6 +228,11 @@ public final class RawWsClient implements AutoCloseable {
         sendFrame(CLOSE, true, new byte[] {(byte) (code >> 8), (byte) code});
     }
 
+    /** Sends a close frame that carries no code, as a browser's {@code close()} without arguments does. */
+    public void sendCloseWithoutCode() {
+        sendFrame(CLOSE, true, new byte[0]);
+    }
+
     private synchronized void sendFrame(int opcode, boolean fin, byte[] payload) {
         try {
             ByteArrayOutputStream frame = new ByteArrayOutputStream();
