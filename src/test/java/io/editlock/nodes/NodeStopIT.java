@@ -11,6 +11,7 @@ import io.editlock.support.TestRedis;
 import io.editlock.support.TestTokens;
 import io.editlock.support.WsClient;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -108,6 +109,92 @@ class NodeStopIT {
                 }
             }
         }
+    }
+
+    /**
+     * A deploy often stops more than one node at once. Each stopping node waits only for its own
+     * sockets, and the users of both resume on the node that stays; a stopping node is no place to
+     * resume (it takes no new sockets), so nobody is sent from one to the other.
+     */
+    @Test
+    void twoNodesStoppedAtOnceHandTheirUsersToTheNodeThatStays() throws Exception {
+        try (RedisProcess redis = TestRedis.start()) {
+            TestTokens tokens = TestTokens.generate();
+            Map<String, String> settings = Map.of(
+                    "quarkus.redis.hosts",
+                    redis.url(),
+                    "mp.jwt.verify.publickey.location",
+                    tokens.publicKeyFile().toString(),
+                    "editlock.session.grace-period",
+                    GRACE.toMillis() + "ms");
+            try (ServerNode stays = ServerNode.start("node-stays", settings);
+                    ServerNode first = ServerNode.start("node-leaving-1", settings);
+                    ServerNode second = ServerNode.start("node-leaving-2", settings)) {
+                String setup = tokens.token("setup", "Setup");
+                long saras = stays.createConfigurator(setup, "stopping");
+                long lenas = stays.createConfigurator(setup, "stopping");
+                long toms = stays.createConfigurator(setup, "stopping");
+                String saraToken = tokens.token("sara", "Sara");
+                String lenaToken = tokens.token("lena", "Lena");
+                try (WsClient sara = WsClient.connect(first.baseUri(), saraToken);
+                        WsClient lena = WsClient.connect(second.baseUri(), lenaToken);
+                        WsClient tom = WsClient.connect(second.baseUri(), tokens.token("tom", "Tom"));
+                        WsClient omar = WsClient.connect(stays.baseUri(), tokens.token("omar", "Omar"))) {
+                    long saraGrant = grant(sara, saras);
+                    long lenaGrant = grant(lena, lenas);
+                    grant(tom, toms);
+                    for (long configurator : List.of(saras, lenas, toms)) {
+                        omar.request("watch", Map.of("configuratorId", configurator));
+                    }
+
+                    first.stop();
+                    second.stop();
+
+                    assertEquals(1001, sara.awaitClosedByServer(), "each stopping node ends its sockets as drops");
+                    assertEquals(1001, lena.awaitClosedByServer(), "each stopping node ends its sockets as drops");
+                    try (WsClient saraAgain = WsClient.connect(stays.baseUri(), saraToken);
+                            WsClient lenaAgain = WsClient.connect(stays.baseUri(), lenaToken)) {
+                        assertEquals(List.of(saraGrant), resumedGrants(saraAgain, sara.resumeToken()), "Sara's grant");
+                        assertEquals(List.of(lenaGrant), resumedGrants(lenaAgain, lena.resumeToken()), "Lena's grant");
+
+                        // Tom does not come back: his page is freed when the grace period ends.
+                        JsonNode released = omar.awaitEvent(frame -> isReleaseOf(frame, toms), GRACE.plusSeconds(5));
+                        assertEquals(
+                                "disconnect",
+                                released.path("data").path("reason").asText());
+                        assertEquals(143, first.awaitExit(Duration.ofSeconds(10)), "the first node exits");
+                        assertEquals(143, second.awaitExit(Duration.ofSeconds(10)), "the second node exits");
+                        assertEquals(
+                                List.of(),
+                                omar.frames(frame -> isReleaseOf(frame, saras) || isReleaseOf(frame, lenas)),
+                                "Sara's and Lena's pages were never free");
+                        assertTrue(configuratorLockedBy(saraAgain, saras, "sara"), "Sara still holds hers");
+                        assertTrue(configuratorLockedBy(lenaAgain, lenas, "lena"), "Lena still holds hers");
+                    }
+                }
+            }
+        }
+    }
+
+    private static long grant(WsClient client, long configuratorId) {
+        JsonNode reply = client.request("lock-configurator", Map.of("configuratorId", configuratorId));
+        assertEquals("lock-acquired", reply.path("event").asText(), reply.toString());
+        return reply.path("data").path("lock").path("token").asLong();
+    }
+
+    private static List<Long> resumedGrants(WsClient client, String resumeToken) {
+        JsonNode resumed = client.request("resume", Map.of("resumeToken", resumeToken));
+        assertEquals("resumed", resumed.path("event").asText(), "resumes on the node that stays: " + resumed);
+        List<Long> grants = new ArrayList<>();
+        resumed.path("data")
+                .path("locks")
+                .forEach(lock -> grants.add(lock.path("token").asLong()));
+        return grants;
+    }
+
+    private static boolean isReleaseOf(JsonNode frame, long configuratorId) {
+        return frame.path("event").asText().equals("lock-released")
+                && frame.path("data").path("resource").path("configuratorId").asLong() == configuratorId;
     }
 
     private static int readiness(ServerNode node) {
