@@ -185,6 +185,11 @@ public class LockKeys {
         return prefix + ":store-mark";
     }
 
+    /** String: the store mark of a Redis Cluster shard; the tag is chosen to hash into one of the shard's slots. */
+    public String storeMark(int shardTag) {
+        return prefix + ":store-mark:{" + shardTag + "}";
+    }
+
     /** Sorted set: {@code <configuratorId>|<field>} -> deadline (ms) of a pending take-over, for every node's sweep. */
     public String takeoverDeadlines() {
         return prefix + ":takeover-deadlines";

@@ -5,6 +5,8 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.UUID;
 import org.jboss.logging.Logger;
 
@@ -13,7 +15,8 @@ import org.jboss.logging.Logger;
  * fail-over to a replica that had not caught up): no release of the locks that went is ever
  * announced, so their holders would go on editing and watchers keep showing them. A restart that cuts
  * the connections is noticed by the subscriptions; this is for what they cannot hear. A mark key
- * lives in Redis for as long as its data does; a node that finds it gone or replaced fires
+ * lives in Redis for as long as its data does (on a Redis Cluster, one on every shard, for a shard can
+ * lose its data alone: {@link StoreMarks}); a node that finds one gone or replaced fires
  * {@link StoreDataLost}, and the event relays tell what was missed as after a cut subscription.
  */
 @ApplicationScoped
@@ -22,14 +25,14 @@ public class StoreDataWatch {
     private static final Logger LOG = Logger.getLogger(StoreDataWatch.class);
 
     private final PipelinedRedis redis;
-    private final LockKeys keys;
+    private final StoreMarks marks;
     private final Event<StoreDataLost> lost;
-    /** The mark this node last saw; null before its first look. */
-    private volatile String seen;
+    /** Each mark as this node last saw it, by its key; empty before the first look. */
+    private volatile Map<String, String> seen = Map.of();
 
-    public StoreDataWatch(PipelinedRedis redis, LockKeys keys, Event<StoreDataLost> lost) {
+    public StoreDataWatch(PipelinedRedis redis, StoreMarks marks, Event<StoreDataLost> lost) {
         this.redis = redis;
-        this.keys = keys;
+        this.marks = marks;
         this.lost = lost;
     }
 
@@ -50,12 +53,24 @@ public class StoreDataWatch {
 
     /** @return whether the data changed since the last look (the event was fired) */
     public Uni<Boolean> check() {
-        return redis.execute(Command.GET, keys.storeMark())
-                .flatMap(mark -> mark != null ? Uni.createFrom().item(mark.toString()) : putMark())
+        return marks.keys()
+                .flatMap(keys -> Uni.join()
+                        .all(keys.stream().map(this::read).toList())
+                        .andFailFast()
+                        .map(values -> {
+                            Map<String, String> now = new HashMap<>();
+                            for (int i = 0; i < keys.size(); i++) {
+                                now.put(keys.get(i), values.get(i));
+                            }
+                            return now;
+                        }))
                 .map(now -> {
-                    String last = seen;
+                    Map<String, String> last = seen;
                     seen = now;
-                    boolean changed = last != null && !last.equals(now);
+                    // A mark this node has not seen before (a new shard, the first look) is no loss.
+                    boolean changed = now.entrySet().stream()
+                            .anyMatch(mark -> last.containsKey(mark.getKey())
+                                    && !last.get(mark.getKey()).equals(mark.getValue()));
                     if (changed) {
                         LOG.warn("the lock store's data is not the data this node saw before (flushed, or a"
                                 + " fail-over lost it): telling holders and watchers what they missed");
@@ -65,10 +80,15 @@ public class StoreDataWatch {
                 });
     }
 
+    private Uni<String> read(String key) {
+        return redis.execute(Command.GET, key)
+                .flatMap(mark -> mark != null ? Uni.createFrom().item(mark.toString()) : putMark(key));
+    }
+
     /** A store without a mark gets this node's, unless another node's came first (SET NX, then GET: Redis 6.2). */
-    private Uni<String> putMark() {
-        return redis.execute(Command.SET, keys.storeMark(), UUID.randomUUID().toString(), "NX")
-                .chain(() -> redis.execute(Command.GET, keys.storeMark()))
+    private Uni<String> putMark(String key) {
+        return redis.execute(Command.SET, key, UUID.randomUUID().toString(), "NX")
+                .chain(() -> redis.execute(Command.GET, key))
                 .map(mark -> mark == null ? "" : mark.toString());
     }
 }

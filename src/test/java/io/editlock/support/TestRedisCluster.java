@@ -74,6 +74,44 @@ public final class TestRedisCluster implements AutoCloseable {
         return masters.stream().map(master -> acl.url(master.port())).collect(Collectors.joining(","));
     }
 
+    /** Empties the master that holds this key's slot, and only it: that shard lost its data. */
+    public void flushMasterHolding(String key) {
+        run(List.of(cli(), "-p", String.valueOf(masterHolding(key).port()), "flushall"));
+    }
+
+    /** Whether two keys live on the same master. */
+    public boolean sameMaster(String key, String other) {
+        return masterHolding(key) == masterHolding(other);
+    }
+
+    private RedisProcess masterHolding(String key) {
+        int slot = Integer.parseInt(
+                run(List.of(cli(), "-p", String.valueOf(masters.get(0).port()), "cluster", "keyslot", key))
+                        .trim());
+        for (RedisProcess master : masters) {
+            // The "myself" line of CLUSTER NODES ends with the master's slot ranges: 0-5460 10923 …
+            String myself = run(List.of(cli(), "-p", String.valueOf(master.port()), "cluster", "nodes"))
+                    .lines()
+                    .filter(line -> line.contains("myself"))
+                    .findFirst()
+                    .orElseThrow();
+            String[] fields = myself.trim().split(" ");
+            for (int i = 8; i < fields.length; i++) {
+                String[] range = fields[i].split("-");
+                int from = Integer.parseInt(range[0]);
+                int to = range.length > 1 ? Integer.parseInt(range[1]) : from;
+                if (slot >= from && slot <= to) {
+                    return master;
+                }
+            }
+        }
+        throw new IllegalStateException("no master holds slot " + slot);
+    }
+
+    private static String cli() {
+        return redisCli().orElseThrow().toString();
+    }
+
     @Override
     public void close() {
         masters.forEach(RedisProcess::close);
