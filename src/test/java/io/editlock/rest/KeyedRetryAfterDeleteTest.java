@@ -50,8 +50,10 @@ class KeyedRetryAfterDeleteTest {
                 "attribute-value                     | 201",
                 "variable                            | 201",
                 "item, gone with its parent          | 201",
-                // the route names an item that is gone: 404 like any request to it, before the key is read
-                "filter, gone with its configurator  | 404"
+                // the route names a place that is gone: 404 like any write there, and the first answer with it
+                "filter, gone with its configurator  | 404",
+                "item, gone with its configurator    | 404",
+                "variable, gone with its configurator| 404"
             })
     void aRetryAfterTheDeleteCreatesNothingAgain(String scenario, int status) {
         TestUser sara = DemoLogin.user("Sara");
@@ -87,17 +89,20 @@ class KeyedRetryAfterDeleteTest {
             String body = "{\"name\":\"Frame\",\"parentItemId\":" + parent + "}";
             Response first = keyed(sara, key, route, body);
             long id = first.jsonPath().getLong("id");
-            as(sara).delete("/api/items/" + (scenario.endsWith("parent") ? parent : id))
-                    .then()
-                    .statusCode(204);
+            String delete = scenario.endsWith("parent")
+                    ? "/api/items/" + parent
+                    : scenario.endsWith("configurator") ? "/api/configurators/" + c : "/api/items/" + id;
+            as(sara).delete(delete).then().statusCode(204);
             return new Created(Entity.ITEM, c, parent, id, route, body, first);
         }
-        if (scenario.equals("variable")) {
+        if (scenario.startsWith("variable")) {
             String route = "/api/configurators/" + c + "/variables";
             String body = "{\"name\":\"total\",\"formula\":\"a\"}";
             Response first = keyed(sara, key, route, body);
             long id = first.jsonPath().getLong("id");
-            as(sara).delete("/api/variables/" + id).then().statusCode(204);
+            as(sara).delete(scenario.endsWith("configurator") ? "/api/configurators/" + c : "/api/variables/" + id)
+                    .then()
+                    .statusCode(204);
             return new Created(Entity.VARIABLE, c, null, id, route, body, first);
         }
         Entity entity = switch (scenario) {
