@@ -27,6 +27,7 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
@@ -122,20 +123,28 @@ public class IdempotentCreates {
         var http = request.getCurrent().request();
         String fingerprint = sha256(http.method().name() + " " + http.path() + "\n" + canonical(body));
         String inFlight = keys.idempotencyInFlight(keyId);
+        AtomicBoolean marked = new AtomicBoolean();
         return execute(Command.SET, inFlight, "1", "NX", "PX", String.valueOf(IN_FLIGHT.toMillis()))
                 .flatMap(set -> {
                     if (set == null) {
                         return Uni.createFrom().failure(new IdempotencyKeyInUseException());
                     }
+                    marked.set(true);
                     return claim(entity, keyId, fingerprint)
                             .flatMap(id -> create.apply(new Idempotency(id, keyId, fingerprint, ttl))
                                     .onFailure(IdempotentCreates::createdNothing)
                                     .call(() -> execute(Command.DEL, keys.idempotencyClaim(keyId))
                                             .onFailure()
-                                            .recoverWithNull()))
-                            .eventually(() ->
-                                    execute(Command.DEL, inFlight).onFailure().recoverWithNull());
-                });
+                                            .recoverWithNull()));
+                })
+                // A client that went away cancels the request, also while its marker is being set: then
+                // whether it was set is unknown, and it goes too, or every retry would be 409 until it
+                // expired. Should it have been a concurrent duplicate's, that one merely loses its 409:
+                // the claim and the create script still create at most once.
+                .onTermination()
+                .call((item, failure, cancelled) -> marked.get() || cancelled
+                        ? execute(Command.DEL, inFlight).onFailure().recoverWithNull()
+                        : Uni.createFrom().nullItem());
     }
 
     /** The id reserved under the key: a new one for the first attempt, the first attempt's for a retry. */
