@@ -1,6 +1,7 @@
 package io.editlock.rest;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.editlock.catalog.IdempotencyKeyInUseException;
 import io.editlock.catalog.IdempotencyKeyReusedException;
@@ -66,6 +67,15 @@ public class RestErrors {
     @ServerExceptionMapper
     public Response notJson(JsonProcessingException e) {
         return message(Response.Status.BAD_REQUEST.getStatusCode(), "the body is not valid JSON");
+    }
+
+    /**
+     * Content after the body's value (docs/protocol.md §11): Jackson reports it as a mismatched input,
+     * for which Quarkus has a more specific mapper of its own that answers without a body.
+     */
+    @ServerExceptionMapper
+    public Response notOneJsonValue(MismatchedInputException e) {
+        return notJson(e);
     }
 
     /**

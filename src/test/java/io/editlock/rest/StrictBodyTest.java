@@ -2,6 +2,7 @@ package io.editlock.rest;
 
 import static io.editlock.support.Api.as;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.notNullValue;
 
 import io.editlock.support.Api;
 import io.editlock.support.DemoLogin;
@@ -31,9 +32,18 @@ class StrictBodyTest {
         long c = Api.configurator(sara);
         String name = as(sara).get("/api/configurators/" + c).jsonPath().getString("name");
 
-        as(sara).body(body).patch("/api/configurators/" + c).then().statusCode(400);
-        as(sara).body(body).post("/api/configurators").then().statusCode(400);
-        as(sara).body(body).post("/api/configurators/" + c + "/items").then().statusCode(400);
+        // Every error body is JSON with a message (docs/rest-api.md), this one too.
+        as(sara).body(body)
+                .patch("/api/configurators/" + c)
+                .then()
+                .statusCode(400)
+                .body("message", notNullValue());
+        as(sara).body(body).post("/api/configurators").then().statusCode(400).body("message", notNullValue());
+        as(sara).body(body)
+                .post("/api/configurators/" + c + "/items")
+                .then()
+                .statusCode(400)
+                .body("message", notNullValue());
 
         as(sara).get("/api/configurators/" + c)
                 .then()
