@@ -2,7 +2,8 @@
 -- check and count in one run, so that requests of one user at once on several nodes can never put
 -- them in more lines than allowed. A line the user is already in costs nothing more.
 --
--- KEYS[1] lines    sorted set '<configuratorId>|<field>' -> when it was counted (ms). It may keep
+-- KEYS[1] lines    sorted set '<configuratorId>|<field>' -> when it was counted (ms), 0 once its
+--                  wait_for put the user in the line (the caller marks it). It may keep
 --                  lines the user left elsewhere (served, gone): when it refuses, the caller drops
 --                  those of the settled entries it names that the user no longer waits in, and asks again
 -- ARGV[1] entry    '<configuratorId>|<field>'

@@ -99,14 +99,26 @@ public class WaitingLines {
         // Listed under the socket before it waits, so that its going (or idling) reaches the line.
         return indexSocket(holder.socketId(), resource.configuratorId())
                 .chain(() -> scripts.waitFor(resource, holder, counted, request)
-                        // A line counted but not joined is uncounted; one not counted never was in the count.
-                        .call(reply -> !counted || reply instanceof WaitReply.Queued
-                                ? Uni.createFrom().voidItem()
-                                : execute(Command.ZREM, keys.userWaiting(holder.userId()), entry))
+                        .call(reply -> counted(holder.userId(), entry, counted, reply))
                         // The requester is told UNAVAILABLE, and the script may have run all the same.
                         .onFailure()
                         .invoke(() -> withdrawals.waitFor(resource, holder, request)))
                 .map(reply -> outcome(resource, holder, reply));
+    }
+
+    /**
+     * A line counted but not joined is uncounted; one not counted never was in the count. A line
+     * joined is marked so (score 0): from now on, once the user is no longer in it (served, gone),
+     * the count may drop it at once, where an entry still on its way to its line must be left alone.
+     */
+    private Uni<Void> counted(String userId, String entry, boolean counted, WaitReply reply) {
+        String lines = keys.userWaiting(userId);
+        if (reply instanceof WaitReply.Queued) {
+            return execute(Command.ZADD, lines, "XX", "0", entry).replaceWithVoid();
+        }
+        return counted
+                ? execute(Command.ZREM, lines, entry).replaceWithVoid()
+                : Uni.createFrom().voidItem();
     }
 
     /** @return the resource with its configurator, empty when it does not exist */
@@ -152,7 +164,7 @@ public class WaitingLines {
     /**
      * At most {@code maxLines} lines per user. The user's count may keep lines left elsewhere
      * (served, gone); when it refuses, those are dropped and it is asked once more. A line counted
-     * moments ago is never dropped: its wait_for may still be on its way.
+     * moments ago and not yet joined is never dropped: its wait_for may still be on its way.
      */
     private Uni<Boolean> withinLimit(String userId, String entry) {
         return scripts.reserveLine(userId, entry, maxLines, LINES_KEPT, SETTLE)

@@ -530,6 +530,40 @@ class WaitingLineTest {
                         .asText());
     }
 
+    /** A line the user was served from no longer counts, also right after it was joined. */
+    @Test
+    void aLineServedIsNoLongerCounted() {
+        long first = Fixtures.configurator(store);
+        long firstItem = Fixtures.item(store, first);
+        long c = Fixtures.configurator(store);
+        List<Long> items = new ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            items.add(Fixtures.item(store, c));
+        }
+        WsClient omar = connect(DemoLogin.user("Omar"));
+        WsClient sara = connect(DemoLogin.user("Sara"));
+        WsClient tom = connect(DemoLogin.user("Tom"));
+        omar.request("lock-item-subresource", Map.of("itemId", firstItem, "page", "filters"));
+        assertEquals(
+                "queued",
+                tom.request("wait-for", about(firstItem)).path("event").asText());
+        omar.request("unlock-item-subresource", Map.of("itemId", firstItem, "page", "filters"));
+        tom.awaitEvent(WaitingLineTest::queuedGrant);
+        sara.request("lock-configurator", Map.of("configuratorId", c));
+
+        int queued = 0;
+        for (long item : items) {
+            for (String p : List.of("filters", "dependencies", "attributes")) {
+                JsonNode reply = tom.request(
+                        "wait-for", Map.of("resource", Map.of("type", "item-subresource", "itemId", item, "page", p)));
+                if (reply.path("event").asText().equals("queued")) {
+                    queued++;
+                }
+            }
+        }
+        assertEquals(20, queued, "the line Tom was served from is not one of his 20");
+    }
+
     /** The limit is on lines: what the user could lock at once is still granted, and only a new line is refused. */
     @Test
     void atTheLimitAFreePageIsStillGrantedAndOnlyANewLineRefused() {
