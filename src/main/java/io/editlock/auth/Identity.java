@@ -1,7 +1,9 @@
 package io.editlock.auth;
 
+import jakarta.json.JsonNumber;
 import java.time.Instant;
 import java.util.Set;
+import org.eclipse.microprofile.jwt.Claims;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
 /** Who a socket or request belongs to, taken only from the verified token (docs/protocol.md §3). */
@@ -32,6 +34,19 @@ public record Identity(String userId, String userName, Set<String> roles) {
      */
     public static boolean inForce(JsonWebToken token, Instant now) {
         return now.isBefore(Instant.ofEpochSecond(token.getExpirationTime()));
+    }
+
+    /**
+     * Whether the token was issued by {@code latest} (now plus the clock skew allowed an issuer whose
+     * clock runs ahead). The parser checks {@code nbf} against the skew but leaves {@code iat} alone: a
+     * token that claims to be issued later than that was not made by a clock to trust. One without
+     * {@code iat} passes.
+     */
+    public static boolean issuedBy(JsonWebToken token, Instant latest) {
+        Object iat = token.getClaim(Claims.iat.name());
+        long seconds =
+                iat instanceof JsonNumber number ? number.longValue() : iat instanceof Number n ? n.longValue() : 0;
+        return !Instant.ofEpochSecond(seconds).isAfter(latest);
     }
 
     public boolean isAdmin() {
