@@ -75,8 +75,8 @@ public class FrameDecoder {
         JsonNode refNode = present(root.get("ref"));
         if (refNode != null
                 && (!refNode.isTextual()
-                        || characters(refNode.textValue()) > MAX_REF
-                        || !wellFormed(refNode.textValue()))) {
+                        || UnicodeText.characters(refNode.textValue()) > MAX_REF
+                        || !UnicodeText.wellFormed(refNode.textValue()))) {
             return new ClientRequest.Invalid(null, "ref must be a string of at most " + MAX_REF + " characters");
         }
         String ref = refNode == null ? null : refNode.textValue();
@@ -103,7 +103,7 @@ public class FrameDecoder {
                 JsonToken value = parser.nextToken();
                 if (isRef) {
                     // The tree takes the last of repeated fields; so does this.
-                    ref = value == JsonToken.VALUE_STRING && characters(parser.getText()) <= MAX_REF
+                    ref = value == JsonToken.VALUE_STRING && UnicodeText.characters(parser.getText()) <= MAX_REF
                             ? parser.getText()
                             : null;
                 } else {
@@ -114,27 +114,6 @@ public class FrameDecoder {
             return null;
         }
         return ref;
-    }
-
-    /**
-     * Whether the text is Unicode: JSON may escape half of a surrogate pair alone ({@code "\ud800"}),
-     * which no reply can carry back as it came (UTF-8 has no such character), so such a ref is no ref.
-     */
-    static boolean wellFormed(String text) {
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
-                i++;
-            } else if (Character.isSurrogate(c)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** Characters as the contract counts them (docs/protocol.md §4): code points, so 😀 is one. */
-    static int characters(String text) {
-        return text.codePointCount(0, text.length());
     }
 
     /**
@@ -212,7 +191,7 @@ public class FrameDecoder {
                         && value == JsonToken.VALUE_STRING
                         // UTF-16 units: never fewer than characters; a longer ref goes the tree's way.
                         && parser.getTextLength() <= MAX_REF
-                        && wellFormed(parser.getText())) {
+                        && UnicodeText.wellFormed(parser.getText())) {
                     ref = parser.getText();
                 } else if (field.equals("data") && !data && value == JsonToken.START_OBJECT) {
                     data = true;

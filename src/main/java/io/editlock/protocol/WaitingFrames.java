@@ -68,8 +68,11 @@ final class WaitingFrames {
         if (node == null) {
             return null;
         }
-        if (!node.isTextual() || FrameDecoder.characters(node.textValue()) > MAX_MESSAGE) {
-            throw new IllegalArgumentException("message must be a string of at most " + MAX_MESSAGE + " characters");
+        if (!node.isTextual()
+                || UnicodeText.characters(node.textValue()) > MAX_MESSAGE
+                || !UnicodeText.wellFormed(node.textValue())) {
+            throw new IllegalArgumentException(
+                    "message must be a Unicode string of at most " + MAX_MESSAGE + " characters");
         }
         return node.textValue();
     }

@@ -5,6 +5,7 @@ import io.editlock.catalog.Entity;
 import io.editlock.catalog.EntryField;
 import io.editlock.catalog.InvalidInputException;
 import io.editlock.lock.Resource;
+import io.editlock.protocol.UnicodeText;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -107,8 +108,11 @@ final class Bodies {
         if (type != EntryField.Type.VALUE && text.isBlank()) {
             throw new InvalidInputException(name + " must not be blank");
         }
+        if (!UnicodeText.wellFormed(text)) {
+            throw new InvalidInputException(name + " must be Unicode text (it holds half of a surrogate pair)");
+        }
         // Characters as a user counts them: an emoji outside the BMP is one, not its two UTF-16 units.
-        if (text.codePointCount(0, text.length()) > max) {
+        if (UnicodeText.characters(text) > max) {
             throw new InvalidInputException(name + " must be at most " + max + " characters");
         }
         return text;

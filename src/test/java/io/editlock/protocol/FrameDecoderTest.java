@@ -170,7 +170,12 @@ class FrameDecoderTest {
                         "request-takeover with a message of 201 emoji",
                         "{'event':'request-takeover','data':{'resource':{'type':'configurator','configuratorId':12},"
                                 + "'message':'" + "😀".repeat(201) + "'},'ref':'t'}",
-                        invalid("t", "message must be a string of at most 200 characters")),
+                        invalid("t", "message must be a Unicode string of at most 200 characters")),
+                row(
+                        "request-takeover with half a surrogate pair in its message",
+                        "{'event':'request-takeover','data':{'resource':{'type':'configurator','configuratorId':12},"
+                                + "'message':'a\\ud800'},'ref':'t'}",
+                        invalid("t", "message must be a Unicode string of at most 200 characters")),
                 // The ref was valid: it is given back.
                 row("missing event", "{'data':{'configuratorId':1},'ref':'r'}", invalid("r", BAD_EVENT)),
                 row("event null", "{'event':null,'ref':'r'}", invalid("r", BAD_EVENT)),

@@ -133,6 +133,14 @@ class BodiesTest {
                         "nothing to change: send at least one of targetItemId, effect"),
                 // Mistyped.
                 Arguments.of(Check.NAME, "{'name':7}", "name must be a string"),
+                Arguments.of(
+                        Check.NAME,
+                        "{'name':'a\\ud800b'}",
+                        "name must be Unicode text (it holds half of a surrogate pair)"),
+                Arguments.of(
+                        Check.NEW_ATTRIBUTE_VALUE,
+                        "{'name':'colour','value':'\\udc00'}",
+                        "value must be Unicode text (it holds half of a surrogate pair)"),
                 Arguments.of(Check.NAME, "{'name':['Plant']}", "name must be a string"),
                 Arguments.of(Check.NAME, "{'name':true}", "name must be a string"),
                 Arguments.of(Check.NEW_FILTER, "{'expression':{}}", "expression must be a string"),
