@@ -2,15 +2,23 @@
 -- A renewal is not a change watchers see: nothing is published. Expired locks are left to the
 -- reaper, which announces them.
 --
+-- The socket's places in waiting lines and its take-over requests here are vouched for again too
+-- (the waiters hash's 'e:<socketId>', see waitlines_lib.lua), so that only a dead node's go stale.
+--
 -- KEYS[1] locks    hash of the configurator's locks (see locks_lib.lua)
+-- KEYS[2] waiters  hash of the configurator's waiters (see waitlines_lib.lua)
 -- ARGV[1] socketId
 -- ARGV[2] leaseMs
 -- Reply: the number of locks renewed
-local locks_key = KEYS[1]
+local locks_key, waiters_key = KEYS[1], KEYS[2]
 local socket_id, lease_ms = ARGV[1], tonumber(ARGV[2])
 
 local now = now_ms()
 local records, book = read_locks(locks_key)
+-- '#calm': nobody waits or asks here, so neither does this socket (locks_lib.lua).
+if book.v.calm == nil and redis.call('HEXISTS', waiters_key, 's:' .. socket_id) == 1 then
+  redis.call('HSET', waiters_key, 'e:' .. socket_id, now + 2 * lease_ms)
+end
 local changed = {}
 for _, record in ipairs(records) do
   local lock = record.lock

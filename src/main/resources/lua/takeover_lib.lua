@@ -7,6 +7,11 @@
 -- Otherwise the request ends, and the asker is told which lock stands in the way. Returns true when
 -- it handed over.
 local function hand_over(ctx, locks_key, live, now, field, takeover, released)
+  if forget_dead_sockets(ctx, takeover, now) > 0 then
+    local still = redis.call('HGET', ctx.takeovers, field)
+    if not still then return false end -- its asker's node died: the request ended without a hand-over
+    takeover = cjson.decode(still)
+  end
   end_takeover(ctx, field, takeover)
   local lock = live[field]
   if lock ~= nil and lock.u == takeover.u then return false end -- the asker has it already

@@ -14,6 +14,11 @@
 --                    the server gave up on (timeout) is undone by it
 --                    's:<socketId>' -> JSON array of what that socket asked for ('w|<field>|<userId>'
 --                    for a line, 't|<field>' for a take-over), so a socket that goes is forgotten at once
+--                    'e:<socketId>' -> until when (ms) that socket's node vouches for it: two leases
+--                    from when the socket started waiting or asking here, or from its node's latest
+--                    lease renewal (renew_socket_locks); two, so that a live node whose renewal comes
+--                    late keeps its waiters. A socket past it belongs to a node that died: nobody will
+--                    say it went, so the step that would serve it forgets it instead
 --                    '#seq' -> the last seq handed out; the hash goes once nobody waits or asks
 --   takeovers  hash  field -> pending take-over {u, n, k, r, h, hn, t, d, m, q}: asker id, name,
 --                    sockets and the request-takeover that put each there (as a waiter's r); holder id and name;
@@ -101,7 +106,12 @@ local function socket_index_update(ctx, socket_id, entry, add)
   local kept = {}
   for _, e in ipairs(list) do if e ~= entry then kept[#kept + 1] = e end end
   if add then kept[#kept + 1] = entry end
-  if #kept == 0 then redis.call('HDEL', ctx.waiters, key) else redis.call('HSET', ctx.waiters, key, cjson.encode(kept)) end
+  if #kept == 0 then
+    redis.call('HDEL', ctx.waiters, key, 'e:' .. socket_id)
+  else
+    redis.call('HSET', ctx.waiters, key, cjson.encode(kept))
+    if add then redis.call('HSET', ctx.waiters, 'e:' .. socket_id, now_ms() + 2 * ctx.lease) end
+  end
 end
 
 local function line_position(ctx, field, member)
@@ -169,10 +179,63 @@ local function end_takeover(ctx, field, takeover)
   ctx.changed = true
 end
 
+-- A socket is gone for good: it no longer waits, nor asks for a take-over. A user whose last
+-- socket that was is out of the line (and their take-over request ends without a word).
+local function forget_socket(ctx, socket_id)
+  if ctx == nil then return end
+  local raw = redis.call('HGET', ctx.waiters, 's:' .. socket_id)
+  if not raw then return end
+  for _, entry in ipairs(cjson.decode(raw)) do
+    local kind, field, user = string.match(entry, '^(%a)|([^|]*)|?(.*)$')
+    if kind == 'w' then
+      local waiter = waiter_of(ctx, field, user)
+      if waiter ~= nil then
+        waiter.k[socket_id] = nil
+        if waiter.r then waiter.r[socket_id] = nil end
+        if next(waiter.k) == nil then
+          leave_line(ctx, field, user)
+        else
+          redis.call('HSET', ctx.waiters, field .. '|' .. user, cjson.encode(waiter))
+        end
+      end
+    else
+      local pending = redis.call('HGET', ctx.takeovers, field)
+      if pending then
+        local takeover = cjson.decode(pending)
+        takeover.k[socket_id] = nil
+        if takeover.r then takeover.r[socket_id] = nil end
+        if next(takeover.k) == nil then
+          end_takeover(ctx, field, takeover)
+        else
+          redis.call('HSET', ctx.takeovers, field, cjson.encode(takeover))
+        end
+      end
+    end
+  end
+  redis.call('HDEL', ctx.waiters, 's:' .. socket_id, 'e:' .. socket_id)
+end
+
+-- Forgets the sockets of 'record' (a waiter's place, a take-over request) whose node no longer
+-- vouches for them (see 'e:' above): the node died, and no other step would ever say they went.
+-- Returns how many it forgot. O(the record's sockets).
+local function forget_dead_sockets(ctx, record, now)
+  if ctx == nil or record == nil then return 0 end
+  local dead = {}
+  for socket_id, _ in pairs(record.k) do
+    local vouched = tonumber(redis.call('HGET', ctx.waiters, 'e:' .. socket_id))
+    if vouched ~= nil and vouched <= now then dead[#dead + 1] = socket_id end
+  end
+  for _, socket_id in ipairs(dead) do forget_socket(ctx, socket_id) end
+  return #dead
+end
+
 -- Grants 'field' to whoever comes first, if it is free for them: the asker of a pending take-over
 -- ('raw', as read from the take-overs hash), else the head of its line ('head': its member, when the
 -- caller has just read it). O(locks held + log n).
 local function serve_field(ctx, locks_key, live, now, field, raw, head)
+  if raw and forget_dead_sockets(ctx, cjson.decode(raw), now) > 0 then
+    raw = redis.call('HGET', ctx.takeovers, field) -- false: it ended, its asker had no other socket
+  end
   if raw then
     local takeover = cjson.decode(raw)
     local held = live[field]
@@ -205,12 +268,15 @@ local function serve_field(ctx, locks_key, live, now, field, raw, head)
     if held ~= nil then
       leave_line(ctx, field, user) -- granted another way: out of the line, look at the next
     else
-      if blocked_for(live, field, user, nil) ~= nil then return end
       local entry = waiter_of(ctx, field, user)
-      leave_line(ctx, field, user, entry)
-      local lock, schedule = new_grant(ctx, locks_key, live, field, user, entry.n, entry.k, entry.r, now)
-      ctx.grants[#ctx.grants + 1] = { kind = 'queued', lock = lock, schedule = schedule }
-      return
+      -- Sockets of a dead node forgotten: the head (the same user, if they have others) is read again.
+      if forget_dead_sockets(ctx, entry, now) == 0 then
+        if blocked_for(live, field, user, nil) ~= nil then return end
+        leave_line(ctx, field, user, entry)
+        local lock, schedule = new_grant(ctx, locks_key, live, field, user, entry.n, entry.k, entry.r, now)
+        ctx.grants[#ctx.grants + 1] = { kind = 'queued', lock = lock, schedule = schedule }
+        return
+      end
     end
   end
 end
@@ -349,42 +415,6 @@ local function end_lines_of(ctx, fields)
   end
 end
 
--- A socket is gone for good: it no longer waits, nor asks for a take-over. A user whose last
--- socket that was is out of the line (and their take-over request ends without a word).
-local function forget_socket(ctx, socket_id)
-  if ctx == nil then return end
-  local raw = redis.call('HGET', ctx.waiters, 's:' .. socket_id)
-  if not raw then return end
-  for _, entry in ipairs(cjson.decode(raw)) do
-    local kind, field, user = string.match(entry, '^(%a)|([^|]*)|?(.*)$')
-    if kind == 'w' then
-      local waiter = waiter_of(ctx, field, user)
-      if waiter ~= nil then
-        waiter.k[socket_id] = nil
-        if waiter.r then waiter.r[socket_id] = nil end
-        if next(waiter.k) == nil then
-          leave_line(ctx, field, user)
-        else
-          redis.call('HSET', ctx.waiters, field .. '|' .. user, cjson.encode(waiter))
-        end
-      end
-    else
-      local pending = redis.call('HGET', ctx.takeovers, field)
-      if pending then
-        local takeover = cjson.decode(pending)
-        takeover.k[socket_id] = nil
-        if takeover.r then takeover.r[socket_id] = nil end
-        if next(takeover.k) == nil then
-          end_takeover(ctx, field, takeover)
-        else
-          redis.call('HSET', ctx.takeovers, field, cjson.encode(takeover))
-        end
-      end
-    end
-  end
-  redis.call('HDEL', ctx.waiters, 's:' .. socket_id)
-end
-
 -- Resume: what the old socket waited for, the new socket waits for, in the same place. Returns
 -- whether the new socket waits or asks for anything here now (also when an earlier run of a retried
 -- resume moved it).
@@ -406,7 +436,7 @@ local function move_waiting_socket(ctx, old_socket, new_socket, new_node)
       redis.call('HSET', hash, key, cjson.encode(decoded))
     end
   end
-  redis.call('HDEL', ctx.waiters, 's:' .. old_socket)
+  redis.call('HDEL', ctx.waiters, 's:' .. old_socket, 'e:' .. old_socket)
   -- The new socket may wait or ask on its own already: its list gains the old one's, it is not replaced.
   for _, entry in ipairs(cjson.decode(raw)) do socket_index_update(ctx, new_socket, entry, true) end
   return true

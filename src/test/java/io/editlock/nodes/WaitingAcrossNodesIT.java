@@ -1,6 +1,7 @@
 package io.editlock.nodes;
 
 import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -23,6 +24,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
@@ -45,6 +47,7 @@ import org.junit.jupiter.api.TestInstance;
 class WaitingAcrossNodesIT {
 
     static final Duration CONSENT = Duration.ofSeconds(2);
+    static final Duration LEASE = Duration.ofSeconds(3);
     static final Duration SWEEP = Duration.ofMillis(250);
     static final int WAITERS = 40;
     static final int ASKERS = 10;
@@ -87,7 +90,7 @@ class WaitingAcrossNodesIT {
         Map<String, String> settings = new HashMap<>();
         settings.put("quarkus.redis.hosts", "redis://editlock:" + SECRET + "@127.0.0.1:" + redis.port());
         settings.put("mp.jwt.verify.publickey.location", tokens.publicKeyFile().toString());
-        settings.put("editlock.lease.ttl", "3s");
+        settings.put("editlock.lease.ttl", LEASE.toMillis() + "ms");
         settings.put("editlock.lease.renew-interval", "1s");
         settings.put("editlock.lease.reaper-interval", "250ms");
         settings.put("editlock.session.sweep-interval", "250ms");
@@ -334,6 +337,97 @@ class WaitingAcrossNodesIT {
                             && holder.events("lock-lost").size() == 1,
                     SWEEP.multipliedBy(8),
                     "handed over exactly once");
+        } finally {
+            all.forEach(WsClient::close);
+            doomed.close();
+        }
+    }
+
+    /**
+     * §14: a user leaves the line when their last waiting socket went. A socket of a node that died
+     * is known gone once its node stopped vouching for it (a lease after its last renewal): the page
+     * then goes past it to the next in line, not to someone who can never use it.
+     */
+    @Test
+    void aWaiterWhoseNodeDiedIsPassedOver() {
+        ServerNode doomed = ServerNode.start("wait-doomed-line", settings());
+        long[] ids = configuratorWithItem(nodeA);
+        long c = ids[0];
+        long item = ids[1];
+        List<WsClient> all = new ArrayList<>();
+        try {
+            WsClient holder = connect(all, nodeA, "holder-3", "Hana");
+            WsClient gone = connect(all, doomed, "ghost-3", "Gina");
+            WsClient next = connect(all, nodeA, "next-3", "Kim");
+            WsClient watcher = connect(all, nodeB, "watcher-3", "Wu");
+            holder.request("lock-item-subresource", page(item));
+            assertEquals(
+                    "queued",
+                    gone.request("wait-for", resource(item)).path("event").asText());
+            assertEquals(
+                    "queued",
+                    next.request("wait-for", resource(item)).path("event").asText());
+            watcher.request("watch", Map.of("configuratorId", c));
+
+            doomed.kill9();
+            // Its last renewal vouched for Gina's socket for two leases; past that, it is known gone.
+            Duration vouched = LEASE.multipliedBy(2);
+            await().pollDelay(vouched.plusMillis(500))
+                    .atMost(vouched.plusSeconds(2))
+                    .until(() -> true);
+            int seen = watcher.received().size();
+            holder.request("unlock-item-subresource", page(item));
+
+            next.awaitEvent(WaitingAcrossNodesIT::queuedGrant);
+            JsonNode state = await().atMost(Duration.ofSeconds(10))
+                    .until(
+                            () -> List.copyOf(watcher.received()).stream()
+                                    .skip(seen)
+                                    .filter(frame -> frame.path("event")
+                                                    .asText()
+                                                    .equals("lock-updated")
+                                            && frame.path("data").path("locks").size() == 1)
+                                    .findFirst(),
+                            Optional::isPresent)
+                    .get();
+            assertEquals(
+                    "next-3",
+                    state.path("data").path("locks").get(0).path("ownerUserId").asText(),
+                    "the page went to Kim, past the waiter whose node died: " + state);
+        } finally {
+            all.forEach(WsClient::close);
+            doomed.close();
+        }
+    }
+
+    /**
+     * §13: a take-over request ends without a word when its asker's last socket went. One whose node
+     * died and that its node no longer vouches for has gone: at the deadline, the holder keeps the page.
+     */
+    @Test
+    void aTakeOverWhoseAskersNodeDiedIsNotHandedOver() {
+        Map<String, String> slowConsent = new HashMap<>(settings());
+        slowConsent.put("editlock.waiting.consent-window", LEASE.multipliedBy(3).toMillis() + "ms");
+        ServerNode doomed = ServerNode.start("wait-doomed-asker", slowConsent);
+        long[] ids = configuratorWithItem(nodeA);
+        long item = ids[1];
+        List<WsClient> all = new ArrayList<>();
+        try {
+            WsClient holder = connect(all, nodeA, "holder-4", "Fred");
+            WsClient asker = connect(all, doomed, "asker-4", "Eve");
+            holder.request("lock-item-subresource", page(item));
+            JsonNode pending = asker.request("request-takeover", resource(item));
+            assertEquals("takeover-pending", pending.path("event").asText(), pending.toString());
+            Instant deadline =
+                    Instant.parse(pending.path("data").path("deadline").asText());
+            holder.awaitEvent("takeover-requested");
+
+            doomed.kill9();
+
+            WsClient.stays(
+                    () -> holder.events("lock-lost").isEmpty(),
+                    Duration.between(Instant.now(), deadline).plus(SWEEP.multipliedBy(8)),
+                    "Fred keeps his page past the deadline: nobody is left to take it");
         } finally {
             all.forEach(WsClient::close);
             doomed.close();

@@ -33,9 +33,10 @@ class CommandsPerReleaseWithWaitersTest {
     private static final Duration WAIT = Duration.ofSeconds(60);
     /**
      * The release that hands the page to the head of its line: release_lock's own work, the line's
-     * (head, waiter record, leaving it, the count), the new grant and the waiting event.
+     * (head, waiter record, whether its node still vouches for its socket, leaving it, the count), the
+     * new grant and the waiting event.
      */
-    private static final long PER_RELEASE = 17;
+    private static final long PER_RELEASE = 18;
 
     @Inject
     LockService locks;

@@ -144,7 +144,8 @@ public class LockScripts {
     }
 
     public Uni<Integer> renewSocket(long configuratorId, String socketId, Duration lease) {
-        List<String> k = List.of(keys.locks(configuratorId)); // locks
+        List<String> k =
+                List.of(keys.locks(configuratorId), keys.waiting(configuratorId).get(2)); // locks, waiters
         return executor.run(RENEW_SOCKET, k, List.of(socketId, String.valueOf(lease.toMillis())))
                 .map(reply -> reply.toInteger());
     }
