@@ -31,13 +31,7 @@ class NodeStopIT {
         try (RedisProcess redis = TestRedis.start()) {
             TestTokens tokens = TestTokens.generate();
             // The default lease (30 s) outlives the grace period: a release at the grace's end is not an expiry.
-            Map<String, String> settings = Map.of(
-                    "quarkus.redis.hosts",
-                    redis.url(),
-                    "mp.jwt.verify.publickey.location",
-                    tokens.publicKeyFile().toString(),
-                    "editlock.session.grace-period",
-                    GRACE.toMillis() + "ms");
+            Map<String, String> settings = settings(redis, tokens);
             try (ServerNode stays = ServerNode.start("node-stays", settings);
                     ServerNode leaving = ServerNode.start("node-leaving", settings)) {
                 long saras = stays.createConfigurator(tokens.token("setup", "Setup"), "stopping");
@@ -120,13 +114,7 @@ class NodeStopIT {
     void twoNodesStoppedAtOnceHandTheirUsersToTheNodeThatStays() throws Exception {
         try (RedisProcess redis = TestRedis.start()) {
             TestTokens tokens = TestTokens.generate();
-            Map<String, String> settings = Map.of(
-                    "quarkus.redis.hosts",
-                    redis.url(),
-                    "mp.jwt.verify.publickey.location",
-                    tokens.publicKeyFile().toString(),
-                    "editlock.session.grace-period",
-                    GRACE.toMillis() + "ms");
+            Map<String, String> settings = settings(redis, tokens);
             try (ServerNode stays = ServerNode.start("node-stays", settings);
                     ServerNode first = ServerNode.start("node-leaving-1", settings);
                     ServerNode second = ServerNode.start("node-leaving-2", settings)) {
@@ -195,6 +183,16 @@ class NodeStopIT {
     private static boolean isReleaseOf(JsonNode frame, long configuratorId) {
         return frame.path("event").asText().equals("lock-released")
                 && frame.path("data").path("resource").path("configuratorId").asLong() == configuratorId;
+    }
+
+    private static Map<String, String> settings(RedisProcess redis, TestTokens tokens) {
+        return Map.of(
+                "quarkus.redis.hosts",
+                redis.url(),
+                "mp.jwt.verify.publickey.location",
+                tokens.publicKeyFile().toString(),
+                "editlock.session.grace-period",
+                GRACE.toMillis() + "ms");
     }
 
     private static int readiness(ServerNode node) {
