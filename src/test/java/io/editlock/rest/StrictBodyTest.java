@@ -8,6 +8,9 @@ import io.editlock.support.Api;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.DemoLogin.TestUser;
 import io.quarkus.test.junit.QuarkusTest;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -51,5 +54,27 @@ class StrictBodyTest {
                 .body("name", equalTo(name))
                 .body("items.size()", equalTo(0));
         as(sara).get("/api/configurators?after=" + c).then().statusCode(200).body("size()", equalTo(0));
+    }
+
+    /** JSON is UTF-8: an overlong encoding of "/" (C0 AF) is no character, and must not be stored as one. */
+    @ParameterizedTest
+    @ValueSource(strings = {"C0AF", "FFFE", "EDA080"})
+    void aBodyThatIsNotUtf8Is400AndChangesNothing(String hex) {
+        TestUser sara = DemoLogin.user("Sara");
+        long c = Api.configurator(sara);
+        String name = as(sara).get("/api/configurators/" + c).jsonPath().getString("name");
+        byte[] invalid = HexFormat.of().parseHex(hex);
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        body.writeBytes("{\"name\":\"a".getBytes(StandardCharsets.UTF_8));
+        body.writeBytes(invalid);
+        body.writeBytes("b\"}".getBytes(StandardCharsets.UTF_8));
+
+        as(sara).body(body.toByteArray())
+                .patch("/api/configurators/" + c)
+                .then()
+                .statusCode(400)
+                .body("message", notNullValue());
+
+        as(sara).get("/api/configurators/" + c).then().statusCode(200).body("name", equalTo(name));
     }
 }
