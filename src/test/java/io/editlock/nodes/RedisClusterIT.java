@@ -1,9 +1,16 @@
 package io.editlock.nodes;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.redis.LockKeys;
 import io.editlock.redis.embedded.RedisBinary;
 import io.editlock.support.TestRedisCluster;
+import io.editlock.support.WsClient;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
 
 /**
  * Two nodes on a three-master Redis Cluster that runs the shipped ACL: every script touches one slot,
@@ -26,5 +33,35 @@ class RedisClusterIT extends MultiNodeScenarios {
     @Override
     AutoCloseable store() {
         return cluster;
+    }
+
+    /**
+     * docs/protocol.md §6 on a Redis Cluster: one shard can lose its data alone (its fail-over to a
+     * replica that was behind). The holder of a lock that went with it gets its lock-lost within a renew
+     * interval, also when that shard is not the one where a single store-wide mark would live.
+     */
+    @Test
+    void aShardThatLostItsDataAloneIsNoticed() {
+        LockKeys keys = new LockKeys("editlock");
+        String setup = tokens.token("setup", "Setup");
+        long configurator;
+        do {
+            configurator = nodeA.createConfigurator(setup, "shard");
+        } while (cluster.sameMaster(keys.locks(configurator), keys.storeMark()));
+        try (WsClient sara = WsClient.connect(nodeA.baseUri(), tokens.token("sara-shard", "Sara"))) {
+            JsonNode granted = sara.request("lock-variables", Map.of("configuratorId", configurator));
+            assertEquals("lock-acquired", granted.path("event").asText(), granted.toString());
+            // The node has seen every shard's data as it is now (it looks every renew interval, 1 s).
+            WsClient.stays(() -> sara.events("lock-lost").isEmpty(), Duration.ofSeconds(3), "nothing lost yet");
+
+            cluster.flushMasterHolding(keys.locks(configurator));
+
+            JsonNode lost = sara.awaitEvent("lock-lost");
+            assertEquals("expired", lost.path("data").path("reason").asText(), lost.toString());
+            assertEquals(
+                    configurator,
+                    lost.path("data").path("resource").path("configuratorId").asLong(),
+                    lost.toString());
+        }
     }
 }
