@@ -9,16 +9,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.editlock.support.Api;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.DemoLogin.TestUser;
+import io.editlock.support.LogToFile;
 import io.editlock.support.WsClient;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,23 +32,8 @@ import org.junit.jupiter.api.Test;
  * from the log file as a log pipeline would.
  */
 @QuarkusTest
-@TestProfile(AuditLogForgeryTest.LogToFile.class)
+@TestProfile(LogToFile.class)
 class AuditLogForgeryTest {
-
-    static final Path LOG = Path.of("target", "audit-forgery-" + UUID.randomUUID() + ".log");
-
-    public static class LogToFile implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of(
-                    "quarkus.log.file.enabled",
-                    "true",
-                    "quarkus.log.file.path",
-                    LOG.toString(),
-                    "quarkus.log.file.format",
-                    "%d{HH:mm:ss,SSS} %-5p [%c] %s%e%n");
-        }
-    }
 
     /** A fake audit line: an admin breaking a lock on a configurator that does not exist. */
     private static final String FORGED =
@@ -93,7 +77,7 @@ class AuditLogForgeryTest {
         List<String> ours =
                 await().atMost(Duration.ofSeconds(10)).until(() -> auditLinesAbout(marker), lines -> lines.size() >= 4);
 
-        for (String line : Files.readAllLines(LOG, StandardCharsets.UTF_8)) {
+        for (String line : Files.readAllLines(LogToFile.LOG, StandardCharsets.UTF_8)) {
             assertFalse(line.startsWith("12:00:00,000"), "a user wrote a line of their own into the log: " + line);
             if (line.contains("[editlock.audit]")) {
                 Map<String, String> fields = fields(line);
@@ -127,10 +111,10 @@ class AuditLogForgeryTest {
     }
 
     private static List<String> auditLinesAbout(String marker) throws IOException {
-        if (!Files.exists(LOG)) {
+        if (!Files.exists(LogToFile.LOG)) {
             return List.of();
         }
-        return Files.readAllLines(LOG, StandardCharsets.UTF_8).stream()
+        return Files.readAllLines(LogToFile.LOG, StandardCharsets.UTF_8).stream()
                 .filter(line -> line.contains("[editlock.audit]") && line.contains(marker))
                 .toList();
     }

@@ -11,17 +11,16 @@ import io.editlock.lock.redis.LockRecords;
 import io.editlock.lock.redis.LockScripts;
 import io.editlock.redis.LockKeys;
 import io.editlock.support.Fixtures;
+import io.editlock.support.ShortLeases;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.redis.datasource.pubsub.ReactivePubSubCommands.ReactiveRedisSubscriber;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.vertx.mutiny.redis.client.Command;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Queue;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -32,19 +31,11 @@ import org.junit.jupiter.api.Test;
 /**
  * docs/protocol.md §5 and §6: a lease nobody renews (its node died) is released by the reapers of the
  * surviving nodes and announced with reason {@code expired}; a lease that is renewed lives on.
- * A short lease (2 s) keeps this quick. The reaper runs every second: Quarkus's scheduler runs an
- * {@code every} below 1 s only every second anyway (it warns), so a shorter interval would only pretend.
+ * A short lease (2 s) keeps this quick.
  */
 @QuarkusTest
-@TestProfile(LeaseReaperTest.ShortLeases.class)
+@TestProfile(ShortLeases.class)
 class LeaseReaperTest {
-
-    public static class ShortLeases implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("editlock.lease.ttl", "2s", "editlock.lease.reaper-interval", "1s");
-        }
-    }
 
     private static final Duration WAIT = Duration.ofSeconds(10);
 

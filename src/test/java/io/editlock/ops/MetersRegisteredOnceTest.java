@@ -8,19 +8,18 @@ import io.editlock.catalog.ConfiguratorStore;
 import io.editlock.redis.PipelinedRedis;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.Fixtures;
+import io.editlock.support.LogToFile;
 import io.editlock.support.WsClient;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.vertx.mutiny.redis.client.Command;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -32,22 +31,8 @@ import org.junit.jupiter.api.Test;
  * under the client's name.
  */
 @QuarkusTest
-@TestProfile(MetersRegisteredOnceTest.LogToFile.class)
+@TestProfile(LogToFile.class)
 class MetersRegisteredOnceTest {
-
-    static final Path LOG = Path.of("target", "meters-registered-once.log");
-
-    public static class LogToFile implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            try {
-                Files.deleteIfExists(LOG);
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
-            return Map.of("quarkus.log.file.enabled", "true", "quarkus.log.file.path", LOG.toString());
-        }
-    }
 
     @TestHTTPResource("/")
     URI base;
@@ -73,7 +58,7 @@ class MetersRegisteredOnceTest {
                 sara.request("lock-configurator", Map.of("configuratorId", configurator));
             }
         }
-        List<String> warnings = Files.readAllLines(LOG).stream()
+        List<String> warnings = Files.readAllLines(LogToFile.LOG).stream()
                 .filter(line -> line.contains("has been already registered"))
                 .toList();
         assertEquals(List.of(), warnings, "meters registered twice");
@@ -105,7 +90,7 @@ class MetersRegisteredOnceTest {
                                         .equals(reply.path("event").asText()));
             }
         }
-        List<String> warnings = Files.readAllLines(LOG).stream()
+        List<String> warnings = Files.readAllLines(LogToFile.LOG).stream()
                 .filter(line -> line.contains("has been already registered"))
                 .toList();
         assertEquals(List.of(), warnings, "meters registered twice");

@@ -9,12 +9,12 @@ import io.editlock.redis.LockKeys;
 import io.editlock.support.Api;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.DemoLogin.TestUser;
+import io.editlock.support.ShortLeases;
 import io.editlock.support.Sockets;
 import io.editlock.support.WsClient;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 import io.vertx.mutiny.redis.client.Command;
@@ -41,21 +41,8 @@ import org.junit.jupiter.api.Test;
  * per socket or per user would fill a production Redis over the months.
  */
 @QuarkusTest
-@TestProfile(NothingLeftBehindTest.ShortTimes.class)
+@TestProfile(ShortLeases.class)
 class NothingLeftBehindTest {
-
-    public static class ShortTimes implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of(
-                    "editlock.lease.ttl", "2s",
-                    "editlock.lease.reaper-interval", "1s",
-                    "editlock.session.grace-period", "2s",
-                    "editlock.session.reload-grace", "500ms",
-                    "editlock.waiting.consent-window", "1s",
-                    "editlock.waiting.sweep-interval", "500ms");
-        }
-    }
 
     /**
      * Keys that go by themselves: most within minutes (a lock hash a while after its last lease, rate
