@@ -6,14 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.editlock.support.Api;
+import io.editlock.catalog.ConfiguratorStore;
+import io.editlock.catalog.Entity;
+import io.editlock.catalog.EntryStore;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.DemoLogin.TestUser;
+import io.editlock.support.Fixtures;
 import io.editlock.support.Holding;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
+import jakarta.inject.Inject;
 import java.net.URI;
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -43,6 +47,12 @@ class GuardMatrixTest {
 
     @TestHTTPResource("/")
     URI base;
+
+    @Inject
+    ConfiguratorStore store;
+
+    @Inject
+    EntryStore entries;
 
     /** One writer and one other user, each with one socket, for all cases (every case has its own tree). */
     private static TestUser sara;
@@ -204,20 +214,22 @@ class GuardMatrixTest {
         };
     }
 
+    /** Made in the store directly: what this test checks is the write, not the creates. */
     private Tree tree() {
-        long c = Api.configurator(sara);
-        long i = Api.item(sara, c, null);
-        long j = Api.item(sara, c, i);
-        long k = Api.item(sara, c, null);
+        long c = Fixtures.configurator(store, sara.id());
+        long i = Fixtures.item(store, c, null);
+        long j = Fixtures.item(store, c, i);
+        long k = Fixtures.item(store, c, null);
         return new Tree(
                 c,
                 i,
                 j,
                 k,
-                Api.filter(sara, i),
-                Api.dependency(sara, i, k),
-                Api.attributeValue(sara, i),
-                Api.variable(sara, c),
-                Api.configurator(sara));
+                Fixtures.entry(entries, Entity.FILTER, c, i, Map.of("expression", "color == 'red'")),
+                Fixtures.entry(
+                        entries, Entity.DEPENDENCY, c, i, Map.of("targetItemId", String.valueOf(k), "effect", "hide")),
+                Fixtures.entry(entries, Entity.ATTRIBUTE_VALUE, c, i, Map.of("name", "weight", "value", "12kg")),
+                Fixtures.entry(entries, Entity.VARIABLE, c, null, Map.of("name", "total", "formula", "a + b")),
+                Fixtures.configurator(store, sara.id()));
     }
 }

@@ -1,9 +1,15 @@
 package io.editlock.support;
 
 import io.editlock.catalog.ConfiguratorStore;
+import io.editlock.catalog.Entity;
+import io.editlock.catalog.EntryStore;
 import io.editlock.catalog.Item;
+import io.editlock.lock.Guard;
+import io.editlock.lock.GuardType;
 import io.editlock.lock.Holder;
 import java.time.Duration;
+import java.util.Map;
+import java.util.OptionalLong;
 import java.util.UUID;
 
 /** Configurators, items and holders for tests; every call makes new ones, so tests never share state. */
@@ -26,6 +32,34 @@ public final class Fixtures {
                 .atMost(WAIT)
                 .map(Item::id)
                 .orElseThrow(() -> new AssertionError("configurator " + configuratorId + " does not exist"));
+    }
+
+    /** A configurator that {@code userId} created, as a create through the API would record it. */
+    public static long configurator(ConfiguratorStore store, String userId) {
+        return store.createConfigurator("test-" + UUID.randomUUID(), userId)
+                .await()
+                .atMost(WAIT)
+                .id();
+    }
+
+    /** An item below {@code parentItemId} (null: at the top). */
+    public static long item(ConfiguratorStore store, long configuratorId, Long parentItemId) {
+        return store.addItem(configuratorId, "item", parentItemId)
+                .await()
+                .atMost(WAIT)
+                .map(Item::id)
+                .orElseThrow(
+                        () -> new AssertionError("configurator " + configuratorId + " or its item does not exist"));
+    }
+
+    /**
+     * An entry on its page without a guard: an item's filter, dependency or attribute value ({@code
+     * itemId} set), or a configurator's variable ({@code itemId} null).
+     */
+    public static long entry(
+            EntryStore entries, Entity entity, long configuratorId, Long itemId, Map<String, String> fields) {
+        Guard unguarded = new Guard(GuardType.NONE, configuratorId, itemId, null, "", OptionalLong.empty());
+        return entries.add(unguarded, entity, fields).await().atMost(WAIT).id();
     }
 
     /** A user with one socket of their own. */
