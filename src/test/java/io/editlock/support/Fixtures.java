@@ -27,11 +27,7 @@ public final class Fixtures {
     }
 
     public static long item(ConfiguratorStore store, long configuratorId) {
-        return store.addItem(configuratorId, "item", null)
-                .await()
-                .atMost(WAIT)
-                .map(Item::id)
-                .orElseThrow(() -> new AssertionError("configurator " + configuratorId + " does not exist"));
+        return item(store, configuratorId, null);
     }
 
     /** A configurator that {@code userId} created, as a create through the API would record it. */
@@ -48,8 +44,8 @@ public final class Fixtures {
                 .await()
                 .atMost(WAIT)
                 .map(Item::id)
-                .orElseThrow(
-                        () -> new AssertionError("configurator " + configuratorId + " or its item does not exist"));
+                .orElseThrow(() -> new AssertionError("configurator " + configuratorId
+                        + (parentItemId == null ? "" : " or its item " + parentItemId) + " does not exist"));
     }
 
     /**
