@@ -65,7 +65,11 @@ public class UserRates {
         return restWrites;
     }
 
-    @Scheduled(every = "1s", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    // Not while the app stops: a run that fires after its beans are gone logs an ERROR for nothing.
+    @Scheduled(
+            every = "1s",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void forgetPastWindows() {
         lockRequests.limit.forgetPastWindows();
         restWrites.limit.forgetPastWindows();
