@@ -2,6 +2,7 @@ package io.editlock.redis;
 
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Response;
@@ -9,18 +10,29 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.util.function.LongSupplier;
+import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
 /**
  * This node's reading of Redis's clock, the one every script decides by ({@code lua/clock_lib.lua}).
  * A node that must name a moment to a script (the last moment a write may still run) names it on
  * that clock, so a node whose own clock is off does not shift it. The offset is read with TIME at
- * start and every minute; it is off by at most half a round trip.
+ * start and every minute.
+ *
+ * <p>The reading never puts Redis's clock ahead of where it is: Redis read its clock before its reply
+ * reached this node, so the time of the reply's arrival bounds the offset from below. A moment named on
+ * this clock therefore comes early, never late, and a write that fails closed by it (docs/protocol.md
+ * §8) cannot run after its node gave up on it. Taking the middle of the round trip instead would put
+ * the clock ahead by half of any wait before Redis read the request: a connection still opening, a
+ * node busy starting up. Of a few readings in a row, the tightest bound is kept.
  */
 @ApplicationScoped
 public class StoreClock {
 
     private static final Logger LOG = Logger.getLogger(StoreClock.class);
+
+    /** Readings per update: the first may wait for its connection to open, the next ones do not. */
+    private static final int READINGS = 3;
 
     private final PipelinedRedis redis;
     private final LongSupplier localMillis;
@@ -57,16 +69,23 @@ public class StoreClock {
 
     /** Reads Redis's clock and keeps the offset; @return the offset in ms. */
     public Uni<Long> read() {
-        long sent = localMillis.getAsLong();
-        return redis.execute(Command.TIME)
-                .map(time -> {
-                    long received = localMillis.getAsLong();
-                    long offset = storeMillis(time) - (sent + received) / 2;
-                    offsetMillis = offset;
-                    return offset;
-                })
+        return Multi.createBy()
+                .repeating()
+                .uni(this::lowerBound)
+                .atMost(READINGS)
+                .collect()
+                .with(Collectors.reducing(Long.MIN_VALUE, Math::max))
+                .invoke(offset -> offsetMillis = offset)
                 .onFailure()
                 .invoke(failure -> LOG.debugf("reading Redis's clock failed (will retry): %s", failure.getMessage()));
+    }
+
+    /**
+     * One reading: Redis's time minus this node's when the reply arrived, less a millisecond for the two
+     * clocks' rounding to whole milliseconds.
+     */
+    private Uni<Long> lowerBound() {
+        return redis.execute(Command.TIME).map(time -> storeMillis(time) - localMillis.getAsLong() - 1);
     }
 
     private static long storeMillis(Response time) {
