@@ -3,7 +3,8 @@
 --
 -- KEYS[1] locks          hash of the configurator's locks (see locks_lib.lua)
 -- ARGV[1] configuratorId ARGV[2] channel
--- KEYS[2..5], ARGV[3..4] waiting lines (waitlines_lib.lua; optional): every line and take-over whose
+-- KEYS[2..5], ARGV[3..4] waiting lines (waitlines_lib.lua; optional): the sockets of a dead node are
+--                        forgotten wherever they wait or ask, and every line and take-over whose
 --                        resource is free is served (also those freed unseen by a write's guard)
 -- Reply (JSON): {next=<earliest expiresAt (ms) of the locks left, 0 when none>, released=[<released entry>...]}
 -- The caller moves the configurator's entry to 'next' (reschedule_expiry); '#sched' says so here
@@ -14,7 +15,9 @@ local configurator_id, channel = ARGV[1], ARGV[2]
 local now = now_ms()
 local released = {}
 local live, book = load_live(locks_key, now, released)
-local served = serve(waiting_context(KEYS, 2, ARGV, 3, configurator_id, book), locks_key, live, now, nil)
+local waiting = waiting_context(KEYS, 2, ARGV, 3, configurator_id, book)
+forget_dead_waiters(waiting, now)
+local served = serve(waiting, locks_key, live, now, nil)
 if #released > 0 or served then announce(channel, configurator_id, live, released, now) end
 
 local earliest = 0

@@ -18,7 +18,8 @@
 --                    from when the socket started waiting or asking here, or from its node's latest
 --                    lease renewal (renew_socket_locks); two, so that a live node whose renewal comes
 --                    late keeps its waiters. A socket past it belongs to a node that died: nobody will
---                    say it went, so the step that would serve it forgets it instead
+--                    say it went, so the reaper's look at the configurator (forget_dead_waiters) and
+--                    the step that would serve it forget it instead
 --                    '#seq' -> the last seq handed out; the hash goes once nobody waits or asks
 --   takeovers  hash  field -> pending take-over {u, n, k, r, h, hn, t, d, m, q}: asker id, name,
 --                    sockets and the request-takeover that put each there (as a waiter's r); holder id and name;
@@ -227,6 +228,20 @@ local function forget_dead_sockets(ctx, record, now)
   end
   for _, socket_id in ipairs(dead) do forget_socket(ctx, socket_id) end
   return #dead
+end
+
+-- Forgets every socket of the configurator's lines and take-over requests whose node no longer
+-- vouches for it, wherever it waits: a dead node's users leave their lines (those behind move up,
+-- and 'waiting' counts them no more) also while the page they wait for stays held, and no step
+-- would serve them. The reaper's look at the configurator runs it, which comes at least once a lease
+-- while anyone holds a lock there, and a line only stands behind a held lock. O(waiters + askers).
+local function forget_dead_waiters(ctx, now)
+  if is_calm(ctx) then return end
+  local flat = redis.call('HGETALL', ctx.waiters)
+  for i = 1, #flat, 2 do
+    local socket_id = string.match(flat[i], '^e:(.+)$')
+    if socket_id ~= nil and tonumber(flat[i + 1]) <= now then forget_socket(ctx, socket_id) end
+  end
 end
 
 -- Grants 'field' to whoever comes first, if it is free for them: the asker of a pending take-over

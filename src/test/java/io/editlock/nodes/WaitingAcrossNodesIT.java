@@ -401,6 +401,63 @@ class WaitingAcrossNodesIT {
     }
 
     /**
+     * §14: a waiter whose node died leaves the line once its node stopped vouching for it, also while
+     * the page stays held: those behind move up and watchers stop counting it, without waiting for a
+     * release that may be hours away.
+     */
+    @Test
+    void aWaiterWhoseNodeDiedLeavesTheLineWhileThePageIsHeld() {
+        ServerNode doomed = ServerNode.start("wait-doomed-held", settings());
+        long[] ids = configuratorWithItem(nodeA);
+        long c = ids[0];
+        long item = ids[1];
+        String page = "item:" + item + ":filters";
+        List<WsClient> all = new ArrayList<>();
+        try {
+            WsClient holder = connect(all, nodeA, "holder-5", "Hana");
+            WsClient gone = connect(all, doomed, "ghost-5", "Gina");
+            WsClient next = connect(all, nodeA, "next-5", "Kim");
+            WsClient watcher = connect(all, nodeB, "watcher-5", "Wu");
+            holder.request("lock-item-subresource", page(item));
+            assertEquals(
+                    1,
+                    gone.request("wait-for", resource(item))
+                            .path("data")
+                            .path("position")
+                            .asInt());
+            assertEquals(
+                    2,
+                    next.request("wait-for", resource(item))
+                            .path("data")
+                            .path("position")
+                            .asInt());
+            watcher.request("watch", Map.of("configuratorId", c));
+            watcher.awaitEvent(frame -> frame.path("event").asText().equals("lock-updated")
+                    && frame.path("data").path("waiting").path(page).asInt() == 2);
+
+            doomed.kill9();
+
+            // Vouched for two leases from its last renewal; the reaper looks at least once a lease.
+            Duration gonePast = LEASE.multipliedBy(3).plusSeconds(5);
+            JsonNode moved =
+                    next.awaitEvent(frame -> frame.path("event").asText().equals("queue-updated"), gonePast);
+            assertEquals(1, moved.path("data").path("position").asInt(), "Kim is next now: " + moved);
+            JsonNode state = watcher.awaitEvent(
+                    frame -> frame.path("event").asText().equals("lock-updated")
+                            && frame.path("data").path("waiting").path(page).asInt() == 1,
+                    gonePast);
+            assertEquals(
+                    "holder-5",
+                    state.path("data").path("locks").get(0).path("ownerUserId").asText(),
+                    "the page is still Hana's: " + state);
+            assertTrue(holder.events("lock-lost").isEmpty(), "nothing was released: " + holder.received());
+        } finally {
+            all.forEach(WsClient::close);
+            doomed.close();
+        }
+    }
+
+    /**
      * §13: a take-over request ends without a word when its asker's last socket went. One whose node
      * died and that its node no longer vouches for has gone: at the deadline, the holder keeps the page.
      */
