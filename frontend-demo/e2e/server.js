@@ -60,8 +60,8 @@ export async function startServer(settings = {}) {
   const port = await freePort();
   const logDir = path.join(REPO_ROOT, 'target');
   fs.mkdirSync(logDir, { recursive: true });
-  // Several nodes at once (a shared Redis in the settings) write one log each.
-  const logName = settings['quarkus.redis.hosts'] ? `e2e-server-${port}.log` : 'e2e-server.log';
+  // One log per server: test files run side by side, and some start several nodes.
+  const logName = `e2e-server-${port}.log`;
   const log = fs.openSync(path.join(logDir, logName), 'w');
   const child = spawn('java', [
     `-Dquarkus.http.port=${port}`,

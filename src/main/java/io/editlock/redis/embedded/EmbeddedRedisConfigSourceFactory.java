@@ -4,6 +4,7 @@ import io.smallrye.config.ConfigSourceContext;
 import io.smallrye.config.ConfigSourceFactory;
 import io.smallrye.config.ConfigValue;
 import io.smallrye.config.PropertiesConfigSource;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.config.spi.ConfigSource;
@@ -33,6 +34,9 @@ public class EmbeddedRedisConfigSourceFactory implements ConfigSourceFactory {
     static final String STARTED_URL = "io.editlock.embedded-redis-url";
 
     private static final int ORDINAL = 50;
+    /** Free ports tried before giving up, when the port is not configured. */
+    private static final int START_ATTEMPTS = 3;
+
     private static final String AUGMENTOR = "io.quarkus.deployment.QuarkusAugmentor";
 
     @Override
@@ -60,15 +64,35 @@ public class EmbeddedRedisConfigSourceFactory implements ConfigSourceFactory {
         String binary = valueOr(context, "editlock.embedded-redis.binary", RedisBinary.AUTO);
         String port = valueOr(context, "editlock.embedded-redis.port", null);
         RedisProcess redis = port == null
-                ? RedisProcess.onFreePort(RedisBinary.resolve(binary))
-                : new RedisProcess(RedisBinary.resolve(binary), Integer.parseInt(port), List.of());
-        redis.start();
+                ? startedOnFreePort(RedisBinary.resolve(binary))
+                : new RedisProcess(RedisBinary.resolve(binary), Integer.parseInt(port), List.of()).start();
         Runtime.getRuntime().addShutdownHook(new Thread(redis::close, "embedded-redis-stop"));
         LOG.infof(
                 "quarkus.redis.hosts is not set: started an embedded Redis at %s (for trying out and tests, never for production)",
                 redis.url());
         System.setProperty(STARTED_URL, redis.url());
         return redis.url();
+    }
+
+    /**
+     * A free port can be taken before redis-server binds it (another node or test starting at the same
+     * moment): then redis-server exits at start, and another free port is tried.
+     */
+    private static RedisProcess startedOnFreePort(Path binary) {
+        for (int attempt = 1; ; attempt++) {
+            RedisProcess redis = RedisProcess.onFreePort(binary);
+            try {
+                return redis.start();
+            } catch (RedisProcess.ExitedAtStart failed) {
+                redis.close();
+                if (attempt == START_ATTEMPTS) {
+                    throw failed;
+                }
+                LOG.infof(
+                        "embedded Redis did not start on port %d, trying another: %s",
+                        redis.port(), failed.getMessage());
+            }
+        }
     }
 
     /** Whether this config is being read by the Quarkus build (augmentation), not by a running application. */

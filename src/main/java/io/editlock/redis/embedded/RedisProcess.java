@@ -143,18 +143,33 @@ public final class RedisProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits until this process listens and answers. A PONG alone could come from another redis-server
+     * that took the port between {@link #freePort} and this one's start (this one then exits, unable
+     * to bind): its own log must say it is ready first, and the port is then its own.
+     */
     private void awaitPong() {
+        Path log = workDir.resolve("redis.log");
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {
-                throw new IllegalStateException("redis-server exited at start, see " + workDir.resolve("redis.log"));
+                throw new ExitedAtStart(log);
             }
-            if (answersPing()) {
+            if (saysReady(log) && answersPing()) {
                 return;
             }
             sleep(25);
         }
-        throw new IllegalStateException("redis-server did not answer PING on port " + port);
+        throw new IllegalStateException("redis-server did not answer PING on port " + port + ", see " + log);
+    }
+
+    /** Redis 6.2 logs "Ready to accept connections", 7 and Valkey add the transports. */
+    private static boolean saysReady(Path log) {
+        try {
+            return Files.readString(log, StandardCharsets.ISO_8859_1).contains("Ready to accept connections");
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     private boolean answersPing() {
@@ -189,6 +204,13 @@ public final class RedisProcess implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
+        }
+    }
+
+    /** redis-server ended before it was ready: a port someone else took, a bad argument, a broken binary. */
+    public static final class ExitedAtStart extends IllegalStateException {
+        ExitedAtStart(Path log) {
+            super("redis-server exited at start, see " + log);
         }
     }
 }
