@@ -207,10 +207,22 @@ public final class RedisProcess implements AutoCloseable {
         }
     }
 
-    /** redis-server ended before it was ready: a port someone else took, a bad argument, a broken binary. */
+    /**
+     * redis-server ended before it was ready: a port someone else took, a bad argument, a broken binary.
+     * The message carries the end of its log, which goes with its work directory.
+     */
     public static final class ExitedAtStart extends IllegalStateException {
         ExitedAtStart(Path log) {
-            super("redis-server exited at start, see " + log);
+            super("redis-server exited at start: " + lastLines(log));
+        }
+
+        private static String lastLines(Path log) {
+            try {
+                List<String> lines = Files.readAllLines(log, StandardCharsets.ISO_8859_1);
+                return String.join(" | ", lines.subList(Math.max(0, lines.size() - 3), lines.size()));
+            } catch (IOException e) {
+                return "(no log at " + log + ")";
+            }
         }
     }
 }
