@@ -297,8 +297,9 @@ function requestsFor(resource) {
  * - `takeover-granted`, `takeover-refused`, `takeover-requested`, `lock-failed`, `lock-acquired` (`queued: true`),
  *   `queue-updated` — take-over and waiting lines, see {@link EditlockClient#requestTakeover} and
  *   {@link EditlockClient#waitFor}
- * - `not-waiting` `{resource, reason, refusal}` — a line this client waited in could not be rejoined after a
- *   drop (or the client stopped): it no longer waits there
+ * - `not-waiting` `{resource, reason, refusal}` — this client no longer waits in a line: `reason` `disconnect`
+ *   when it could not be rejoined after a drop (or the client stopped), `ended` when the server ended the
+ *   place unasked (its node lost touch with the store for longer than the place lasts)
  *
  * @example
  * const client = new EditlockClient({ token });
@@ -738,6 +739,12 @@ export class EditlockClient extends EventTarget {
       case 'queue-updated':
         this.waiting.set(resourceKey(data.resource), data.position);
         break;
+      case 'not-waiting': // a place that ended without our asking (docs/protocol.md §14)
+        if (!data.resource || !this.waiting.delete(resourceKey(data.resource))) {
+          return;
+        }
+        this.#emit(event, { resource: data.resource, reason: 'ended' });
+        return;
       case 'takeover-refused':
       case 'lock-failed': // a take-over that something else blocked, or a line or take-over of a deleted page
         if (data.resource) {

@@ -145,7 +145,8 @@ export function installHandover(app) {
   on('not-waiting', (detail) => {
     if (handover.queue && handover.queue.key === resourceKey(detail.resource)) {
       handover.queue = null;
-      toast('You are no longer in line for this page: the connection was lost. Click \u201cNotify me when it\u2019s free\u201d to line up again.', 'error');
+      const why = detail.reason === 'ended' ? 'the server lost touch with its store for too long' : 'the connection was lost';
+      toast(`You are no longer in line for this page: ${why}. Click \u201cNotify me when it\u2019s free\u201d to line up again.`, 'error');
       render();
     }
   });

@@ -158,7 +158,20 @@ describe('the demo\u2019s take-over and waiting part', () => {
 
     client.dispatchEvent(new CustomEvent('not-waiting', { detail: { resource: FILTERS, reason: 'disconnect' } }));
     assert.equal(app.state.handover.queue, null);
-    assert.match(app.toasts.at(-1).text, /no longer in line/);
+    assert.match(app.toasts.at(-1).text, /no longer in line for this page: the connection was lost/);
+    client.close();
+  });
+
+  it('a place the server ended unasked no longer shows, and the user is told why', async () => {
+    const { client, socket } = await connected();
+    const app = handoverOn(client);
+    const waiting = app.handover.waitForPage({ ...EDIT });
+    await socket.answer('wait-for', (frame) => ['queued', { resource: frame.data.resource, position: 1 }]);
+    await waiting;
+
+    socket.push('not-waiting', { resource: FILTERS });
+    assert.equal(app.state.handover.queue, null);
+    assert.match(app.toasts.at(-1).text, /no longer in line for this page: the server lost touch with its store/);
     client.close();
   });
 

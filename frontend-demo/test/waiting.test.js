@@ -144,6 +144,19 @@ describe('take-over and waiting', () => {
     client.close();
   });
 
+  it('a not-waiting without ref ends a line the client waits in, and is not passed on for one it does not', async () => {
+    const { client, socket } = await connected();
+    await waitingFor(client, socket, FILTERS, 2);
+    const left = events(client, 'not-waiting');
+    socket.push('not-waiting', { resource: VARIABLES });
+    socket.push('not-waiting', { resource: FILTERS });
+    assert.deepEqual(left, [{ resource: FILTERS, reason: 'ended' }]);
+    assert.equal(client.waiting.size, 0);
+    socket.push('not-waiting', { resource: FILTERS });
+    assert.equal(left.length, 1, 'told once: the line was left already');
+    client.close();
+  });
+
   it('after a drop, a client that only waits in a line resumes and learns its current position', async () => {
     const { client, socket } = await connected();
     await waitingFor(client, socket, FILTERS, 2);

@@ -34,11 +34,13 @@
 -- the lock and the waiting changes of a configurator on one subscription, in the order they were made,
 -- so that the last state it shows is the last one made:
 --   {kind='waiting', c, locks=[public views], waiting={canonical=n}, grants=[{kind='queued'|'takeover', lock, schedule}],
---    left=[{f, u}], moved=[field], failed=[{f, u, lock}], gone=[{f, u}], requested=[…], refused=[…],
---    ended=[{f, u}]}
+--    left=[{f, u, lapsed?}], moved=[field], failed=[{f, u, lock}], gone=[{f, u}], requested=[…], refused=[…],
+--    ended=[{f, u, lapsed?}]}
 --   gone: waiters and take-over askers of a resource that was deleted (their wait ended: NOT_FOUND)
 --   ended: every take-over request that ended, however (also those that end without a word: the
 --          asker's sockets went, or the asker got the lock another way), by field and asker
+--   lapsed: true when the place or the request ended because no node vouched for its sockets any
+--          more (a dead node's, or a live node's that could not reach the store for two leases)
 
 local function field_of(lock)
   if lock.type == 'configurator' then return 'cfg' end
@@ -130,8 +132,10 @@ local function waiter_of(ctx, field, user)
 end
 
 -- Takes 'user' out of the line of 'field' (no-op when not in it). O(log n + the user's sockets).
--- 'entry': the user's waiter record when the caller has just read it.
-local function leave_line(ctx, field, user, entry)
+-- 'entry': the user's waiter record when the caller has just read it. 'lapsed': the place ends because
+-- no node vouches for the user's sockets any more (see 'e:' above), not by anything the user did or
+-- got: a node that is alive after all (it was cut off from the store) tells its sockets so.
+local function leave_line(ctx, field, user, entry, lapsed)
   if ctx == nil or ctx.calm then return false end
   entry = entry or waiter_of(ctx, field, user)
   if entry == nil then return false end
@@ -139,7 +143,7 @@ local function leave_line(ctx, field, user, entry)
   redis.call('HDEL', ctx.waiters, field .. '|' .. user)
   for socket_id, _ in pairs(entry.k) do socket_index_update(ctx, socket_id, 'w|' .. field .. '|' .. user, false) end
   if redis.call('HINCRBY', ctx.lines, field, -1) <= 0 then redis.call('HDEL', ctx.lines, field) end
-  ctx.left[#ctx.left + 1] = { f = field, u = user }
+  ctx.left[#ctx.left + 1] = { f = field, u = user, lapsed = lapsed or nil }
   ctx.moved[field] = true
   ctx.changed = true
   return true
@@ -173,16 +177,17 @@ local function join_line(ctx, field, user, name, socket_id, node_id, request)
   return line_position(ctx, field, entry.m), entry.m
 end
 
-local function end_takeover(ctx, field, takeover)
+local function end_takeover(ctx, field, takeover, lapsed)
   redis.call('HDEL', ctx.takeovers, field)
   for socket_id, _ in pairs(takeover.k) do socket_index_update(ctx, socket_id, 't|' .. field, false) end
-  ctx.ended[#ctx.ended + 1] = { f = field, u = takeover.u }
+  ctx.ended[#ctx.ended + 1] = { f = field, u = takeover.u, lapsed = lapsed or nil }
   ctx.changed = true
 end
 
 -- A socket is gone for good: it no longer waits, nor asks for a take-over. A user whose last
--- socket that was is out of the line (and their take-over request ends without a word).
-local function forget_socket(ctx, socket_id)
+-- socket that was is out of the line (and their take-over request ends without a word). 'lapsed': as
+-- leave_line's.
+local function forget_socket(ctx, socket_id, lapsed)
   if ctx == nil then return end
   local raw = redis.call('HGET', ctx.waiters, 's:' .. socket_id)
   if not raw then return end
@@ -194,7 +199,7 @@ local function forget_socket(ctx, socket_id)
         waiter.k[socket_id] = nil
         if waiter.r then waiter.r[socket_id] = nil end
         if next(waiter.k) == nil then
-          leave_line(ctx, field, user)
+          leave_line(ctx, field, user, nil, lapsed)
         else
           redis.call('HSET', ctx.waiters, field .. '|' .. user, cjson.encode(waiter))
         end
@@ -206,7 +211,7 @@ local function forget_socket(ctx, socket_id)
         takeover.k[socket_id] = nil
         if takeover.r then takeover.r[socket_id] = nil end
         if next(takeover.k) == nil then
-          end_takeover(ctx, field, takeover)
+          end_takeover(ctx, field, takeover, lapsed)
         else
           redis.call('HSET', ctx.takeovers, field, cjson.encode(takeover))
         end
@@ -226,7 +231,7 @@ local function forget_dead_sockets(ctx, record, now)
     local vouched = tonumber(redis.call('HGET', ctx.waiters, 'e:' .. socket_id))
     if vouched ~= nil and vouched <= now then dead[#dead + 1] = socket_id end
   end
-  for _, socket_id in ipairs(dead) do forget_socket(ctx, socket_id) end
+  for _, socket_id in ipairs(dead) do forget_socket(ctx, socket_id, true) end
   return #dead
 end
 
@@ -240,7 +245,7 @@ local function forget_dead_waiters(ctx, now)
   local flat = redis.call('HGETALL', ctx.waiters)
   for i = 1, #flat, 2 do
     local socket_id = string.match(flat[i], '^e:(.+)$')
-    if socket_id ~= nil and tonumber(flat[i + 1]) <= now then forget_socket(ctx, socket_id) end
+    if socket_id ~= nil and tonumber(flat[i + 1]) <= now then forget_socket(ctx, socket_id, true) end
   end
 end
 

@@ -72,6 +72,36 @@ public class TakeoverCatchUp {
                         .in(ArrayList<Missed>::new, List::addAll));
     }
 
+    /**
+     * How a request asked from this node ended when nobody decided it: no node vouched for its asker's
+     * sockets any more, and this node, alive after all, was cut off from the store meanwhile. Judged as
+     * a catch-up judges a request whose end it missed, except that the one asked did not refuse: a
+     * holder who still has the page is the lock in the way. Empty when no socket of this node asked it.
+     */
+    public Uni<List<Missed>> lapsed(long c, String field, String askerId) {
+        List<WaitingState.AskedTakeover> asked = state.askedIn(c).stream()
+                .filter(request ->
+                        request.field().equals(field) && request.askerId().equals(askerId))
+                .toList();
+        if (asked.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        return scripts.readTakeovers(c, asked).map(facts -> {
+            List<Missed> missed = new ArrayList<>();
+            for (TakeoverFacts.Asked now : facts.asked()) {
+                if (!now.pending()) {
+                    state.takeoverEnded(now.askerId(), c, now.field())
+                            .flatMap(request -> outcome(c, facts.found(), now, request.holderId()))
+                            .map(outcome -> outcome instanceof Refused
+                                    ? new Blocked(c, now.field(), now.askerId(), now.blocking())
+                                    : outcome)
+                            .ifPresent(missed::add);
+                }
+            }
+            return missed;
+        });
+    }
+
     /** The requests that stand against {@code holderId} on any of the locks {@code held}. */
     public Uni<List<Requested>> standingAgainst(String holderId, List<Lock> held) {
         Map<Long, Set<String>> fields = new HashMap<>();

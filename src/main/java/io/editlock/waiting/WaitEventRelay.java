@@ -111,7 +111,10 @@ public class WaitEventRelay {
         }
     }
 
-    /** Places that are no longer in the line (left on another node meanwhile, or ended) are forgotten here. */
+    /**
+     * Places that are no longer in the line (left on another node meanwhile, or ended) are forgotten
+     * here, and their users told: nothing else will tell them now.
+     */
     private Uni<Void> forgetPlacesGone(long c, String field) {
         String line = keys.waiting(c).get(1);
         return Multi.createFrom()
@@ -120,8 +123,8 @@ public class WaitEventRelay {
                 .transformToUniAndMerge(place -> calls.execute(
                                 Command.ZSCORE, line, place.getValue().member())
                         .invoke(score -> {
-                            if (score == null) {
-                                state.left(place.getKey(), c, field);
+                            if (score == null && state.left(place.getKey(), c, field)) {
+                                placeEnded(c, field, place.getKey());
                             }
                         }))
                 .collect()
@@ -165,7 +168,11 @@ public class WaitEventRelay {
                     grant.path("schedule").asBoolean());
         }
         for (JsonNode left : array(event.path("left"))) {
-            state.left(left.path("u").asText(), c, left.path("f").asText());
+            left(
+                    c,
+                    left.path("f").asText(),
+                    left.path("u").asText(),
+                    left.path("lapsed").asBoolean());
         }
         for (JsonNode requested : array(event.path("requested"))) {
             requested(c, PendingTakeover.of(requested));
@@ -184,12 +191,51 @@ public class WaitEventRelay {
             gone(c, gone.path("f").asText(), gone.path("u").asText());
         }
         for (JsonNode ended : array(event.path("ended"))) {
-            state.takeoverEnded(ended.path("u").asText(), c, ended.path("f").asText());
+            ended(
+                    c,
+                    ended.path("f").asText(),
+                    ended.path("u").asText(),
+                    ended.path("lapsed").asBoolean());
         }
         for (JsonNode field : array(event.path("moved"))) {
             moved(c, field.asText());
         }
         return state.counts(c, event.path("waiting"));
+    }
+
+    /**
+     * The user is out of the line. When that is because no node vouched for their sockets any more
+     * (docs/protocol.md §14) and this node had told them their place, their sockets here are alive
+     * after all (the node was cut off from the store for two leases) and are told that it ended:
+     * nothing else would tell them, and they would wait for a page that never comes.
+     */
+    private void left(long c, String field, String userId, boolean lapsed) {
+        if (state.left(userId, c, field) && lapsed) {
+            placeEnded(c, field, userId);
+        }
+    }
+
+    /** {@code not-waiting} without {@code ref}: the place ended without the user asking. */
+    private void placeEnded(long c, String field, String userId) {
+        ObjectNode data = WireFormat.object();
+        data.set("resource", WireFormat.resource(Fields.resource(c, field)));
+        toUser(userId, WireFormat.frame(ServerEvents.NOT_WAITING, data, null));
+    }
+
+    /**
+     * A take-over request ended. One that ended because no node vouched for its asker's sockets any
+     * more was decided by nobody; an asker of this node, alive after all, is told what stands now, as
+     * a catch-up would tell it (docs/protocol.md §13).
+     */
+    private void ended(long c, String field, String askerId, boolean lapsed) {
+        if (!lapsed) {
+            state.takeoverEnded(askerId, c, field);
+            return;
+        }
+        takeovers.lapsed(c, field, askerId).subscribe().with(missed -> missed.forEach(this::tell), failure -> {
+            state.takeoverEnded(askerId, c, field);
+            LOG.debugf("the end of take-over %s in %d not told: %s", field, c, failure.getMessage());
+        });
     }
 
     /** What a node missed of take-overs, told as the waiting events would have told it. */

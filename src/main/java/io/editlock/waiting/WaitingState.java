@@ -129,11 +129,14 @@ public class WaitingState {
         });
     }
 
-    public void left(String userId, long configuratorId, String field) {
+    /** @return whether this node knew of the user's place there (and so had told the user of it) */
+    public boolean left(String userId, long configuratorId, String field) {
+        boolean[] known = new boolean[1];
         places.computeIfPresent(configuratorId + "|" + field, (key, line) -> {
-            line.remove(userId);
+            known[0] = line.remove(userId) != null;
             return line.isEmpty() ? null : line;
         });
+        return known[0];
     }
 
     /** The lines this node's users wait in, as configurator id and field. */

@@ -6,19 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.editlock.redis.embedded.RedisProcess;
+import io.editlock.support.RedisAdmin;
 import io.editlock.support.ServerNode;
 import io.editlock.support.ShippedRedisAcl;
 import io.editlock.support.TestRedis;
 import io.editlock.support.TestTokens;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -41,7 +37,7 @@ class SubscriptionRefusedIT {
         ShippedRedisAcl acl = ShippedRedisAcl.withAdminDefaultUser();
         try (RedisProcess redis =
                 new RedisProcess(TestRedis.binary(), RedisProcess.freePort(), acl.serverArguments()).start()) {
-            assertEquals("+OK", admin(redis, "ACL", "SETUSER", "editlock", "resetchannels"));
+            assertEquals("+OK", RedisAdmin.command(redis, "ACL", "SETUSER", "editlock", "resetchannels"));
             TestTokens tokens = TestTokens.generate();
             try (ServerNode node = ServerNode.launch(
                     "node-channels-refused",
@@ -67,7 +63,7 @@ class SubscriptionRefusedIT {
                         .atMost(Duration.ofSeconds(20))
                         .until(() -> subscribeConnections(redis) <= subscriptions);
 
-                assertEquals("+OK", admin(redis, "ACL", "SETUSER", "editlock", "&editlock:*"));
+                assertEquals("+OK", RedisAdmin.command(redis, "ACL", "SETUSER", "editlock", "&editlock:*"));
                 await("the node hears its channels again by itself")
                         .atMost(Duration.ofSeconds(30))
                         .until(() -> listens(redis) && isReady(node));
@@ -95,12 +91,12 @@ class SubscriptionRefusedIT {
     }
 
     private static boolean listens(RedisProcess redis) throws IOException {
-        return admin(redis, "PUBSUB", "CHANNELS", "editlock:*").contains("editlock:");
+        return RedisAdmin.command(redis, "PUBSUB", "CHANNELS", "editlock:*").contains("editlock:");
     }
 
     /** Connections whose last command was SUBSCRIBE: the node's subscriptions, standing or refused. */
     private static long subscribeConnections(RedisProcess redis) throws IOException {
-        return admin(redis, "CLIENT", "LIST")
+        return RedisAdmin.command(redis, "CLIENT", "LIST")
                 .lines()
                 .filter(line -> line.contains(" cmd=subscribe "))
                 .count();
@@ -110,47 +106,5 @@ class SubscriptionRefusedIT {
         Matcher count = Pattern.compile("\"subscriptions\"\\s*:\\s*(\\d+)").matcher(readiness);
         assertTrue(count.find(), "readiness counts the node's subscriptions: " + readiness);
         return Integer.parseInt(count.group(1));
-    }
-
-    /** One command as Redis's default user (the administrator here), its reply as RESP text. */
-    private static String admin(RedisProcess redis, String... command) throws IOException {
-        try (Socket socket = new Socket("127.0.0.1", redis.port())) {
-            socket.setSoTimeout(5000);
-            StringBuilder request = new StringBuilder("*" + command.length + "\r\n");
-            for (String part : command) {
-                request.append('$')
-                        .append(part.getBytes(StandardCharsets.UTF_8).length)
-                        .append("\r\n")
-                        .append(part)
-                        .append("\r\n");
-            }
-            OutputStream out = socket.getOutputStream();
-            out.write(request.toString().getBytes(StandardCharsets.UTF_8));
-            out.flush();
-            // A bulk reply ($<length>) may come in several reads; the others fit in one.
-            InputStream in = socket.getInputStream();
-            ByteArrayOutputStream reply = new ByteArrayOutputStream();
-            byte[] buffer = new byte[8192];
-            int read;
-            while ((read = in.read(buffer)) > 0) {
-                reply.write(buffer, 0, read);
-                if (complete(reply.toString(StandardCharsets.UTF_8))) {
-                    break;
-                }
-            }
-            return reply.toString(StandardCharsets.UTF_8).strip();
-        }
-    }
-
-    private static boolean complete(String reply) {
-        int lineEnd = reply.indexOf("\r\n");
-        if (lineEnd < 0) {
-            return false;
-        }
-        if (!reply.startsWith("$")) {
-            return true;
-        }
-        int length = Integer.parseInt(reply.substring(1, lineEnd));
-        return length < 0 || reply.getBytes(StandardCharsets.UTF_8).length >= lineEnd + 2 + length + 2;
     }
 }

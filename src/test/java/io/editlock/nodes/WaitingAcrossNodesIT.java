@@ -8,14 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.redis.embedded.RedisProcess;
 import io.editlock.support.CloseAll;
+import io.editlock.support.RedisAdmin;
 import io.editlock.support.ServerNode;
+import io.editlock.support.ShippedRedisAcl;
 import io.editlock.support.TestRedis;
 import io.editlock.support.TestTokens;
 import io.editlock.support.WsClient;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,7 +25,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -51,8 +49,8 @@ class WaitingAcrossNodesIT {
     static final Duration SWEEP = Duration.ofMillis(250);
     static final int WAITERS = 40;
     static final int ASKERS = 10;
-    static final String SECRET = UUID.randomUUID().toString().replace("-", "");
 
+    ShippedRedisAcl acl;
     RedisProcess redis;
     TestTokens tokens;
     ServerNode nodeA;
@@ -60,22 +58,10 @@ class WaitingAcrossNodesIT {
 
     @BeforeAll
     void start() {
-        // With the production ACL (deploy/redis-users.acl): every command the lines and take-overs run must be allowed.
-        // The file holds no secret: the password is added at start, as docker-compose.yml does.
-        Path acl;
-        try {
-            acl = Files.createTempFile("editlock-users-", ".acl");
-            acl.toFile().deleteOnExit();
-            Files.write(
-                    acl,
-                    Files.readAllLines(Path.of("deploy", "redis-users.acl")).stream()
-                            .map(line -> line.startsWith("user editlock ") ? line + " >" + SECRET : line)
-                            .toList());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        redis = new RedisProcess(TestRedis.binary(), RedisProcess.freePort(), List.of("--aclfile", acl.toString()))
-                .start();
+        // With the production ACL (deploy/redis-users.acl): every command the lines and take-overs run must be
+        // allowed. Its default user is on here, for the faults the test causes (CLIENT KILL).
+        acl = ShippedRedisAcl.withAdminDefaultUser();
+        redis = new RedisProcess(TestRedis.binary(), RedisProcess.freePort(), acl.serverArguments()).start();
         tokens = TestTokens.generate();
         nodeA = ServerNode.start("wait-a", settings());
         nodeB = ServerNode.start("wait-b", settings());
@@ -88,7 +74,7 @@ class WaitingAcrossNodesIT {
 
     Map<String, String> settings() {
         Map<String, String> settings = new HashMap<>();
-        settings.put("quarkus.redis.hosts", "redis://editlock:" + SECRET + "@127.0.0.1:" + redis.port());
+        settings.put("quarkus.redis.hosts", acl.url(redis.port()));
         settings.put("mp.jwt.verify.publickey.location", tokens.publicKeyFile().toString());
         settings.put("editlock.lease.ttl", LEASE.toMillis() + "ms");
         settings.put("editlock.lease.renew-interval", "1s");
@@ -419,8 +405,8 @@ class WaitingAcrossNodesIT {
         }
     }
 
-    /** Hana holds a page; Gina, on the doomed node, waits for it first, Kim second; Wu watches. */
-    private record DeadWaiterScene(long item, WsClient holder, WsClient next, WsClient watcher) {}
+    /** Hana holds a page; Gina ({@code first}), on the doomed node, waits for it first, Kim second; Wu watches. */
+    private record DeadWaiterScene(long item, WsClient holder, WsClient first, WsClient next, WsClient watcher) {}
 
     /** @param run told apart in user ids, so that one test's users are not another's */
     private DeadWaiterScene deadWaiterScene(List<WsClient> all, ServerNode doomed, String run) {
@@ -436,7 +422,87 @@ class WaitingAcrossNodesIT {
         assertEquals(2, position(next.request("wait-for", resource(item))));
         watcher.request("watch", Map.of("configuratorId", c));
         watcher.awaitEvent(frame -> frame.path("event").asText().equals("lock-updated") && waiting(frame, item) == 2);
-        return new DeadWaiterScene(item, holder, next, watcher);
+        return new DeadWaiterScene(item, holder, gone, next, watcher);
+    }
+
+    /**
+     * §14 and §13: a node cut off from the store for longer than two leases is alive after all. The
+     * places and the take-over request of its users ended meanwhile (no node vouched for their
+     * sockets), and once the node hears so its users are told, instead of waiting for a page that
+     * never comes: {@code not-waiting} to the waiter, and to the asker what stands in the way now
+     * (the holder, who did not refuse, still has the page: {@code lock-failed} {@code LOCKED}).
+     */
+    @Test
+    void theUsersOfANodeCutOffFromTheStoreAreToldTheirPlacesEnded() throws IOException {
+        JsonNode outcome = cutOffScene("7", false);
+        assertEquals("lock-failed", outcome.path("event").asText(), outcome.toString());
+        assertEquals("LOCKED", outcome.path("data").path("code").asText(), outcome.toString());
+        assertEquals("Hana", outcome.path("data").path("lockedBy").asText(), outcome.toString());
+    }
+
+    /**
+     * As above, but the node's subscription ended while it was cut off, so it hears nothing of the
+     * end: it makes up for it once it listens again. A request that ended unseen is judged by the page
+     * as it stands (§13): its holder still has it, so it arrives as refused.
+     */
+    @Test
+    void theUsersOfANodeCutOffFromTheStoreAreToldWhenItListensAgain() throws IOException {
+        JsonNode outcome = cutOffScene("8", true);
+        assertEquals("takeover-refused", outcome.path("event").asText(), outcome.toString());
+        assertEquals("Hana", outcome.path("data").path("byUserName").asText(), outcome.toString());
+    }
+
+    /**
+     * Gina waits first and Ivo asks for a take-over of Hana's page, both on a node that then stands still
+     * for three leases; meanwhile Kim moves up. Checks that Gina is told her place ended and may line up
+     * again; returns what Ivo was told.
+     *
+     * @param subscriptionCut whether the node's subscription ends while it stands still
+     */
+    private JsonNode cutOffScene(String run, boolean subscriptionCut) throws IOException {
+        Map<String, String> slowConsent = new HashMap<>(settings());
+        slowConsent.put("editlock.waiting.consent-window", LEASE.multipliedBy(8).toMillis() + "ms");
+        ServerNode cutOff = ServerNode.start("wait-cut-off-" + run, slowConsent);
+        List<WsClient> all = new ArrayList<>();
+        try {
+            DeadWaiterScene scene = deadWaiterScene(all, cutOff, run);
+            WsClient asker = connect(all, cutOff, "asker-" + run, "Ivo");
+            JsonNode pending = asker.request("request-takeover", resource(scene.item()));
+            assertEquals("takeover-pending", pending.path("event").asText(), pending.toString());
+            scene.holder().awaitEvent("takeover-requested");
+
+            cutOff.freeze();
+            try {
+                if (subscriptionCut) {
+                    // Every node's: the others listen again at once and make up for nothing they missed.
+                    RedisAdmin.command(redis, "CLIENT", "KILL", "TYPE", "pubsub");
+                }
+                // Vouched for two leases from its last renewal; the reaper looks at least once a lease.
+                scene.next()
+                        .awaitEvent(
+                                frame -> frame.path("event").asText().equals("queue-updated"),
+                                LEASE.multipliedBy(3).plusSeconds(5));
+            } finally {
+                cutOff.thaw();
+            }
+
+            JsonNode ended = scene.first().awaitEvent("not-waiting");
+            assertEquals(
+                    scene.item(),
+                    ended.path("data").path("resource").path("itemId").asLong(),
+                    ended.toString());
+            assertTrue(ended.path("ref").isMissingNode(), "nobody asked: " + ended);
+            assertEquals(
+                    2,
+                    position(scene.first().request("wait-for", resource(scene.item()))),
+                    "Gina can line up again, behind Kim");
+            return asker.awaitEvent(frame -> !frame.has("ref")
+                    && List.of("lock-failed", "takeover-refused", "takeover-granted")
+                            .contains(frame.path("event").asText()));
+        } finally {
+            all.forEach(WsClient::close);
+            cutOff.close();
+        }
     }
 
     private static int position(JsonNode queued) {

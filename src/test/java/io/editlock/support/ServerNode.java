@@ -148,6 +148,23 @@ public final class ServerNode implements AutoCloseable {
         waitFor();
     }
 
+    /**
+     * SIGSTOP: the node stands still where it is, alive but silent to Redis and to its clients (a long
+     * pause, a node cut off); what reaches it meanwhile waits in its sockets until {@link #thaw}.
+     */
+    public void freeze() {
+        signal("STOP");
+    }
+
+    /** SIGCONT: the node frozen by {@link #freeze} goes on, and reads what waited for it. */
+    public void thaw() {
+        signal("CONT");
+    }
+
+    private void signal(String name) {
+        Signals.send(process.pid(), name, "the node");
+    }
+
     @Override
     public void close() {
         if (process.isAlive()) {

@@ -2,7 +2,6 @@ package io.editlock.support;
 
 import io.editlock.redis.embedded.RedisBinary;
 import io.editlock.redis.embedded.RedisProcess;
-import java.io.IOException;
 import java.nio.file.Path;
 
 /** A redis-server of a test's own (to share between nodes, stop or restart), chosen like the embedded one. */
@@ -16,19 +15,7 @@ public final class TestRedis {
 
     /** {@code kill -<name>} of the redis-server: {@code STOP} freezes it (connections open, no answers), {@code CONT} thaws it. */
     public static void signal(RedisProcess redis, String name) {
-        try {
-            Process kill = new ProcessBuilder("kill", "-" + name, String.valueOf(redis.pid()))
-                    .inheritIO()
-                    .start();
-            if (kill.waitFor() != 0) {
-                throw new IllegalStateException("kill -" + name + " of redis-server failed");
-            }
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot run kill", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
+        Signals.send(redis.pid(), name, "redis-server");
     }
 
     /** The redis-server the embedded mode would run here ({@code EDITLOCK_EMBEDDED_REDIS_BINARY}). */
