@@ -298,8 +298,9 @@ function requestsFor(resource) {
  *   `queue-updated` — take-over and waiting lines, see {@link EditlockClient#requestTakeover} and
  *   {@link EditlockClient#waitFor}
  * - `not-waiting` `{resource, reason, refusal}` — this client no longer waits in a line: `reason` `disconnect`
- *   when it could not be rejoined after a drop (or the client stopped), `ended` when the server ended the
- *   place unasked (its node lost touch with the store for longer than the place lasts)
+ *   when it could not be rejoined after a drop (or the client stopped); when the server ended the place
+ *   unasked, its reason: `idle` (the user sent nothing for the idle timeout), `expired` (the server lost
+ *   touch with its store for longer than a place lasts), or `ended` (the server did not see why)
  *
  * @example
  * const client = new EditlockClient({ token });
@@ -743,7 +744,7 @@ export class EditlockClient extends EventTarget {
         if (!data.resource || !this.waiting.delete(resourceKey(data.resource))) {
           return;
         }
-        this.#emit(event, { resource: data.resource, reason: 'ended' });
+        this.#emit(event, { resource: data.resource, reason: data.reason || 'ended' });
         return;
       case 'takeover-refused':
       case 'lock-failed': // a take-over that something else blocked, or a line or take-over of a deleted page

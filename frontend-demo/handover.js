@@ -6,6 +6,13 @@ import { resourceKey } from './editlock-client.js';
 import { h } from './dom.js';
 import { boundInput } from './widgets.js';
 
+/** Why a place in a line ended, by the `reason` of `not-waiting` (none is said when it is not known). */
+const LEFT_LINE_BECAUSE = /** @type {Record<string, string>} */ ({
+  disconnect: 'the connection was lost',
+  idle: 'you were inactive for too long',
+  expired: 'the server lost touch with its store for too long',
+});
+
 /** @typedef {import('./app/store.js').State} State */
 /** @typedef {import('./app/store.js').Edit} Edit */
 /** @typedef {import('./editlock-client.js').Lock} Lock */
@@ -145,8 +152,8 @@ export function installHandover(app) {
   on('not-waiting', (detail) => {
     if (handover.queue && handover.queue.key === resourceKey(detail.resource)) {
       handover.queue = null;
-      const why = detail.reason === 'ended' ? 'the server lost touch with its store for too long' : 'the connection was lost';
-      toast(`You are no longer in line for this page: ${why}. Click \u201cNotify me when it\u2019s free\u201d to line up again.`, 'error');
+      const why = LEFT_LINE_BECAUSE[detail.reason];
+      toast(`You are no longer in line for this page${why ? `: ${why}` : ''}. Click \u201cNotify me when it\u2019s free\u201d to line up again.`, 'error');
       render();
     }
   });

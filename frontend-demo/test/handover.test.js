@@ -169,9 +169,9 @@ describe('the demo\u2019s take-over and waiting part', () => {
     await socket.answer('wait-for', (frame) => ['queued', { resource: frame.data.resource, position: 1 }]);
     await waiting;
 
-    socket.push('not-waiting', { resource: FILTERS });
+    socket.push('not-waiting', { resource: FILTERS, reason: 'idle' });
     assert.equal(app.state.handover.queue, null);
-    assert.match(app.toasts.at(-1).text, /no longer in line for this page: the server lost touch with its store/);
+    assert.match(app.toasts.at(-1).text, /no longer in line for this page: you were inactive for too long\./);
     client.close();
   });
 

@@ -147,13 +147,15 @@ describe('take-over and waiting', () => {
   it('a not-waiting without ref ends a line the client waits in, and is not passed on for one it does not', async () => {
     const { client, socket } = await connected();
     await waitingFor(client, socket, FILTERS, 2);
+    await waitingFor(client, socket, STRUCTURE, 1);
     const left = events(client, 'not-waiting');
-    socket.push('not-waiting', { resource: VARIABLES });
-    socket.push('not-waiting', { resource: FILTERS });
-    assert.deepEqual(left, [{ resource: FILTERS, reason: 'ended' }]);
+    socket.push('not-waiting', { resource: VARIABLES, reason: 'idle' });
+    socket.push('not-waiting', { resource: FILTERS, reason: 'expired' });
+    socket.push('not-waiting', { resource: STRUCTURE });
+    assert.deepEqual(left, [{ resource: FILTERS, reason: 'expired' }, { resource: STRUCTURE, reason: 'ended' }]);
     assert.equal(client.waiting.size, 0);
-    socket.push('not-waiting', { resource: FILTERS });
-    assert.equal(left.length, 1, 'told once: the line was left already');
+    socket.push('not-waiting', { resource: FILTERS, reason: 'expired' });
+    assert.equal(left.length, 2, 'told once: the line was left already');
     client.close();
   });
 

@@ -18,7 +18,8 @@ local now = now_ms()
 local released = {}
 local live, book = load_live(locks_key, now, released)
 local waiting = waiting_context(KEYS, 2, ARGV, 6, configurator_id, book)
-forget_socket(waiting, socket_id)
+-- An idle user's sockets are still there: their node tells them the places that end (docs/protocol.md §6).
+forget_socket(waiting, socket_id, reason == 'idle' and 'idle' or nil)
 
 local changed, gone = {}, {}
 for field, lock in pairs(live) do

@@ -34,13 +34,15 @@
 -- the lock and the waiting changes of a configurator on one subscription, in the order they were made,
 -- so that the last state it shows is the last one made:
 --   {kind='waiting', c, locks=[public views], waiting={canonical=n}, grants=[{kind='queued'|'takeover', lock, schedule}],
---    left=[{f, u, lapsed?}], moved=[field], failed=[{f, u, lock}], gone=[{f, u}], requested=[…], refused=[…],
---    ended=[{f, u, lapsed?}]}
+--    left=[{f, u, why?}], moved=[field], failed=[{f, u, lock}], gone=[{f, u}], requested=[…], refused=[…],
+--    ended=[{f, u, why?}]}
 --   gone: waiters and take-over askers of a resource that was deleted (their wait ended: NOT_FOUND)
 --   ended: every take-over request that ended, however (also those that end without a word: the
 --          asker's sockets went, or the asker got the lock another way), by field and asker
---   lapsed: true when the place or the request ended because no node vouched for its sockets any
---          more (a dead node's, or a live node's that could not reach the store for two leases)
+--   why: set when the place or the request ended unasked while its user's sockets may still be
+--          there to tell: 'expired' when no node vouched for its sockets any more (a dead node's, or
+--          a live node's that could not reach the store for two leases), 'idle' when its user went
+--          idle (docs/protocol.md §6)
 
 local function field_of(lock)
   if lock.type == 'configurator' then return 'cfg' end
@@ -132,10 +134,9 @@ local function waiter_of(ctx, field, user)
 end
 
 -- Takes 'user' out of the line of 'field' (no-op when not in it). O(log n + the user's sockets).
--- 'entry': the user's waiter record when the caller has just read it. 'lapsed': the place ends because
--- no node vouches for the user's sockets any more (see 'e:' above), not by anything the user did or
--- got: a node that is alive after all (it was cut off from the store) tells its sockets so.
-local function leave_line(ctx, field, user, entry, lapsed)
+-- 'entry': the user's waiter record when the caller has just read it. 'why': the place ends unasked
+-- ('expired', 'idle': see the waiting event above), so that a node with sockets of the user tells them.
+local function leave_line(ctx, field, user, entry, why)
   if ctx == nil or ctx.calm then return false end
   entry = entry or waiter_of(ctx, field, user)
   if entry == nil then return false end
@@ -143,7 +144,7 @@ local function leave_line(ctx, field, user, entry, lapsed)
   redis.call('HDEL', ctx.waiters, field .. '|' .. user)
   for socket_id, _ in pairs(entry.k) do socket_index_update(ctx, socket_id, 'w|' .. field .. '|' .. user, false) end
   if redis.call('HINCRBY', ctx.lines, field, -1) <= 0 then redis.call('HDEL', ctx.lines, field) end
-  ctx.left[#ctx.left + 1] = { f = field, u = user, lapsed = lapsed or nil }
+  ctx.left[#ctx.left + 1] = { f = field, u = user, why = why }
   ctx.moved[field] = true
   ctx.changed = true
   return true
@@ -177,17 +178,17 @@ local function join_line(ctx, field, user, name, socket_id, node_id, request)
   return line_position(ctx, field, entry.m), entry.m
 end
 
-local function end_takeover(ctx, field, takeover, lapsed)
+local function end_takeover(ctx, field, takeover, why)
   redis.call('HDEL', ctx.takeovers, field)
   for socket_id, _ in pairs(takeover.k) do socket_index_update(ctx, socket_id, 't|' .. field, false) end
-  ctx.ended[#ctx.ended + 1] = { f = field, u = takeover.u, lapsed = lapsed or nil }
+  ctx.ended[#ctx.ended + 1] = { f = field, u = takeover.u, why = why }
   ctx.changed = true
 end
 
 -- A socket is gone for good: it no longer waits, nor asks for a take-over. A user whose last
--- socket that was is out of the line (and their take-over request ends without a word). 'lapsed': as
+-- socket that was is out of the line (and their take-over request ends without a word). 'why': as
 -- leave_line's.
-local function forget_socket(ctx, socket_id, lapsed)
+local function forget_socket(ctx, socket_id, why)
   if ctx == nil then return end
   local raw = redis.call('HGET', ctx.waiters, 's:' .. socket_id)
   if not raw then return end
@@ -199,7 +200,7 @@ local function forget_socket(ctx, socket_id, lapsed)
         waiter.k[socket_id] = nil
         if waiter.r then waiter.r[socket_id] = nil end
         if next(waiter.k) == nil then
-          leave_line(ctx, field, user, nil, lapsed)
+          leave_line(ctx, field, user, nil, why)
         else
           redis.call('HSET', ctx.waiters, field .. '|' .. user, cjson.encode(waiter))
         end
@@ -211,7 +212,7 @@ local function forget_socket(ctx, socket_id, lapsed)
         takeover.k[socket_id] = nil
         if takeover.r then takeover.r[socket_id] = nil end
         if next(takeover.k) == nil then
-          end_takeover(ctx, field, takeover, lapsed)
+          end_takeover(ctx, field, takeover, why)
         else
           redis.call('HSET', ctx.takeovers, field, cjson.encode(takeover))
         end
@@ -231,7 +232,7 @@ local function forget_dead_sockets(ctx, record, now)
     local vouched = tonumber(redis.call('HGET', ctx.waiters, 'e:' .. socket_id))
     if vouched ~= nil and vouched <= now then dead[#dead + 1] = socket_id end
   end
-  for _, socket_id in ipairs(dead) do forget_socket(ctx, socket_id, true) end
+  for _, socket_id in ipairs(dead) do forget_socket(ctx, socket_id, 'expired') end
   return #dead
 end
 
@@ -245,7 +246,7 @@ local function forget_dead_waiters(ctx, now)
   local flat = redis.call('HGETALL', ctx.waiters)
   for i = 1, #flat, 2 do
     local socket_id = string.match(flat[i], '^e:(.+)$')
-    if socket_id ~= nil and tonumber(flat[i + 1]) <= now then forget_socket(ctx, socket_id, true) end
+    if socket_id ~= nil and tonumber(flat[i + 1]) <= now then forget_socket(ctx, socket_id, 'expired') end
   end
 end
 

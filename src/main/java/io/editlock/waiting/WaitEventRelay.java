@@ -124,7 +124,7 @@ public class WaitEventRelay {
                                 Command.ZSCORE, line, place.getValue().member())
                         .invoke(score -> {
                             if (score == null && state.left(place.getKey(), c, field)) {
-                                placeEnded(c, field, place.getKey());
+                                placeEnded(c, field, place.getKey(), null);
                             }
                         }))
                 .collect()
@@ -172,7 +172,7 @@ public class WaitEventRelay {
                     c,
                     left.path("f").asText(),
                     left.path("u").asText(),
-                    left.path("lapsed").asBoolean());
+                    left.path("why").asText());
         }
         for (JsonNode requested : array(event.path("requested"))) {
             requested(c, PendingTakeover.of(requested));
@@ -195,7 +195,7 @@ public class WaitEventRelay {
                     c,
                     ended.path("f").asText(),
                     ended.path("u").asText(),
-                    ended.path("lapsed").asBoolean());
+                    ended.path("why").asText());
         }
         for (JsonNode field : array(event.path("moved"))) {
             moved(c, field.asText());
@@ -204,31 +204,42 @@ public class WaitEventRelay {
     }
 
     /**
-     * The user is out of the line. When that is because no node vouched for their sockets any more
-     * (docs/protocol.md §14) and this node had told them their place, their sockets here are alive
-     * after all (the node was cut off from the store for two leases) and are told that it ended:
-     * nothing else would tell them, and they would wait for a page that never comes.
+     * The user is out of the line. When the place ended unasked ({@code why}: the user went idle, or no
+     * node vouched for their sockets any more, docs/protocol.md §14) and this node had told them of it,
+     * their sockets here are told that it ended: nothing else would tell them, and they would wait for a
+     * page that never comes. Sockets of a node cut off from the store for two leases are alive after all.
+     *
+     * @param why {@code idle}, {@code expired}, or empty when the user was told otherwise (a grant, a
+     *     delete, the reply to their {@code stop-waiting}) or has no socket left
      */
-    private void left(long c, String field, String userId, boolean lapsed) {
-        if (state.left(userId, c, field) && lapsed) {
-            placeEnded(c, field, userId);
+    private void left(long c, String field, String userId, String why) {
+        if (state.left(userId, c, field) && !why.isEmpty()) {
+            placeEnded(c, field, userId, why);
         }
     }
 
-    /** {@code not-waiting} without {@code ref}: the place ended without the user asking. */
-    private void placeEnded(long c, String field, String userId) {
+    /**
+     * {@code not-waiting} without {@code ref}: the place ended without the user asking.
+     *
+     * @param reason why, when known; null when this node missed how it ended
+     */
+    private void placeEnded(long c, String field, String userId, String reason) {
         ObjectNode data = WireFormat.object();
         data.set("resource", WireFormat.resource(Fields.resource(c, field)));
+        if (reason != null) {
+            data.put("reason", reason);
+        }
         toUser(userId, WireFormat.frame(ServerEvents.NOT_WAITING, data, null));
     }
 
     /**
      * A take-over request ended. One that ended because no node vouched for its asker's sockets any
-     * more was decided by nobody; an asker of this node, alive after all, is told what stands now, as
-     * a catch-up would tell it (docs/protocol.md §13).
+     * more ({@code why} {@code expired}) was decided by nobody; an asker of this node, alive after all,
+     * is told what stands now, as a catch-up would tell it (docs/protocol.md §13). One whose asker went
+     * idle ends without a word, as when the asker goes.
      */
-    private void ended(long c, String field, String askerId, boolean lapsed) {
-        if (!lapsed) {
+    private void ended(long c, String field, String askerId, String why) {
+        if (!why.equals("expired")) {
             state.takeoverEnded(askerId, c, field);
             return;
         }

@@ -492,6 +492,11 @@ class WaitingAcrossNodesIT {
                     ended.path("data").path("resource").path("itemId").asLong(),
                     ended.toString());
             assertTrue(ended.path("ref").isMissingNode(), "nobody asked: " + ended);
+            // A node that heard the end knows why; one that missed it does not say.
+            assertEquals(
+                    subscriptionCut ? "" : "expired",
+                    ended.path("data").path("reason").asText(),
+                    ended.toString());
             assertEquals(
                     2,
                     position(scene.first().request("wait-for", resource(scene.item()))),

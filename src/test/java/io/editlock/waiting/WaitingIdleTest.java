@@ -23,7 +23,10 @@ import java.util.Optional;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
-/** docs/protocol.md §6, §14: a waiter who sends nothing for the idle timeout leaves the line; those behind move up. */
+/**
+ * docs/protocol.md §6, §14: a waiter who sends nothing for the idle timeout leaves the line and is told
+ * so ({@code not-waiting}, reason {@code idle}); those behind move up.
+ */
 @QuarkusTest
 @TestProfile(WaitingIdleTest.ShortIdle.class)
 class WaitingIdleTest {
@@ -82,6 +85,10 @@ class WaitingIdleTest {
                             Optional::isPresent)
                     .get();
             assertEquals(1, moved.path("data").path("position").asInt());
+            JsonNode left = tom.awaitEvent("not-waiting");
+            assertEquals("idle", left.path("data").path("reason").asText(), "Tom is told why: " + left);
+            assertEquals(item, left.path("data").path("resource").path("itemId").asLong(), left.toString());
+            assertTrue(left.path("ref").isMissingNode(), "Tom asked nothing: " + left);
             assertEquals(
                     "lock-acquired",
                     sara.reply(sara.send("lock-item-subresource", Map.of("itemId", item, "page", "filters")))
