@@ -299,8 +299,9 @@ function requestsFor(resource) {
  *   {@link EditlockClient#waitFor}
  * - `not-waiting` `{resource, reason, refusal}` — this client no longer waits in a line: `reason` `disconnect`
  *   when it could not be rejoined after a drop (or the client stopped); when the server ended the place
- *   unasked, its reason: `idle` (the user sent nothing for the idle timeout), `expired` (the server lost
- *   touch with its store for longer than a place lasts), or `ended` (the server did not see why)
+ *   unasked, its reason: `stopped` (another client of the same user stopped waiting: the place is the
+ *   user's), `idle` (the user sent nothing for the idle timeout), `expired` (the server lost touch with
+ *   its store for longer than a place lasts), or `ended` (the server did not see why)
  *
  * @example
  * const client = new EditlockClient({ token });

@@ -9,6 +9,7 @@ import { boundInput } from './widgets.js';
 /** Why a place in a line ended, by the `reason` of `not-waiting` (none is said when it is not known). */
 const LEFT_LINE_BECAUSE = /** @type {Record<string, string>} */ ({
   disconnect: 'the connection was lost',
+  stopped: 'you stopped waiting in another window',
   idle: 'you were inactive for too long',
   expired: 'the server lost touch with its store for too long',
 });

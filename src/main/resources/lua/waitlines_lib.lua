@@ -34,15 +34,16 @@
 -- the lock and the waiting changes of a configurator on one subscription, in the order they were made,
 -- so that the last state it shows is the last one made:
 --   {kind='waiting', c, locks=[public views], waiting={canonical=n}, grants=[{kind='queued'|'takeover', lock, schedule}],
---    left=[{f, u, why?}], moved=[field], failed=[{f, u, lock}], gone=[{f, u}], requested=[…], refused=[…],
+--    left=[{f, u, m, why?, s?}], moved=[field], failed=[{f, u, lock}], gone=[{f, u}], requested=[…], refused=[…],
 --    ended=[{f, u, why?}]}
 --   gone: waiters and take-over askers of a resource that was deleted (their wait ended: NOT_FOUND)
 --   ended: every take-over request that ended, however (also those that end without a word: the
 --          asker's sockets went, or the asker got the lock another way), by field and asker
---   why: set when the place or the request ended unasked while its user's sockets may still be
---          there to tell: 'expired' when no node vouched for its sockets any more (a dead node's, or
---          a live node's that could not reach the store for two leases), 'idle' when its user went
---          idle (docs/protocol.md §6)
+--   why: set when the place or the request ended while sockets of its user may be there that nobody
+--          told: 'expired' when no node vouched for its sockets any more (a dead node's, or a live
+--          node's that could not reach the store for two leases), 'idle' when its user went idle
+--          (docs/protocol.md §6), 'stopped' when the user's socket s asked to stop waiting (its reply
+--          tells s; the user's other sockets are told by their nodes)
 
 local function field_of(lock)
   if lock.type == 'configurator' then return 'cfg' end
@@ -134,9 +135,9 @@ local function waiter_of(ctx, field, user)
 end
 
 -- Takes 'user' out of the line of 'field' (no-op when not in it). O(log n + the user's sockets).
--- 'entry': the user's waiter record when the caller has just read it. 'why': the place ends unasked
--- ('expired', 'idle': see the waiting event above), so that a node with sockets of the user tells them.
-local function leave_line(ctx, field, user, entry, why)
+-- 'entry': the user's waiter record when the caller has just read it. 'why' and 'by': why the place
+-- ends and the socket that asked, for the sockets of the user that nobody told (see the waiting event).
+local function leave_line(ctx, field, user, entry, why, by)
   if ctx == nil or ctx.calm then return false end
   entry = entry or waiter_of(ctx, field, user)
   if entry == nil then return false end
@@ -144,7 +145,7 @@ local function leave_line(ctx, field, user, entry, why)
   redis.call('HDEL', ctx.waiters, field .. '|' .. user)
   for socket_id, _ in pairs(entry.k) do socket_index_update(ctx, socket_id, 'w|' .. field .. '|' .. user, false) end
   if redis.call('HINCRBY', ctx.lines, field, -1) <= 0 then redis.call('HDEL', ctx.lines, field) end
-  ctx.left[#ctx.left + 1] = { f = field, u = user, why = why }
+  ctx.left[#ctx.left + 1] = { f = field, u = user, m = entry.m, why = why, s = by }
   ctx.moved[field] = true
   ctx.changed = true
   return true

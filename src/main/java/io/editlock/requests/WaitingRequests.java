@@ -67,7 +67,7 @@ public class WaitingRequests {
                     .recoverWithItem(failure -> unavailable(failure, waitFor.resource(), waitFor.ref()));
         }
         if (request instanceof ClientRequest.StopWaiting stop) {
-            return lines.stopWaiting(stop.resource(), session.identity().userId())
+            return lines.stopWaiting(stop.resource(), session.holder())
                     .map(resolved -> {
                         ObjectNode data = WireFormat.object();
                         data.set("resource", WireFormat.resource(resolved.orElse(stop.resource())));

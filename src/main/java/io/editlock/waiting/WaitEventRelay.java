@@ -123,8 +123,13 @@ public class WaitEventRelay {
                 .transformToUniAndMerge(place -> calls.execute(
                                 Command.ZSCORE, line, place.getValue().member())
                         .invoke(score -> {
-                            if (score == null && state.left(place.getKey(), c, field)) {
-                                placeEnded(c, field, place.getKey(), null);
+                            if (score == null
+                                    && state.left(
+                                            place.getKey(),
+                                            c,
+                                            field,
+                                            place.getValue().member())) {
+                                placeEnded(c, field, place.getKey(), null, null);
                             }
                         }))
                 .collect()
@@ -168,11 +173,7 @@ public class WaitEventRelay {
                     grant.path("schedule").asBoolean());
         }
         for (JsonNode left : array(event.path("left"))) {
-            left(
-                    c,
-                    left.path("f").asText(),
-                    left.path("u").asText(),
-                    left.path("why").asText());
+            left(c, left);
         }
         for (JsonNode requested : array(event.path("requested"))) {
             requested(c, PendingTakeover.of(requested));
@@ -204,32 +205,47 @@ public class WaitEventRelay {
     }
 
     /**
-     * The user is out of the line. When the place ended unasked ({@code why}: the user went idle, or no
-     * node vouched for their sockets any more, docs/protocol.md §14) and this node had told them of it,
-     * their sockets here are told that it ended: nothing else would tell them, and they would wait for a
-     * page that never comes. Sockets of a node cut off from the store for two leases are alive after all.
-     *
-     * @param why {@code idle}, {@code expired}, or empty when the user was told otherwise (a grant, a
-     *     delete, the reply to their {@code stop-waiting}) or has no socket left
+     * The user is out of the line ({@code left} of a waiting event: {@code f}, {@code u}, the place's
+     * member {@code m}, and {@code why} with the asking socket {@code s}). Their sockets here that nobody
+     * told are told, unless the user has taken a new place since: nothing else would tell them, and they
+     * would wait for a page that never comes (docs/protocol.md §14). {@code why}: {@code stopped} (one
+     * socket of the user asked, and has its reply: the others are told), {@code idle}, {@code expired}
+     * (no node vouched for the user's sockets any more: sockets of a node cut off from the store for two
+     * leases are alive after all); none when the user was told otherwise (a grant, a delete) or has no
+     * socket left.
      */
-    private void left(long c, String field, String userId, String why) {
-        if (state.left(userId, c, field) && !why.isEmpty()) {
-            placeEnded(c, field, userId, why);
+    private void left(long c, JsonNode left) {
+        String field = left.path("f").asText();
+        String userId = left.path("u").asText();
+        String why = left.path("why").asText();
+        boolean toldOfIt = state.left(userId, c, field, left.path("m").asText());
+        if (why.isEmpty() || state.waits(userId, c, field)) {
+            return;
+        }
+        if (why.equals("stopped")) {
+            placeEnded(c, field, userId, why, left.path("s").asText());
+        } else if (toldOfIt) {
+            placeEnded(c, field, userId, why, null);
         }
     }
 
     /**
-     * {@code not-waiting} without {@code ref}: the place ended without the user asking.
+     * {@code not-waiting} without {@code ref} to the user's sockets here: the place ended, and they did
+     * not ask.
      *
      * @param reason why, when known; null when this node missed how it ended
+     * @param asker the socket that asked, which has its reply; null when none did
      */
-    private void placeEnded(long c, String field, String userId, String reason) {
+    private void placeEnded(long c, String field, String userId, String reason, String asker) {
         ObjectNode data = WireFormat.object();
         data.set("resource", WireFormat.resource(Fields.resource(c, field)));
         if (reason != null) {
             data.put("reason", reason);
         }
-        toUser(userId, WireFormat.frame(ServerEvents.NOT_WAITING, data, null));
+        String frame = WireFormat.frame(ServerEvents.NOT_WAITING, data, null);
+        registry.socketsOf(userId).stream()
+                .filter(session -> !session.socketId().equals(asker))
+                .forEach(session -> send(session, frame));
     }
 
     /**

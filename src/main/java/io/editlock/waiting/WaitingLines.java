@@ -122,7 +122,8 @@ public class WaitingLines {
     }
 
     /** @return the resource with its configurator, empty when it does not exist */
-    public Uni<Optional<Resource>> stopWaiting(Resource requested, String userId) {
+    public Uni<Optional<Resource>> stopWaiting(Resource requested, Holder asker) {
+        String userId = asker.userId();
         return resolve(requested)
                 .flatMap(resolved -> {
                     if (resolved.isEmpty()) {
@@ -130,7 +131,7 @@ public class WaitingLines {
                     }
                     Resource resource = resolved.get();
                     state.left(userId, resource.configuratorId(), resource.field());
-                    return scripts.stopWaiting(resource, userId)
+                    return scripts.stopWaiting(resource, asker)
                             .call(() -> execute(
                                     Command.ZREM,
                                     keys.userWaiting(userId),

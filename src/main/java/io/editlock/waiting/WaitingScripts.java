@@ -115,13 +115,21 @@ public class WaitingScripts {
     public record Reservation(boolean counted, List<String> settled) {}
 
     /** @return whether the user was waiting */
-    public Uni<Boolean> stopWaiting(Resource resource, String userId) {
+    /** @param asker the user who stops waiting, and the socket that asked */
+    public Uni<Boolean> stopWaiting(Resource resource, Holder asker) {
         long c = resource.configuratorId();
         List<String> k = keys.withWaiting(List.of(keys.locks(c)), c); // locks, …
         return run(
                 STOP_WAITING,
                 k,
-                List.of(resource.field(), id(c), userId, keys.lockEventsChannel(), ms(lease), keys.lockEventsChannel()),
+                List.of(
+                        resource.field(),
+                        id(c),
+                        asker.userId(),
+                        keys.lockEventsChannel(),
+                        ms(lease),
+                        keys.lockEventsChannel(),
+                        asker.socketId()),
                 WaitingReplies::stopWaiting);
     }
 

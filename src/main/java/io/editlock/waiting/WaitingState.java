@@ -139,6 +139,30 @@ public class WaitingState {
         return known[0];
     }
 
+    /**
+     * The user left the place that {@code member} names (any, when empty): one they took since (they
+     * asked again) stays.
+     *
+     * @return whether this node knew of that place (and so had told the user of it)
+     */
+    public boolean left(String userId, long configuratorId, String field, String member) {
+        boolean[] known = new boolean[1];
+        places.computeIfPresent(configuratorId + "|" + field, (key, line) -> {
+            Place place = line.get(userId);
+            if (place != null && (member.isEmpty() || place.member().equals(member))) {
+                line.remove(userId);
+                known[0] = true;
+            }
+            return line.isEmpty() ? null : line;
+        });
+        return known[0];
+    }
+
+    /** Whether the user waits in that line, as far as this node knows. */
+    public boolean waits(String userId, long configuratorId, String field) {
+        return placesIn(configuratorId, field).containsKey(userId);
+    }
+
     /** The lines this node's users wait in, as configurator id and field. */
     public List<Map.Entry<Long, String>> lines() {
         return places.keySet().stream()

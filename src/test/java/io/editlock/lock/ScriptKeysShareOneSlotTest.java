@@ -136,7 +136,7 @@ class ScriptKeysShareOneSlotTest {
             catalog.addEntry(guard, Entity.FILTER, 9, "{}", null, 0, idempotency);
             WaitingScripts waiting = new WaitingScripts(executor, keys, lease);
             waiting.waitFor(Resource.itemPage(5, Page.FILTERS).inConfigurator(c), holder, true, 18);
-            waiting.stopWaiting(Resource.configurator(c), "7");
+            waiting.stopWaiting(Resource.configurator(c), holder);
             waiting.requestTakeover(Resource.variables(c), holder, "please", lease, 19);
             waiting.withdraw(WaitingScripts.Asked.WAIT_FOR, Resource.configurator(c), holder, 18, lease);
             waiting.withdraw(WaitingScripts.Asked.TAKEOVER, Resource.variables(c), holder, 19, lease);

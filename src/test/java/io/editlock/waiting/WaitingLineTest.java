@@ -273,6 +273,44 @@ class WaitingLineTest {
     }
 
     /**
+     * A place is the user's, shared by every socket that asked (§14): when one of them stops waiting,
+     * it has its reply, and the user's other sockets, which would still show the place, are told
+     * ({@code not-waiting}, reason {@code stopped}, without {@code ref}). A socket of the user that
+     * then asks again takes a new place, which a late word of the old one does not end.
+     */
+    @Test
+    void whenOneSocketStopsWaitingTheUsersOthersAreTold() {
+        long c = Fixtures.configurator(store);
+        long item = Fixtures.item(store, c);
+        WsClient sara = connect(DemoLogin.user("Sara"));
+        TestUser tom = DemoLogin.user("Tom");
+        WsClient tomHere = connect(tom);
+        WsClient tomThere = connect(tom);
+        sara.request("lock-item-subresource", page(item));
+        tomHere.request("wait-for", about(item));
+        tomThere.request("wait-for", about(item));
+
+        JsonNode reply = tomHere.request("stop-waiting", about(item));
+        assertEquals("not-waiting", reply.path("event").asText(), reply.toString());
+        JsonNode told = tomThere.awaitEvent("not-waiting");
+        assertEquals("stopped", told.path("data").path("reason").asText(), told.toString());
+        assertEquals(item, told.path("data").path("resource").path("itemId").asLong(), told.toString());
+        assertTrue(told.path("ref").isMissingNode(), "Tom asked nothing there: " + told);
+
+        JsonNode again = tomThere.request("wait-for", about(item));
+        assertEquals(1, again.path("data").path("position").asInt(), again.toString());
+        sara.request("unlock-item-subresource", page(item));
+        tomThere.awaitEvent(WaitingLineTest::queuedGrant);
+        assertEquals(
+                List.of(),
+                tomHere.events("not-waiting").stream()
+                        .filter(frame -> !frame.has("ref"))
+                        .toList(),
+                "the socket that asked has its reply, and nothing more");
+        assertEquals(1, tomThere.events("not-waiting").size(), "told once: " + tomThere.received());
+    }
+
+    /**
      * The grant to the head of a line and the line's new length come from one step, but the lock and
      * waiting events travel apart: no {@code lock-updated} may pair the new holder with the length
      * from before (the head counted as still waiting).
