@@ -213,6 +213,32 @@ describe('asking for a page and waiting in line', { timeout: 300_000 }, () => {
     await screenshot(tom.page, 'tom-edits-the-structure-again-after-sara-moved-on');
   });
 
+  it('Tom waits in two tabs; when he stops waiting in one, the other stops showing his place and says why', async () => {
+    const [bell] = await setUp(server.baseUrl, ['Bell']); // a configurator of its own
+    await open(sara, bell);
+    await waitForStatus(sara.page, 'editing');
+    const firstTab = tom.page;
+    await open(tom, bell);
+    await waitForStatus(firstTab, 'blocked');
+    await firstTab.click('[data-testid=wait-for]');
+    await firstTab.locator('[data-testid=queue-position]', { hasText: 'You are next.' }).waitFor();
+    const secondTab = await tom.newTab();
+    try {
+      await open(tom, bell);
+      await waitForStatus(secondTab, 'blocked');
+      await secondTab.click('[data-testid=wait-for]');
+      await secondTab.locator('[data-testid=queue-position]', { hasText: 'You are next.' }).waitFor(); // one place, his
+
+      await secondTab.click('[data-testid=stop-waiting]');
+      await firstTab.locator('[data-testid=toast]', { hasText: 'You are no longer in line for this page: you stopped waiting in another window.' })
+        .waitFor();
+      assert.equal(await firstTab.locator('[data-testid=queue-position]').count(), 0, 'the first tab shows no place in line');
+    } finally {
+      await secondTab.close();
+      tom.page = firstTab;
+    }
+  });
+
   it('no page had a script error', () => {
     for (const user of [sara, tom, omar]) {
       assert.deepEqual(user.errors || [], [], `${user.name}'s page threw`);
