@@ -114,8 +114,10 @@ public class WaitingScripts {
     /** @param settled when refused: counted lines old enough to be checked for having been left */
     public record Reservation(boolean counted, List<String> settled) {}
 
-    /** @return whether the user was waiting */
-    /** @param asker the user who stops waiting, and the socket that asked */
+    /**
+     * @param asker the user who stops waiting, and the socket that asked
+     * @return whether the user was waiting
+     */
     public Uni<Boolean> stopWaiting(Resource resource, Holder asker) {
         long c = resource.configuratorId();
         List<String> k = keys.withWaiting(List.of(keys.locks(c)), c); // locks, …
