@@ -25,10 +25,12 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 
 /**
@@ -121,7 +123,7 @@ public class IdempotentCreates {
         validateKey();
         String keyId = sha256(Identity.of(token).userId() + "\u0000" + key);
         var http = request.getCurrent().request();
-        String fingerprint = sha256(http.method().name() + " " + http.path() + "\n" + canonical(body));
+        String fingerprint = sha256(http.method().name() + " " + route(http.path()) + "\n" + canonical(body));
         String inFlight = keys.idempotencyInFlight(keyId);
         AtomicBoolean marked = new AtomicBoolean();
         return execute(Command.SET, inFlight, "1", "NX", "PX", String.valueOf(IN_FLIGHT.toMillis()))
@@ -184,6 +186,16 @@ public class IdempotentCreates {
                 .map(reply -> reply == null ? null : reply.toString())
                 .onFailure()
                 .transform(LockStoreUnavailableException::of);
+    }
+
+    /**
+     * The path with each id in it as its number: {@code /api/items/031/filters} names the item that
+     * {@code /api/items/31/filters} names ({@link ApiNumbers#pathId}), so it is the same route.
+     */
+    private static String route(String path) {
+        return Arrays.stream(path.split("/", -1))
+                .map(segment -> ApiNumbers.pathId(segment).map(String::valueOf).orElse(segment))
+                .collect(Collectors.joining("/"));
     }
 
     private static String canonical(JsonNode body) {

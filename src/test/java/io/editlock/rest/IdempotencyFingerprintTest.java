@@ -70,6 +70,41 @@ class IdempotencyFingerprintTest {
         }
     }
 
+    static Stream<Arguments> paths() {
+        return Stream.of(
+                Arguments.of("/api/items/{item}/filters", "/api/items/0{item}/filters", 201),
+                Arguments.of("/api/items/{item}/filters", "/api/items/000{item}/filters", 201),
+                Arguments.of("/api/items/0{item}/filters", "/api/items/{item}/filters", 201),
+                Arguments.of("/api/items/{item}/filters", "/api/items/{target}/filters", 422),
+                Arguments.of("/api/configurators/{c}/items", "/api/configurators/0{c}/items", 201));
+    }
+
+    /** An id written with leading zeros names the same configurator or item (§8), so it is the same route. */
+    @ParameterizedTest(name = "{0} then {1} → {2}")
+    @MethodSource("paths")
+    void aRetryIsOnTheSameRouteWhenItsPathNamesTheSameIds(String first, String retry, int status) {
+        TestUser sara = DemoLogin.user("Sara");
+        long c = Api.configurator(sara);
+        long item = Api.item(sara, c, null);
+        long target = Api.item(sara, c, null);
+        String body = first.endsWith("/items") ? "{\"name\":\"Frame\"}" : "{\"expression\":\"size > 3\"}";
+        String key = UUID.randomUUID().toString();
+
+        Response created = as(sara).header(KEY, key)
+                .body(body)
+                .post(fill(first, item, target).replace("{c}", "" + c));
+        Response again = as(sara).header(KEY, key)
+                .body(body)
+                .post(fill(retry, item, target).replace("{c}", "" + c));
+
+        assertEquals(201, created.statusCode(), created.asString());
+        assertEquals(status, again.statusCode(), "retry on " + retry + " after " + first + ": " + again.asString());
+        if (status == 201) {
+            assertEquals(created.header("Location"), again.header("Location"), "the same entity, not a second one");
+            assertEquals(created.asString(), again.asString(), "the first answer again");
+        }
+    }
+
     private static String fill(String body, long item, long target) {
         return body.replace("{item}", String.valueOf(item)).replace("{target}", String.valueOf(target));
     }
