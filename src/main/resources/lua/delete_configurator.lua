@@ -16,8 +16,11 @@
 -- ARGV[5] mayDeleteAny      '1' when the deleter is an admin; else only the creator (createdBy = guard.u) may
 -- KEYS[10..13], ARGV[6..7]  waiting lines (waitlines_lib.lua)
 -- Reply (JSON): {s='OK', items=[id...], filters=[...], dependencies=[...], attributeValues=[...],
---               variables=[...]} (ids whose global index entries the caller removes)
---             | {s='NOT_FOUND'} | {s='FORBIDDEN'} | {s='LOCKED', lock} | {s='STALE_TOKEN'} | {s='GIVEN_UP'}
+--               variables=[...], released} (ids whose global index entries the caller removes)
+--             | {s='NOT_FOUND'} | {s='FORBIDDEN'}
+--             | {s='LOCKED', lock, released} | {s='STALE_TOKEN', released} | {s='GIVEN_UP', released}
+--             released: the locks this run released (locks_lib.lua released_entry), reason 'deleted' or, for
+--             leases it found expired, 'expired'; the node counts and audits them
 local configurator_key, locks_key, items_key, children_key, item_entries_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local filters_key, dependencies_key, attribute_values_key, variables_key = KEYS[6], KEYS[7], KEYS[8], KEYS[9]
 local guard, configurator_id = cjson.decode(ARGV[1]), ARGV[2]
@@ -32,6 +35,7 @@ local refusal, live, now, book, expired = run_guard(locks_key, guard, nil, lock_
 local waiting = waiting_context(KEYS, 10, ARGV, 6, configurator_id, book)
 if refusal ~= nil then
   serve_expired(waiting, locks_key, live, now, expired, lock_channel, configurator_id)
+  refusal.released = expired
   return reply(refusal)
 end
 
@@ -53,7 +57,9 @@ local deleted = {
   dependencies = redis.call('HKEYS', dependencies_key),
   attributeValues = redis.call('HKEYS', attribute_values_key),
   variables = redis.call('HKEYS', variables_key),
+  released = released,
 }
+for _, entry in ipairs(expired) do released[#released + 1] = entry end
 redis.call('DEL', configurator_key, locks_key, items_key, children_key, item_entries_key,
   filters_key, dependencies_key, attribute_values_key, variables_key, unpack(KEYS, 10, 13))
 content_changed(content_channel, configurator_id, 'configurator', configurator_id, 'deleted')

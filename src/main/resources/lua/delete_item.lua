@@ -15,8 +15,10 @@
 -- ARGV[2] configuratorId  ARGV[3] itemId
 -- ARGV[4] lockChannel     ARGV[5] contentChannel
 -- KEYS[8..11], ARGV[6..7] waiting lines (waitlines_lib.lua)
--- Reply (JSON): {s='OK', items=[id...], filters=[...], dependencies=[...], attributeValues=[...]}
---             | {s='NOT_FOUND'} | {s='LOCKED', lock} | {s='STALE_TOKEN'} | {s='GIVEN_UP'}
+-- Reply (JSON): {s='OK', items=[id...], filters=[...], dependencies=[...], attributeValues=[...], released}
+--             | {s='NOT_FOUND'} | {s='LOCKED', lock, released} | {s='STALE_TOKEN', released} | {s='GIVEN_UP', released}
+--             released: the locks this run released (locks_lib.lua released_entry), reason 'deleted' or, for
+--             leases it found expired, 'expired'; the node counts and audits them
 local locks_key, items_key, children_key, item_entries_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local pages = {
   { page = 'filters', key = KEYS[5], out = 'filters' },
@@ -45,6 +47,7 @@ local refusal, live, now, book, expired = run_guard(locks_key, guard, subtree, l
 local waiting = waiting_context(KEYS, 8, ARGV, 6, configurator_id, book)
 if refusal ~= nil then
   serve_expired(waiting, locks_key, live, now, expired, lock_channel, configurator_id)
+  refusal.released = expired
   return reply(refusal)
 end
 
@@ -69,7 +72,7 @@ local served = serve(waiting, locks_key, live, now, freed)
 if #released > 0 or served then announce(lock_channel, configurator_id, live, released, now) end
 publish_waiting(waiting, live)
 
-local deleted = { s = 'OK', items = order, filters = {}, dependencies = {}, attributeValues = {} }
+local deleted = { s = 'OK', items = order, filters = {}, dependencies = {}, attributeValues = {}, released = freed }
 for _, id in ipairs(order) do
   for _, p in ipairs(pages) do
     local field = id .. ':' .. p.page

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import org.jboss.logging.Logger;
 
 /**
  * Ids and the global indexes: which configurators exist (for listing), and where every item and
@@ -21,6 +22,8 @@ import java.util.Optional;
  */
 @ApplicationScoped
 public class CatalogIndex {
+
+    private static final Logger LOG = Logger.getLogger(CatalogIndex.class);
 
     private final PipelinedRedis redis;
     private final LockKeys keys;
@@ -68,6 +71,20 @@ public class CatalogIndex {
      * A create writes its index entry before its script, a retry under its Idempotency-Key too; a
      * retry whose entity was deleted since takes the entry away again, as the delete did.
      */
+    /**
+     * The index entries of what a delete took along. The delete is written and announced by then, so a
+     * failure here is logged rather than answered: its writer must not hear 503, "nothing was written".
+     * An entry left behind names a record that is gone, which every lookup answers as an unknown id.
+     */
+    public Uni<Void> forgetDeleted(Entity entity, Collection<Long> ids) {
+        return remove(entity, ids).onFailure().recoverWithUni(failure -> {
+            LOG.warnf(
+                    "%d index entries of deleted %s records stay behind (%s); they name nothing",
+                    ids.size(), entity.wireName(), failure.getMessage());
+            return Uni.createFrom().voidItem();
+        });
+    }
+
     Uni<Void> removeIfGone(WriteReply reply, Entity entity, long id) {
         return reply.gone() ? remove(entity, List.of(id)) : Uni.createFrom().voidItem();
     }

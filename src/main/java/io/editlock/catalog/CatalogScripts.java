@@ -1,8 +1,12 @@
 package io.editlock.catalog;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.config.EditlockConfig;
 import io.editlock.lock.Guard;
+import io.editlock.lock.LockAudit;
 import io.editlock.lock.LockStoreUnavailableException;
+import io.editlock.lock.redis.LockRecords;
+import io.editlock.lock.redis.ScriptJson;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.LuaScript;
 import io.editlock.redis.ScriptExecutor;
@@ -41,6 +45,7 @@ public class CatalogScripts {
     private final LockKeys keys;
     private final Duration lease;
     private final StoreClock clock;
+    private final LockAudit audit;
     private final long runWithinMillis;
 
     @Inject
@@ -49,19 +54,27 @@ public class CatalogScripts {
             LockKeys keys,
             EditlockConfig config,
             StoreClock clock,
+            LockAudit audit,
             @ConfigProperty(name = "quarkus.redis.timeout", defaultValue = "10s") Duration timeout) {
-        this(executor, keys, config.lease().ttl(), clock, timeout);
+        this(executor, keys, config.lease().ttl(), clock, audit, timeout);
     }
 
     /**
      * @param lease of the grants a delete hands to whom waits for what it frees
      * @param timeout how long the node waits for a script's reply before it answers 503
      */
-    public CatalogScripts(ScriptExecutor executor, LockKeys keys, Duration lease, StoreClock clock, Duration timeout) {
+    public CatalogScripts(
+            ScriptExecutor executor,
+            LockKeys keys,
+            Duration lease,
+            StoreClock clock,
+            LockAudit audit,
+            Duration timeout) {
         this.executor = executor;
         this.keys = keys;
         this.lease = lease;
         this.clock = clock;
+        this.audit = audit;
         // A write must start within four fifths of the timeout: the last fifth lets the reply of a
         // write that ran come back before the node gives up on it and tells its writer nothing was written.
         this.runWithinMillis = timeout.toMillis() * 4 / 5;
@@ -85,7 +98,8 @@ public class CatalogScripts {
                                 name,
                                 createdAt,
                                 keys.contentEventsChannel(),
-                                createdBy == null ? "" : createdBy),
+                                createdBy == null ? "" : createdBy,
+                                String.valueOf(runBy())),
                         idempotency));
     }
 
@@ -108,7 +122,7 @@ public class CatalogScripts {
                 keys.entries(c, Entity.DEPENDENCY.collection()), // dependencies
                 keys.entries(c, Entity.ATTRIBUTE_VALUE.collection()), // attributeValues
                 keys.entries(c, Entity.VARIABLE.collection())); // variables
-        return write(
+        return releasingWrite(
                 DELETE_CONFIGURATOR,
                 keys.withWaiting(k, c),
                 keys.withWaitingArgs(
@@ -167,7 +181,7 @@ public class CatalogScripts {
                 keys.entries(c, Entity.FILTER.collection()), // filters
                 keys.entries(c, Entity.DEPENDENCY.collection()), // dependencies
                 keys.entries(c, Entity.ATTRIBUTE_VALUE.collection())); // attributeValues
-        return write(
+        return releasingWrite(
                 DELETE_ITEM,
                 keys.withWaiting(k, c),
                 keys.withWaitingArgs(
@@ -289,12 +303,32 @@ public class CatalogScripts {
         return executor.run(script, k, a)
                 .onFailure()
                 .transform(LockStoreUnavailableException::of)
-                .map(reply -> WriteReply.parse(reply.toString()));
+                .map(reply -> WriteReply.of(ScriptJson.parse(reply.toString())));
     }
 
-    /** The guard, with the last moment its write may run (docs/protocol.md §8: writes fail closed). */
+    /** A write that may release locks (a delete): what it released is counted and audited as every release is. */
+    private Uni<WriteReply> releasingWrite(LuaScript script, List<String> k, List<String> a) {
+        return executor.run(script, k, a)
+                .onFailure()
+                .transform(LockStoreUnavailableException::of)
+                .map(reply -> {
+                    JsonNode json = ScriptJson.parse(reply.toString());
+                    audit.released(LockRecords.released(json.path("released")));
+                    return WriteReply.of(json);
+                });
+    }
+
+    /** The guard, with the last moment its write may run. */
     private String guardJson(Guard guard) {
-        return guard.toScriptJson(clock.nowMillis() + runWithinMillis);
+        return guard.toScriptJson(runBy());
+    }
+
+    /**
+     * The last moment a write may run, on Redis's clock (docs/protocol.md §8: writes fail closed): a
+     * write that runs later writes nothing, for its writer was told 503.
+     */
+    private long runBy() {
+        return clock.nowMillis() + runWithinMillis;
     }
 
     private static String id(long id) {

@@ -159,12 +159,13 @@ public class ConfiguratorStore implements ItemOwners {
                 .map(reply -> reply.body(guard, Entity.CONFIGURATOR, id))
                 .call(reply -> Uni.join()
                         .all(
-                                index.remove(Entity.CONFIGURATOR, List.of(id)),
-                                index.remove(Entity.ITEM, CatalogRecords.ids(reply.path("items"))),
-                                index.remove(Entity.FILTER, CatalogRecords.ids(reply.path("filters"))),
-                                index.remove(Entity.DEPENDENCY, CatalogRecords.ids(reply.path("dependencies"))),
-                                index.remove(Entity.ATTRIBUTE_VALUE, CatalogRecords.ids(reply.path("attributeValues"))),
-                                index.remove(Entity.VARIABLE, CatalogRecords.ids(reply.path("variables"))))
+                                index.forgetDeleted(Entity.CONFIGURATOR, List.of(id)),
+                                index.forgetDeleted(Entity.ITEM, CatalogRecords.ids(reply.path("items"))),
+                                index.forgetDeleted(Entity.FILTER, CatalogRecords.ids(reply.path("filters"))),
+                                index.forgetDeleted(Entity.DEPENDENCY, CatalogRecords.ids(reply.path("dependencies"))),
+                                index.forgetDeleted(
+                                        Entity.ATTRIBUTE_VALUE, CatalogRecords.ids(reply.path("attributeValues"))),
+                                index.forgetDeleted(Entity.VARIABLE, CatalogRecords.ids(reply.path("variables"))))
                         .andFailFast())
                 .replaceWithVoid();
     }
@@ -238,10 +239,11 @@ public class ConfiguratorStore implements ItemOwners {
                 .map(reply -> reply.body(guard, Entity.ITEM, guard.itemId()))
                 .call(reply -> Uni.join()
                         .all(
-                                index.remove(Entity.ITEM, CatalogRecords.ids(reply.path("items"))),
-                                index.remove(Entity.FILTER, CatalogRecords.ids(reply.path("filters"))),
-                                index.remove(Entity.DEPENDENCY, CatalogRecords.ids(reply.path("dependencies"))),
-                                index.remove(Entity.ATTRIBUTE_VALUE, CatalogRecords.ids(reply.path("attributeValues"))))
+                                index.forgetDeleted(Entity.ITEM, CatalogRecords.ids(reply.path("items"))),
+                                index.forgetDeleted(Entity.FILTER, CatalogRecords.ids(reply.path("filters"))),
+                                index.forgetDeleted(Entity.DEPENDENCY, CatalogRecords.ids(reply.path("dependencies"))),
+                                index.forgetDeleted(
+                                        Entity.ATTRIBUTE_VALUE, CatalogRecords.ids(reply.path("attributeValues"))))
                         .andFailFast())
                 .replaceWithVoid();
     }

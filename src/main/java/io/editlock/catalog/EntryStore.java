@@ -94,7 +94,7 @@ public class EntryStore {
     public Uni<Void> delete(Guard guard, Entity entity, long id) {
         return scripts.deleteEntry(guard, entity, id)
                 .map(reply -> reply.body(guard, entity, id))
-                .call(() -> index.remove(entity, List.of(id)))
+                .call(() -> index.forgetDeleted(entity, List.of(id)))
                 .replaceWithVoid();
     }
 

@@ -7,10 +7,9 @@ import io.editlock.lock.LockStoreUnavailableException;
 import io.editlock.lock.LockTokenMismatchException;
 import io.editlock.lock.LockedException;
 import io.editlock.lock.redis.LockRecords;
-import io.editlock.lock.redis.ScriptJson;
 
 /**
- * What a catalog write script answered, read in one place ({@link #parse}) and given its meaning in
+ * What a catalog write script answered, read in one place ({@link #of}) and given its meaning in
  * one place ({@link #body}). The shapes are written in each script's header (src/main/resources/lua/).
  */
 public sealed interface WriteReply {
@@ -85,8 +84,7 @@ public sealed interface WriteReply {
     }
 
     /** {@code {s=OK|NOT_FOUND|FORBIDDEN|INVALID|LOCKED|KEY_REUSED|STALE_TOKEN|GIVEN_UP, …, gone?}}. */
-    static WriteReply parse(String json) {
-        JsonNode reply = ScriptJson.parse(json);
+    static WriteReply of(JsonNode reply) {
         return switch (reply.path("s").asText()) {
             case "OK" -> new Written(reply, reply.path("gone").asBoolean());
             case "NOT_FOUND" -> new NotFound();
@@ -96,7 +94,7 @@ public sealed interface WriteReply {
             case "KEY_REUSED" -> new KeyReused(reply.path("gone").asBoolean());
             case "STALE_TOKEN" -> new StaleToken();
             case "GIVEN_UP" -> new GivenUp();
-            default -> throw new IllegalStateException("a write script answered " + json);
+            default -> throw new IllegalStateException("a write script answered " + reply);
         };
     }
 }

@@ -41,7 +41,8 @@ public final class Scripts {
     public static final LuaScript READ_TAKEOVERS = LuaScript.of("read_takeovers", LOCKS);
 
     // The catalog's guarded writes and its snapshot (§7, §8).
-    public static final LuaScript CREATE_CONFIGURATOR = LuaScript.of("create_configurator", CATALOG, IDEMPOTENCY);
+    public static final LuaScript CREATE_CONFIGURATOR =
+            LuaScript.of("create_configurator", CLOCK, CATALOG, IDEMPOTENCY);
     public static final LuaScript RENAME_CONFIGURATOR = LuaScript.of("rename_configurator", GUARDS, CATALOG);
     public static final LuaScript DELETE_CONFIGURATOR = LuaScript.of("delete_configurator", GUARDS, WAITING, CATALOG);
     public static final LuaScript ADD_ITEM = LuaScript.of("add_item", GUARDS, CATALOG, IDEMPOTENCY);

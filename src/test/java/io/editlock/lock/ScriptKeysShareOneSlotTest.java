@@ -20,6 +20,7 @@ import io.editlock.redis.StoreClock;
 import io.editlock.session.ResumeStore;
 import io.editlock.waiting.WaitingScripts;
 import io.editlock.waiting.WaitingState;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Response;
@@ -116,8 +117,13 @@ class ScriptKeysShareOneSlotTest {
             scripts.scheduleExpiry(c, 1_000);
             scripts.rescheduleExpiry(c, 1_000, 2_000);
             executor.about = c;
-            CatalogScripts catalog =
-                    new CatalogScripts(executor, keys, lease, new StoreClock(null), Duration.ofSeconds(5));
+            CatalogScripts catalog = new CatalogScripts(
+                    executor,
+                    keys,
+                    lease,
+                    new StoreClock(null),
+                    new LockAudit(new SimpleMeterRegistry()),
+                    Duration.ofSeconds(5));
             Guard guard = new Guard(GuardType.PAGE, c, 5L, Page.FILTERS, "7", OptionalLong.empty());
             catalog.createConfigurator(c, "name", "2026-01-01T00:00:00Z", "7");
             catalog.renameConfigurator(guard, "name");

@@ -10,15 +10,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.support.Api;
+import io.editlock.support.AuditLines;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.DemoLogin.TestUser;
 import io.editlock.support.Holding;
 import io.editlock.support.WsClient;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
@@ -28,6 +32,9 @@ class DeleteReleasesLocksTest {
 
     @TestHTTPResource("/")
     URI base;
+
+    @Inject
+    MeterRegistry meters;
 
     @Test
     void deletingAConfiguratorReleasesEveryLockOfItsDeleterInIt() {
@@ -66,6 +73,37 @@ class DeleteReleasesLocksTest {
             assertEquals(
                     "NOT_FOUND", refused.path("data").path("code").asText(), "the configurator is gone: " + refused);
         }
+    }
+
+    /** docs/operations.md: every release, whatever its reason, is counted by reason and written to the audit log. */
+    @Test
+    void theLocksADeleteReleasesAreCountedAndAudited() {
+        TestUser sara = DemoLogin.user("Sara");
+        long c = Api.configurator(sara);
+        long item = Api.item(sara, c, null);
+        double before = releasedDeleted();
+        try (AuditLines audit = AuditLines.capture();
+                Holding mine = Holding.connect(base, sara)) {
+            mine.page(item, "filters");
+            as(sara).delete("/api/items/" + item).then().statusCode(204);
+            audit.await("the item page's release", released("item:" + item + ":filters"));
+
+            mine.variables(c);
+            as(sara).delete("/api/configurators/" + c).then().statusCode(204);
+            audit.await("the variables' release", released("configurator:" + c + ":variables"));
+        }
+        assertEquals(before + 2, releasedDeleted(), "releases with reason deleted");
+    }
+
+    private static Predicate<String> released(String resource) {
+        return line -> line.startsWith("release resource=" + resource + " ") && line.contains(" reason=deleted ");
+    }
+
+    private double releasedDeleted() {
+        return meters.get("editlock.lock.releases")
+                .tag("reason", "deleted")
+                .counter()
+                .count();
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.hamcrest.Matchers.lessThan;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.editlock.redis.LockKeys;
 import io.editlock.redis.PipelinedRedis;
 import io.editlock.support.Api;
 import io.editlock.support.DemoLogin;
@@ -16,10 +17,12 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
+import io.vertx.mutiny.redis.client.Command;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.BiFunction;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -34,6 +37,9 @@ class LateWriteTest {
 
     @Inject
     PipelinedRedis redis;
+
+    @Inject
+    LockKeys keys;
 
     /** What each write script's route sends: configurator id, item id → response. */
     private static final Map<String, BiFunction<RequestSpecification, long[], Response>> WRITES = Map.of(
@@ -79,6 +85,59 @@ class LateWriteTest {
                 .atMost(Duration.ofSeconds(10))
                 .untilAsserted(() ->
                         assertEquals(before, tree(sara, c), script + " ran after its writer was told 503, and wrote"));
+    }
+
+    /** Creating a configurator is guarded by nothing, but it fails closed like every write. */
+    @Test
+    void aCreateAnswered503CreatesNothingWhenItRunsLate() {
+        TestUser sara = DemoLogin.user("Sara");
+        as(sara).body(Map.of("name", "known")).post("/api/configurators").then().statusCode(201);
+
+        ScriptHooks.install(redis).beforeNext("create_configurator", FrozenRedis::frozen);
+        try {
+            as(sara).body(Map.of("name", "late"))
+                    .post("/api/configurators")
+                    .then()
+                    .statusCode(503);
+        } finally {
+            FrozenRedis.thaw();
+        }
+        // The id the create drew before its script went out: nothing else creates configurators here.
+        long drawn = Long.parseLong(redis.execute(Command.GET, keys.sequence("configurator"))
+                .await()
+                .atMost(Duration.ofSeconds(10))
+                .toString());
+
+        await().during(Duration.ofSeconds(2))
+                .atMost(Duration.ofSeconds(10))
+                .untilAsserted(
+                        () -> as(sara).get("/api/configurators/" + drawn).then().statusCode(404));
+    }
+
+    /**
+     * A delete that ran is answered as done, even when the store stalls right after it: its locks'
+     * holders were told and watchers saw it go, so its writer must not hear "nothing was written".
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"delete_configurator", "delete_item", "delete_entry"})
+    void aDeleteThatRanIsAnsweredDoneWhenTheStoreStallsRightAfter(String script) {
+        TestUser sara = DemoLogin.user("Sara");
+        WRITES.get(script).apply(as(sara), fixture(sara)).then().statusCode(lessThan(300));
+        long[] ids = fixture(sara);
+
+        ScriptHooks.install(redis).afterNext(script, FrozenRedis::frozen);
+        try {
+            WRITES.get(script).apply(as(sara), ids).then().statusCode(204);
+        } finally {
+            FrozenRedis.thaw();
+        }
+
+        String gone = switch (script) {
+            case "delete_configurator" -> "/api/configurators/" + ids[0];
+            case "delete_item" -> "/api/items/" + ids[1];
+            default -> "/api/filters/" + ids[2];
+        };
+        as(sara).get(gone).then().statusCode(404);
     }
 
     /** A configurator with an item with a filter: their ids. */

@@ -14,12 +14,14 @@ import java.util.function.Supplier;
 /**
  * The server's own script runner, with a test's action right before the next run of a named script:
  * freezing Redis there makes exactly that script wait in it (what ran before it is answered), and
- * holding it back lets the test set the scene it must find. Installed for one test with
+ * holding it back lets the test set the scene it must find; freezing it right after a script's
+ * reply stalls the server's next step. Installed for one test with
  * {@link #install}; every other script runs as always.
  */
 public final class ScriptHooks extends ScriptExecutor {
 
     private final Map<String, Supplier<Uni<Void>>> before = new ConcurrentHashMap<>();
+    private final Map<String, Supplier<Uni<Void>>> after = new ConcurrentHashMap<>();
 
     private ScriptHooks(PipelinedRedis redis) {
         super(redis);
@@ -40,12 +42,22 @@ public final class ScriptHooks extends ScriptExecutor {
         before.put(scriptName, action);
     }
 
+    /**
+     * The next run of the script hands its reply on only after {@code action}, run when the reply
+     * arrives: freezing Redis there stalls what the server does next, after the script did its work.
+     */
+    public void afterNext(String scriptName, Supplier<Uni<Void>> action) {
+        after.put(scriptName, action);
+    }
+
     @Override
     public Uni<Response> run(LuaScript script, List<String> keys, List<String> args) {
         return Uni.createFrom().deferred(() -> {
             Supplier<Uni<Void>> action = before.remove(script.name());
+            Supplier<Uni<Void>> then = after.remove(script.name());
             Uni<Void> first = action == null ? Uni.createFrom().voidItem() : action.get();
-            return first.chain(() -> super.run(script, keys, args));
+            Uni<Response> reply = first.chain(() -> super.run(script, keys, args));
+            return then == null ? reply : reply.call(() -> then.get());
         });
     }
 }
