@@ -155,8 +155,11 @@ public class RequestHandler {
                 });
     }
 
-    /** What the reply tells the client it holds now, and holds no more (docs/protocol.md §2). */
-    private static void told(SocketSession session, AcquireResult.Granted granted) {
+    /**
+     * What the reply tells the client it holds now, and holds no more (docs/protocol.md §2): every
+     * grant a reply carries, also that of a {@code wait-for} that found the page free.
+     */
+    static void told(SocketSession session, AcquireResult.Granted granted) {
         HeldLocks held = session.heldLocks();
         granted.released().forEach(held::ended);
         held.granted(granted.lock());

@@ -123,7 +123,8 @@ public class WaitingRequests {
                     .onFailure()
                     .invoke(room::notGranted)
                     .flatMap(result -> {
-                        if (result instanceof AcquireResult.Granted) {
+                        if (result instanceof AcquireResult.Granted granted) {
+                            RequestHandler.told(session, granted);
                             return Uni.createFrom().item(LockReplies.of(result, ref));
                         }
                         room.notGranted();

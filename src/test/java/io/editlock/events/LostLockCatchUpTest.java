@@ -86,6 +86,17 @@ class LostLockCatchUpTest {
         assertEquals(1, scene.sara.events("lock-lost").size(), "one lock-lost: " + scene.sara.received());
     }
 
+    /** A {@code wait-for} that finds the page free is answered with a grant, which is told like any other. */
+    @Test
+    void aPageGrantedAtOnceToAWaitForIsLostForItsHolderWhenTheNodeHearsAgain() {
+        Scene scene = missed(() -> new Scene("wait-for"), Scene::adminBreaksIt);
+
+        JsonNode lost = scene.sara.awaitEvent(unasked("lock-lost"), WAIT);
+        assertEquals(
+                scene.item, lost.path("data").path("resource").path("itemId").asLong(), lost.toString());
+        assertEquals("expired", lost.path("data").path("reason").asText(), "the node did not hear why: " + lost);
+    }
+
     @Test
     void aPageHandedOverWhileTheNodeHeardNothingIsLostForItsFormerHolderWhenItHearsAgain() {
         Scene scene = missed(this::askedAndTold, Scene::saraAccepts);
@@ -164,10 +175,15 @@ class LostLockCatchUpTest {
         final WsClient tom = sockets.connect(base, tomUser);
 
         Scene() {
+            this("lock-item-subresource");
+        }
+
+        /** @param request how Sara asks for the page: {@code lock-item-subresource} or {@code wait-for} */
+        Scene(String request) {
             sara.request("watch", Map.of("configuratorId", configurator));
             assertEquals(
                     "lock-acquired",
-                    sara.request("lock-item-subresource", page(item))
+                    sara.request(request, request.equals("wait-for") ? about(item) : page(item))
                             .path("event")
                             .asText());
             sara.awaitEvent(unasked("lock-updated")
