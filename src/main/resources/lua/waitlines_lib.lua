@@ -66,7 +66,7 @@ local function waiting_context(keys, k, args, a, configurator_id, book)
            lease = tonumber(args[a]), channel = args[a + 1], cfg = configurator_id, book = book,
            calm = book.v.calm ~= nil,
            grants = {}, left = {}, moved = {}, failed = {}, gone = {}, requested = {}, refused = {}, ended = {},
-           changed = false }
+           changed = false, forgotten = 0 }
 end
 
 -- Whether nobody waits and nobody asks for a take-over in the configurator. Looks (one EXISTS)
@@ -193,6 +193,9 @@ local function forget_socket(ctx, socket_id, why)
   if ctx == nil then return end
   local raw = redis.call('HGET', ctx.waiters, 's:' .. socket_id)
   if not raw then return end
+  -- The socket may head other lines or ask for other take-overs: what a caller read of those before
+  -- this is stale now (see serve).
+  ctx.forgotten = ctx.forgotten + 1
   for _, entry in ipairs(cjson.decode(raw)) do
     local kind, field, user = string.match(entry, '^(%a)|([^|]*)|?(.*)$')
     if kind == 'w' then
@@ -253,7 +256,8 @@ end
 
 -- Grants 'field' to whoever comes first, if it is free for them: the asker of a pending take-over
 -- ('raw', as read from the take-overs hash), else the head of its line ('head': its member, when the
--- caller has just read it). O(locks held + log n).
+-- caller has just read it). Both must be as they stand now: read since the last forget_socket, which
+-- may have ended that request or taken that head out of the line. O(locks held + log n).
 local function serve_field(ctx, locks_key, live, now, field, raw, head)
   if raw and forget_dead_sockets(ctx, cjson.decode(raw), now) > 0 then
     raw = redis.call('HGET', ctx.takeovers, field) -- false: it ended, its asker had no other socket
@@ -340,7 +344,9 @@ end
 -- (the configurator conflicts with every page), so whoever asked first is served first, whatever
 -- the order Lua keeps a table in. A take-over counts from its request, a line from its head's
 -- joining; both draw from the one '#seq'. A take-over from before take-overs were numbered counts
--- as first. Ties (none within one configurator) fall back to the field's name.
+-- as first. Ties (none within one configurator) fall back to the field's name. What it reads holds
+-- only until a dead socket is forgotten (serve reads again after that); the order stays, so a line
+-- whose head was forgotten is served in that head's turn, as serve_field serves the next head then.
 local function first_asked_first(ctx, candidates, pending)
   local claims = {}
   for i, field in ipairs(candidates) do
@@ -386,8 +392,18 @@ local function serve(ctx, locks_key, live, now, released, field)
   local candidates = {}
   for candidate, _ in pairs(fields) do candidates[#candidates + 1] = candidate end
   local pending = #candidates > 0 and redis.call('HMGET', ctx.takeovers, unpack(candidates)) or {}
+  local read_at = ctx.forgotten
   for _, claim in ipairs(first_asked_first(ctx, candidates, pending)) do
-    serve_field(ctx, locks_key, live, now, claim.field, claim.raw, claim.head)
+    local raw, head = claim.raw, claim.head
+    if ctx.forgotten ~= read_at then
+      -- Serving an earlier claim forgot a dead node's socket (§5, §14), and with it that socket's places
+      -- in every line and its take-over requests: this claim's head may have left its line, its request
+      -- may have ended or lost that socket. Read again (serve_field reads the head), or a page is handed
+      -- to someone gone, or a head whose waiter record is gone is served. Only after a forget, so a
+      -- release that forgets nobody costs what it did.
+      raw, head = redis.call('HGET', ctx.takeovers, claim.field), nil
+    end
+    serve_field(ctx, locks_key, live, now, claim.field, raw, head)
   end
   local granted = #ctx.grants > 0
   publish_waiting(ctx, live)
