@@ -8,7 +8,7 @@ import { boundInput } from './widgets.js';
 
 /** Why a place in a line ended, by the `reason` of `not-waiting` (none is said when it is not known). */
 const LEFT_LINE_BECAUSE = /** @type {Record<string, string>} */ ({
-  disconnect: 'the connection was lost',
+  disconnect: 'the window that asked for it was closed or lost its connection',
   stopped: 'you stopped waiting in another window',
   idle: 'you were inactive for too long',
   expired: 'the server lost touch with its store for too long',

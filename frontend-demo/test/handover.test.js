@@ -158,7 +158,7 @@ describe('the demo\u2019s take-over and waiting part', () => {
 
     client.dispatchEvent(new CustomEvent('not-waiting', { detail: { resource: FILTERS, reason: 'disconnect' } }));
     assert.equal(app.state.handover.queue, null);
-    assert.match(app.toasts.at(-1).text, /no longer in line for this page: the connection was lost/);
+    assert.match(app.toasts.at(-1).text, /no longer in line for this page: the window that asked for it was closed or lost its connection/);
     client.close();
   });
 

@@ -18,8 +18,10 @@ local now = now_ms()
 local released = {}
 local live, book = load_live(locks_key, now, released)
 local waiting = waiting_context(KEYS, 2, ARGV, 6, configurator_id, book)
--- An idle user's sockets are still there: their node tells them the places that end (docs/protocol.md §6).
-forget_socket(waiting, socket_id, reason == 'idle' and 'idle' or nil)
+-- The user's sockets that are still there are told the places that end: an idle user's (docs/protocol.md
+-- §6), and a user's other sockets when the last one that asked went away (§14).
+local why = (reason == 'idle' or reason == 'disconnect') and reason or nil
+forget_socket(waiting, socket_id, why)
 
 local changed, gone = {}, {}
 for field, lock in pairs(live) do

@@ -209,7 +209,8 @@ public class WaitEventRelay {
      * member {@code m}, and {@code why} with the asking socket {@code s}). Their sockets here that nobody
      * told are told, unless the user has taken a new place since: nothing else would tell them, and they
      * would wait for a page that never comes (docs/protocol.md §14). {@code why}: {@code stopped} (one
-     * socket of the user asked, and has its reply: the others are told), {@code idle}, {@code expired}
+     * socket of the user asked, and has its reply: the others are told), {@code disconnect} (the last
+     * socket that asked went away: the others, on any node, are told), {@code idle}, {@code expired}
      * (no node vouched for the user's sockets any more: sockets of a node cut off from the store for two
      * leases are alive after all); none when the user was told otherwise (a grant, a delete) or has no
      * socket left.
@@ -222,7 +223,7 @@ public class WaitEventRelay {
         if (why.isEmpty() || state.waits(userId, c, field)) {
             return;
         }
-        if (why.equals("stopped")) {
+        if (why.equals("stopped") || why.equals("disconnect")) {
             placeEnded(c, field, userId, why, left.path("s").asText());
         } else if (toldOfIt) {
             placeEnded(c, field, userId, why, null);

@@ -311,6 +311,32 @@ class WaitingLineTest {
     }
 
     /**
+     * A place is the user's; it ends when the last socket that asked goes away (docs/protocol.md §14).
+     * The user's other sockets, which may show it, are told why.
+     */
+    @Test
+    void whenTheSocketThatAskedClosesTheUsersOthersAreTold() {
+        long c = Fixtures.configurator(store);
+        long item = Fixtures.item(store, c);
+        WsClient sara = connect(DemoLogin.user("Sara"));
+        TestUser tom = DemoLogin.user("Tom");
+        WsClient tomHere = connect(tom);
+        WsClient tomThere = connect(tom);
+        sara.request("lock-item-subresource", page(item));
+        JsonNode queued = tomHere.request("wait-for", about(item));
+        assertEquals("queued", queued.path("event").asText(), queued.toString());
+
+        tomHere.closeCleanly();
+        JsonNode told = tomThere.awaitEvent("not-waiting");
+        assertEquals("disconnect", told.path("data").path("reason").asText(), told.toString());
+        assertEquals(item, told.path("data").path("resource").path("itemId").asLong(), told.toString());
+        assertTrue(told.path("ref").isMissingNode(), "Tom asked nothing there: " + told);
+
+        JsonNode again = tomThere.request("wait-for", about(item));
+        assertEquals(1, again.path("data").path("position").asInt(), "the line was Tom's alone: " + again);
+    }
+
+    /**
      * The grant to the head of a line and the line's new length come from one step, but the lock and
      * waiting events travel apart: no {@code lock-updated} may pair the new holder with the length
      * from before (the head counted as still waiting).
