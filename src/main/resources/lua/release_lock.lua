@@ -10,19 +10,23 @@
 -- ARGV[4] reason         'unlock' | 'replaced' | 'admin' | 'deleted' | ...
 -- ARGV[5] exceptSocket   the socket whose own request released it ('' = none): no lock-lost there
 -- ARGV[6] configuratorId ARGV[7] channel
--- KEYS[2..5], ARGV[8..9] waiting lines (waitlines_lib.lua; optional): the freed lock goes to whom
+-- ARGV[8] runBy          the last moment (ms, Redis's clock) the release may run: its node has told its
+--                        caller by then that nothing was released, so a later run releases nothing
+-- KEYS[2..5], ARGV[9..10] waiting lines (waitlines_lib.lua; optional): the freed lock goes to whom
 --                        comes first in the same run
 -- Reply (JSON): {s='RELEASED', lock=<record>, released=[...]} | {s='NOT_HELD', released=[...]}
+--             | {s='GIVEN_UP'} (too late: nothing done)
 --   released: every release this run made and announced (expired leases found on the way included)
 local locks_key = KEYS[1]
 local field, user_id, token, reason, except_socket = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 local configurator_id, channel = ARGV[6], ARGV[7]
 
 local now = now_ms()
+if now > tonumber(ARGV[8]) then return cjson.encode({ s = 'GIVEN_UP' }) end
 local released = {}
 local live, book = load_live(locks_key, now, released)
 local lock = live[field]
-local waiting = waiting_context(KEYS, 2, ARGV, 8, configurator_id, book)
+local waiting = waiting_context(KEYS, 2, ARGV, 9, configurator_id, book)
 
 if lock == nil or lock.u ~= user_id or (token ~= '' and lock.t ~= token) then
   if #released > 0 then serve(waiting, locks_key, live, now, released) end

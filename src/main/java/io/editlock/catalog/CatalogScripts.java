@@ -19,7 +19,6 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Typed calls of the catalog's write scripts in {@code src/main/resources/lua/}: every guarded write
@@ -46,38 +45,20 @@ public class CatalogScripts {
     private final Duration lease;
     private final StoreClock clock;
     private final LockAudit audit;
-    private final long runWithinMillis;
 
     @Inject
     public CatalogScripts(
-            ScriptExecutor executor,
-            LockKeys keys,
-            EditlockConfig config,
-            StoreClock clock,
-            LockAudit audit,
-            @ConfigProperty(name = "quarkus.redis.timeout", defaultValue = "10s") Duration timeout) {
-        this(executor, keys, config.lease().ttl(), clock, audit, timeout);
+            ScriptExecutor executor, LockKeys keys, EditlockConfig config, StoreClock clock, LockAudit audit) {
+        this(executor, keys, config.lease().ttl(), clock, audit);
     }
 
-    /**
-     * @param lease of the grants a delete hands to whom waits for what it frees
-     * @param timeout how long the node waits for a script's reply before it answers 503
-     */
-    public CatalogScripts(
-            ScriptExecutor executor,
-            LockKeys keys,
-            Duration lease,
-            StoreClock clock,
-            LockAudit audit,
-            Duration timeout) {
+    /** @param lease of the grants a delete hands to whom waits for what it frees */
+    public CatalogScripts(ScriptExecutor executor, LockKeys keys, Duration lease, StoreClock clock, LockAudit audit) {
         this.executor = executor;
         this.keys = keys;
         this.lease = lease;
         this.clock = clock;
         this.audit = audit;
-        // A write must start within four fifths of the timeout: the last fifth lets the reply of a
-        // write that ran come back before the node gives up on it and tells its writer nothing was written.
-        this.runWithinMillis = timeout.toMillis() * 4 / 5;
     }
 
     /** @param createdBy null when the server makes it itself */
@@ -99,7 +80,7 @@ public class CatalogScripts {
                                 createdAt,
                                 keys.contentEventsChannel(),
                                 createdBy == null ? "" : createdBy,
-                                String.valueOf(runBy())),
+                                String.valueOf(clock.lastMomentToRun())),
                         idempotency));
     }
 
@@ -320,15 +301,7 @@ public class CatalogScripts {
 
     /** The guard, with the last moment its write may run. */
     private String guardJson(Guard guard) {
-        return guard.toScriptJson(runBy());
-    }
-
-    /**
-     * The last moment a write may run, on Redis's clock (docs/protocol.md §8: writes fail closed): a
-     * write that runs later writes nothing, for its writer was told 503.
-     */
-    private long runBy() {
-        return clock.nowMillis() + runWithinMillis;
+        return guard.toScriptJson(clock.lastMomentToRun());
     }
 
     private static String id(long id) {

@@ -9,8 +9,10 @@ import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
@@ -36,22 +38,42 @@ public class StoreClock {
 
     private final PipelinedRedis redis;
     private final LongSupplier localMillis;
+    private final long runWithinMillis;
     /** Redis's clock minus this node's, in ms; 0 until the first reading. */
     private volatile long offsetMillis;
 
+    /** @param timeout how long the node waits for a script's reply before it tells its caller nothing happened */
     @Inject
-    public StoreClock(PipelinedRedis redis) {
-        this(redis, System::currentTimeMillis);
+    public StoreClock(
+            PipelinedRedis redis,
+            @ConfigProperty(name = "quarkus.redis.timeout", defaultValue = "10s") Duration timeout) {
+        this(redis, System::currentTimeMillis, timeout);
     }
 
     StoreClock(PipelinedRedis redis, LongSupplier localMillis) {
+        this(redis, localMillis, Duration.ofSeconds(10));
+    }
+
+    StoreClock(PipelinedRedis redis, LongSupplier localMillis, Duration timeout) {
         this.redis = redis;
         this.localMillis = localMillis;
+        // The last fifth of the timeout lets the reply of a script that ran come back before the node
+        // gives up on it and tells its caller nothing happened.
+        this.runWithinMillis = timeout.toMillis() * 4 / 5;
     }
 
     /** Now on Redis's clock, in epoch milliseconds, without asking Redis. */
     public long nowMillis() {
         return localMillis.getAsLong() + offsetMillis;
+    }
+
+    /**
+     * The last moment, on Redis's clock, a change asked for now may still run: a script that runs later
+     * does nothing, for its caller was told nothing happened (writes fail closed, docs/protocol.md §8; an
+     * unlock answered UNAVAILABLE released nothing, §4).
+     */
+    public long lastMomentToRun() {
+        return nowMillis() + runWithinMillis;
     }
 
     void readAtStart(@Observes StartupEvent started) {

@@ -94,7 +94,8 @@ class ScriptKeysShareOneSlotTest {
     void everyScriptCallNamesKeysOfOneSlot() {
         RecordingExecutor executor = new RecordingExecutor();
         LockKeys keys = new LockKeys("editlock");
-        LockScripts scripts = new LockScripts(executor, keys);
+        StoreClock clock = new StoreClock(null, Duration.ofSeconds(5));
+        LockScripts scripts = new LockScripts(executor, keys, Duration.ofSeconds(30), clock);
         Holder holder = new Holder("7", "Sara", "sock-1", "node-1");
         Duration lease = Duration.ofSeconds(30);
 
@@ -117,13 +118,8 @@ class ScriptKeysShareOneSlotTest {
             scripts.scheduleExpiry(c, 1_000);
             scripts.rescheduleExpiry(c, 1_000, 2_000);
             executor.about = c;
-            CatalogScripts catalog = new CatalogScripts(
-                    executor,
-                    keys,
-                    lease,
-                    new StoreClock(null),
-                    new LockAudit(new SimpleMeterRegistry()),
-                    Duration.ofSeconds(5));
+            CatalogScripts catalog =
+                    new CatalogScripts(executor, keys, lease, clock, new LockAudit(new SimpleMeterRegistry()));
             Guard guard = new Guard(GuardType.PAGE, c, 5L, Page.FILTERS, "7", OptionalLong.empty());
             catalog.createConfigurator(c, "name", "2026-01-01T00:00:00Z", "7");
             catalog.renameConfigurator(guard, "name");

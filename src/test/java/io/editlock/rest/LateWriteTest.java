@@ -2,23 +2,28 @@ package io.editlock.rest;
 
 import static io.editlock.support.Api.as;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.lessThan;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.PipelinedRedis;
 import io.editlock.support.Api;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.DemoLogin.TestUser;
 import io.editlock.support.FrozenRedis;
+import io.editlock.support.Holding;
 import io.editlock.support.ScriptHooks;
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 import io.vertx.mutiny.redis.client.Command;
 import jakarta.inject.Inject;
+import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.BiFunction;
@@ -30,6 +35,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * docs/protocol.md §8: writes fail closed. A write whose script waits in a frozen Redis (SIGSTOP) until
  * the server has answered 503 must write nothing when Redis wakes up (SIGCONT) and runs it: the
  * writer was told nothing was written, and would otherwise find their change applied behind their back.
+ * The same holds for a release answered "not released" (§4).
  */
 @QuarkusTest
 @TestProfile(FrozenRedis.class)
@@ -40,6 +46,9 @@ class LateWriteTest {
 
     @Inject
     LockKeys keys;
+
+    @TestHTTPResource("/")
+    URI base;
 
     /** What each write script's route sends: configurator id, item id → response. */
     private static final Map<String, BiFunction<RequestSpecification, long[], Response>> WRITES = Map.of(
@@ -138,6 +147,49 @@ class LateWriteTest {
             default -> "/api/filters/" + ids[2];
         };
         as(sara).get(gone).then().statusCode(404);
+    }
+
+    /**
+     * An unlock answered UNAVAILABLE, or a break-lock answered 503, released nothing (docs/protocol.md
+     * §4, §8): the holder still edits, so a release that runs after that answer must do nothing.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"unlock", "break-lock"})
+    void aReleaseAnsweredUnavailableReleasesNothingWhenItRunsLate(String how) {
+        TestUser sara = DemoLogin.user("Sara");
+        TestUser admin = DemoLogin.user("Ada", "admin");
+        long c = Api.configurator(sara);
+        try (Holding mine = Holding.connect(base, sara)) {
+            mine.variables(c);
+            // Redis knows the script once it ran: the late run finds it, as in production.
+            JsonNode unlocked = mine.socket().request("unlock-variables", Map.of("configuratorId", c));
+            assertEquals("lock-released", unlocked.path("event").asText(), unlocked.toString());
+            mine.variables(c);
+
+            ScriptHooks.install(redis).beforeNext("release_lock", FrozenRedis::frozen);
+            try {
+                if (how.equals("unlock")) {
+                    JsonNode refused = mine.socket().request("unlock-variables", Map.of("configuratorId", c));
+                    assertEquals("unlock-failed", refused.path("event").asText(), refused.toString());
+                    assertEquals(
+                            "UNAVAILABLE", refused.path("data").path("code").asText(), refused.toString());
+                } else {
+                    as(admin)
+                            .delete("/api/locks/configurator:" + c + ":variables")
+                            .then()
+                            .statusCode(503);
+                }
+            } finally {
+                FrozenRedis.thaw();
+            }
+
+            await().during(Duration.ofSeconds(2))
+                    .atMost(Duration.ofSeconds(10))
+                    .untilAsserted(() -> as(sara).get("/api/configurators/" + c + "/locks")
+                            .then()
+                            .statusCode(200)
+                            .body("resource.type", contains("variables")));
+        }
     }
 
     /** A configurator with an item with a filter: their ids. */

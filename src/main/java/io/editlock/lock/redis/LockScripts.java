@@ -3,6 +3,7 @@ package io.editlock.lock.redis;
 import io.editlock.config.EditlockConfig;
 import io.editlock.lock.Holder;
 import io.editlock.lock.Lock;
+import io.editlock.lock.LockStoreUnavailableException;
 import io.editlock.lock.MovedSocket;
 import io.editlock.lock.ReleaseReason;
 import io.editlock.lock.ReleasedLock;
@@ -11,6 +12,7 @@ import io.editlock.redis.LockKeys;
 import io.editlock.redis.LuaScript;
 import io.editlock.redis.ScriptExecutor;
 import io.editlock.redis.Scripts;
+import io.editlock.redis.StoreClock;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -39,21 +41,22 @@ public class LockScripts {
     private final ScriptExecutor executor;
     private final LockKeys keys;
     private final Duration lease;
+    private final StoreClock clock;
 
     @Inject
-    public LockScripts(ScriptExecutor executor, LockKeys keys, EditlockConfig config) {
-        this(executor, keys, config.lease().ttl());
+    public LockScripts(ScriptExecutor executor, LockKeys keys, EditlockConfig config, StoreClock clock) {
+        this(executor, keys, config.lease().ttl(), clock);
     }
 
-    /** @param lease of the grants a release hands to whom waits for the lock */
-    public LockScripts(ScriptExecutor executor, LockKeys keys, Duration lease) {
+    /**
+     * @param lease of the grants a release hands to whom waits for the lock
+     * @param clock names the last moment a release may run
+     */
+    public LockScripts(ScriptExecutor executor, LockKeys keys, Duration lease, StoreClock clock) {
         this.executor = executor;
         this.keys = keys;
         this.lease = lease;
-    }
-
-    public LockScripts(ScriptExecutor executor, LockKeys keys) {
-        this(executor, keys, Duration.ofSeconds(30));
+        this.clock = clock;
     }
 
     /** @param resource with its configuratorId resolved */
@@ -120,9 +123,17 @@ public class LockScripts {
                 reason.wireName(),
                 exceptSocket,
                 String.valueOf(c),
-                keys.lockEventsChannel());
+                keys.lockEventsChannel(),
+                String.valueOf(clock.lastMomentToRun()));
         return executor.run(RELEASE, keys.withWaiting(k, c), keys.withWaitingArgs(a, lease))
-                .map(reply -> ScriptReplies.release(reply.toString()));
+                .map(reply -> ScriptReplies.release(reply.toString()))
+                .invoke(reply -> {
+                    if (reply instanceof ReleaseReply.GivenUp) {
+                        // Its caller hears what it hears when no reply comes in time: nothing was released.
+                        throw new LockStoreUnavailableException(
+                                "the release reached the lock store too late to run", null);
+                    }
+                });
     }
 
     public Uni<List<ReleasedLock>> releaseSocket(long configuratorId, String socketId, ReleaseReason reason) {

@@ -14,4 +14,12 @@ public sealed interface ReleaseReply {
 
     /** The user holds no such lock (or not that grant). */
     record NotHeld(List<ReleasedLock> released) implements ReleaseReply {}
+
+    /** The release reached the store after its last moment, when its node had given up on it: it did nothing. */
+    record GivenUp() implements ReleaseReply {
+        @Override
+        public List<ReleasedLock> released() {
+            return List.of();
+        }
+    }
 }

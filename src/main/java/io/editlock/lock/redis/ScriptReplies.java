@@ -31,12 +31,13 @@ public final class ScriptReplies {
         };
     }
 
-    /** release_lock: {@code {s=RELEASED|NOT_HELD, lock, released}}. */
+    /** release_lock: {@code {s=RELEASED|NOT_HELD|GIVEN_UP, lock, released}}. */
     public static ReleaseReply release(String json) {
         JsonNode reply = ScriptJson.parse(json);
         return switch (reply.path("s").asText()) {
             case "RELEASED" -> new ReleaseReply.Released(LockRecords.lock(reply.path("lock")), released(reply));
             case "NOT_HELD" -> new ReleaseReply.NotHeld(released(reply));
+            case "GIVEN_UP" -> new ReleaseReply.GivenUp();
             default -> throw new IllegalStateException("release_lock answered " + json);
         };
     }
