@@ -479,3 +479,20 @@ local function move_waiting_socket(ctx, old_socket, new_socket, new_node)
   for _, entry in ipairs(cjson.decode(raw)) do socket_index_update(ctx, new_socket, entry, true) end
   return true
 end
+
+-- The places in lines a socket has here, {f=field, m=member} each: the node of a socket that resumed
+-- tells its user how they move up and when the place ends, as the node they asked from would have
+-- (docs/protocol.md §14). One read per line the socket waits in (at most a user's limit of lines).
+local function places_of(ctx, socket_id)
+  local places = {}
+  local raw = redis.call('HGET', ctx.waiters, 's:' .. socket_id)
+  if not raw then return places end
+  for _, entry in ipairs(cjson.decode(raw)) do
+    local kind, field, user = string.match(entry, '^(%a)|([^|]*)|?(.*)$')
+    if kind == 'w' then
+      local record = redis.call('HGET', ctx.waiters, field .. '|' .. user)
+      if record then places[#places + 1] = { f = field, m = cjson.decode(record).m } end
+    end
+  end
+  return places
+end

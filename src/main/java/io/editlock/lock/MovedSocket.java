@@ -8,10 +8,19 @@ import java.util.List;
  *
  * @param locks the locks the new socket keeps now
  * @param waits whether the new socket now waits in a line or asks for a take-over where the old one did
+ * @param places the new socket's places in lines, which its node now follows (§14)
  */
-public record MovedSocket(List<Lock> locks, boolean waits) {
+public record MovedSocket(List<Lock> locks, boolean waits, List<Place> places) {
 
-    public static final MovedSocket NOTHING = new MovedSocket(List.of(), false);
+    public static final MovedSocket NOTHING = new MovedSocket(List.of(), false, List.of());
+
+    /**
+     * A place in a line.
+     *
+     * @param field the page's field in the configurator ({@link Resource#field()})
+     * @param member the place's member in the configurator's line, by which its position is read
+     */
+    public record Place(long configuratorId, String field, String member) {}
 
     /** Whether the old socket still had anything kept for it: else its token resumes nothing (§11). */
     public boolean keptAnything() {
@@ -20,8 +29,10 @@ public record MovedSocket(List<Lock> locks, boolean waits) {
 
     /** The two moves together (one per configurator). */
     public MovedSocket and(MovedSocket other) {
-        List<Lock> both = new ArrayList<>(locks);
-        both.addAll(other.locks);
-        return new MovedSocket(List.copyOf(both), waits || other.waits);
+        List<Lock> bothLocks = new ArrayList<>(locks);
+        bothLocks.addAll(other.locks);
+        List<Place> bothPlaces = new ArrayList<>(places);
+        bothPlaces.addAll(other.places);
+        return new MovedSocket(List.copyOf(bothLocks), waits || other.waits, List.copyOf(bothPlaces));
     }
 }

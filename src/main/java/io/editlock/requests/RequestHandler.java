@@ -7,6 +7,7 @@ import io.editlock.limits.UserRates;
 import io.editlock.limits.Verdict;
 import io.editlock.limits.WatchQuota;
 import io.editlock.lock.AcquireResult;
+import io.editlock.lock.Lock;
 import io.editlock.lock.LockAudit;
 import io.editlock.lock.LockService;
 import io.editlock.lock.ReleaseResult;
@@ -25,6 +26,7 @@ import io.editlock.waiting.WaitingState;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
+import java.util.List;
 import org.jboss.logging.Logger;
 
 /**
@@ -234,10 +236,21 @@ public class RequestHandler {
                     if (moved.isEmpty()) {
                         return SocketError.frame(new SocketError.ResumeFailed(), request.ref());
                     }
-                    moved.get().forEach(session.heldLocks()::granted);
-                    waitEvents.tellStandingRequests(session, moved.get());
+                    List<Lock> locks = moved.get().locks();
+                    locks.forEach(session.heldLocks()::granted);
+                    // This node now tells the user how the places move and when one ends, as the node
+                    // they asked from did (docs/protocol.md §14); the position is read at the next move.
+                    moved.get()
+                            .places()
+                            .forEach(place -> waitingState.joined(
+                                    session.identity().userId(),
+                                    place.configuratorId(),
+                                    place.field(),
+                                    place.member(),
+                                    0));
+                    waitEvents.tellStandingRequests(session, locks);
                     ObjectNode data = WireFormat.object();
-                    data.set("locks", WireFormat.locks(moved.get(), true));
+                    data.set("locks", WireFormat.locks(locks, true));
                     return WireFormat.frame(ServerEvents.RESUMED, data, request.ref());
                 })
                 .onFailure()

@@ -2,8 +2,8 @@ package io.editlock.session;
 
 import io.editlock.auth.Identity;
 import io.editlock.config.EditlockConfig;
-import io.editlock.lock.Lock;
 import io.editlock.lock.LockService;
+import io.editlock.lock.MovedSocket;
 import io.editlock.lock.ReleaseReason;
 import io.editlock.protocol.CloseReasons;
 import io.quarkus.websockets.next.CloseReason;
@@ -166,20 +166,20 @@ public class SessionLifecycle {
     }
 
     /**
-     * @return the locks moved to this socket, or empty when the token cannot be resumed: unknown,
+     * @return what moved to this socket (its locks, its places in lines), or empty when the token cannot be resumed: unknown,
      *     spent, another user's, its socket still open, or nothing of it kept any more (its locks ended
      *     with their leases after its node died, or another of the user's sockets released them; docs/protocol.md
      *     §11); a failure (the store out of reach) leaves the token good for a retry and the old
      *     socket's grace period running
      */
-    public Uni<Optional<List<Lock>>> resume(SocketSession session, String resumeToken) {
+    public Uni<Optional<MovedSocket>> resume(SocketSession session, String resumeToken) {
         return resumes.claim(resumeToken, session.identity().userId(), session.socketId())
                 // The claim may have run after all, too late to be answered.
                 .onFailure()
                 .call(() -> giveBack(resumeToken, session, null))
                 .flatMap(oldSocket -> {
                     if (oldSocket.isEmpty()) {
-                        return Uni.createFrom().item(Optional.<List<Lock>>empty());
+                        return Uni.createFrom().item(Optional.<MovedSocket>empty());
                     }
                     Dropped old = dropped.remove(oldSocket.get());
                     return beforeLockRequest(session)
@@ -190,7 +190,7 @@ public class SessionLifecycle {
                             .invoke(moved -> moved.locks()
                                     .forEach(lock -> registry.watch(
                                             session, lock.resource().configuratorId())))
-                            .map(moved -> moved.keptAnything() ? Optional.of(moved.locks()) : Optional.empty());
+                            .map(moved -> moved.keptAnything() ? Optional.of(moved) : Optional.empty());
                 });
     }
 

@@ -561,6 +561,49 @@ class WaitingAcrossNodesIT {
         }
     }
 
+    /**
+     * §5, §14: a place in a line moves with a resume, and so does the node that follows it: a waiter whose
+     * socket dropped from node A and resumed on node B is told there how they move up.
+     */
+    @Test
+    void aWaiterWhoResumesOnAnotherNodeIsToldThereHowTheyMoveUp() {
+        long item = configuratorWithItem(nodeA)[1];
+        List<WsClient> all = new ArrayList<>();
+        try {
+            WsClient holder = connect(all, nodeA, "holder-resume", "Hana");
+            WsClient first = connect(all, nodeA, "first-resume", "Fay");
+            WsClient tomOnA = connect(all, nodeA, "tom-resume", "Tom");
+            WsClient tomOnB = connect(all, nodeB, "tom-resume", "Tom");
+            holder.request("lock-item-subresource", page(item));
+            assertEquals(
+                    1,
+                    first.request("wait-for", resource(item))
+                            .path("data")
+                            .path("position")
+                            .asInt());
+            JsonNode queued = tomOnA.request("wait-for", resource(item));
+            assertEquals(2, queued.path("data").path("position").asInt(), queued.toString());
+            String resumeToken = tomOnA.resumeToken();
+
+            tomOnA.drop();
+            // Until node A has seen the drop, the old socket is still open for it: a client retries then.
+            JsonNode resumed = await().atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(50))
+                    .until(
+                            () -> tomOnB.request("resume", Map.of("resumeToken", resumeToken)),
+                            reply -> reply.path("event").asText().equals("resumed"));
+            assertEquals("resumed", resumed.path("event").asText(), resumed.toString());
+
+            first.request("stop-waiting", resource(item));
+            JsonNode moved = tomOnB.awaitEvent("queue-updated");
+            assertEquals(1, moved.path("data").path("position").asInt(), "Tom is next now: " + moved);
+            holder.request("unlock-item-subresource", page(item));
+            tomOnB.awaitEvent(WaitingAcrossNodesIT::queuedGrant);
+        } finally {
+            all.forEach(WsClient::close);
+        }
+    }
+
     private WsClient connect(List<WsClient> all, ServerNode node, String userId, String name) {
         WsClient socket = WsClient.connect(node.baseUri(), tokens.token(userId, name));
         socket.welcome();

@@ -168,7 +168,7 @@ public class LockScripts {
         List<String> waitingArgs = new ArrayList<>(keys.withWaitingArgs(a, lease));
         waitingArgs.add(String.valueOf(configuratorId));
         return executor.run(MOVE_SOCKET, keys.withWaiting(k, configuratorId), waitingArgs)
-                .map(reply -> ScriptReplies.moved(reply.toString()));
+                .map(reply -> ScriptReplies.moved(configuratorId, reply.toString()));
     }
 
     /** @return what ran out, and the earliest lease end left (epoch ms, 0 when no lock is left) */

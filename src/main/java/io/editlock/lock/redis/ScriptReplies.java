@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.lock.Lock;
 import io.editlock.lock.MovedSocket;
 import io.editlock.lock.ReleasedLock;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -47,11 +48,17 @@ public final class ScriptReplies {
         return released(ScriptJson.parse(json));
     }
 
-    /** move_socket_locks: {@code {moved, waits}}. */
-    public static MovedSocket moved(String json) {
+    /** move_socket_locks in configurator {@code c}: {@code {moved, waits, places=[{f, m}]}}. */
+    public static MovedSocket moved(long c, String json) {
         JsonNode reply = ScriptJson.parse(json);
+        List<MovedSocket.Place> places = new ArrayList<>();
+        if (reply.path("places").isArray()) {
+            reply.path("places")
+                    .forEach(place -> places.add(new MovedSocket.Place(
+                            c, place.path("f").asText(), place.path("m").asText())));
+        }
         return new MovedSocket(
-                LockRecords.locks(reply.path("moved")), reply.path("waits").asBoolean());
+                LockRecords.locks(reply.path("moved")), reply.path("waits").asBoolean(), List.copyOf(places));
     }
 
     /** list_locks: {@code {locks}}. */

@@ -126,11 +126,14 @@ class ScriptRepliesTest {
                 "list_locks");
         assertEquals(
                 MovedSocket.NOTHING,
-                ScriptReplies.moved("{\"moved\":{},\"waits\":false}"),
+                ScriptReplies.moved(12, "{\"moved\":{},\"waits\":false,\"places\":{}}"),
                 "move_socket_locks with nothing moved");
         assertEquals(
-                new MovedSocket(List.of(), true),
-                ScriptReplies.moved("{\"moved\":{},\"waits\":true}"),
+                new MovedSocket(
+                        List.of(), true, List.of(new MovedSocket.Place(12, "i:5:filters", "i:5:filters|0007|7"))),
+                ScriptReplies.moved(
+                        12,
+                        "{\"moved\":{},\"waits\":true,\"places\":[{\"f\":\"i:5:filters\",\"m\":\"i:5:filters|0007|7\"}]}"),
                 "move_socket_locks that moved a place in a line only");
         assertEquals(
                 List.of(expiredItemPage()),
