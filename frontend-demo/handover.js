@@ -29,7 +29,7 @@ const LEFT_LINE_BECAUSE = /** @type {Record<string, string>} */ ({
  * @typedef {object} HandoverState
  * @property {Asked | null} asked our take-over request for the open page, while it stands
  * @property {{key: string, position: number} | null} queue our place in the open page's line
- * @property {{resource: import('./editlock-client.js').Resource, byUserName: string, message?: string, deadline: string} | null} request
+ * @property {{resource: import('./editlock-client.js').Resource, byUserName: string, message: string, deadline: string} | null} request
  *   someone asks us for a page we hold
  */
 

@@ -358,9 +358,8 @@ public class WaitEventRelay {
         data.set("resource", WireFormat.resource(Fields.resource(c, takeover.field())));
         data.put("byUserId", takeover.askerId());
         data.put("byUserName", takeover.askerName());
-        if (!takeover.message().isEmpty()) {
-            data.put("message", takeover.message());
-        }
+        // Always there, as the contract lists it: a client may read it as a string without a check.
+        data.put("message", takeover.message());
         data.put("deadline", Instant.ofEpochMilli(takeover.deadline()).toString());
         return WireFormat.frame(ServerEvents.TAKEOVER_REQUESTED, data, null);
     }
