@@ -21,6 +21,7 @@ public final class Scripts {
     // Locks (docs/protocol.md §2–§6). Whatever frees or grants a lock serves the waiting lines in the same run (§14).
     public static final LuaScript ACQUIRE_LOCK = LuaScript.of("acquire_lock", WAITING);
     public static final LuaScript RELEASE_LOCK = LuaScript.of("release_lock", WAITING);
+    public static final LuaScript PUT_BACK_USER_CONFIGURATOR = LuaScript.of("put_back_user_configurator");
     public static final LuaScript CANCEL_LOCK_REQUEST = LuaScript.of("cancel_lock_request", WAITING);
     public static final LuaScript RELEASE_SOCKET_LOCKS = LuaScript.of("release_socket_locks", WAITING);
     public static final LuaScript RENEW_SOCKET_LOCKS = LuaScript.of("renew_socket_locks", LOCKS);
@@ -65,6 +66,7 @@ public final class Scripts {
             ACQUIRE_LOCK,
             RELEASE_LOCK,
             CANCEL_LOCK_REQUEST,
+            PUT_BACK_USER_CONFIGURATOR,
             RELEASE_SOCKET_LOCKS,
             RENEW_SOCKET_LOCKS,
             MOVE_SOCKET_LOCKS,

@@ -37,6 +37,7 @@ public class LockScripts {
     static final LuaScript SCHEDULE_EXPIRY = Scripts.SCHEDULE_EXPIRY;
     static final LuaScript RESCHEDULE_EXPIRY = Scripts.RESCHEDULE_EXPIRY;
     static final LuaScript CANCEL_REQUEST = Scripts.CANCEL_LOCK_REQUEST;
+    static final LuaScript PUT_BACK_USER_CONFIGURATOR = Scripts.PUT_BACK_USER_CONFIGURATOR;
 
     private final ScriptExecutor executor;
     private final LockKeys keys;
@@ -169,6 +170,20 @@ public class LockScripts {
         waitingArgs.add(String.valueOf(configuratorId));
         return executor.run(MOVE_SOCKET, keys.withWaiting(k, configuratorId), waitingArgs)
                 .map(reply -> ScriptReplies.moved(configuratorId, reply.toString()));
+    }
+
+    /**
+     * A switch of the user's configurator whose release of the {@code previous} grant failed names that
+     * grant in the user's record again, unless another switch recorded one since.
+     *
+     * @param recorded the grant the failed switch recorded ({@code configuratorId|token}, as {@code previous})
+     */
+    public Uni<Void> putBackUserConfigurator(String userId, String recorded, String previous, long ttlMillis) {
+        return executor.run(
+                        PUT_BACK_USER_CONFIGURATOR,
+                        List.of(keys.userConfigurator(userId)), // record
+                        List.of(recorded, previous, String.valueOf(ttlMillis)))
+                .replaceWithVoid();
     }
 
     /** @return what ran out, and the earliest lease end left (epoch ms, 0 when no lock is left) */

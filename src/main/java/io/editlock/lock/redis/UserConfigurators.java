@@ -44,6 +44,7 @@ public class UserConfigurators {
     private final LockKeys keys;
     private final LockAudit audit;
     private final String ttlMillis;
+    private final long ttl;
 
     public UserConfigurators(
             PipelinedRedis redis, LockScripts scripts, LockKeys keys, LockAudit audit, EditlockConfig config) {
@@ -51,7 +52,8 @@ public class UserConfigurators {
         this.scripts = scripts;
         this.keys = keys;
         this.audit = audit;
-        this.ttlMillis = String.valueOf(SocketIndex.ttl(config).toMillis());
+        this.ttl = SocketIndex.ttl(config).toMillis();
+        this.ttlMillis = String.valueOf(ttl);
     }
 
     /**
@@ -66,7 +68,15 @@ public class UserConfigurators {
         String userId = configuratorLock.ownerUserId();
         return redis.execute(Command.SET, keys.userConfigurator(userId), current.recorded(), "GET", "PX", ttlMillis)
                 .flatMap(previous -> previousOther(previous, current)
-                        .map(grant -> release(grant, userId, exceptSocketId))
+                        .map(grant -> release(grant, userId, exceptSocketId)
+                                // A release that failed released nothing (docs/protocol.md §4), and one
+                                // given up with the request (a step beside it failed) may not have run:
+                                // the new grant, given back for the failure, must not stay in the record
+                                // in the place of the one the user may still hold.
+                                .onFailure()
+                                .call(() -> putBack(userId, current, grant))
+                                .onCancellation()
+                                .call(() -> putBack(userId, current, grant)))
                         .orElse(Uni.createFrom().item(List.of())));
     }
 
@@ -97,6 +107,12 @@ public class UserConfigurators {
         return scripts.release(configurator, userId, previous.token(), ReleaseReason.REPLACED, exceptSocketId)
                 .invoke(reply -> audit.released(reply.released()))
                 .map(reply -> reply instanceof ReleaseReply.Released ? List.of(configurator) : List.<Resource>of());
+    }
+
+    private Uni<Void> putBack(String userId, Grant recorded, Grant previous) {
+        return scripts.putBackUserConfigurator(userId, recorded.recorded(), previous.recorded(), ttl)
+                .onFailure()
+                .recoverWithNull();
     }
 
     private static Optional<Grant> previousOther(Response previous, Grant current) {
