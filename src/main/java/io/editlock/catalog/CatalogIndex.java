@@ -68,10 +68,6 @@ public class CatalogIndex {
     }
 
     /**
-     * A create writes its index entry before its script, a retry under its Idempotency-Key too; a
-     * retry whose entity was deleted since takes the entry away again, as the delete did.
-     */
-    /**
      * The index entries of what a delete took along. The delete is written and announced by then, so a
      * failure here is logged rather than answered: its writer must not hear 503, "nothing was written".
      * An entry left behind names a record that is gone, which every lookup answers as an unknown id.
@@ -85,6 +81,10 @@ public class CatalogIndex {
         });
     }
 
+    /**
+     * A create writes its index entry before its script, a retry under its Idempotency-Key too; a
+     * retry whose entity was deleted since takes the entry away again, as the delete did.
+     */
     Uni<Void> removeIfGone(WriteReply reply, Entity entity, long id) {
         return reply.gone() ? remove(entity, List.of(id)) : Uni.createFrom().voidItem();
     }

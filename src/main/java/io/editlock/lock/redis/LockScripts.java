@@ -178,11 +178,11 @@ public class LockScripts {
      *
      * @param recorded the grant the failed switch recorded ({@code configuratorId|token}, as {@code previous})
      */
-    public Uni<Void> putBackUserConfigurator(String userId, String recorded, String previous, long ttlMillis) {
+    public Uni<Void> putBackUserConfigurator(String userId, String recorded, String previous, String ttlMillis) {
         return executor.run(
                         PUT_BACK_USER_CONFIGURATOR,
                         List.of(keys.userConfigurator(userId)), // record
-                        List.of(recorded, previous, String.valueOf(ttlMillis)))
+                        List.of(recorded, previous, ttlMillis))
                 .replaceWithVoid();
     }
 

@@ -44,7 +44,6 @@ public class UserConfigurators {
     private final LockKeys keys;
     private final LockAudit audit;
     private final String ttlMillis;
-    private final long ttl;
 
     public UserConfigurators(
             PipelinedRedis redis, LockScripts scripts, LockKeys keys, LockAudit audit, EditlockConfig config) {
@@ -52,8 +51,7 @@ public class UserConfigurators {
         this.scripts = scripts;
         this.keys = keys;
         this.audit = audit;
-        this.ttl = SocketIndex.ttl(config).toMillis();
-        this.ttlMillis = String.valueOf(ttl);
+        this.ttlMillis = String.valueOf(SocketIndex.ttl(config).toMillis());
     }
 
     /**
@@ -110,7 +108,7 @@ public class UserConfigurators {
     }
 
     private Uni<Void> putBack(String userId, Grant recorded, Grant previous) {
-        return scripts.putBackUserConfigurator(userId, recorded.recorded(), previous.recorded(), ttl)
+        return scripts.putBackUserConfigurator(userId, recorded.recorded(), previous.recorded(), ttlMillis)
                 .onFailure()
                 .recoverWithNull();
     }
