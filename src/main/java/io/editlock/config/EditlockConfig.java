@@ -81,7 +81,7 @@ public interface EditlockConfig {
         int framesPerSecond();
 
         /**
-         * Bytes of frames a socket may have waiting to be sent (a client that does not read); beyond
+         * UTF-8 bytes of frames a socket may have waiting to be sent (a client that does not read); beyond
          * them it is closed with 1008 ("too slow"), which counts as a drop.
          */
         @WithDefault("1048576")

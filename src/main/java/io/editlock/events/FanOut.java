@@ -31,10 +31,11 @@ public class FanOut {
      * @param skipSocketId a socket that already has the frame (as its reply), or null
      */
     public void send(long configuratorId, Collection<SocketSession> sessions, String frame, String skipSocketId) {
+        long size = FrameSender.utf8Length(frame);
         if (sessions.size() <= 1) {
             for (SocketSession session : sessions) {
                 if (!session.socketId().equals(skipSocketId)) {
-                    sendIfWatching(sender, configuratorId, session, frame);
+                    sendIfWatching(sender, configuratorId, session, frame, size);
                 }
             }
             return;
@@ -46,7 +47,8 @@ public class FanOut {
             }
             Thread loop = session.eventLoopThread();
             if (loop == null) {
-                sendIfWatching(sender, configuratorId, session, frame); // has not sent a message yet: no loop known
+                sendIfWatching(
+                        sender, configuratorId, session, frame, size); // has not sent a message yet: no loop known
             } else {
                 shareOf(shares, loop, session).sessions.add(session);
             }
@@ -54,9 +56,9 @@ public class FanOut {
         Thread current = Thread.currentThread();
         for (LoopShare share : shares) {
             if (share.thread == current) {
-                share.send(sender, configuratorId, frame);
+                share.send(sender, configuratorId, frame, size);
             } else {
-                share.context.runOnContext(ignored -> share.send(sender, configuratorId, frame));
+                share.context.runOnContext(ignored -> share.send(sender, configuratorId, frame, size));
             }
         }
     }
@@ -76,16 +78,17 @@ public class FanOut {
     private record LoopShare(Thread thread, Context context, List<SocketSession> sessions) {
 
         // On the sockets' own loop, where their unwatch runs too: whether they still watch is exact here.
-        void send(FrameSender sender, long configuratorId, String frame) {
+        void send(FrameSender sender, long configuratorId, String frame, long size) {
             for (SocketSession session : sessions) {
-                sendIfWatching(sender, configuratorId, session, frame);
+                sendIfWatching(sender, configuratorId, session, frame, size);
             }
         }
     }
 
-    private static void sendIfWatching(FrameSender sender, long configuratorId, SocketSession session, String frame) {
+    private static void sendIfWatching(
+            FrameSender sender, long configuratorId, SocketSession session, String frame, long size) {
         if (session.watched().contains(configuratorId)) {
-            sender.send(session, frame);
+            sender.send(session, frame, size);
         }
     }
 }

@@ -15,7 +15,7 @@ import jakarta.enterprise.context.ApplicationScoped;
  * not yet on the wire. A client that does not read fills its TCP window, and what the server writes
  * then waits in the node's memory; beyond {@code editlock.limits.max-unsent-bytes} the socket is
  * closed with 1008 "too slow", a drop (docs/protocol.md §4, §5), instead of being buffered without bound.
- * Sizes are counted in characters, which is the byte count of the ASCII that frames are made of.
+ * Sizes are counted in UTF-8 bytes, as they go on the wire: names and messages may be in any script.
  */
 @ApplicationScoped
 public class FrameSender {
@@ -37,10 +37,14 @@ public class FrameSender {
 
     /** A frame that comes before the socket's welcome is sent after it (and counts as unsent till then). */
     public void send(SocketSession session, String frame) {
+        send(session, frame, utf8Length(frame));
+    }
+
+    /** @param size the frame's {@link #utf8Length}, for a frame sent to many sockets: counted once */
+    public void send(SocketSession session, String frame, long size) {
         if (!session.connection().isOpen()) {
             return;
         }
-        long size = frame.length();
         if (session.addUnsent(size) > maxUnsent) {
             session.addUnsent(-size);
             if (!session.closedByServer()) {
@@ -49,8 +53,21 @@ public class FrameSender {
             return;
         }
         if (!session.holdUntilWelcome(frame)) {
-            write(session, frame);
+            write(session, frame, size);
         }
+    }
+
+    /** The frame's length in UTF-8, without encoding it. */
+    public static long utf8Length(String frame) {
+        long bytes = frame.length();
+        for (int i = 0; i < frame.length(); i++) {
+            char c = frame.charAt(i);
+            if (c >= 0x80) {
+                // Two bytes below U+0800, three above; a surrogate pair (two chars) is four.
+                bytes += c < 0x800 || Character.isSurrogate(c) ? 1 : 2;
+            }
+        }
+        return bytes;
     }
 
     /**
@@ -58,12 +75,12 @@ public class FrameSender {
      * (docs/protocol.md §4: welcome comes before anything else).
      */
     public void welcome(SocketSession session, String frame) {
-        session.addUnsent(frame.length());
-        session.welcome(frame, next -> write(session, next));
+        session.addUnsent(utf8Length(frame));
+        session.welcome(frame, next -> write(session, next, utf8Length(next)));
     }
 
-    private static void write(SocketSession session, String frame) {
-        session.connection().sendText(frame).subscribe().withSubscriber(new Sent(session, frame.length()));
+    private static void write(SocketSession session, String frame, long size) {
+        session.connection().sendText(frame).subscribe().withSubscriber(new Sent(session, size));
     }
 
     /** Gives the frame's size back once it is on the network or failed: one object per frame. */
