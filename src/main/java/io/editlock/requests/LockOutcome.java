@@ -1,6 +1,7 @@
 package io.editlock.requests;
 
 import io.editlock.lock.AcquireResult;
+import io.editlock.lock.Resource;
 
 /** How a lock request ended: decided by the store, or refused before it got there. */
 public sealed interface LockOutcome {
@@ -11,8 +12,13 @@ public sealed interface LockOutcome {
     /** Beyond the user's lock requests a second (docs/protocol.md §4): the store was not asked. */
     record RateLimited(int perSecond) implements LockOutcome {}
 
-    /** The store could not be reached or did not answer in time: nothing was granted. */
-    record Unavailable() implements LockOutcome {}
+    /**
+     * The store could not be reached or did not answer in time: nothing was granted.
+     *
+     * @param resolved the requested resource with its configurator, when the failure came after the item
+     *     was found (docs/protocol.md §4: {@code configuratorId} whenever the server knows it); else null
+     */
+    record Unavailable(Resource resolved) implements LockOutcome {}
 
     /** The {@code outcome} tag of the acquire timer. */
     default String auditName() {

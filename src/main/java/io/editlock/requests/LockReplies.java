@@ -24,7 +24,8 @@ public final class LockReplies {
         if (outcome instanceof LockOutcome.RateLimited limited) {
             return failed(requested, ErrorCode.RATE_LIMITED, Messages.lockRateExceeded(limited.perSecond()), ref);
         }
-        return unavailable(requested, ref);
+        Resource resolved = ((LockOutcome.Unavailable) outcome).resolved();
+        return unavailable(resolved == null ? requested : resolved, ref);
     }
 
     public static String of(AcquireResult result, String ref) {

@@ -145,7 +145,7 @@ public class RequestHandler {
                 .onFailure()
                 .recoverWithItem(failure -> {
                     LOG.debugf("lock request failed: %s", failure.getMessage());
-                    return new LockOutcome.Unavailable();
+                    return new LockOutcome.Unavailable(null);
                 })
                 .map(outcome -> {
                     if (outcome instanceof LockOutcome.Decided decided
@@ -173,8 +173,14 @@ public class RequestHandler {
                 .chain(() -> locks.resolve(request.resource()))
                 .chain(resolved -> resolved.isPresent()
                         ? acquireInRoom(session, resolved.get())
-                        : Uni.createFrom().item(new AcquireResult.NotFound(request.resource())))
-                .map(LockOutcome.Decided::new);
+                                .<LockOutcome>map(LockOutcome.Decided::new)
+                                .onFailure()
+                                .recoverWithItem(failure -> {
+                                    LOG.debugf("lock request failed: %s", failure.getMessage());
+                                    return new LockOutcome.Unavailable(resolved.get());
+                                })
+                        : Uni.createFrom()
+                                .item(new LockOutcome.Decided(new AcquireResult.NotFound(request.resource()))));
     }
 
     private Uni<AcquireResult> acquireInRoom(SocketSession session, Resource resolved) {
