@@ -4,10 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.editlock.auth.Identity;
 import io.editlock.events.FanOut;
+import io.editlock.support.RecordingConnection;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.websockets.next.CloseReason;
-import io.quarkus.websockets.next.UserData;
-import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -72,36 +70,9 @@ class UnsentBytesTest {
 
     /** A welcomed socket whose client reads nothing: what is written to it stays unsent. */
     private SocketSession stalled(String id) {
-        SocketSession session = new SocketSession(new Stalled(id), new Identity(id, "User", Set.of()), "node", id);
+        SocketSession session =
+                new SocketSession(RecordingConnection.stalled(id), new Identity(id, "User", Set.of()), "node", id);
         sender.welcome(session, "{\"event\":\"welcome\"}");
         return session;
-    }
-
-    private record Stalled(String id) implements ClientConnection {
-
-        @Override
-        public String transport() {
-            return "websocket";
-        }
-
-        @Override
-        public boolean isOpen() {
-            return true;
-        }
-
-        @Override
-        public UserData userData() {
-            return null;
-        }
-
-        @Override
-        public Uni<Void> sendText(String frame) {
-            return Uni.createFrom().nothing();
-        }
-
-        @Override
-        public Uni<Void> close(CloseReason reason) {
-            return Uni.createFrom().voidItem();
-        }
     }
 }

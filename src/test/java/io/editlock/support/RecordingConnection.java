@@ -11,10 +11,21 @@ import java.util.concurrent.CopyOnWriteArrayList;
 public final class RecordingConnection implements ClientConnection {
 
     private final String id;
+    private final boolean stalled;
     private final List<String> frames = new CopyOnWriteArrayList<>();
 
     public RecordingConnection(String id) {
+        this(id, false);
+    }
+
+    private RecordingConnection(String id, boolean stalled) {
         this.id = id;
+        this.stalled = stalled;
+    }
+
+    /** A connection whose client reads nothing: every send is kept and never completes. */
+    public static RecordingConnection stalled(String id) {
+        return new RecordingConnection(id, true);
     }
 
     /** What was sent on it, in order. */
@@ -45,7 +56,7 @@ public final class RecordingConnection implements ClientConnection {
     @Override
     public Uni<Void> sendText(String frame) {
         frames.add(frame);
-        return Uni.createFrom().voidItem();
+        return stalled ? Uni.createFrom().nothing() : Uni.createFrom().voidItem();
     }
 
     @Override
