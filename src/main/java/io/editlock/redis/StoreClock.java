@@ -36,6 +36,9 @@ public class StoreClock {
     /** Readings per update: the first may wait for its connection to open, the next ones do not. */
     private static final int READINGS = 3;
 
+    private static final Duration FIRST_RETRY = Duration.ofMillis(100);
+    private static final Duration LONGEST_RETRY = Duration.ofSeconds(5);
+
     private final PipelinedRedis redis;
     private final LongSupplier localMillis;
     private final long runWithinMillis;
@@ -76,13 +79,23 @@ public class StoreClock {
         return nowMillis() + runWithinMillis;
     }
 
+    /**
+     * Redis may not answer yet when the node starts (it starts beside it, or is failing over): until a
+     * reading succeeds, a moment named here is on this node's own clock, so the reading is retried
+     * until the minute's readings take over.
+     */
     void readAtStart(@Observes StartupEvent started) {
-        read().subscribe().with(offset -> {}, failure -> {});
+        read().onFailure()
+                .retry()
+                .withBackOff(FIRST_RETRY, LONGEST_RETRY)
+                .expireIn(Duration.ofMinutes(1).toMillis())
+                .subscribe()
+                .with(offset -> {}, failure -> {});
     }
 
     @Scheduled(
             every = "60s",
-            delay = 60,
+            delayed = "60s",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> readEveryMinute() {

@@ -2,9 +2,12 @@ package io.editlock.redis;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.quarkus.scheduler.Scheduler;
+import io.quarkus.scheduler.Trigger;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -19,6 +22,9 @@ class StoreClockTest {
     @Inject
     PipelinedRedis redis;
 
+    @Inject
+    Scheduler scheduler;
+
     @Test
     void aNodeClockThatIsOffIsCorrectedByReadingRedis() {
         for (long off : new long[] {-HOUR, HOUR}) {
@@ -29,5 +35,22 @@ class StoreClockTest {
             // Redis runs on this machine: its clock is this machine's.
             assertTrue(Math.abs(error) < 1000, "a node " + off + " ms off must name Redis's now, was off by " + error);
         }
+    }
+
+    /**
+     * A node keeps its reading fresh: Redis's clock may be stepped, or the reading at start have failed.
+     * Before its first run the scheduler names a minute after the first run, which is a minute after the
+     * start; either way it is due in minutes, not in an hour.
+     */
+    @Test
+    void theClockIsReadAgainWithinMinutes() {
+        Trigger reading = scheduler.getScheduledJobs().stream()
+                .filter(job -> job.getMethodDescription().endsWith("StoreClock#readEveryMinute"))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no scheduled reading of Redis's clock"));
+        Instant next = reading.getNextFireTime();
+        assertTrue(
+                next.isBefore(Instant.now().plus(Duration.ofMinutes(2)).plusSeconds(1)),
+                "the next reading of Redis's clock is due at " + next + ", more than two minutes from now");
     }
 }
