@@ -137,14 +137,13 @@ public class WaitEventRelay {
                 .replaceWithVoid();
     }
 
-    /** The user waited for this lock and holds it now: the grant from the line came while nobody listened. */
+    /**
+     * The user waited for this lock and holds it now: the grant from the line came while nobody
+     * listened. It is taken up as if heard, so a configurator grant also releases the user's previous
+     * configurator (docs/protocol.md §2), which no other node would do.
+     */
     private void missedGrant(long c, Lock lock) {
-        state.left(lock.ownerUserId(), c, lock.resource().field());
-        ObjectNode data = WireFormat.object();
-        data.set("lock", WireFormat.lock(lock, true));
-        data.set("released", WireFormat.object().arrayNode());
-        data.put("queued", true);
-        toHolder(lock, WireFormat.frame(ServerEvents.LOCK_ACQUIRED, data, null));
+        granted(c, lock, "queued", false);
     }
 
     /**
