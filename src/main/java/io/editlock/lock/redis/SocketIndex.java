@@ -8,6 +8,7 @@ import io.vertx.mutiny.redis.client.Command;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -56,39 +57,48 @@ public class SocketIndex {
         return write(socketId, configuratorIds);
     }
 
+    /**
+     * The configurators the socket is listed under. Those this node listed and the store lacks are
+     * listed again: a write the store lost (its data, or a fail-over to a replica that had not caught
+     * up) would otherwise hide the socket's next grants there from every renewal and release, for
+     * {@link #add} trusts what this node listed.
+     */
     public Uni<List<Long>> configurators(String socketId) {
-        return redis.execute(Command.SMEMBERS, keys.socketConfigurators(socketId))
-                .map(reply -> {
-                    List<Long> ids = new ArrayList<>();
-                    if (reply != null) {
-                        reply.forEach(member -> ids.add(member.toLong()));
-                    }
-                    return ids;
-                });
+        Set<Long> known = listed.getOrDefault(socketId, Set.of());
+        return stored(socketId).flatMap(ids -> {
+            List<Long> lost = known.stream().filter(id -> !ids.contains(id)).toList();
+            if (lost.isEmpty()) {
+                return Uni.createFrom().item(List.copyOf(ids));
+            }
+            ids.addAll(lost);
+            return write(socketId, lost).replaceWith(List.copyOf(ids));
+        });
     }
 
     /**
-     * The socket lives: its index lives on. An index that ran out meanwhile (the store was out of reach
-     * for longer than its TTL) is written again from what this node listed, or the socket's next grants
-     * in those configurators would never be renewed: {@link #add} trusts what it listed.
+     * The configurators of a socket this node has just forgotten ({@link #forgetListed}): those of the
+     * store and those this node had listed.
      */
+    public Uni<List<Long>> configurators(String socketId, Set<Long> forgotten) {
+        return stored(socketId).map(ids -> {
+            ids.addAll(forgotten);
+            return List.copyOf(ids);
+        });
+    }
+
+    /** The socket lives: its index lives on. */
     public Uni<Void> renew(String socketId) {
         return redis.execute(Command.PEXPIRE, keys.socketConfigurators(socketId), ttlMillis)
-                .flatMap(reply -> {
-                    Set<Long> known = listed.get(socketId);
-                    boolean gone = reply != null && reply.toInteger() == 0;
-                    return gone && known != null && !known.isEmpty()
-                            ? write(socketId, List.copyOf(known))
-                            : Uni.createFrom().voidItem();
-                });
+                .replaceWithVoid();
     }
 
     /**
      * This node no longer knows what the socket is listed under: its next grant writes the index again
      * (nobody renews the index of an idle socket, so it runs out).
      */
-    public void forgetListed(String socketId) {
-        listed.remove(socketId);
+    public Set<Long> forgetListed(String socketId) {
+        Set<Long> known = listed.remove(socketId);
+        return known == null ? Set.of() : known;
     }
 
     /** The socket is gone: drops its index. */
@@ -100,6 +110,17 @@ public class SocketIndex {
     /** Whether this node still keeps bookkeeping of the socket. */
     public boolean tracks(String socketId) {
         return listed.containsKey(socketId);
+    }
+
+    private Uni<Set<Long>> stored(String socketId) {
+        return redis.execute(Command.SMEMBERS, keys.socketConfigurators(socketId))
+                .map(reply -> {
+                    Set<Long> ids = new LinkedHashSet<>();
+                    if (reply != null) {
+                        reply.forEach(member -> ids.add(member.toLong()));
+                    }
+                    return ids;
+                });
     }
 
     private Uni<Void> write(String socketId, List<Long> configuratorIds) {

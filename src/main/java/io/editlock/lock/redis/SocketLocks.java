@@ -11,6 +11,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -34,15 +35,14 @@ public class SocketLocks {
 
     /** The socket is gone: releases what no other socket keeps, per configurator atomically. */
     public Uni<List<ReleasedLock>> releaseAll(String socketId, ReleaseReason reason) {
-        index.forgetListed(socketId); // also when the store is unreachable: the socket is gone
-        return release(socketId, reason, -1)
+        Set<Long> listed = index.forgetListed(socketId); // also when the store is unreachable: the socket is gone
+        return release(socketId, listed, reason, -1)
                 .flatMap(released -> index.remove(socketId).replaceWith(released));
     }
 
     /** Releases what the socket's lock requests up to {@code decidedAt} gave it and no other socket keeps. */
     public Uni<List<ReleasedLock>> releaseIdle(String socketId, long decidedAt) {
-        index.forgetListed(socketId);
-        return release(socketId, ReleaseReason.IDLE, decidedAt);
+        return release(socketId, index.forgetListed(socketId), ReleaseReason.IDLE, decidedAt);
     }
 
     /** @return the number of locks renewed */
@@ -73,8 +73,8 @@ public class SocketLocks {
                 .flatMap(moved -> index.remove(oldSocketId).replaceWith(moved));
     }
 
-    private Uni<List<ReleasedLock>> release(String socketId, ReleaseReason reason, long upTo) {
-        return index.configurators(socketId)
+    private Uni<List<ReleasedLock>> release(String socketId, Set<Long> listed, ReleaseReason reason, long upTo) {
+        return index.configurators(socketId, listed)
                 .flatMap(ids -> Multi.createFrom()
                         .iterable(ids)
                         .onItem()
