@@ -64,6 +64,9 @@
  * @property {number[]} [resumeRetryDelaysMs=[500, 1000, 2000, 3000, 4000]] waits before each retry of a
  *   `resume` refused with `RESUME_FAILED` (the server may not have noticed the drop yet) or `UNAVAILABLE`
  *   (the lock store did not answer in time: the token is still good)
+ * @property {number[]} [unlockRetryDelaysMs=[500, 1000, 2000, 4000, 8000]] waits before each new try of an
+ *   unlock or a `stop-waiting` answered `UNAVAILABLE` or lost with its socket; the last one repeats until
+ *   the server answers
  * @property {EventTarget | null} [activityTarget=window] where pointer and keyboard activity is listened to;
  *   `null` disables automatic touches
  * @property {boolean} [closeOnPageHide=true] on `pagehide`: when the page goes into the back/forward cache,
@@ -117,6 +120,8 @@ export const PAGES = Object.freeze(['filters', 'dependencies', 'attributes']);
 
 /** Close code the client uses for a socket it gives up on (the server counts it as a drop). */
 const DROP_CODE = 4000;
+/** Refusals of an unlock after which the lock may still be the user's: the unlock goes again. */
+const UNLOCK_AGAIN = new Set(['UNAVAILABLE', 'DISCONNECTED', 'TIMEOUT']);
 /** A remembered resume token older than this is not tried: the locks it named are gone by then. */
 const RELOAD_RESUME_MAX_AGE_MS = 60_000;
 /**
@@ -203,6 +208,16 @@ function resourceOfKey(key) {
     return { type: 'item-subresource', itemId: Number(id), page: /** @type {Page} */ (page) };
   }
   return { type: page === 'variables' ? 'variables' : 'configurator', configuratorId: Number(id) };
+}
+
+/**
+ * The canonical string of what a lock or unlock request names.
+ * @param {string} event `lock-…` or `unlock-…`
+ * @param {object} data its data
+ * @returns {string}
+ */
+function keyOfRequest(event, data) {
+  return resourceKey(/** @type {Resource} */ ({ type: event.replace(/^(un)?lock-/, ''), ...data }));
 }
 
 /**
@@ -329,6 +344,10 @@ export class EditlockClient extends EventTarget {
   #reauthTimer = undefined;
   /** @type {string | null} */
   #resumeToken = null;
+  /** @type {Set<string>} the locks the app released whose unlock the server has not answered yet */
+  #releasing = new Set();
+  /** @type {Set<string>} the lines the app left whose stop-waiting the server has not answered yet */
+  #leaving = new Set();
   #lastTouch = 0;
   #closedByUser = false;
   #pausedByPageHide = false;
@@ -354,6 +373,7 @@ export class EditlockClient extends EventTarget {
       backoffBaseMs: 500,
       backoffMaxMs: 15000,
       resumeRetryDelaysMs: [500, 1000, 2000, 3000, 4000],
+      unlockRetryDelaysMs: [500, 1000, 2000, 4000, 8000],
       activityTarget: typeof window === 'undefined' ? null : window,
       closeOnPageHide: true,
       openSocket: null,
@@ -419,6 +439,8 @@ export class EditlockClient extends EventTarget {
     this.#ready = false;
     this.#connectPromise = null;
     this.locks.clear();
+    this.#releasing.clear();
+    this.#leaving.clear();
     this.waiting.clear();
     this.takeovers.clear();
     this.welcome = null;
@@ -586,7 +608,12 @@ export class EditlockClient extends EventTarget {
       this.#hold(reply.data.lock);
       return { lock: reply.data.lock };
     }
-    this.waiting.set(resourceKey(reply.data.resource), reply.data.position);
+    const key = resourceKey(reply.data.resource);
+    const served = this.locks.get(key);
+    if (served) {
+      return { lock: served }; // the line served us before its reply came: the place is over
+    }
+    this.waiting.set(key, reply.data.position);
     return reply.data;
   }
 
@@ -596,9 +623,27 @@ export class EditlockClient extends EventTarget {
    * @returns {Promise<{resource: Resource}>}
    */
   async stopWaiting(resource) {
-    const reply = await this.#request('stop-waiting', { resource }, ['not-waiting']);
-    this.waiting.delete(resourceKey(reply.data.resource));
-    return reply.data;
+    const key = resourceKey(resource);
+    this.#leaving.add(key);
+    const delays = [...this.options.unlockRetryDelaysMs];
+    try {
+      for (;;) {
+        try {
+          const reply = await this.#request('stop-waiting', { resource }, ['not-waiting']);
+          this.waiting.delete(key);
+          return reply.data;
+        } catch (failure) {
+          const code = failure instanceof EditlockError ? failure.code : '';
+          if (!UNLOCK_AGAIN.has(code) || this.#closedByUser || this.state === 'closed') {
+            throw failure;
+          }
+          const delay = delays.length > 1 ? delays.shift() : delays[0];
+          await new Promise((resolve) => setTimeout(resolve, delay));
+        }
+      }
+    } finally {
+      this.#leaving.delete(key);
+    }
   }
 
   /**
@@ -607,6 +652,7 @@ export class EditlockClient extends EventTarget {
    * @returns {Promise<Lock>}
    */
   async #lock(event, data) {
+    this.#releasing.delete(keyOfRequest(event, data)); // the app wants the page again: its unlock is called off
     const reply = await this.#request(event, data, ['lock-acquired']);
     /** @type {{lock: Lock, released?: Resource[]}} */
     const { lock, released = [] } = reply.data;
@@ -618,14 +664,38 @@ export class EditlockClient extends EventTarget {
   }
 
   /**
+   * Releases a lock, and sees it through: an unlock the store could not carry out (`UNAVAILABLE`: nothing
+   * was released, docs/protocol.md §4), or whose reply was lost with its socket, goes again (on the next
+   * socket after a drop) until the server answers it. Meanwhile a reconnect does not ask for the lock
+   * again, for the app is done with it; locking the page again calls the unlock off. `NOT_HELD`: the
+   * user holds nothing there any more (its lease ended meanwhile, say), so the lock is forgotten too.
    * @param {string} event
    * @param {object} data
    * @returns {Promise<object>}
    */
   async #unlock(event, data) {
-    const reply = await this.#request(event, data, ['lock-released']);
-    this.#forget(reply.data.resource);
-    return reply.data;
+    const key = keyOfRequest(event, data);
+    this.#releasing.add(key);
+    const delays = [...this.options.unlockRetryDelaysMs];
+    for (;;) {
+      try {
+        const reply = await this.#request(event, data, ['lock-released']);
+        this.#releasing.delete(key);
+        this.#forget(reply.data.resource);
+        return reply.data;
+      } catch (failure) {
+        const code = failure instanceof EditlockError ? failure.code : '';
+        const again = UNLOCK_AGAIN.has(code) && this.#releasing.has(key) && !this.#closedByUser && this.state !== 'closed';
+        if (!again) {
+          if (this.#releasing.delete(key) && code === 'NOT_HELD') {
+            this.locks.delete(key);
+          }
+          throw failure;
+        }
+        const delay = delays.length > 1 ? delays.shift() : delays[0];
+        await new Promise((resolve) => setTimeout(resolve, delay));
+      }
+    }
   }
 
   /**
@@ -733,6 +803,10 @@ export class EditlockClient extends EventTarget {
       case 'content-changed':
         break;
       case 'lock-acquired': // served from a waiting line (§14)
+        if (data.lock && this.#servedAfterLeaving(data.lock)) {
+          return;
+        }
+      // falls through
       case 'takeover-granted': // handed over with consent (§13)
         if (data.lock) {
           this.#hold(data.lock);
@@ -762,6 +836,21 @@ export class EditlockClient extends EventTarget {
         return; // unknown or unsolicited: ignore
     }
     this.#emit(event, data);
+  }
+
+  /**
+   * A grant from a line this client asked to leave, crossing its `stop-waiting`: the user holds the page
+   * now (docs/protocol.md §14), but nobody here wants it, so it is released rather than announced.
+   * @param {Lock} lock
+   * @returns {boolean} whether it was
+   */
+  #servedAfterLeaving(lock) {
+    if (!this.#leaving.has(resourceKey(lock.resource))) {
+      return false;
+    }
+    this.#hold(lock);
+    this.unlock(lock.resource).catch(() => {});
+    return true;
   }
 
   /**
@@ -843,10 +932,10 @@ export class EditlockClient extends EventTarget {
     const reconnected = !link.first;
     const previousToken = this.#resumeToken;
     this.welcome = welcome;
-    this.#resumeToken = welcome.resumeToken;
     if (reconnected) {
-      await this.#recover(previousToken, link);
+      await this.#recover(previousToken, welcome.resumeToken, link);
     } else {
+      this.#resumeToken = welcome.resumeToken;
       await this.#resumeAfterReload(welcome, link);
     }
     if (this.#link !== link) {
@@ -874,24 +963,29 @@ export class EditlockClient extends EventTarget {
    * (retrying `RESUME_FAILED` while the server may still think the old socket lives, and `UNAVAILABLE`
    * while the lock store does not answer), re-take by
    * re-entry what resume did not give back, ask again for every line, then re-watch.
-   * @param {string | null} previousToken
+   * @param {string | null} previousToken the token of the socket that kept what this client holds
+   * @param {string} resumeToken the new socket's
    * @param {Link} link
    */
-  async #recover(previousToken, link) {
+  async #recover(previousToken, resumeToken, link) {
     const expected = new Map(this.locks);
     // A socket that only waits or asks holds no lock, but the server keeps its places for a resume too (§5, §14).
-    if (previousToken && this.#keepsSomething()) {
-      const resumed = await this.#resume(previousToken, link);
-      if (this.#link !== link) {
-        return;
-      }
+    const resuming = previousToken && this.#keepsSomething();
+    const resumed = resuming ? await this.#resume(previousToken, link) : null;
+    if (this.#link !== link) {
+      return; // dropped before the resume was answered: the old socket still keeps it all, under its token
+    }
+    // From here on what this client keeps is the new socket's: resumed onto it, or asked for again on it.
+    this.#resumeToken = resumeToken;
+    if (resuming) {
       if (resumed) {
         this.#resumed(resumed, expected);
       } else {
         this.#dropTakeovers();
       }
-      await this.#retake([...expected.values()], link);
-      await this.#rejoin([...this.waiting.keys()], link);
+      // A lock the app released is not asked for again: its unlock goes out on this socket once it is ready.
+      await this.#retake([...expected.values()].filter((lock) => !this.#releasing.has(resourceKey(lock.resource))), link);
+      await this.#rejoin([...this.waiting.keys()].filter((key) => !this.#leaving.has(key)), link);
     }
     const watches = [...this.watched].map((configuratorId) => this.#request('watch', { configuratorId }, ['lock-updated'], { immediate: true })
       .then((reply) => this.#emit('lock-updated', reply.data))
@@ -912,8 +1006,11 @@ export class EditlockClient extends EventTarget {
     const asked = new Set(this.takeovers.keys());
     for (const lock of resumed) {
       const key = resourceKey(lock.resource);
-      this.#hold(lock);
       expected.delete(key);
+      if (lines.has(key) && this.#servedAfterLeaving(lock)) {
+        continue;
+      }
+      this.#hold(lock);
       if (asked.has(key)) {
         this.#emit('takeover-granted', { lock });
       } else if (lines.has(key)) {

@@ -111,6 +111,69 @@ describe('EditlockClient', () => {
     client.close();
   });
 
+  it('a socket that drops before its resume is answered leaves the old token to the next: the locks are still under it', async () => {
+    const { client, socket } = await connected();
+    const granted = client.lockItemPage(5, 'filters');
+    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
+    await granted;
+
+    socket.drop();
+    const second = await until(() => FakeSocket.all[1]);
+    second.welcome('resume-2');
+    await second.answer('resume', () => ['error', { code: 'RESUME_FAILED', message: 'still alive' }]);
+    second.drop(); // before the retry
+    const third = await until(() => FakeSocket.all[2]);
+    third.welcome('resume-3');
+    const resume = await third.answer('resume', () => ['resumed', { locks: [lockOf(17)] }]);
+    assert.equal(resume.data.resumeToken, 'resume-1', 'the second socket never got the locks');
+    await until(() => client.state === 'open');
+    assert.equal(client.heldLock(FILTERS).token, 17);
+
+    third.drop();
+    const fourth = await until(() => FakeSocket.all[3]);
+    fourth.welcome('resume-4');
+    const next = await fourth.answer('resume', () => ['resumed', { locks: [lockOf(17)] }]);
+    assert.equal(next.data.resumeToken, 'resume-3', 'resumed onto the third socket, the locks are under its token');
+    client.close();
+  });
+
+  it('sends an unlock answered UNAVAILABLE again: nothing was released', async () => {
+    const { client, socket } = await connected({ unlockRetryDelaysMs: [10] });
+    const granted = client.lockItemPage(5, 'filters');
+    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
+    await granted;
+
+    const released = client.unlockItemPage(5, 'filters');
+    await socket.answer('unlock-item-subresource', () => ['unlock-failed', { resource: FILTERS, code: 'UNAVAILABLE', message: 'store' }]);
+    assert.equal(client.heldLock(FILTERS).token, 17, 'still held until the server releases it');
+    await socket.answer('unlock-item-subresource', () => ['lock-released', { resource: FILTERS, reason: 'unlock' }]);
+    assert.equal((await released).reason, 'unlock');
+    assert.equal(client.heldLock(FILTERS), undefined);
+    client.close();
+  });
+
+  it('an unlock whose reply was lost with the socket goes again on the next, and the lock is not asked for again', async () => {
+    const { client, socket } = await connected({ unlockRetryDelaysMs: [10] });
+    const granted = client.lockItemPage(5, 'filters');
+    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
+    await granted;
+
+    const released = client.unlockItemPage(5, 'filters');
+    await until(() => socket.sent.find((frame) => frame.event === 'unlock-item-subresource'));
+    socket.drop(); // the server may have released the page: its reply is lost
+    const second = await until(() => FakeSocket.all[1]);
+    second.welcome('resume-2');
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      await second.answer('resume', () => ['error', { code: 'RESUME_FAILED', message: 'keeps nothing' }]);
+    }
+    const unlock = await second.answer('unlock-item-subresource', () => ['unlock-failed', { resource: FILTERS, code: 'NOT_HELD', message: 'not held' }]);
+    assert.deepEqual(unlock.data, { itemId: 5, page: 'filters' });
+    await assert.rejects(released, (failure) => failure.code === 'NOT_HELD');
+    assert.equal(second.sent.filter((frame) => frame.event === 'lock-item-subresource').length, 0, 'a page left is not locked again');
+    assert.equal(client.heldLock(FILTERS), undefined);
+    client.close();
+  });
+
   it('when resume keeps failing, asks again (re-entry) and reports what it cannot get back as lost', async () => {
     const { client, socket } = await connected();
     const granted = client.lockItemPage(5, 'filters');

@@ -46,6 +46,49 @@ describe('take-over and waiting', () => {
   beforeEach(installFakeSockets);
   afterEach(removeFakeSockets);
 
+  it('a grant from a line crossing its stop-waiting is released, not announced: the user left the line', async () => {
+    const { client, socket } = await connected({ unlockRetryDelaysMs: [10] });
+    await waitingFor(client, socket, FILTERS, 1);
+    const acquired = events(client, 'lock-acquired');
+    const left = client.stopWaiting(FILTERS);
+    await until(() => socket.sent.find((frame) => frame.event === 'stop-waiting'));
+    socket.push('lock-acquired', { lock: lockOf(31), released: [], queued: true });
+    await socket.answer('stop-waiting', (frame) => ['not-waiting', { resource: frame.data.resource }]);
+    await left;
+    const unlock = await socket.answer('unlock-item-subresource', () => ['lock-released', { resource: FILTERS, reason: 'unlock' }]);
+    assert.deepEqual(unlock.data, { itemId: 5, page: 'filters' });
+    await until(() => client.heldLock(FILTERS) === undefined);
+    assert.equal(acquired.length, 0, 'nobody here waits for the page any more');
+    assert.equal(client.waiting.size, 0);
+    client.close();
+  });
+
+  it('a line left while the connection was down is not joined again on the next socket: its stop-waiting goes there', async () => {
+    const { client, socket } = await connected({ unlockRetryDelaysMs: [10] });
+    await waitingFor(client, socket, FILTERS, 1);
+    const left = client.stopWaiting(FILTERS);
+    await until(() => socket.sent.find((frame) => frame.event === 'stop-waiting'));
+    const second = await dropped(socket);
+    await second.answer('resume', () => ['resumed', { locks: [] }]);
+    await second.answer('stop-waiting', (frame) => ['not-waiting', { resource: frame.data.resource }]);
+    await left;
+    assert.equal(second.sent.filter((frame) => frame.event === 'wait-for').length, 0, 'the line was left');
+    assert.equal(client.waiting.size, 0);
+    client.close();
+  });
+
+  it('a queued reply that comes after the line served us resolves with the lock: the place is over', async () => {
+    const { client, socket } = await connected();
+    const waiting = client.waitFor(FILTERS);
+    const frame = await until(() => socket.sent.find((sent) => sent.event === 'wait-for'));
+    socket.push('lock-acquired', { lock: lockOf(31), released: [], queued: true });
+    socket.push('queued', { resource: frame.data.resource, position: 1 }, frame.ref);
+    assert.equal((await waiting).lock.token, 31);
+    assert.equal(client.waiting.size, 0, 'no place left to show');
+    assert.equal(client.heldLock(FILTERS).token, 31);
+    client.close();
+  });
+
   it('a lock-failed NOT_FOUND without ref ends the wait and the take-over request for a deleted page', async () => {
     const { client, socket } = await connected();
     await waitingFor(client, socket, FILTERS, 2);
