@@ -67,6 +67,9 @@
  * @property {number[]} [unlockRetryDelaysMs=[500, 1000, 2000, 4000, 8000]] waits before each new try of an
  *   unlock or a `stop-waiting` answered `UNAVAILABLE` or lost with its socket; the last one repeats until
  *   the server answers
+ * @property {number} [takeoverAnswerGraceMs=5000] a take-over request that outlived a drop and is still unanswered
+ *   this long after its deadline is reported lost (`lock-failed` `DISCONNECTED`): its outcome came while
+ *   no socket was open
  * @property {EventTarget | null} [activityTarget=window] where pointer and keyboard activity is listened to;
  *   `null` disables automatic touches
  * @property {boolean} [closeOnPageHide=true] on `pagehide`: when the page goes into the back/forward cache,
@@ -348,6 +351,10 @@ export class EditlockClient extends EventTarget {
   #releasing = new Set();
   /** @type {Set<string>} the lines the app left whose stop-waiting the server has not answered yet */
   #leaving = new Set();
+  /** Whether a socket is on its way (its token being fetched): another must not open beside it. */
+  #opening = false;
+  /** @type {Set<ReturnType<typeof setTimeout>>} the timers of {@link #watchResumedTakeovers} */
+  #takeoverTimers = new Set();
   #lastTouch = 0;
   #closedByUser = false;
   #pausedByPageHide = false;
@@ -374,6 +381,7 @@ export class EditlockClient extends EventTarget {
       backoffMaxMs: 15000,
       resumeRetryDelaysMs: [500, 1000, 2000, 3000, 4000],
       unlockRetryDelaysMs: [500, 1000, 2000, 4000, 8000],
+      takeoverAnswerGraceMs: 5000,
       activityTarget: typeof window === 'undefined' ? null : window,
       closeOnPageHide: true,
       openSocket: null,
@@ -441,6 +449,8 @@ export class EditlockClient extends EventTarget {
     this.locks.clear();
     this.#releasing.clear();
     this.#leaving.clear();
+    this.#takeoverTimers.forEach((timer) => clearTimeout(timer));
+    this.#takeoverTimers.clear();
     this.waiting.clear();
     this.takeovers.clear();
     this.welcome = null;
@@ -707,7 +717,7 @@ export class EditlockClient extends EventTarget {
    * @returns {Promise<Frame>}
    */
   #request(event, data, expect, how = {}) {
-    if (this.#closedByUser || this.state === 'idle') {
+    if (this.#closedByUser || this.state === 'idle' || this.state === 'closed') {
       return Promise.reject(new EditlockError('CLOSED', 'Not connected: call connect() first'));
     }
     return new Promise((resolve, reject) => {
@@ -884,12 +894,15 @@ export class EditlockClient extends EventTarget {
     this.#setState(first ? 'connecting' : 'reconnecting');
     /** @type {string} */
     let token;
+    this.#opening = true;
     try {
       const { token: given } = this.options;
       token = typeof given === 'function' ? await given() : given;
     } catch (failure) {
       this.#openFailed(first, /** @type {Error} */ (failure));
       return;
+    } finally {
+      this.#opening = false;
     }
     if (this.#closedByUser) {
       return;
@@ -980,6 +993,7 @@ export class EditlockClient extends EventTarget {
     if (resuming) {
       if (resumed) {
         this.#resumed(resumed, expected);
+        this.#watchResumedTakeovers();
       } else {
         this.#dropTakeovers();
       }
@@ -1070,6 +1084,28 @@ export class EditlockClient extends EventTarget {
   }
 
   /**
+   * Take-over requests that outlived a drop on the resumed socket. An outcome that came while no socket of
+   * the user was open went nowhere (docs/protocol.md §13), so one still unheard a little after its deadline
+   * was lost: it is dropped as above, and the user may ask again.
+   */
+  #watchResumedTakeovers() {
+    for (const [key, takeover] of this.takeovers) {
+      const dueMs = Math.max(0, Date.parse(takeover.deadline) - Date.now()) + this.options.takeoverAnswerGraceMs;
+      const timer = setTimeout(() => {
+        this.#takeoverTimers.delete(timer);
+        if (this.takeovers.get(key) !== takeover) {
+          return; // answered meanwhile, or asked again
+        }
+        this.takeovers.delete(key);
+        this.#emit('lock-failed', {
+          resource: takeover.resource, code: 'DISCONNECTED', message: 'The connection was lost before an answer came. Ask again if you still need the page.',
+        });
+      }, Math.min(dueMs, MAX_TIMER_MS));
+      this.#takeoverTimers.add(timer);
+    }
+  }
+
+  /**
    * The page before this one in the tab held locks: take them back before the app asks for any.
    * @param {Welcome} welcome
    * @param {Link} link
@@ -1092,6 +1128,7 @@ export class EditlockClient extends EventTarget {
       resumed.forEach((lock) => this.#hold(lock));
       this.#emit('resumed', { locks: resumed, reload: true, takeovers });
       granted.forEach((lock) => this.#emit('takeover-granted', { lock }));
+      this.#watchResumedTakeovers();
     }
     // The page before waited in these lines; this page learns its places (or takes them again).
     await this.#rejoin(remembered.waiting.filter((key) => !this.locks.has(key)), link);
@@ -1219,6 +1256,9 @@ export class EditlockClient extends EventTarget {
     if (willReconnect) {
       this.#scheduleReconnect();
     } else {
+      // Stopped for good: requests fail at once, and connect() opens a new socket.
+      this.#connectPromise = null;
+      this.#listen(false);
       this.#setState('closed');
       this.#abandon();
     }
@@ -1295,7 +1335,7 @@ export class EditlockClient extends EventTarget {
 
   /** The browser says the network is back: try at once instead of waiting out the backoff. */
   #reconnectNow() {
-    if (this.state !== 'reconnecting' || this.#link || this.#closedByUser) {
+    if (this.state !== 'reconnecting' || this.#link || this.#opening || this.#closedByUser) {
       return;
     }
     clearTimeout(this.#reconnectTimer);

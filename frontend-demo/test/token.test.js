@@ -122,6 +122,45 @@ describe('EditlockClient and its token', () => {
     assert.equal(FakeSocket.all.length, 1, 'no reconnect');
   });
 
+  it('a client that stopped refuses requests at once, and connect() with a new token opens a socket', async () => {
+    const { client, socket } = await connected({ token: jwt('a', 1000) });
+    socket.closeByServer(4401, 'token expired');
+    await assert.rejects(client.watch(12), (failure) => failure.code === 'CLOSED');
+    client.options.token = jwt('b', 60_000);
+    const ready = client.connect();
+    const second = await until(() => FakeSocket.all[1]);
+    second.welcome('resume-2');
+    assert.equal((await ready).resumeToken, 'resume-2');
+    const watching = client.watch(12);
+    await second.answer('watch', () => ['lock-updated', { configuratorId: 12, locks: [] }]);
+    assert.equal((await watching).configuratorId, 12);
+    client.close();
+  });
+
+  it('the browser coming back online while the provider is asked for a token opens no second socket', async () => {
+    globalThis.window = new EventTarget();
+    try {
+      let handed = 0;
+      const slow = async () => {
+        handed += 1;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        return jwt(`token-${handed}`, 60_000);
+      };
+      const { client, socket } = await connected({ token: slow, activityTarget: null });
+      socket.drop();
+      await until(() => handed === 2); // the reconnect asks the provider
+      window.dispatchEvent(new Event('online'));
+      const second = await until(() => FakeSocket.all[1]);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      assert.equal(FakeSocket.all.length, 2, 'one socket after the drop');
+      assert.equal(handed, 2);
+      second.welcome('resume-2');
+      client.close();
+    } finally {
+      delete globalThis.window;
+    }
+  });
+
   it('a client that stops reports what it held: its locks lost, its lines and take-over requests gone', async () => {
     const { client, socket } = await connected({ token: jwt('a', 60_000) });
     const granted = client.lockItemPage(5, 'filters');

@@ -89,6 +89,39 @@ describe('take-over and waiting', () => {
     client.close();
   });
 
+  it('a take-over request still unanswered after its deadline on the resumed socket is reported lost: its answer came during the drop', async () => {
+    const { client, socket } = await connected({ takeoverAnswerGraceMs: 50 });
+    const asked = client.requestTakeover(FILTERS, 'please');
+    await socket.answer('request-takeover', (frame) => ['takeover-pending',
+      { resource: frame.data.resource, deadline: new Date(Date.now() + 100).toISOString() }]);
+    await asked;
+    const failed = events(client, 'lock-failed');
+    const second = await dropped(socket);
+    await second.answer('resume', () => ['resumed', { locks: [] }]);
+    await until(() => failed.length > 0, 2000);
+    assert.equal(failed[0].code, 'DISCONNECTED');
+    assert.deepEqual(failed[0].resource, FILTERS);
+    assert.equal(client.takeovers.size, 0, 'the user may ask again');
+    client.close();
+  });
+
+  it('a take-over request answered on the resumed socket before its deadline is not reported lost', async () => {
+    const { client, socket } = await connected({ takeoverAnswerGraceMs: 50 });
+    const asked = client.requestTakeover(FILTERS, 'please');
+    await socket.answer('request-takeover', (frame) => ['takeover-pending',
+      { resource: frame.data.resource, deadline: new Date(Date.now() + 200).toISOString() }]);
+    await asked;
+    const failed = events(client, 'lock-failed');
+    const refused = events(client, 'takeover-refused');
+    const second = await dropped(socket);
+    await second.answer('resume', () => ['resumed', { locks: [] }]);
+    second.push('takeover-refused', { resource: FILTERS, byUserName: 'Sara' });
+    await until(() => refused.length > 0);
+    await new Promise((resolve) => setTimeout(resolve, 400)); // past the deadline and its grace
+    assert.equal(failed.length, 0);
+    client.close();
+  });
+
   it('a lock-failed NOT_FOUND without ref ends the wait and the take-over request for a deleted page', async () => {
     const { client, socket } = await connected();
     await waitingFor(client, socket, FILTERS, 2);
