@@ -123,6 +123,8 @@ export const PAGES = Object.freeze(['filters', 'dependencies', 'attributes']);
 
 /** Close code the client uses for a socket it gives up on (the server counts it as a drop). */
 const DROP_CODE = 4000;
+/** How long after leaving a line a grant from it is still released rather than announced. */
+const LEFT_LINE_GRACE_MS = 5000;
 /** Refusals of an unlock after which the lock may still be the user's: the unlock goes again. */
 const UNLOCK_AGAIN = new Set(['UNAVAILABLE', 'DISCONNECTED', 'TIMEOUT']);
 /** A remembered resume token older than this is not tried: the locks it named are gone by then. */
@@ -353,8 +355,8 @@ export class EditlockClient extends EventTarget {
   #leaving = new Set();
   /** Whether a socket is on its way (its token being fetched): another must not open beside it. */
   #opening = false;
-  /** @type {Set<ReturnType<typeof setTimeout>>} the timers of {@link #watchResumedTakeovers} */
-  #takeoverTimers = new Set();
+  /** @type {Set<ReturnType<typeof setTimeout>>} timers that end with the client: see {@link #watchResumedTakeovers}, {@link stopWaiting} */
+  #timers = new Set();
   #lastTouch = 0;
   #closedByUser = false;
   #pausedByPageHide = false;
@@ -449,8 +451,8 @@ export class EditlockClient extends EventTarget {
     this.locks.clear();
     this.#releasing.clear();
     this.#leaving.clear();
-    this.#takeoverTimers.forEach((timer) => clearTimeout(timer));
-    this.#takeoverTimers.clear();
+    this.#timers.forEach((timer) => clearTimeout(timer));
+    this.#timers.clear();
     this.waiting.clear();
     this.takeovers.clear();
     this.welcome = null;
@@ -613,6 +615,7 @@ export class EditlockClient extends EventTarget {
    * @returns {Promise<{lock: Lock} | {resource: Resource, position: number}>}
    */
   async waitFor(resource) {
+    this.#leaving.delete(resourceKey(resource)); // in line again: its grant is wanted
     const reply = await this.#request('wait-for', { resource }, ['queued', 'lock-acquired']);
     if (reply.event === 'lock-acquired') {
       this.#hold(reply.data.lock);
@@ -652,7 +655,12 @@ export class EditlockClient extends EventTarget {
         }
       }
     } finally {
-      this.#leaving.delete(key);
+      // A grant published before the line was left may still be on its way (it travels apart from the reply).
+      const timer = setTimeout(() => {
+        this.#timers.delete(timer);
+        this.#leaving.delete(key);
+      }, LEFT_LINE_GRACE_MS);
+      this.#timers.add(timer);
     }
   }
 
@@ -1092,7 +1100,7 @@ export class EditlockClient extends EventTarget {
     for (const [key, takeover] of this.takeovers) {
       const dueMs = Math.max(0, Date.parse(takeover.deadline) - Date.now()) + this.options.takeoverAnswerGraceMs;
       const timer = setTimeout(() => {
-        this.#takeoverTimers.delete(timer);
+        this.#timers.delete(timer);
         if (this.takeovers.get(key) !== takeover) {
           return; // answered meanwhile, or asked again
         }
@@ -1101,7 +1109,7 @@ export class EditlockClient extends EventTarget {
           resource: takeover.resource, code: 'DISCONNECTED', message: 'The connection was lost before an answer came. Ask again if you still need the page.',
         });
       }, Math.min(dueMs, MAX_TIMER_MS));
-      this.#takeoverTimers.add(timer);
+      this.#timers.add(timer);
     }
   }
 

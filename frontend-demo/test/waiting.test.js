@@ -63,6 +63,20 @@ describe('take-over and waiting', () => {
     client.close();
   });
 
+  it('a grant from a line that arrives after the stop-waiting reply is released too: it travels apart from the reply', async () => {
+    const { client, socket } = await connected({ unlockRetryDelaysMs: [10] });
+    await waitingFor(client, socket, FILTERS, 1);
+    const acquired = events(client, 'lock-acquired');
+    const left = client.stopWaiting(FILTERS);
+    await socket.answer('stop-waiting', (frame) => ['not-waiting', { resource: frame.data.resource }]);
+    await left;
+    socket.push('lock-acquired', { lock: lockOf(31), released: [], queued: true });
+    await socket.answer('unlock-item-subresource', () => ['lock-released', { resource: FILTERS, reason: 'unlock' }]);
+    await until(() => client.heldLock(FILTERS) === undefined);
+    assert.equal(acquired.length, 0);
+    client.close();
+  });
+
   it('a line left while the connection was down is not joined again on the next socket: its stop-waiting goes there', async () => {
     const { client, socket } = await connected({ unlockRetryDelaysMs: [10] });
     await waitingFor(client, socket, FILTERS, 1);
