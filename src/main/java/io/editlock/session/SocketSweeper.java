@@ -87,6 +87,12 @@ public class SocketSweeper {
      */
     private void releaseIfIdleEverywhere(SocketSession session, long decidedAt) {
         session.mayKeepLocks(false);
+        if (session.idleNanos() <= idleTimeoutNanos) {
+            // A request came between the look and the flag (it marks the socket active before it may
+            // keep locks): had the flag stayed down, nothing would renew what that request is granted.
+            session.mayKeepLocks(true);
+            return;
+        }
         activity.activityElsewhere(session.identity().userId())
                 .onFailure()
                 .recoverWithItem(0L) // the store is out of reach: the release cannot run either, and says so
