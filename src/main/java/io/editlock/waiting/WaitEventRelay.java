@@ -290,7 +290,7 @@ public class WaitEventRelay {
 
     private void granted(long c, Lock lock, String kind, boolean schedule) {
         String field = lock.resource().field();
-        state.left(lock.ownerUserId(), c, field);
+        state.served(lock.ownerUserId(), c, field);
         if (schedule) {
             // Every node may do it (it only ever moves the look earlier): the new holder's node may be gone.
             lockScripts

@@ -96,6 +96,7 @@ public class WaitingLines {
      */
     private Uni<Outcome> ask(Resource resource, Holder holder, String entry, boolean counted) {
         long request = requests.next();
+        state.joining(holder.userId(), resource.configuratorId(), resource.field());
         // Listed under the socket before it waits, so that its going (or idling) reaches the line.
         return indexSocket(holder.socketId(), resource.configuratorId())
                 .chain(() -> scripts.waitFor(resource, holder, counted, request)
@@ -103,6 +104,8 @@ public class WaitingLines {
                         // The requester is told UNAVAILABLE, and the script may have run all the same.
                         .onFailure()
                         .invoke(() -> withdrawals.waitFor(resource, holder, request)))
+                .onFailure()
+                .invoke(() -> state.notJoining(holder.userId(), resource.configuratorId(), resource.field()))
                 .map(reply -> outcome(resource, holder, reply));
     }
 
@@ -148,16 +151,17 @@ public class WaitingLines {
     }
 
     private Outcome outcome(Resource resource, Holder holder, WaitReply reply) {
+        if (reply instanceof WaitReply.Queued queued) {
+            state.joined(
+                    holder.userId(), resource.configuratorId(), resource.field(), queued.member(), queued.position());
+            return new Queued(resource, queued.position());
+        }
+        state.notJoining(holder.userId(), resource.configuratorId(), resource.field());
         if (reply instanceof WaitReply.GivenUp) {
             throw new LockStoreUnavailableException("the request was given up before it ran", null);
         }
         if (reply instanceof WaitReply.Full) {
             return new LimitExceeded(resource, maxLines);
-        }
-        if (reply instanceof WaitReply.Queued queued) {
-            state.joined(
-                    holder.userId(), resource.configuratorId(), resource.field(), queued.member(), queued.position());
-            return new Queued(resource, queued.position());
         }
         return reply instanceof WaitReply.Free ? new Free(resource) : new NotFound(resource);
     }

@@ -88,6 +88,12 @@ public class WaitingState {
      * when it ends; a node whose subscription was down needs this to tell its askers what came of it.
      */
     private final Map<Long, Map<String, AskedTakeover>> asked = new ConcurrentHashMap<>();
+    /**
+     * Places being taken by users of this node, whose wait_for is not answered yet: {@code
+     * <configurator>|<field>|<user>} -> whether the line served the user meanwhile. The grant travels
+     * apart from the script's reply and may be heard first; the place it ended must not be recorded after.
+     */
+    private final Map<String, Boolean> joining = new ConcurrentHashMap<>();
 
     /** @param waiting canonical -> n, or null/absent when nobody waits in the configurator; @return whether it changed */
     public boolean counts(long configuratorId, JsonNode waiting) {
@@ -119,14 +125,39 @@ public class WaitingState {
         }
     }
 
+    /** The user asks for a place in the line: until {@link #joined} or {@link #notJoining}. */
+    public void joining(String userId, long configuratorId, String field) {
+        joining.put(joiningKey(userId, configuratorId, field), false);
+    }
+
+    /** The place asked for was not taken (refused, free, failed). */
+    public void notJoining(String userId, long configuratorId, String field) {
+        joining.remove(joiningKey(userId, configuratorId, field));
+    }
+
+    /** The line served the user: their place ends, also one whose wait_for is still being answered. */
+    public void served(String userId, long configuratorId, String field) {
+        left(userId, configuratorId, field);
+        joining.computeIfPresent(joiningKey(userId, configuratorId, field), (key, served) -> true);
+    }
+
     // Joining and leaving change a line's map inside compute: a line that became empty is dropped in
     // the same atomic step, so no join can land in a map that was just dropped.
-    public void joined(String userId, long configuratorId, String field, String member, long position) {
+    /** @return whether the place is recorded: not when the line served the user while it was being taken */
+    public boolean joined(String userId, long configuratorId, String field, String member, long position) {
+        if (Boolean.TRUE.equals(joining.remove(joiningKey(userId, configuratorId, field)))) {
+            return false;
+        }
         places.compute(configuratorId + "|" + field, (key, line) -> {
             Map<String, Place> current = line == null ? new ConcurrentHashMap<>() : line;
             current.put(userId, new Place(member, position));
             return current;
         });
+        return true;
+    }
+
+    private static String joiningKey(String userId, long configuratorId, String field) {
+        return configuratorId + "|" + field + "|" + userId;
     }
 
     /** @return whether this node knew of the user's place there (and so had told the user of it) */
