@@ -3,14 +3,18 @@ package io.editlock.waiting;
 import static io.editlock.support.Sockets.about;
 import static io.editlock.support.Sockets.page;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.lock.LockService;
 import io.editlock.lock.Page;
+import io.editlock.lock.ReleaseResult;
 import io.editlock.lock.Resource;
+import io.editlock.redis.LockKeys;
 import io.editlock.support.Api;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.DemoLogin.TestUser;
+import io.editlock.support.PubSubOutage;
 import io.editlock.support.Sockets;
 import io.editlock.support.WsClient;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
@@ -20,6 +24,7 @@ import io.vertx.mutiny.redis.client.Command;
 import jakarta.inject.Inject;
 import java.net.URI;
 import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -27,7 +32,8 @@ import org.junit.jupiter.api.Test;
  * docs/protocol.md §14: the head of a line is granted the page in the step that frees it. When that
  * grant's event is published while the node's subscription is down (here: cut off with {@code CLIENT
  * KILL TYPE pubsub}), the waiter is still told once the subscription is back, and does not hold a page
- * they do not know about.
+ * they do not know about; a configurator granted so replaces the waiter's other configurator as a heard
+ * grant does (§2).
  */
 @QuarkusTest
 class WaitingCatchUpTest {
@@ -42,6 +48,9 @@ class WaitingCatchUpTest {
 
     @Inject
     LockService locks;
+
+    @Inject
+    LockKeys keys;
 
     private final Sockets sockets = new Sockets();
 
@@ -82,5 +91,73 @@ class WaitingCatchUpTest {
                         .path("resource")
                         .path("itemId")
                         .asLong());
+    }
+
+    @Test
+    void aConfiguratorGrantedWhileTheNodeListenedToNothingReplacesTheWaitersOtherConfigurator() {
+        Scene scene = PubSubOutage.missed(redis, keys.lockEventsChannel(), Scene::new, Scene::saraUnlocksInProcess);
+
+        JsonNode granted = scene.tom.awaitEvent(WaitingCatchUpTest::queuedGrant, WAIT);
+        assertEquals(
+                scene.wanted,
+                granted.path("data")
+                        .path("lock")
+                        .path("resource")
+                        .path("configuratorId")
+                        .asLong(),
+                granted.toString());
+        JsonNode lost = scene.tom.awaitEvent(
+                frame -> "lock-lost".equals(frame.path("event").asText())
+                        && frame.path("data")
+                                        .path("resource")
+                                        .path("configuratorId")
+                                        .asLong()
+                                == scene.held,
+                WAIT);
+        assertEquals("replaced", lost.path("data").path("reason").asText(), lost.toString());
+        assertEquals(
+                "lock-acquired",
+                scene.omar
+                        .request("lock-configurator", Map.of("configuratorId", scene.held))
+                        .path("event")
+                        .asText(),
+                "Tom's previous configurator must be free for others");
+    }
+
+    private static boolean queuedGrant(JsonNode frame) {
+        return "lock-acquired".equals(frame.path("event").asText())
+                && frame.path("data").path("queued").asBoolean();
+    }
+
+    /** Tom holds one configurator and waits in line for Sara's. */
+    private final class Scene {
+        final TestUser saraUser = DemoLogin.user("Sara");
+        final TestUser tomUser = DemoLogin.user("Tom");
+        final long held = Api.configurator(tomUser);
+        final long wanted = Api.configurator(saraUser);
+        final WsClient sara = sockets.connect(base, saraUser);
+        final WsClient tom = sockets.connect(base, tomUser);
+        final WsClient omar = sockets.connect(base, DemoLogin.user("Omar"));
+
+        Scene() {
+            assertEquals("lock-acquired", event(tom.request("lock-configurator", Map.of("configuratorId", held))));
+            assertEquals("lock-acquired", event(sara.request("lock-configurator", Map.of("configuratorId", wanted))));
+            assertEquals(
+                    "queued",
+                    event(tom.request(
+                            "wait-for", Map.of("resource", Map.of("type", "configurator", "configuratorId", wanted)))));
+        }
+
+        void saraUnlocksInProcess() {
+            assertInstanceOf(
+                    ReleaseResult.Released.class,
+                    locks.release(Resource.configurator(wanted), saraUser.id(), sara.socketId())
+                            .await()
+                            .atMost(WAIT));
+        }
+    }
+
+    private static String event(JsonNode frame) {
+        return frame.path("event").asText();
     }
 }
