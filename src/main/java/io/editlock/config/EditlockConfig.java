@@ -144,6 +144,13 @@ public interface EditlockConfig {
         /** How long a ping may go unanswered before the client counts as dropped (Engine.IO {@code pingTimeout}). */
         @WithDefault("20s")
         Duration pingTimeout();
+
+        /**
+         * How long an Engine.IO session may stay open without a Socket.IO socket connected on it: the
+         * handshake needs no token, so a session nobody connects on is closed after this.
+         */
+        @WithDefault("10s")
+        Duration connectTimeout();
     }
 
     interface Session {

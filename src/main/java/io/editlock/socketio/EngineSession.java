@@ -1,5 +1,6 @@
 package io.editlock.socketio;
 
+import io.editlock.session.FrameSender;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
@@ -28,17 +29,25 @@ final class EngineSession {
 
         void onPong();
 
+        /** Whether a Socket.IO socket is connected on the session. */
+        boolean connected();
+
         /** Called once, whatever ended the session. */
         void onClose(String reason);
     }
 
     private static final String TEXT_PLAIN = "text/plain; charset=UTF-8";
     private static final short MESSAGE_TOO_BIG = 1009;
+    private static final short POLICY_VIOLATION = 1008;
 
     private final String sid;
     private final Handshake handshake;
     private final EngineSettings settings;
     private final Consumer<EngineSession> onEnd;
+    private final Vertx vertx;
+    /** Bytes sent and not yet written out, on either transport; under the lock. */
+    private long unsent;
+
     private volatile Listener listener;
     private final List<String> outbox = new ArrayList<>();
     /** Completed when the packets in the outbox are written out: what is unsent counts towards a socket's limit. */
@@ -57,6 +66,7 @@ final class EngineSession {
         this.handshake = handshake;
         this.settings = settings;
         this.onEnd = onEnd;
+        this.vertx = vertx;
         this.heartbeat = new EngineHeartbeat(
                 vertx, settings, () -> send(String.valueOf(EnginePackets.PING)), () -> close("ping timeout"));
     }
@@ -86,6 +96,7 @@ final class EngineSession {
     synchronized void openPolling(HttpServerResponse response) {
         response.putHeader(HttpHeaders.CONTENT_TYPE, TEXT_PLAIN).end(settings.openPacket(sid, true));
         heartbeat.start();
+        closeUnlessConnectedSoon();
     }
 
     /** The handshake of a session that is a WebSocket from the start. */
@@ -94,6 +105,20 @@ final class EngineSession {
         listen(webSocket);
         webSocket.writeTextMessage(settings.openPacket(sid, false));
         heartbeat.start();
+        closeUnlessConnectedSoon();
+    }
+
+    /**
+     * The handshake takes no token: a session that no Socket.IO socket connected on is closed once the
+     * connect timeout is over, so that sessions nobody identified cannot pile up.
+     */
+    private void closeUnlessConnectedSoon() {
+        vertx.setTimer(settings.connectTimeoutMs(), ignored -> {
+            Listener current = listener;
+            if (current == null || !current.connected()) {
+                close("connect timeout");
+            }
+        });
     }
 
     /** A socket.io message packet (the engine's {@code 4}); the future completes when it is written out. */
@@ -184,19 +209,37 @@ final class EngineSession {
     }
 
     private Future<Void> send(String packet) {
+        long size = FrameSender.utf8Length(packet);
+        Future<Void> written;
         synchronized (this) {
             if (closed) {
                 return Future.failedFuture("closed");
             }
-            if (socket != null) {
-                return socket.writeTextMessage(packet);
+            if (unsent + size > settings.maxUnsentBytes()) {
+                written = null;
+            } else {
+                unsent += size;
+                if (socket != null) {
+                    written = socket.writeTextMessage(packet);
+                } else {
+                    Promise<Void> carried = Promise.promise();
+                    outbox.add(packet);
+                    outboxWritten.add(carried);
+                    flushPoll();
+                    written = carried.future();
+                }
             }
-            Promise<Void> written = Promise.promise();
-            outbox.add(packet);
-            outboxWritten.add(written);
-            flushPoll();
-            return written.future();
         }
+        if (written == null) {
+            // A client that reads nothing, or too slowly: what it would not read is not kept for it.
+            close("too slow", POLICY_VIOLATION);
+            return Future.failedFuture("closed");
+        }
+        return written.onComplete(result -> {
+            synchronized (this) {
+                unsent -= size;
+            }
+        });
     }
 
     /** Under the lock: the outbox is on its way; its packets count as written when their carrier is. */

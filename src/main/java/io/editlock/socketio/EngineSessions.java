@@ -23,7 +23,9 @@ class EngineSessions {
         this.settings = new EngineSettings(
                 config.socketio().pingInterval().toMillis(),
                 config.socketio().pingTimeout().toMillis(),
-                config.websocket().maxFrameBytes());
+                config.websocket().maxFrameBytes(),
+                config.socketio().connectTimeout().toMillis(),
+                config.limits().maxUnsentBytes() + config.websocket().maxFrameBytes());
         this.vertx = vertx;
     }
 

@@ -108,6 +108,11 @@ final class SocketIoClient implements EngineSession.Listener {
     }
 
     @Override
+    public boolean connected() {
+        return state instanceof NamespaceSocket;
+    }
+
+    @Override
     public void onClose(String reason) {
         if (STATE.getAndSet(this, CLOSED) instanceof NamespaceSocket current) {
             current.end(false);
