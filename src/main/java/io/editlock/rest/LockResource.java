@@ -17,6 +17,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -68,8 +69,7 @@ public class LockResource {
                         : locks.releaseGrant(held.get(), ReleaseReason.ADMIN, ""))
                 .invoke(result -> {
                     if (result instanceof ReleaseResult.Released released) {
-                        audit.brokenByAdmin(
-                                released.released(), caller.getPrincipal().getName());
+                        audit.brokenByAdmin(released.released(), adminId());
                     } else {
                         throw nobodyHolds(canonical);
                     }
@@ -87,5 +87,12 @@ public class LockResource {
 
     private static UnknownIdException nobodyHolds(String canonical) {
         return new UnknownIdException("Nobody holds " + canonical);
+    }
+
+    /** The admin's user id, {@code sub} (docs/protocol.md §3), not a name they may be able to change. */
+    private String adminId() {
+        return caller.getPrincipal() instanceof JsonWebToken token
+                ? Identity.of(token).userId()
+                : caller.getPrincipal().getName();
     }
 }

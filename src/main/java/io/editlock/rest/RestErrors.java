@@ -3,6 +3,7 @@ package io.editlock.rest;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.editlock.auth.Identity;
 import io.editlock.catalog.IdempotencyKeyInUseException;
 import io.editlock.catalog.IdempotencyKeyReusedException;
 import io.editlock.catalog.InvalidInputException;
@@ -24,6 +25,7 @@ import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
@@ -54,8 +56,12 @@ public class RestErrors {
         return request.getMethod() + " /" + request.getUriInfo().getPath().replaceFirst("^/", "");
     }
 
+    /** The user id, {@code sub} (docs/protocol.md §3): a principal's name may be a username the user can change. */
     private static String caller(ContainerRequestContext request) {
         var principal = request.getSecurityContext().getUserPrincipal();
+        if (principal instanceof JsonWebToken token) {
+            return Identity.of(token).userId();
+        }
         return principal == null ? null : principal.getName();
     }
 
