@@ -1,6 +1,7 @@
 package io.editlock.auth;
 
 import jakarta.json.JsonNumber;
+import java.security.Principal;
 import java.time.Instant;
 import java.util.Set;
 import org.eclipse.microprofile.jwt.Claims;
@@ -10,6 +11,14 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
 public record Identity(String userId, String userName, Set<String> roles) {
 
     public static final String ADMIN = "admin";
+
+    /**
+     * The user id of an authenticated caller: its token's {@code sub}. A principal's own name may be a
+     * username ({@code upn}, {@code preferred_username}) that users can choose, so it is not used.
+     */
+    public static String userIdOf(Principal caller) {
+        return caller instanceof JsonWebToken token ? of(token).userId() : caller.getName();
+    }
 
     public static Identity of(JsonWebToken token) {
         String name = firstNonBlank(token.getClaim("name"), token.getClaim("preferred_username"), token.getSubject());

@@ -17,7 +17,6 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
-import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
@@ -69,7 +68,7 @@ public class LockResource {
                         : locks.releaseGrant(held.get(), ReleaseReason.ADMIN, ""))
                 .invoke(result -> {
                     if (result instanceof ReleaseResult.Released released) {
-                        audit.brokenByAdmin(released.released(), adminId());
+                        audit.brokenByAdmin(released.released(), Identity.userIdOf(caller.getPrincipal()));
                     } else {
                         throw nobodyHolds(canonical);
                     }
@@ -87,12 +86,5 @@ public class LockResource {
 
     private static UnknownIdException nobodyHolds(String canonical) {
         return new UnknownIdException("Nobody holds " + canonical);
-    }
-
-    /** The admin's user id, {@code sub} (docs/protocol.md §3), not a name they may be able to change. */
-    private String adminId() {
-        return caller.getPrincipal() instanceof JsonWebToken token
-                ? Identity.of(token).userId()
-                : caller.getPrincipal().getName();
     }
 }

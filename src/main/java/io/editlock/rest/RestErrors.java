@@ -25,7 +25,6 @@ import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
@@ -56,13 +55,9 @@ public class RestErrors {
         return request.getMethod() + " /" + request.getUriInfo().getPath().replaceFirst("^/", "");
     }
 
-    /** The user id, {@code sub} (docs/protocol.md §3): a principal's name may be a username the user can change. */
     private static String caller(ContainerRequestContext request) {
         var principal = request.getSecurityContext().getUserPrincipal();
-        if (principal instanceof JsonWebToken token) {
-            return Identity.of(token).userId();
-        }
-        return principal == null ? null : principal.getName();
+        return principal == null ? null : Identity.userIdOf(principal);
     }
 
     @ServerExceptionMapper
