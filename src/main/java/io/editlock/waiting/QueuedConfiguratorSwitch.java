@@ -8,7 +8,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 /**
  * One configurator lock per user (docs/protocol.md §2) also when a configurator comes from a waiting
  * line: the user's previous configurator lock is released (reason {@code replaced}) by its exact
- * grant, as for a lock request. Run by the node of the new holder's socket.
+ * grant, as for a lock request. Run by every node with a socket that keeps the new grant.
  */
 @ApplicationScoped
 public class QueuedConfiguratorSwitch {

@@ -301,16 +301,18 @@ public class WaitEventRelay {
         Map<String, String> keepers = lock.keepers();
         if (keepers.values().stream().findFirst().map(node.id()::equals).orElse(false)) {
             audit.handedOver(lock, kind);
-            if (lock.resource().type() == ResourceType.CONFIGURATOR) {
-                configuratorSwitch
-                        .granted(lock)
-                        .subscribe()
-                        .with(
-                                ignored -> {},
-                                failure -> LOG.debugf(
-                                        "the previous configurator of %s was not released: %s",
-                                        lock.ownerUserId(), failure.getMessage()));
-            }
+        }
+        // Every node with a socket keeping the grant switches, not only the first keeper's: that one may
+        // have died. A switch to the same grant twice releases the previous configurator once.
+        if (lock.resource().type() == ResourceType.CONFIGURATOR && keepers.containsValue(node.id())) {
+            configuratorSwitch
+                    .granted(lock)
+                    .subscribe()
+                    .with(
+                            ignored -> {},
+                            failure -> LOG.debugf(
+                                    "the previous configurator of %s was not released: %s",
+                                    lock.ownerUserId(), failure.getMessage()));
         }
         keepers.keySet().forEach(socketId -> registry.find(socketId).ifPresent(session -> registry.watch(session, c)));
         ObjectNode data = WireFormat.object();
