@@ -8,7 +8,10 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.logging.Logger;
 
 /**
@@ -29,6 +32,12 @@ public class LeaseRenewer {
     private final LockService locks;
     private final ResumeStore resumes;
     private final Duration bound;
+    /**
+     * Sockets whose last renewal failed (the store did not answer): tried again every second rather
+     * than at the next pass, so that a store back after an outage shorter than a lease has every lease
+     * renewed before it runs out, whenever in the interval the outage ended.
+     */
+    private final Set<SocketSession> failed = ConcurrentHashMap.newKeySet();
 
     public LeaseRenewer(
             SessionRegistry registry,
@@ -61,6 +70,32 @@ public class LeaseRenewer {
                 .replaceWithVoid();
     }
 
+    @Scheduled(
+            every = "1s",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
+    Uni<Void> renewFailed() {
+        if (failed.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        Collection<SocketSession> dropped = lifecycle.droppedSessions();
+        List<SocketSession> again = new ArrayList<>();
+        for (SocketSession session : List.copyOf(failed)) {
+            failed.remove(session);
+            if (session.mayKeepLocks() || dropped.contains(session)) {
+                again.add(session);
+            }
+        }
+        return Multi.createFrom()
+                .iterable(again)
+                .onItem()
+                .transformToUni(this::renew)
+                .merge(CONCURRENCY)
+                .collect()
+                .last()
+                .replaceWithVoid();
+    }
+
     private Uni<Void> renew(SocketSession session) {
         Uni<Void> renewed = locks.renewSocket(
                         session.socketId(), session.identity().userId())
@@ -72,8 +107,10 @@ public class LeaseRenewer {
                 .after(bound)
                 .fail()
                 .onFailure()
-                .invoke(failure ->
-                        LOG.debugf("renewal of socket %s failed: %s", session.socketId(), failure.getMessage()))
+                .invoke(failure -> {
+                    LOG.debugf("renewal of socket %s failed: %s", session.socketId(), failure.getMessage());
+                    failed.add(session);
+                })
                 .onFailure()
                 .recoverWithNull()
                 .replaceWithVoid();
