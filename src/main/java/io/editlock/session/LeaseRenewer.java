@@ -60,14 +60,7 @@ public class LeaseRenewer {
         List<SocketSession> keeping = new ArrayList<>();
         registry.all().stream().filter(SocketSession::mayKeepLocks).forEach(keeping::add);
         keeping.addAll(lifecycle.droppedSessions());
-        return Multi.createFrom()
-                .iterable(keeping)
-                .onItem()
-                .transformToUni(this::renew)
-                .merge(CONCURRENCY)
-                .collect()
-                .last()
-                .replaceWithVoid();
+        return renew(keeping);
     }
 
     @Scheduled(
@@ -86,8 +79,12 @@ public class LeaseRenewer {
                 again.add(session);
             }
         }
+        return renew(again);
+    }
+
+    private Uni<Void> renew(List<SocketSession> sessions) {
         return Multi.createFrom()
-                .iterable(again)
+                .iterable(sessions)
                 .onItem()
                 .transformToUni(this::renew)
                 .merge(CONCURRENCY)
