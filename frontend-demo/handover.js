@@ -107,7 +107,11 @@ export function installHandover(app) {
   };
   on('lock-acquired', (detail) => {
     if (detail.queued) {
-      toast('It\u2019s your turn: you can edit the page now.');
+      const key = resourceKey(detail.lock.resource);
+      // Every tab of the user hears the grant; only the one showing the page or its line says so.
+      if (handover.queue?.key === key || state.edit?.key === key) {
+        toast('It\u2019s your turn: you can edit the page now.');
+      }
       grantedHere(detail.lock);
     }
   });

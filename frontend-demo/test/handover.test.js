@@ -162,6 +162,25 @@ describe('the demo\u2019s take-over and waiting part', () => {
     client.close();
   });
 
+  it('a grant from the line says "your turn" in the tab that waits, not in the user\u2019s other tabs', async () => {
+    const { client, socket } = await connected();
+    const waitingTab = handoverOn(client);
+    waitingTab.state.edit = { ...EDIT };
+    const waiting = waitingTab.handover.waitForPage(waitingTab.state.edit);
+    await socket.answer('wait-for', (frame) => ['queued', { resource: frame.data.resource, position: 1 }]);
+    await waiting;
+    const otherTab = handoverOn(client); // the same user's grant reaches every tab of theirs
+    otherTab.state.edit = { key: 'item:9:filters', resource: { ...FILTERS, itemId: 9 }, status: 'editing' };
+
+    socket.push('lock-acquired', { lock: lockOf(31, ['7', 'Tom']), released: [], queued: true });
+
+    assert.match(waitingTab.toasts.at(-1).text, /your turn/);
+    assert.deepEqual(otherTab.toasts, [], 'a tab on another page has nothing to say');
+    waitingTab.handover.close();
+    otherTab.handover.close();
+    client.close();
+  });
+
   it('a place the server ended unasked no longer shows, and the user is told why', async () => {
     const { client, socket } = await connected();
     const app = handoverOn(client);
