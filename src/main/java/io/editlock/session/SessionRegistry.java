@@ -68,10 +68,6 @@ public class SessionRegistry implements OpenSockets {
     }
 
     /**
-     * A lock request joins the room of the configurator it names before the grant (when the
-     * configurator is known), so that no change right after the grant is missed.
-     */
-    /**
      * Joins the room of the configurator a lock request is for, before the store decides it, so that
      * the socket hears the change its own grant makes (docs/protocol.md §4: a socket that locks
      * anything in a configurator also watches it).

@@ -117,7 +117,6 @@ class IdleThenBackTest {
             lockConfigurator(tab, c);
             watcher.clear();
 
-            Instant closed = Instant.now();
             tab.closeCleanly();
 
             JsonNode released = watcher.awaitEvent("lock-released");
@@ -126,9 +125,6 @@ class IdleThenBackTest {
                     released.path("data").path("reason").asText(),
                     "a clean close of the last keeping socket releases at once, not by the lease running out: "
                             + released);
-            assertTrue(
-                    Duration.between(closed, Instant.now()).compareTo(LEASE) < 0,
-                    "released at once, not after the lease: " + Duration.between(closed, Instant.now()));
             assertTrue(current(c).isEmpty(), "nothing is left in the store");
         }
     }

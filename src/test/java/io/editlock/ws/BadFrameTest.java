@@ -64,6 +64,31 @@ class BadFrameTest {
                 row("truncated JSON", "{\"event\":\"touch\",\"ref\":\"bad-1\"", null),
                 row("empty frame", "", null),
                 row("JSON array", "[{\"event\":\"touch\",\"ref\":\"bad-1\"}]", null),
+                // What a client's own reading of its JSON may see otherwise: one value, each field once.
+                row(
+                        "a second frame after the frame",
+                        "{\"event\":\"lock-configurator\",\"data\":{\"configuratorId\":$C},\"ref\":\"bad-1\"} {}",
+                        null),
+                row(
+                        "a field twice",
+                        "{\"event\":\"touch\",\"event\":\"lock-configurator\",\"data\":{\"configuratorId\":$C}}",
+                        null),
+                row(
+                        "configuratorId twice",
+                        "{\"event\":\"lock-configurator\",\"data\":{\"configuratorId\":$C,\"configuratorId\":$C},"
+                                + "\"ref\":\"bad-1\"}",
+                        null),
+                // Beyond what the server reads: still answered with the ref.
+                row(
+                        "configuratorId of 1001 digits",
+                        "{\"event\":\"lock-configurator\",\"ref\":\"bad-1\",\"data\":{\"configuratorId\":"
+                                + "9".repeat(1001) + "}}",
+                        REF),
+                row(
+                        "data nested 1001 deep",
+                        "{\"event\":\"lock-configurator\",\"ref\":\"bad-1\",\"data\":" + "[".repeat(1001)
+                                + "]".repeat(1001) + "}",
+                        REF),
                 row("JSON string", "\"touch\"", null),
                 row("JSON number", "42", null),
                 row("JSON null", "null", null),

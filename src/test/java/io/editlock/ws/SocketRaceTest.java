@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.catalog.ConfiguratorStore;
+import io.editlock.lock.Lock;
+import io.editlock.lock.LockService;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.DemoLogin.TestUser;
 import io.editlock.support.Fixtures;
@@ -12,9 +14,11 @@ import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.net.URI;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -41,6 +45,9 @@ class SocketRaceTest {
 
     @Inject
     ConfiguratorStore store;
+
+    @Inject
+    LockService locks;
 
     private final List<TestUser> users = new ArrayList<>();
     private final List<WsClient> sockets = new ArrayList<>();
@@ -119,6 +126,13 @@ class SocketRaceTest {
                     reply.path("data").path("lockedByUserId").asText(),
                     "the refusal must name the winner: " + reply);
         }
+        List<Lock> stored = locks.locks(c).await().atMost(Duration.ofSeconds(10));
+        assertEquals(1, stored.size(), "the store holds exactly one lock: " + stored);
+        assertEquals(winner.id(), stored.get(0).ownerUserId(), "the store's lock is the winner's: " + stored);
+        assertEquals(
+                Set.of(sockets.get(winners.get(0)).socketId()),
+                stored.get(0).keepers().keySet(),
+                "only the winner's socket keeps it; no refused socket was left as a keeper");
     }
 
     private static void awaitQuietly(CountDownLatch start) {
