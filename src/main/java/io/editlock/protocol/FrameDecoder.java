@@ -24,7 +24,7 @@ import java.util.function.BiFunction;
 public class FrameDecoder {
 
     private static final int MAX_REF = 64;
-    static final String BEYOND_LIMITS =
+    public static final String BEYOND_LIMITS =
             "the frame holds a number of more than 1000 digits or nests deeper than 1000 levels";
     /**
      * Skips what the tree refused to build: the frame limit bounds the scan, and skipping never turns

@@ -1,5 +1,6 @@
 package io.editlock.socketio;
 
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.editlock.auth.AccessTokens;
@@ -94,24 +95,37 @@ public class LockingNamespace {
         if (packet.type() == SocketIoPacket.BINARY_EVENT) {
             return new ClientRequest.Invalid(null, "binary packets are not accepted: data must be JSON");
         }
-        JsonNode arguments = parse(packet.payload());
+        JsonNode arguments;
+        try {
+            arguments = parseArguments(packet.payload());
+        } catch (StreamConstraintsException e) {
+            return new ClientRequest.Invalid(null, FrameDecoder.BEYOND_LIMITS);
+        } catch (IOException e) {
+            return new ClientRequest.Invalid(null, "the event is not JSON");
+        }
         if (arguments == null
                 || !arguments.isArray()
                 || arguments.isEmpty()
                 || !arguments.get(0).isTextual()) {
             return new ClientRequest.Invalid(null, "an event must have a name and its data");
         }
+        // Whatever else a client sends would be ignored, and it would believe it had been read.
+        if (arguments.size() > 2) {
+            return new ClientRequest.Invalid(null, "an event has one argument, its data");
+        }
         return decoder.decode(arguments.get(0).textValue(), arguments.get(1));
     }
 
     private JsonNode parse(String payload) {
-        if (payload.isEmpty()) {
-            return null;
-        }
         try {
-            return json.readTree(payload);
+            return parseArguments(payload);
         } catch (IOException e) {
             return null;
         }
+    }
+
+    /** The same strict JSON as a {@code /locking} frame: each field once, nothing after the value. */
+    private JsonNode parseArguments(String payload) throws IOException {
+        return payload.isEmpty() ? null : json.readTree(payload);
     }
 }
