@@ -353,6 +353,8 @@ export class EditlockClient extends EventTarget {
   #releasing = new Set();
   /** @type {Set<string>} the lines the app left whose stop-waiting the server has not answered yet */
   #leaving = new Set();
+  /** @type {Map<string, {ended: boolean}>} take-over requests sent whose takeover-pending reply has not come yet */
+  #askingTakeover = new Map();
   /** Whether a socket is on its way (its token being fetched): another must not open beside it. */
   #opening = false;
   /** @type {Set<ReturnType<typeof setTimeout>>} timers that end with the client: see {@link #watchResumedTakeovers}, {@link stopWaiting} */
@@ -590,9 +592,21 @@ export class EditlockClient extends EventTarget {
    */
   async requestTakeover(resource, message) {
     const data = message ? { resource, message } : { resource };
-    const reply = await this.#request('request-takeover', data, ['takeover-pending']);
-    this.takeovers.set(resourceKey(reply.data.resource), reply.data);
-    return reply.data;
+    const key = resourceKey(resource);
+    const asking = { ended: false };
+    this.#askingTakeover.set(key, asking);
+    try {
+      const reply = await this.#request('request-takeover', data, ['takeover-pending']);
+      // The outcome travels apart from the reply and may come first: then the request is over already.
+      if (!asking.ended) {
+        this.takeovers.set(resourceKey(reply.data.resource), reply.data);
+      }
+      return reply.data;
+    } finally {
+      if (this.#askingTakeover.get(key) === asking) {
+        this.#askingTakeover.delete(key);
+      }
+    }
   }
 
   /**
@@ -842,7 +856,7 @@ export class EditlockClient extends EventTarget {
       case 'takeover-refused':
       case 'lock-failed': // a take-over that something else blocked, or a line or take-over of a deleted page
         if (data.resource) {
-          this.takeovers.delete(resourceKey(data.resource));
+          this.#takeoverEnded(resourceKey(data.resource));
           if (data.code === 'NOT_FOUND') {
             this.waiting.delete(resourceKey(data.resource)); // its line ended with it (docs/protocol.md §14)
           }
@@ -880,7 +894,20 @@ export class EditlockClient extends EventTarget {
     const key = resourceKey(lock.resource);
     this.locks.set(key, lock);
     this.waiting.delete(key);
+    this.#takeoverEnded(key);
+  }
+
+  /**
+   * A take-over request for `key` came to its end, also one whose `takeover-pending` reply is still on
+   * its way.
+   * @param {string} key
+   */
+  #takeoverEnded(key) {
     this.takeovers.delete(key);
+    const asking = this.#askingTakeover.get(key);
+    if (asking) {
+      asking.ended = true;
+    }
   }
 
   /** @returns {boolean} whether the server keeps anything for this client that a resume would keep */

@@ -103,6 +103,29 @@ describe('take-over and waiting', () => {
     client.close();
   });
 
+  it('a take-over outcome that comes before the takeover-pending reply ends the request: the reply does not bring it back', async () => {
+    const { client, socket } = await connected();
+    const asked = client.requestTakeover(FILTERS, 'please');
+    const frame = await until(() => socket.sent.find((sent) => sent.event === 'request-takeover'));
+    socket.push('takeover-refused', { resource: FILTERS, byUserName: 'Sara' });
+    socket.push('takeover-pending', { resource: frame.data.resource, deadline: new Date(Date.now() + 30_000).toISOString() }, frame.ref);
+    await asked;
+    assert.equal(client.takeovers.size, 0, 'no request left to show, to resume or to report lost');
+    client.close();
+  });
+
+  it('a take-over granted before the takeover-pending reply leaves the lock held and no request standing', async () => {
+    const { client, socket } = await connected();
+    const asked = client.requestTakeover(FILTERS);
+    const frame = await until(() => socket.sent.find((sent) => sent.event === 'request-takeover'));
+    socket.push('takeover-granted', { lock: lockOf(41) });
+    socket.push('takeover-pending', { resource: frame.data.resource, deadline: new Date(Date.now() + 30_000).toISOString() }, frame.ref);
+    await asked;
+    assert.equal(client.takeovers.size, 0);
+    assert.equal(client.heldLock(FILTERS).token, 41);
+    client.close();
+  });
+
   it('a take-over request still unanswered after its deadline on the resumed socket is reported lost: its answer came during the drop', async () => {
     const { client, socket } = await connected({ takeoverAnswerGraceMs: 50 });
     const asked = client.requestTakeover(FILTERS, 'please');
@@ -120,10 +143,12 @@ describe('take-over and waiting', () => {
   });
 
   it('a take-over request answered on the resumed socket before its deadline is not reported lost', async () => {
+    // Long enough that the drop, the resume and the answer come before it, however busy the machine.
+    const DEADLINE_MS = 2000;
     const { client, socket } = await connected({ takeoverAnswerGraceMs: 50 });
     const asked = client.requestTakeover(FILTERS, 'please');
     await socket.answer('request-takeover', (frame) => ['takeover-pending',
-      { resource: frame.data.resource, deadline: new Date(Date.now() + 200).toISOString() }]);
+      { resource: frame.data.resource, deadline: new Date(Date.now() + DEADLINE_MS).toISOString() }]);
     await asked;
     const failed = events(client, 'lock-failed');
     const refused = events(client, 'takeover-refused');
@@ -131,7 +156,7 @@ describe('take-over and waiting', () => {
     await second.answer('resume', () => ['resumed', { locks: [] }]);
     second.push('takeover-refused', { resource: FILTERS, byUserName: 'Sara' });
     await until(() => refused.length > 0);
-    await new Promise((resolve) => setTimeout(resolve, 400)); // past the deadline and its grace
+    await new Promise((resolve) => setTimeout(resolve, DEADLINE_MS + 300)); // past the deadline and its grace
     assert.equal(failed.length, 0);
     client.close();
   });
