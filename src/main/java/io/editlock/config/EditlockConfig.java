@@ -151,6 +151,14 @@ public interface EditlockConfig {
          */
         @WithDefault("10s")
         Duration connectTimeout();
+
+        /**
+         * How long an upgrade from long-polling to a WebSocket may take, from the client's probe to its
+         * upgrade packet. A probe that has not finished by then is closed, and the client stays on
+         * long-polling (a proxy that lets the WebSocket open but holds back its frames, say).
+         */
+        @WithDefault("10s")
+        Duration upgradeTimeout();
     }
 
     interface Session {

@@ -49,13 +49,15 @@ final class EngineHeartbeat {
         vertx.cancelTimer(pongTimer);
     }
 
+    /** The pong is awaited before the ping goes out: its answer may come on another event loop at once. */
     private void pingNow() {
-        ping.run();
         synchronized (this) {
-            if (!stopped) {
-                awaitingPong = true;
-                pongTimer = vertx.setTimer(settings.pingTimeoutMs(), ignored -> timedOut.run());
+            if (stopped) {
+                return;
             }
+            awaitingPong = true;
+            pongTimer = vertx.setTimer(settings.pingTimeoutMs(), ignored -> timedOut.run());
         }
+        ping.run();
     }
 }

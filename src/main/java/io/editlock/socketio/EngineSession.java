@@ -39,6 +39,11 @@ final class EngineSession {
     private static final String TEXT_PLAIN = "text/plain; charset=UTF-8";
     private static final short MESSAGE_TOO_BIG = 1009;
     private static final short POLICY_VIOLATION = 1008;
+    /**
+     * While an upgrade is being probed, a poll is answered with a noop at most this often: the client
+     * polls again at once, and would spin until its probe ends.
+     */
+    private static final long NOOP_INTERVAL_MS = 100;
 
     private final String sid;
     private final Handshake handshake;
@@ -57,6 +62,14 @@ final class EngineSession {
     private ServerWebSocket socket;
     private ServerWebSocket probe;
     private boolean upgrading;
+    /** When the last noop went out during the upgrade ({@link System#nanoTime()}). */
+    private long lastNoopNanos;
+
+    private boolean noopDue;
+    private boolean connectTimerArmed;
+    /** When a session still without a socket is closed ({@link System#nanoTime()}); under the lock. */
+    private long connectDeadlineNanos;
+
     private boolean closed;
     private final EngineHeartbeat heartbeat;
 
@@ -110,10 +123,32 @@ final class EngineSession {
 
     /**
      * The handshake takes no token: a session that no Socket.IO socket connected on is closed once the
-     * connect timeout is over, so that sessions nobody identified cannot pile up.
+     * connect timeout is over, so that sessions nobody identified cannot pile up. Armed again whenever
+     * the session is left without a socket (a DISCONNECT, a refused CONNECT).
      */
-    private void closeUnlessConnectedSoon() {
-        vertx.setTimer(settings.connectTimeoutMs(), ignored -> {
+    void closeUnlessConnectedSoon() {
+        synchronized (this) {
+            connectDeadlineNanos = System.nanoTime() + settings.connectTimeoutMs() * 1_000_000;
+            // One timer at a time, however many CONNECTs are refused meanwhile.
+            if (connectTimerArmed) {
+                return;
+            }
+            connectTimerArmed = true;
+        }
+        connectTimer(settings.connectTimeoutMs());
+    }
+
+    private void connectTimer(long delayMs) {
+        vertx.setTimer(Math.max(1, delayMs), ignored -> {
+            long leftMs;
+            synchronized (this) {
+                leftMs = (connectDeadlineNanos - System.nanoTime()) / 1_000_000;
+                connectTimerArmed = leftMs > 0;
+            }
+            if (leftMs > 0) {
+                connectTimer(leftMs);
+                return;
+            }
             Listener current = listener;
             if (current == null || !current.connected()) {
                 close("connect timeout");
@@ -142,7 +177,7 @@ final class EngineSession {
                 if (!outbox.isEmpty()) {
                     flushPoll();
                 } else if (upgrading) {
-                    releasePoll();
+                    releaseSoon();
                 }
             }
         }
@@ -170,6 +205,7 @@ final class EngineSession {
         }
         probe = webSocket;
         listen(webSocket);
+        endProbeUnlessUpgradedSoon(webSocket);
     }
 
     /** Ends the session: the server's close, a ping timeout, the client's close packet, a lost transport. */
@@ -265,8 +301,41 @@ final class EngineSession {
         if (poll != null) {
             HttpServerResponse parked = poll;
             poll = null;
+            lastNoopNanos = System.nanoTime();
             parked.end(String.valueOf(EnginePackets.NOOP));
         }
+    }
+
+    /** Under the lock, during an upgrade: the poll gets its noop, but not sooner than one interval after the last. */
+    private void releaseSoon() {
+        long waitMs = NOOP_INTERVAL_MS - (System.nanoTime() - lastNoopNanos) / 1_000_000;
+        if (waitMs <= 0) {
+            releasePoll();
+        } else if (!noopDue) {
+            noopDue = true;
+            vertx.setTimer(waitMs, ignored -> {
+                synchronized (this) {
+                    noopDue = false;
+                    if (upgrading && !closed) {
+                        releasePoll();
+                    }
+                }
+            });
+        }
+    }
+
+    /** Under the lock: a probe that has not upgraded by the timeout is closed; the session stays on polling. */
+    private void endProbeUnlessUpgradedSoon(ServerWebSocket webSocket) {
+        vertx.setTimer(settings.upgradeTimeoutMs(), ignored -> {
+            synchronized (this) {
+                if (probe != webSocket) {
+                    return;
+                }
+                probe = null;
+                upgrading = false;
+            }
+            webSocket.close();
+        });
     }
 
     private void pollConnectionLost(HttpServerResponse response) {

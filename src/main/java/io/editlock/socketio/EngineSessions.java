@@ -25,6 +25,7 @@ class EngineSessions {
                 config.socketio().pingTimeout().toMillis(),
                 config.websocket().maxFrameBytes(),
                 config.socketio().connectTimeout().toMillis(),
+                config.socketio().upgradeTimeout().toMillis(),
                 config.limits().maxUnsentBytes() + config.websocket().maxFrameBytes());
         this.vertx = vertx;
     }

@@ -58,6 +58,7 @@ final class SocketIoClient implements EngineSession.Listener {
             case SocketIoPacket.DISCONNECT -> {
                 if (current != null && STATE.compareAndSet(this, current, NONE)) {
                     current.end(true);
+                    engine.closeUnlessConnectedSoon();
                 }
             }
             case SocketIoPacket.EVENT, SocketIoPacket.BINARY_EVENT -> {
@@ -88,6 +89,9 @@ final class SocketIoClient implements EngineSession.Listener {
         NamespaceSocket opened = namespace.connect(engine, payload);
         if (!STATE.compareAndSet(this, CONNECTING, opened == null ? NONE : opened) && opened != null) {
             opened.end(false);
+        }
+        if (opened == null) {
+            engine.closeUnlessConnectedSoon();
         }
     }
 

@@ -59,6 +59,21 @@ class EngineIoUnreadSessionsTest {
     }
 
     @Test
+    void aSessionWhoseSocketDisconnectedIsClosedAfterTheConnectTimeout() {
+        EngineIoClient sara = EngineIoClient.connected("Sara");
+        await().during(CONNECT_TIMEOUT.multipliedBy(2))
+                .atMost(CONNECT_TIMEOUT.multipliedBy(3))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> sara.postRaw("6").statusCode() == 200);
+
+        sara.post("41/locking,");
+
+        await().atMost(CONNECT_TIMEOUT.plusSeconds(9))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> sara.postRaw("6").statusCode() == UNKNOWN_SID);
+    }
+
+    @Test
     void aSessionThatPostsAndNeverReadsIsClosedOnceTooMuchWaitsForIt() {
         EngineIoClient sara = EngineIoClient.connected("Sara");
         int posts = 0;
