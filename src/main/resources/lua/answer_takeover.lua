@@ -1,12 +1,14 @@
 -- answer_takeover: the holder accepts or refuses a pending take-over (docs/protocol.md §13).
--- Accepting hands the lock over in this same run (hand_over in takeover_lib.lua).
+-- Accepting hands the lock over in this same run (hand_over in takeover_lib.lua), and so does any
+-- answer after the deadline, before a sweep came to resolve it: only an answer in time can refuse.
 --
 -- KEYS[1] locks         hash of the configurator's locks (see locks_lib.lua)
 -- KEYS[2..5]            lines, line, waiters, takeovers (see waitlines_lib.lua)
 -- ARGV[1] field         ARGV[2] configuratorId  ARGV[3] userId (the holder answering)
 -- ARGV[4] accept        '1' | '0'
 -- ARGV[5] lockChannel   ARGV[6] leaseMs   ARGV[7] waitChannel
--- Reply (JSON): {s='ANSWERED', handed, released=[...]} | {s='NOT_FOUND', released=[...]}
+-- Reply (JSON): {s='ANSWERED', handed, released=[...]} | {s='NOT_FOUND', released=[...]} (also a
+--              refusal after the deadline: the request ended by handing the lock over)
 local locks_key = KEYS[1]
 local field, configurator_id, user_id, accept, channel = ARGV[1], ARGV[2], ARGV[3], ARGV[4] == '1', ARGV[5]
 local now = now_ms()
@@ -21,8 +23,11 @@ local answered, handed = false, false
 -- it would have had the reaper come first (§13: B gets a lock that A released meanwhile).
 local holding = live[field] ~= nil and live[field].u == user_id
 if takeover ~= nil and takeover.h == user_id and holding then
-  answered = true
-  if accept then
+  -- No answer before the deadline counts as yes, also when one comes after it and before the sweep:
+  -- a late refusal is no refusal (it is answered as an answer to nothing), a late yes is a yes.
+  local late = takeover.d <= now
+  answered = accept or not late
+  if accept or late then
     handed = hand_over(ctx, locks_key, live, now, field, takeover, released)
   else
     end_takeover(ctx, field, takeover)
