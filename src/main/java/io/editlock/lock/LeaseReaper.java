@@ -71,7 +71,8 @@ public class LeaseReaper {
                         .transformToUniAndMerge(entry -> scripts.reapExpired(entry.configuratorId())
                                 .invoke(reaped -> audit.released(reaped.released()))
                                 .flatMap(reaped -> scripts.rescheduleExpiry(
-                                        entry.configuratorId(), entry.score(), reaped.nextExpiryMillis())))
+                                        entry.configuratorId(), entry.score(), reaped.nextExpiryMillis()))
+                                .replaceWith(entry))
                         .collect()
                         .asList()
                         .map(List::size));
