@@ -66,7 +66,8 @@ for _, id in ipairs(order) do
 end
 end_lines_of(waiting, gone_pages)
 -- The leases the guard found expired were announced already; the lines they unblock are served here.
-local freed = { unpack(released) }
+local freed = {}
+for _, entry in ipairs(released) do freed[#freed + 1] = entry end
 for _, entry in ipairs(expired) do freed[#freed + 1] = entry end
 local served = serve(waiting, locks_key, live, now, freed)
 if #released > 0 or served then announce(lock_channel, configurator_id, live, released, now) end

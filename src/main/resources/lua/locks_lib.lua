@@ -66,6 +66,15 @@ local function read_locks(locks_key)
   return records, book
 end
 
+-- Runs a command on 'key' with the values of 'args' after it, at most 500 at a time: Lua refuses to
+-- unpack some thousands of values, and a socket may keep that many locks in one configurator. Pairs
+-- (HSET's field and value) stay together, as 500 is even.
+local function call_in_chunks(command, key, args)
+  for first = 1, #args, 500 do
+    redis.call(command, key, unpack(args, first, math.min(first + 499, #args)))
+  end
+end
+
 -- The live locks by field, from what read_locks read: an expired lease is gone for every decision.
 -- Expired ones are deleted (one HDEL) and added to 'released' with reason 'expired'; with 'released'
 -- nil they stay in the hash, for a script that cannot serve the waiting lines they may unblock
@@ -80,7 +89,7 @@ local function live_of(locks_key, records, now, released)
       released[#released + 1] = released_entry(record.lock, 'expired', '')
     end
   end
-  if #expired > 0 then redis.call('HDEL', locks_key, unpack(expired)) end
+  call_in_chunks('HDEL', locks_key, expired)
   return live
 end
 
@@ -114,7 +123,7 @@ local function write_locks(locks_key, book, fields)
     args[#args + 1] = type(value) == 'number' and string.format('%d', value) or value
   end
   book.dirty = {}
-  if #args > 0 then redis.call('HSET', locks_key, unpack(args)) end
+  call_in_chunks('HSET', locks_key, args)
   if book.expire_in ~= nil then
     redis.call('PEXPIRE', locks_key, string.format('%d', book.expire_in))
     book.expire_in = nil

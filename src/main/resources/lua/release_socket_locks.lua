@@ -40,7 +40,7 @@ for field, lock in pairs(live) do
 end
 
 write_locks(locks_key, book, changed)
-if #gone > 0 then redis.call('HDEL', locks_key, unpack(gone)) end
+call_in_chunks('HDEL', locks_key, gone)
 
 local served = serve(waiting, locks_key, live, now, released)
 if #released > 0 or served then announce(channel, configurator_id, live, released, now) end

@@ -391,7 +391,11 @@ local function serve(ctx, locks_key, live, now, released, field)
   -- The pending take-overs of every candidate in one read.
   local candidates = {}
   for candidate, _ in pairs(fields) do candidates[#candidates + 1] = candidate end
-  local pending = #candidates > 0 and redis.call('HMGET', ctx.takeovers, unpack(candidates)) or {}
+  local pending = {}
+  for first = 1, #candidates, 500 do
+    local chunk = redis.call('HMGET', ctx.takeovers, unpack(candidates, first, math.min(first + 499, #candidates)))
+    for _, value in ipairs(chunk) do pending[#pending + 1] = value end
+  end
   local read_at = ctx.forgotten
   for _, claim in ipairs(first_asked_first(ctx, candidates, pending)) do
     local raw, head = claim.raw, claim.head
