@@ -54,6 +54,16 @@ public final class HeldLocks {
         return before;
     }
 
+    /** Whether the client believes it holds anything in that configurator. */
+    public synchronized boolean anyIn(long configuratorId) {
+        for (Resource resource : told.keySet()) {
+            if (resource.configuratorId() != null && resource.configuratorId() == configuratorId) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** @return whether {@code grant} was still believed held: only then is its client to be told it is lost */
     public synchronized boolean lost(Told grant) {
         return told.remove(grant.resource(), grant);

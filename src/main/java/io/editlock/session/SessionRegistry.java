@@ -1,6 +1,7 @@
 package io.editlock.session;
 
 import io.editlock.limits.OpenSockets;
+import io.editlock.lock.Lock;
 import io.editlock.lock.Resource;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Collection;
@@ -91,10 +92,33 @@ public class SessionRegistry implements OpenSockets {
             this.newlyJoined = newlyJoined;
         }
 
+        /**
+         * Left again, unless the socket came to hold something there meanwhile (a grant from a line or a
+         * take-over, {@link #keepsGrant}) or the client asked to watch it.
+         */
         public void notGranted() {
-            if (newlyJoined) {
-                unwatch(session, configuratorId);
+            if (!newlyJoined) {
+                return;
             }
+            synchronized (session.roomDecisions()) {
+                boolean holds = session.heldLocksIfAny()
+                        .map(held -> held.anyIn(configuratorId))
+                        .orElse(false);
+                if (!holds && !session.askedToWatch().contains(configuratorId)) {
+                    unwatch(session, configuratorId);
+                }
+            }
+        }
+    }
+
+    /**
+     * A socket keeps a grant it did not ask for by a lock request of its own (a line served it, a
+     * take-over was handed to it): its client holds the lock, and it watches the configurator (§4).
+     */
+    public void keepsGrant(SocketSession session, Lock lock) {
+        synchronized (session.roomDecisions()) {
+            session.heldLocks().granted(lock);
+            watch(session, lock.resource().configuratorId());
         }
     }
 

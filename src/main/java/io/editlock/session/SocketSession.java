@@ -55,6 +55,11 @@ public final class SocketSession {
 
     /** What its client was told it holds; null until its first grant (most sockets only watch). */
     private volatile HeldLocks held;
+    /**
+     * Held while a room is kept or left for a lock: a grant from a line or a take-over, and a lock
+     * request refused at the same moment, must not leave the socket holding a lock outside its room.
+     */
+    private final Object roomDecisions = new Object();
 
     private volatile boolean mayKeepLocks;
     private volatile boolean resumable;
@@ -231,6 +236,10 @@ public final class SocketSession {
     }
 
     /** The locks its client was told it holds, or empty when it was never told of one. */
+    Object roomDecisions() {
+        return roomDecisions;
+    }
+
     public Optional<HeldLocks> heldLocksIfAny() {
         return Optional.ofNullable(held);
     }

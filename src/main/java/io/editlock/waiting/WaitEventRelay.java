@@ -314,7 +314,8 @@ public class WaitEventRelay {
                                     "the previous configurator of %s was not released: %s",
                                     lock.ownerUserId(), failure.getMessage()));
         }
-        keepers.keySet().forEach(socketId -> registry.find(socketId).ifPresent(session -> registry.watch(session, c)));
+        keepers.keySet()
+                .forEach(socketId -> registry.find(socketId).ifPresent(session -> registry.keepsGrant(session, lock)));
         ObjectNode data = WireFormat.object();
         data.set("lock", WireFormat.lock(lock, true));
         String frame;
