@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.editlock.lock.AcquireResult;
 import io.editlock.lock.LockAudit;
 import io.editlock.lock.LockService;
+import io.editlock.lock.LockStoreUnavailableException;
 import io.editlock.lock.Resource;
 import io.editlock.protocol.ClientRequest;
 import io.editlock.protocol.ErrorCode;
@@ -156,6 +157,9 @@ public class WaitingRequests {
 
     private static String unavailable(Throwable failure, Resource resource, String ref) {
         LOG.debugf("waiting request failed: %s", failure.getMessage());
-        return LockReplies.unavailable(resource, ref);
+        Resource known = failure instanceof LockStoreUnavailableException unavailable
+                ? unavailable.resolved().orElse(resource)
+                : resource;
+        return LockReplies.unavailable(known, ref);
     }
 }

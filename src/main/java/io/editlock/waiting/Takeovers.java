@@ -92,15 +92,24 @@ public class Takeovers {
                     long expected = System.currentTimeMillis() + consent.toMillis();
                     String member = TakeoverSweeper.member(resource.configuratorId(), resource.field(), expected);
                     long request = requests.next();
+                    state.asking(resource.configuratorId(), resource.field(), asker.userId());
                     return lines.indexSocket(asker.socketId(), resource.configuratorId())
                             .chain(() -> sweepAt(expected, member))
                             .chain(() -> scripts.requestTakeover(resource, asker, message, consent, request)
-                                    .flatMap(reply -> reply instanceof TakeoverReply.Pending pending
-                                            ? pending(resource, asker, pending, member)
-                                            : unswept(member, refused(resource, reply)))
+                                    .flatMap(reply -> {
+                                        if (reply instanceof TakeoverReply.Pending pending) {
+                                            return pending(resource, asker, pending, member);
+                                        }
+                                        state.notAsking(resource.configuratorId(), resource.field(), asker.userId());
+                                        return unswept(member, refused(resource, reply));
+                                    })
                                     // The asker is told UNAVAILABLE, and the script may have run all the same.
                                     .onFailure()
-                                    .invoke(() -> withdrawals.takeover(resource, asker, request)));
+                                    .invoke(() -> withdrawals.takeover(resource, asker, request)))
+                            .onFailure()
+                            .invoke(() -> state.notAsking(resource.configuratorId(), resource.field(), asker.userId()))
+                            .onFailure()
+                            .transform(failure -> LockStoreUnavailableException.of(failure, resource));
                 })
                 .onFailure()
                 .transform(LockStoreUnavailableException::of);
@@ -132,7 +141,7 @@ public class Takeovers {
         long deadline = reply.deadline();
         Outcome pending = new Pending(resource, Instant.ofEpochMilli(deadline));
         // Its end may come while this node's subscription is down: then the node has to know to ask.
-        state.asked(
+        state.askedUnlessEnded(
                 resource.configuratorId(),
                 new WaitingState.AskedTakeover(resource.field(), asker.userId(), reply.holder()));
         if (!reply.created()) {

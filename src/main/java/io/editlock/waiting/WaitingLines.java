@@ -84,7 +84,9 @@ public class WaitingLines {
                     Resource resource = resolved.get();
                     String entry = resource.configuratorId() + "|" + resource.field();
                     return withinLimit(holder.userId(), entry)
-                            .flatMap(counted -> ask(resource, holder, entry, counted));
+                            .flatMap(counted -> ask(resource, holder, entry, counted))
+                            .onFailure()
+                            .transform(failure -> LockStoreUnavailableException.of(failure, resource));
                 })
                 .onFailure()
                 .transform(LockStoreUnavailableException::of);

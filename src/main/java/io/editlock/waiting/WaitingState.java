@@ -89,6 +89,12 @@ public class WaitingState {
      */
     private final Map<Long, Map<String, AskedTakeover>> asked = new ConcurrentHashMap<>();
     /**
+     * Take-overs being asked by users of this node, whose request-takeover is not answered yet: {@code
+     * <configurator>|<field>|<asker>} -> whether the request ended meanwhile. Its end travels apart
+     * from the script's reply and may be heard first; the request it ended must not be recorded after.
+     */
+    private final Map<String, Boolean> asking = new ConcurrentHashMap<>();
+    /**
      * Places being taken by users of this node, whose wait_for is not answered yet: {@code
      * <configurator>|<field>|<user>} -> whether the line served the user meanwhile. The grant travels
      * apart from the script's reply and may be heard first; the place it ended must not be recorded after.
@@ -224,8 +230,26 @@ public class WaitingState {
         });
     }
 
+    /** The user asks for a take-over: until {@link #askedUnlessEnded} or {@link #notAsking}. */
+    public void asking(long configuratorId, String field, String askerId) {
+        asking.put(configuratorId + "|" + field + "|" + askerId, false);
+    }
+
+    /** The take-over asked for does not stand (refused at once, failed). */
+    public void notAsking(long configuratorId, String field, String askerId) {
+        asking.remove(configuratorId + "|" + field + "|" + askerId);
+    }
+
+    /** The request stands, as its reply says: recorded, unless its end was heard while it was being asked. */
+    public void askedUnlessEnded(long configuratorId, AskedTakeover takeover) {
+        if (!Boolean.TRUE.equals(asking.remove(configuratorId + "|" + takeover.field() + "|" + takeover.askerId()))) {
+            asked(configuratorId, takeover);
+        }
+    }
+
     /** @return the request, if this node had not heard of its end before */
     public Optional<AskedTakeover> takeoverEnded(String askerId, long configuratorId, String field) {
+        asking.computeIfPresent(configuratorId + "|" + field + "|" + askerId, (key, ended) -> true);
         AskedTakeover[] ended = new AskedTakeover[1];
         asked.computeIfPresent(configuratorId, (id, requests) -> {
             ended[0] = requests.remove(field + "|" + askerId);

@@ -109,7 +109,7 @@ class TimedOutWaitingRequestTest {
         WsClient watcher = watching(c);
         sara.request("lock-item-subresource", page(item));
 
-        unavailable(tom, "wait_for", () -> tom.request("wait-for", about(item)));
+        unavailable(c, tom, "wait_for", () -> tom.request("wait-for", about(item)));
         watcher.awaitEvent(frame -> waiting(frame, item) == 1); // the store put Tom in the line after all
         withdrawal.complete(null);
 
@@ -130,7 +130,7 @@ class TimedOutWaitingRequestTest {
         WsClient watcher = watching(c);
         sara.request("lock-item-subresource", page(item));
 
-        unavailable(tom, "wait_for", () -> tom.request("wait-for", about(item)));
+        unavailable(c, tom, "wait_for", () -> tom.request("wait-for", about(item)));
         watcher.awaitEvent(frame -> waiting(frame, item) == 1);
         // Served before the store hears of the withdrawal: Tom holds the page for a moment.
         sara.request("unlock-item-subresource", page(item));
@@ -150,7 +150,7 @@ class TimedOutWaitingRequestTest {
         WsClient bob = connect(DemoLogin.user("Bob"));
         sara.request("lock-item-subresource", page(item));
 
-        unavailable(bob, "request_takeover", () -> bob.request("request-takeover", about(item)));
+        unavailable(c, bob, "request_takeover", () -> bob.request("request-takeover", about(item)));
         sara.awaitEvent("takeover-requested"); // the store took the request after all
         withdrawal.complete(null);
 
@@ -179,7 +179,7 @@ class TimedOutWaitingRequestTest {
         WsClient watcher = watching(c);
         sara.request("lock-item-subresource", page(item));
 
-        unavailable(bob, "request_takeover", () -> bob.request("request-takeover", about(item)));
+        unavailable(c, bob, "request_takeover", () -> bob.request("request-takeover", about(item)));
         sara.awaitEvent("takeover-requested");
         // Handed over before the store hears of the withdrawal: Bob holds the page for a moment.
         sara.request("answer-takeover", Map.of("resource", filters(item), "accept", true));
@@ -220,7 +220,11 @@ class TimedOutWaitingRequestTest {
     }
 
     /** Freezes Redis right before {@code script} goes out for {@code request}, and holds its withdrawal back. */
-    private void unavailable(WsClient requester, String script, Supplier<JsonNode> request) {
+    /**
+     * The request goes out without the item's configurator; the server found it before the store
+     * stopped answering, so the refusal names it (docs/protocol.md §4).
+     */
+    private void unavailable(long c, WsClient requester, String script, Supplier<JsonNode> request) {
         ScriptHooks hooks = ScriptHooks.install(pipelined);
         hooks.beforeNext(script, FrozenRedis::frozen);
         hooks.beforeNext("withdraw_waiting_request", () -> Uni.createFrom().completionStage(withdrawal));
@@ -232,6 +236,8 @@ class TimedOutWaitingRequestTest {
         }
         assertEquals("lock-failed", reply.path("event").asText(), reply.toString());
         assertEquals("UNAVAILABLE", reply.path("data").path("code").asText(), reply.toString());
+        assertEquals(
+                c, reply.path("data").path("resource").path("configuratorId").asLong(), reply.toString());
         assertFalse(requester.isClosed());
     }
 
