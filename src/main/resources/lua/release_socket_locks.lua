@@ -8,7 +8,8 @@
 -- ARGV[5] upTo           '' = every lock the socket keeps; else only those its lock requests up to
 --                        this number granted (an idle release: a grant after the decision stays)
 -- KEYS[2..5], ARGV[6..7] waiting lines (waitlines_lib.lua; optional): the socket stops waiting
---                        (and asking for take-overs); freed locks go to whom comes first
+--                        (and asking for take-overs), but for what it asked after upTo; freed locks
+--                        go to whom comes first
 -- Reply (JSON): {released=[<released entry>...]} (expired leases found on the way included)
 local locks_key = KEYS[1]
 local socket_id, reason, configurator_id, channel = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
@@ -21,7 +22,7 @@ local waiting = waiting_context(KEYS, 2, ARGV, 6, configurator_id, book)
 -- The user's sockets that are still there are told the places that end: an idle user's (docs/protocol.md
 -- §6), and a user's other sockets when the last one that asked went away (§14).
 local why = (reason == 'idle' or reason == 'disconnect') and reason or nil
-forget_socket(waiting, socket_id, why)
+forget_socket(waiting, socket_id, why, up_to)
 
 local changed, gone = {}, {}
 for field, lock in pairs(live) do

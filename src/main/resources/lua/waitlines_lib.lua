@@ -188,42 +188,48 @@ end
 
 -- A socket is gone for good: it no longer waits, nor asks for a take-over. A user whose last
 -- socket that was is out of the line (and their take-over request ends without a word). 'why': as
--- leave_line's.
-local function forget_socket(ctx, socket_id, why)
+-- leave_line's. 'up_to' (an idle release; nil otherwise): a place or a request the socket asked for
+-- by a request numbered above it came after the idle decision, and stays, as a grant would.
+local function forget_socket(ctx, socket_id, why, up_to)
   if ctx == nil then return end
   local raw = redis.call('HGET', ctx.waiters, 's:' .. socket_id)
   if not raw then return end
   -- The socket may head other lines or ask for other take-overs: what a caller read of those before
   -- this is stale now (see serve).
   ctx.forgotten = ctx.forgotten + 1
+  local stays = {}
   for _, entry in ipairs(cjson.decode(raw)) do
     local kind, field, user = string.match(entry, '^(%a)|([^|]*)|?(.*)$')
+    local record
     if kind == 'w' then
-      local waiter = waiter_of(ctx, field, user)
-      if waiter ~= nil then
-        waiter.k[socket_id] = nil
-        if waiter.r then waiter.r[socket_id] = nil end
-        if next(waiter.k) == nil then
-          leave_line(ctx, field, user, nil, why)
-        else
-          redis.call('HSET', ctx.waiters, field .. '|' .. user, cjson.encode(waiter))
-        end
-      end
+      record = waiter_of(ctx, field, user)
     else
       local pending = redis.call('HGET', ctx.takeovers, field)
-      if pending then
-        local takeover = cjson.decode(pending)
-        takeover.k[socket_id] = nil
-        if takeover.r then takeover.r[socket_id] = nil end
-        if next(takeover.k) == nil then
-          end_takeover(ctx, field, takeover, why)
+      record = pending and cjson.decode(pending) or nil
+    end
+    if record ~= nil and up_to ~= nil and record.r and (record.r[socket_id] or 0) > up_to then
+      stays[#stays + 1] = entry
+    elseif record ~= nil then
+      record.k[socket_id] = nil
+      if record.r then record.r[socket_id] = nil end
+      if kind == 'w' then
+        if next(record.k) == nil then
+          leave_line(ctx, field, user, nil, why)
         else
-          redis.call('HSET', ctx.takeovers, field, cjson.encode(takeover))
+          redis.call('HSET', ctx.waiters, field .. '|' .. user, cjson.encode(record))
         end
+      elseif next(record.k) == nil then
+        end_takeover(ctx, field, record, why)
+      else
+        redis.call('HSET', ctx.takeovers, field, cjson.encode(record))
       end
     end
   end
-  redis.call('HDEL', ctx.waiters, 's:' .. socket_id, 'e:' .. socket_id)
+  if #stays > 0 then
+    redis.call('HSET', ctx.waiters, 's:' .. socket_id, cjson.encode(stays))
+  else
+    redis.call('HDEL', ctx.waiters, 's:' .. socket_id, 'e:' .. socket_id)
+  end
 end
 
 -- Forgets the sockets of 'record' (a waiter's place, a take-over request) whose node no longer

@@ -8,17 +8,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.catalog.ConfiguratorStore;
 import io.editlock.redis.LockKeys;
+import io.editlock.redis.PipelinedRedis;
 import io.editlock.session.SessionLifecycle;
 import io.editlock.session.SessionRegistry;
 import io.editlock.session.SocketSession;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.Fixtures;
+import io.editlock.support.ScriptHooks;
 import io.editlock.support.WsClient;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
 import jakarta.inject.Inject;
 import java.net.URI;
@@ -26,6 +29,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -76,6 +83,9 @@ class IdleThenBackTest {
 
     @Inject
     ReactiveRedisDataSource redis;
+
+    @Inject
+    PipelinedRedis pipelined;
 
     @Test
     void aLockTakenAgainAfterAnIdleReleaseIsRenewedWhileTheUserWorks() {
@@ -224,6 +234,67 @@ class IdleThenBackTest {
                             + tab.received());
             assertEquals(ResourceType.VARIABLES, held.get(0).resource().type(), "the lock left is the variables lock");
             assertEquals(1, tab.events("lock-lost").size(), "only the configurator lock is lost: " + tab.received());
+        }
+    }
+
+    /**
+     * §6, §14: the idle release spares what the socket asked for after it was decided, places in lines
+     * as well as grants. The release is held back until Sara, idle a moment ago, has joined a line.
+     */
+    @Test
+    void anIdleReleaseSparesAPlaceTakenAfterItWasDecided() throws InterruptedException {
+        long c = Fixtures.configurator(store);
+        long item = Fixtures.item(store, c);
+        try (WsClient sara = WsClient.connect(base, DemoLogin.user("Sara").token());
+                WsClient tom = WsClient.connect(base, DemoLogin.user("Tom").token())) {
+            assertEquals(
+                    "lock-acquired",
+                    tom.request("lock-item-subresource", Map.of("itemId", item, "page", "filters"))
+                            .path("event")
+                            .asText());
+            assertEquals(
+                    "lock-acquired",
+                    sara.request("lock-item-subresource", Map.of("itemId", item, "page", "attributes"))
+                            .path("event")
+                            .asText());
+            // Tom stays active throughout: the only idle release to come is Sara's.
+            ScheduledExecutorService toucher = Executors.newSingleThreadScheduledExecutor();
+            toucher.scheduleAtFixedRate(() -> tom.send("touch", Map.of()), 0, 300, TimeUnit.MILLISECONDS);
+            CompletableFuture<Void> decided = new CompletableFuture<>();
+            CompletableFuture<Void> queued = new CompletableFuture<>();
+            ScriptHooks.install(pipelined).beforeNext("release_socket_locks", () -> {
+                decided.complete(null);
+                return Uni.createFrom().completionStage(queued);
+            });
+            decided.orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS).join();
+
+            JsonNode place = sara.request(
+                    "wait-for",
+                    Map.of("resource", Map.of("type", "item-subresource", "itemId", item, "page", "filters")));
+            assertEquals("queued", place.path("event").asText(), place.toString());
+            queued.complete(null);
+
+            JsonNode lost = sara.awaitEvent("lock-lost");
+            assertEquals("idle", lost.path("data").path("reason").asText(), "the lock it was decided for: " + lost);
+            sara.request("touch", Map.of());
+            toucher.shutdown();
+            assertTrue(toucher.awaitTermination(10, TimeUnit.SECONDS));
+            assertEquals(
+                    "lock-released",
+                    tom.request("unlock-item-subresource", Map.of("itemId", item, "page", "filters"))
+                            .path("event")
+                            .asText());
+            JsonNode served =
+                    sara.awaitEvent(frame -> frame.path("event").asText().equals("lock-acquired")
+                            && frame.path("data").path("queued").asBoolean());
+            assertEquals(
+                    "filters",
+                    served.path("data")
+                            .path("lock")
+                            .path("resource")
+                            .path("page")
+                            .asText());
+            assertTrue(sara.events("not-waiting").isEmpty(), "the place was not ended: " + sara.received());
         }
     }
 
