@@ -209,10 +209,10 @@ public class WaitEventRelay {
      * told are told, unless the user has taken a new place since: nothing else would tell them, and they
      * would wait for a page that never comes (docs/protocol.md §14). {@code why}: {@code stopped} (one
      * socket of the user asked, and has its reply: the others are told), {@code disconnect} (the last
-     * socket that asked went away: the others, on any node, are told), {@code idle}, {@code expired}
-     * (no node vouched for the user's sockets any more: sockets of a node cut off from the store for two
-     * leases are alive after all); none when the user was told otherwise (a grant, a delete) or has no
-     * socket left.
+     * socket that asked went away: the others, on any node, are told), {@code idle} (the user's sockets
+     * on any node are told), {@code expired} (no node vouched for the user's sockets any more: sockets
+     * of a node cut off from the store for two leases are alive after all, and only a node that knew of
+     * the place tells); none when the user was told otherwise (a grant, a delete) or has no socket left.
      */
     private void left(long c, JsonNode left) {
         String field = left.path("f").asText();
@@ -224,7 +224,8 @@ public class WaitEventRelay {
         }
         if (why.equals("stopped") || why.equals("disconnect")) {
             placeEnded(c, field, userId, why, left.path("s").asText());
-        } else if (toldOfIt) {
+        } else if (toldOfIt || why.equals("idle")) {
+            // Idleness is the user's, on every node: each tells the user's sockets it has.
             placeEnded(c, field, userId, why, null);
         }
     }
