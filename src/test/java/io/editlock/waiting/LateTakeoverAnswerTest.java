@@ -1,5 +1,7 @@
 package io.editlock.waiting;
 
+import static io.editlock.support.Sockets.filters;
+import static io.editlock.support.Sockets.page;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -7,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.support.Api;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.DemoLogin.TestUser;
+import io.editlock.support.Sockets;
 import io.editlock.support.WsClient;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -45,9 +48,10 @@ class LateTakeoverAnswerTest {
         TestUser anna = DemoLogin.user("Anna");
         long c = Api.configurator(anna);
         long item = Api.item(anna, c, null);
-        try (WsClient annaSocket = connect(anna);
-                WsClient ben = connect(DemoLogin.user("Ben"))) {
-            JsonNode held = annaSocket.request("lock-item-subresource", Map.of("itemId", item, "page", "filters"));
+        try (Sockets sockets = new Sockets()) {
+            WsClient annaSocket = sockets.connect(base, anna);
+            WsClient ben = sockets.connect(base, DemoLogin.user("Ben"));
+            JsonNode held = annaSocket.request("lock-item-subresource", page(item));
             assertEquals("lock-acquired", held.path("event").asText(), held.toString());
             JsonNode pending = ben.request("request-takeover", Map.of("resource", filters(item)));
             assertEquals("takeover-pending", pending.path("event").asText(), pending.toString());
@@ -80,15 +84,5 @@ class LateTakeoverAnswerTest {
             assertEquals("taken-over", lost.path("data").path("reason").asText(), lost.toString());
             assertTrue(ben.events("takeover-refused").isEmpty(), "Ben was told a refusal: " + ben.received());
         }
-    }
-
-    private WsClient connect(TestUser user) {
-        WsClient client = WsClient.connect(base, user.token());
-        client.welcome();
-        return client;
-    }
-
-    private static Map<String, Object> filters(long item) {
-        return Map.of("type", "item-subresource", "itemId", item, "page", "filters");
     }
 }
