@@ -7,10 +7,11 @@
 -- ARGV[4] leaseMs
 -- KEYS[2..5], ARGV[5..6] waiting lines (waitlines_lib.lua; optional), ARGV[7] configuratorId: the
 --                     socket's places in lines and its take-over requests move with it
--- Reply (JSON): {moved=[<record>...], waits, places=[{f, m}...]}: the locks the new socket keeps here
---              now, those an earlier run already moved too (a retried resume whose first run the store
---              answered too late); waits: whether the new socket now waits in a line or asks for a
---              take-over here; places: its places in lines here (field and line member)
+-- Reply (JSON): {moved=[<record>...], waits, places=[{f, m}...], asks=[{f, h}...]}: the locks the new
+--              socket keeps here now, those an earlier run already moved too (a retried resume whose
+--              first run the store answered too late); waits: whether the new socket now waits in a
+--              line or asks for a take-over here; places: its places in lines here (field and line
+--              member); asks: its take-over requests here (field and holder's user id)
 local locks_key = KEYS[1]
 local old_socket, new_socket, new_node, lease_ms = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
 
@@ -43,4 +44,9 @@ end
 -- waited for, the new one waits for, in the same place (waitlines_lib.lua)
 local waiting = waiting_context(KEYS, 2, ARGV, 5, ARGV[7], book)
 local waits = move_waiting_socket(waiting, old_socket, new_socket, new_node)
-return cjson.encode({ moved = moved, waits = waits, places = waits and places_of(waiting, new_socket) or {} })
+return cjson.encode({
+  moved = moved,
+  waits = waits,
+  places = waits and places_of(waiting, new_socket) or {},
+  asks = waits and asks_of(waiting, new_socket) or {},
+})

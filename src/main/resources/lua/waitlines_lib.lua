@@ -506,3 +506,20 @@ local function places_of(ctx, socket_id)
   end
   return places
 end
+
+-- The take-over requests a socket asks for here, {f=field, h=holder} each: the node of a socket that
+-- resumed tells its user how they end when it missed it (docs/protocol.md §13), as the node they asked
+-- from would have. One read per request (a take-over is asked one page at a time).
+local function asks_of(ctx, socket_id)
+  local asks = {}
+  local raw = redis.call('HGET', ctx.waiters, 's:' .. socket_id)
+  if not raw then return asks end
+  for _, entry in ipairs(cjson.decode(raw)) do
+    local kind, field = string.match(entry, '^(%a)|([^|]*)')
+    if kind == 't' then
+      local record = redis.call('HGET', ctx.takeovers, field)
+      if record then asks[#asks + 1] = { f = field, h = cjson.decode(record).h } end
+    end
+  end
+  return asks
+end

@@ -9,10 +9,19 @@ import java.util.List;
  * @param locks the locks the new socket keeps now
  * @param waits whether the new socket now waits in a line or asks for a take-over where the old one did
  * @param places the new socket's places in lines, which its node now follows (§14)
+ * @param asks the new socket's take-over requests, whose end its node now follows (§13)
  */
-public record MovedSocket(List<Lock> locks, boolean waits, List<Place> places) {
+public record MovedSocket(List<Lock> locks, boolean waits, List<Place> places, List<Ask> asks) {
 
-    public static final MovedSocket NOTHING = new MovedSocket(List.of(), false, List.of());
+    public static final MovedSocket NOTHING = new MovedSocket(List.of(), false, List.of(), List.of());
+
+    /**
+     * A take-over request.
+     *
+     * @param field the page's field in the configurator ({@link Resource#field()})
+     * @param holderId the user asked for the page
+     */
+    public record Ask(long configuratorId, String field, String holderId) {}
 
     /**
      * A place in a line.
@@ -33,6 +42,9 @@ public record MovedSocket(List<Lock> locks, boolean waits, List<Place> places) {
         bothLocks.addAll(other.locks);
         List<Place> bothPlaces = new ArrayList<>(places);
         bothPlaces.addAll(other.places);
-        return new MovedSocket(List.copyOf(bothLocks), waits || other.waits, List.copyOf(bothPlaces));
+        List<Ask> bothAsks = new ArrayList<>(asks);
+        bothAsks.addAll(other.asks);
+        return new MovedSocket(
+                List.copyOf(bothLocks), waits || other.waits, List.copyOf(bothPlaces), List.copyOf(bothAsks));
     }
 }

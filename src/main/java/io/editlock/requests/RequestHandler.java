@@ -254,6 +254,13 @@ public class RequestHandler {
                                     place.field(),
                                     place.member(),
                                     0));
+                    // And how its take-over requests end, should it miss that (§13).
+                    moved.get()
+                            .asks()
+                            .forEach(ask -> waitingState.asked(
+                                    ask.configuratorId(),
+                                    new WaitingState.AskedTakeover(
+                                            ask.field(), session.identity().userId(), ask.holderId())));
                     waitEvents.tellStandingRequests(session, locks);
                     ObjectNode data = WireFormat.object();
                     data.set("locks", WireFormat.locks(locks, true));

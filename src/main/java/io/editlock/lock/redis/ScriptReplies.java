@@ -48,7 +48,7 @@ public final class ScriptReplies {
         return released(ScriptJson.parse(json));
     }
 
-    /** move_socket_locks in configurator {@code c}: {@code {moved, waits, places=[{f, m}]}}. */
+    /** move_socket_locks in configurator {@code c}: {@code {moved, waits, places=[{f, m}], asks=[{f, h}]}}. */
     public static MovedSocket moved(long c, String json) {
         JsonNode reply = ScriptJson.parse(json);
         List<MovedSocket.Place> places = new ArrayList<>();
@@ -57,8 +57,17 @@ public final class ScriptReplies {
                     .forEach(place -> places.add(new MovedSocket.Place(
                             c, place.path("f").asText(), place.path("m").asText())));
         }
+        List<MovedSocket.Ask> asks = new ArrayList<>();
+        if (reply.path("asks").isArray()) {
+            reply.path("asks")
+                    .forEach(ask -> asks.add(new MovedSocket.Ask(
+                            c, ask.path("f").asText(), ask.path("h").asText())));
+        }
         return new MovedSocket(
-                LockRecords.locks(reply.path("moved")), reply.path("waits").asBoolean(), List.copyOf(places));
+                LockRecords.locks(reply.path("moved")),
+                reply.path("waits").asBoolean(),
+                List.copyOf(places),
+                List.copyOf(asks));
     }
 
     /** list_locks: {@code {locks}}. */

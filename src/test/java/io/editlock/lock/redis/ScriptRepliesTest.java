@@ -130,11 +130,20 @@ class ScriptRepliesTest {
                 "move_socket_locks with nothing moved");
         assertEquals(
                 new MovedSocket(
-                        List.of(), true, List.of(new MovedSocket.Place(12, "i:5:filters", "i:5:filters|0007|7"))),
+                        List.of(),
+                        true,
+                        List.of(new MovedSocket.Place(12, "i:5:filters", "i:5:filters|0007|7")),
+                        List.of()),
                 ScriptReplies.moved(
                         12,
                         "{\"moved\":{},\"waits\":true,\"places\":[{\"f\":\"i:5:filters\",\"m\":\"i:5:filters|0007|7\"}]}"),
                 "move_socket_locks that moved a place in a line only");
+        assertEquals(
+                new MovedSocket(List.of(), true, List.of(), List.of(new MovedSocket.Ask(12, "i:5:filters", "sara"))),
+                ScriptReplies.moved(
+                        12,
+                        "{\"moved\":{},\"waits\":true,\"places\":{},\"asks\":[{\"f\":\"i:5:filters\",\"h\":\"sara\"}]}"),
+                "move_socket_locks that moved a take-over request only");
         assertEquals(
                 List.of(expiredItemPage()),
                 ScriptReplies.released("{\"released\":" + EXPIRED + "}"),
