@@ -53,7 +53,10 @@ public class LockingNamespace {
         return new SocketIoClient(engine, this);
     }
 
-    /** @return the connected socket, or null when the connect was refused (a connect_error went out) */
+    /**
+     * Opens the socket of a CONNECT; {@link #greet} answers it. @return the socket, or null when the
+     * connect was refused (a connect_error went out)
+     */
     NamespaceSocket connect(EngineSession engine, String payload) {
         AccessTokens.Verified verified;
         try {
@@ -69,11 +72,18 @@ public class LockingNamespace {
         socket.session(session);
         auth.opened(verified.identity().userId());
         tokenLifetime.start(session, verified.expiresAt());
-        // The user's events reach the socket from lifecycle.open on; the sender holds them until the
-        // welcome, which follows the connect reply.
-        acknowledgeConnect(engine, socket);
-        sender.welcome(session, handler.welcome(session));
         return socket;
+    }
+
+    /**
+     * The connect reply and the welcome of a socket {@link #connect} opened, sent once the session
+     * knows the socket: an event the client sends the moment it reads the reply must find it. The
+     * user's events reach the socket from {@code lifecycle.open} on; the sender holds them until the
+     * welcome, which follows the connect reply.
+     */
+    void greet(EngineSession engine, NamespaceSocket socket) {
+        acknowledgeConnect(engine, socket);
+        sender.welcome(socket.session(), handler.welcome(socket.session()));
     }
 
     void acknowledgeConnect(EngineSession engine, NamespaceSocket socket) {

@@ -87,11 +87,13 @@ final class SocketIoClient implements EngineSession.Listener {
             return;
         }
         NamespaceSocket opened = namespace.connect(engine, payload);
-        if (!STATE.compareAndSet(this, CONNECTING, opened == null ? NONE : opened) && opened != null) {
-            opened.end(false);
-        }
         if (opened == null) {
+            STATE.compareAndSet(this, CONNECTING, NONE);
             engine.closeUnlessConnectedSoon();
+        } else if (STATE.compareAndSet(this, CONNECTING, opened)) {
+            namespace.greet(engine, opened);
+        } else {
+            opened.end(false);
         }
     }
 
