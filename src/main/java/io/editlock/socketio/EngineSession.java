@@ -123,13 +123,13 @@ final class EngineSession {
 
     /**
      * The handshake takes no token: a session that no Socket.IO socket connected on is closed once the
-     * connect timeout is over, so that sessions nobody identified cannot pile up. Armed again whenever
-     * the session is left without a socket (a DISCONNECT, a refused CONNECT).
+     * connect timeout is over, so that sessions nobody identified cannot pile up. Armed at the handshake,
+     * and again when a socket that connected disconnects; a refused CONNECT does not put it off.
      */
     void closeUnlessConnectedSoon() {
         synchronized (this) {
             connectDeadlineNanos = System.nanoTime() + settings.connectTimeoutMs() * 1_000_000;
-            // One timer at a time, however many CONNECTs are refused meanwhile.
+            // One timer at a time: a DISCONNECT while one runs moves its deadline.
             if (connectTimerArmed) {
                 return;
             }

@@ -88,8 +88,8 @@ final class SocketIoClient implements EngineSession.Listener {
         }
         NamespaceSocket opened = namespace.connect(engine, payload);
         if (opened == null) {
+            // The session's connect timeout still runs: a refused CONNECT does not put it off.
             STATE.compareAndSet(this, CONNECTING, NONE);
-            engine.closeUnlessConnectedSoon();
         } else if (STATE.compareAndSet(this, CONNECTING, opened)) {
             namespace.greet(engine, opened);
         } else {

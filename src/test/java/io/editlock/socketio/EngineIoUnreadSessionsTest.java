@@ -74,6 +74,15 @@ class EngineIoUnreadSessionsTest {
     }
 
     @Test
+    void refusedConnectsDoNotKeepASessionNobodyConnectedOnOpen() {
+        EngineIoClient stranger = EngineIoClient.handshake();
+
+        await().atMost(CONNECT_TIMEOUT.plusSeconds(9))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> stranger.postRaw("40/locking,{}").statusCode() == UNKNOWN_SID);
+    }
+
+    @Test
     void aSessionThatPostsAndNeverReadsIsClosedOnceTooMuchWaitsForIt() {
         EngineIoClient sara = EngineIoClient.connected("Sara");
         int posts = 0;
