@@ -65,9 +65,10 @@ end
 local keepers = {}
 keepers[socket_id] = node_id
 stir(ctx)
-local requests = {}
+local requests, last = {}, {}
 requests[socket_id] = request
-local takeover = { u = user_id, n = user_name, k = keepers, r = requests, h = lock.u, hn = lock.n, t = lock.t,
+last[socket_id] = request
+local takeover = { u = user_id, n = user_name, k = keepers, r = requests, last = last, h = lock.u, hn = lock.n, t = lock.t,
                    d = now + consent_ms, m = message, q = redis.call('HINCRBY', ctx.waiters, '#seq', 1) }
 redis.call('HSET', ctx.takeovers, field, cjson.encode(takeover))
 socket_index_update(ctx, socket_id, 't|' .. field, true)

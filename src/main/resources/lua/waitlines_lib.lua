@@ -9,9 +9,11 @@
 --   line       zset  every waiter of every resource, score 0, member '<field>|<seq>|<userId>'
 --                    (seq zero-padded): lexicographic ranges give one resource's line in order,
 --                    so head and position cost O(log n), never O(waiters)
---   waiters    hash  '<field>|<userId>' -> {m=member, n=userName, k={socketId=nodeId}, r={socketId=request}}
+--   waiters    hash  '<field>|<userId>' -> {m=member, n=userName, k={socketId=nodeId}, r={socketId=request},
+--                    last={socketId=request}}
 --                    r: the wait-for that put each socket there (as a lock's r, locks_lib.lua): a wait-for
---                    the server gave up on (timeout) is undone by it
+--                    the server gave up on (timeout) is undone by it; last: each socket's latest one (as
+--                    a lock's q): an idle release decided before it spares the place
 --                    's:<socketId>' -> JSON array of what that socket asked for ('w|<field>|<userId>'
 --                    for a line, 't|<field>' for a take-over), so a socket that goes is forgotten at once
 --                    'e:<socketId>' -> until when (ms) that socket's node vouches for it: two leases
@@ -21,8 +23,9 @@
 --                    say it went, so the reaper's look at the configurator (forget_dead_waiters) and
 --                    the step that would serve it forget it instead
 --                    '#seq' -> the last seq handed out; the hash goes once nobody waits or asks
---   takeovers  hash  field -> pending take-over {u, n, k, r, h, hn, t, d, m, q}: asker id, name,
---                    sockets and the request-takeover that put each there (as a waiter's r); holder id and name;
+--   takeovers  hash  field -> pending take-over {u, n, k, r, last, h, hn, t, d, m, q}: asker id, name,
+--                    sockets and the request-takeover that put each there and the latest (as a waiter's
+--                    r and last); holder id and name;
 --                    the holder's grant (token) asked for; deadline (ms); message; its place in the
 --                    order of asking (a seq from '#seq', as a line's)
 -- And two ARGV in a row: the lease (ms) of grants, and the channel of lock events. Every script
@@ -152,11 +155,14 @@ local function leave_line(ctx, field, user, entry, why, by)
 end
 
 -- The socket asks for 'record' (a waiter's place, a take-over request) by 'request' (see r above). A
--- socket in it already stays by the request that put it there, as keep() does for a lock's keepers.
+-- socket in it already stays by the request that put it there, as keep() does for a lock's keepers;
+-- 'last' holds its latest request, which an idle release decided before it spares (forget_socket).
 local function add_asker(record, socket_id, node_id, request)
   record.r = record.r or {}
+  record.last = record.last or {}
   if record.k[socket_id] == nil then record.r[socket_id] = request end
   record.k[socket_id] = node_id
+  record.last[socket_id] = request
 end
 
 -- Joins 'user' (from this socket, by wait-for 'request') to the line of 'field', or adds the socket
@@ -207,11 +213,12 @@ local function forget_socket(ctx, socket_id, why, up_to)
       local pending = redis.call('HGET', ctx.takeovers, field)
       record = pending and cjson.decode(pending) or nil
     end
-    if record ~= nil and up_to ~= nil and record.r and (record.r[socket_id] or 0) > up_to then
+    if record ~= nil and up_to ~= nil and record.last and (record.last[socket_id] or 0) > up_to then
       stays[#stays + 1] = entry
     elseif record ~= nil then
       record.k[socket_id] = nil
       if record.r then record.r[socket_id] = nil end
+      if record.last then record.last[socket_id] = nil end
       if kind == 'w' then
         if next(record.k) == nil then
           leave_line(ctx, field, user, nil, why)
@@ -481,6 +488,7 @@ local function move_waiting_socket(ctx, old_socket, new_socket, new_node)
       decoded.k[new_socket] = new_node
       -- As for locks (move_socket_locks): the new socket waits by the resume, not by a request of its own.
       if decoded.r then decoded.r[old_socket] = nil end
+      if decoded.last then decoded.last[old_socket] = nil end
       redis.call('HSET', hash, key, cjson.encode(decoded))
     end
   end

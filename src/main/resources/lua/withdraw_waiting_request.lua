@@ -42,6 +42,7 @@ if kind == 'wait' then
   local entry = waiter_of(ctx, field, user_id)
   if by_request(entry) then
     entry.k[socket_id], entry.r[socket_id] = nil, nil
+    if entry.last then entry.last[socket_id] = nil end
     socket_index_update(ctx, socket_id, 'w|' .. field .. '|' .. user_id, false)
     if next(entry.k) == nil then
       leave_line(ctx, field, user_id, entry)
@@ -54,6 +55,7 @@ else
   local takeover = raw and cjson.decode(raw) or nil
   if takeover ~= nil and takeover.u == user_id and by_request(takeover) then
     takeover.k[socket_id], takeover.r[socket_id] = nil, nil
+    if takeover.last then takeover.last[socket_id] = nil end
     socket_index_update(ctx, socket_id, 't|' .. field, false)
     if next(takeover.k) == nil then
       end_takeover(ctx, field, takeover) -- without a word to the holder, as when the asker goes

@@ -34,6 +34,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * docs/protocol.md §5 and §6: a user whose socket idled (its locks went with reason idle) comes back on
@@ -239,10 +241,12 @@ class IdleThenBackTest {
 
     /**
      * §6, §14: the idle release spares what the socket asked for after it was decided, places in lines
-     * as well as grants. The release is held back until Sara, idle a moment ago, has joined a line.
+     * as well as grants, also a place asked for again. The release is held back until Sara, idle a
+     * moment ago, has asked for her place in the line.
      */
-    @Test
-    void anIdleReleaseSparesAPlaceTakenAfterItWasDecided() throws InterruptedException {
+    @ParameterizedTest(name = "waiting already: {0}")
+    @ValueSource(booleans = {false, true})
+    void anIdleReleaseSparesAPlaceTakenAfterItWasDecided(boolean waitingAlready) throws InterruptedException {
         long c = Fixtures.configurator(store);
         long item = Fixtures.item(store, c);
         try (WsClient sara = WsClient.connect(base, DemoLogin.user("Sara").token());
@@ -257,15 +261,34 @@ class IdleThenBackTest {
                     sara.request("lock-item-subresource", Map.of("itemId", item, "page", "attributes"))
                             .path("event")
                             .asText());
+            if (waitingAlready) {
+                // Asked again after the decision, the place stays by the later request.
+                assertEquals(
+                        "queued",
+                        sara.request(
+                                        "wait-for",
+                                        Map.of(
+                                                "resource",
+                                                Map.of("type", "item-subresource", "itemId", item, "page", "filters")))
+                                .path("event")
+                                .asText());
+            }
             // Tom stays active throughout: the only idle release to come is Sara's.
             ScheduledExecutorService toucher = Executors.newSingleThreadScheduledExecutor();
             toucher.scheduleAtFixedRate(() -> tom.send("touch", Map.of()), 0, 300, TimeUnit.MILLISECONDS);
             CompletableFuture<Void> decided = new CompletableFuture<>();
             CompletableFuture<Void> queued = new CompletableFuture<>();
-            ScriptHooks.install(pipelined).beforeNext("release_socket_locks", () -> {
-                decided.complete(null);
-                return Uni.createFrom().completionStage(queued);
-            });
+            // Sara's idle release, not the release of a socket an earlier test left behind.
+            String saraSocket = sara.socketId();
+            ScriptHooks.install(pipelined)
+                    .beforeNext(
+                            "release_socket_locks",
+                            args -> args.get(0).equals(saraSocket)
+                                    && args.get(1).equals("idle"),
+                            () -> {
+                                decided.complete(null);
+                                return Uni.createFrom().completionStage(queued);
+                            });
             decided.orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS).join();
 
             JsonNode place = sara.request(

@@ -9,6 +9,7 @@ import io.vertx.mutiny.redis.client.Response;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -21,6 +22,10 @@ import java.util.function.Supplier;
 public final class ScriptHooks extends ScriptExecutor {
 
     private final Map<String, Supplier<Uni<Void>>> before = new ConcurrentHashMap<>();
+    /** Runs before the next run of a script whose arguments (ARGV) match, by script name. */
+    private final Map<String, Map.Entry<Predicate<List<String>>, Supplier<Uni<Void>>>> beforeMatching =
+            new ConcurrentHashMap<>();
+
     private final Map<String, Supplier<Uni<Void>>> after = new ConcurrentHashMap<>();
 
     private ScriptHooks(PipelinedRedis redis) {
@@ -43,6 +48,14 @@ public final class ScriptHooks extends ScriptExecutor {
     }
 
     /**
+     * The next run of the script whose arguments (its ARGV) {@code args} accepts waits for {@code
+     * action}; runs of it with other arguments go out at once, and so do later ones.
+     */
+    public void beforeNext(String scriptName, Predicate<List<String>> args, Supplier<Uni<Void>> action) {
+        beforeMatching.put(scriptName, Map.entry(args, action));
+    }
+
+    /**
      * The next run of the script hands its reply on only after {@code action}, run when the reply
      * arrives: freezing Redis there stalls what the server does next, after the script did its work.
      */
@@ -54,6 +67,13 @@ public final class ScriptHooks extends ScriptExecutor {
     public Uni<Response> run(LuaScript script, List<String> keys, List<String> args) {
         return Uni.createFrom().deferred(() -> {
             Supplier<Uni<Void>> action = before.remove(script.name());
+            Map.Entry<Predicate<List<String>>, Supplier<Uni<Void>>> matching = beforeMatching.get(script.name());
+            if (action == null
+                    && matching != null
+                    && matching.getKey().test(args)
+                    && beforeMatching.remove(script.name(), matching)) {
+                action = matching.getValue();
+            }
             Supplier<Uni<Void>> then = after.remove(script.name());
             Uni<Void> first = action == null ? Uni.createFrom().voidItem() : action.get();
             Uni<Response> reply = first.chain(() -> super.run(script, keys, args));
