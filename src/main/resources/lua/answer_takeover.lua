@@ -7,8 +7,9 @@
 -- ARGV[1] field         ARGV[2] configuratorId  ARGV[3] userId (the holder answering)
 -- ARGV[4] accept        '1' | '0'
 -- ARGV[5] lockChannel   ARGV[6] leaseMs   ARGV[7] waitChannel
--- Reply (JSON): {s='ANSWERED', handed, released=[...]} | {s='NOT_FOUND', released=[...]} (also a
---              refusal after the deadline: the request ended by handing the lock over)
+-- Reply (JSON): {s='ANSWERED', handed, late, released=[...]} | {s='NOT_FOUND', late, released=[...]}
+--              (NOT_FOUND also for a refusal after the deadline); late: the answer came after the
+--              deadline and the run handed the lock over, as a sweep would have (it counts as no answer)
 local locks_key = KEYS[1]
 local field, configurator_id, user_id, accept, channel = ARGV[1], ARGV[2], ARGV[3], ARGV[4] == '1', ARGV[5]
 local now = now_ms()
@@ -17,7 +18,7 @@ local live, book = load_live(locks_key, now, released)
 local ctx = waiting_context(KEYS, 2, ARGV, 6, configurator_id, book)
 local pending = redis.call('HGET', ctx.takeovers, field)
 local takeover = pending and cjson.decode(pending) or nil
-local answered, handed = false, false
+local answered, handed, late = false, false, false
 -- Only a holder who still holds the lock may answer. One whose lease ran out (found expired just now,
 -- before the reaper saw it) has nothing left to refuse: the freed lock goes to the asker below, as
 -- it would have had the reaper come first (§13: B gets a lock that A released meanwhile).
@@ -25,7 +26,7 @@ local holding = live[field] ~= nil and live[field].u == user_id
 if takeover ~= nil and takeover.h == user_id and holding then
   -- No answer before the deadline counts as yes, also when one comes after it and before the sweep:
   -- a late refusal is no refusal (it is answered as an answer to nothing), a late yes is a yes.
-  local late = takeover.d <= now
+  late = takeover.d <= now
   answered = accept or not late
   if accept or late then
     handed = hand_over(ctx, locks_key, live, now, field, takeover, released)
@@ -38,5 +39,5 @@ local served = false
 if #released > 0 then served = serve(ctx, locks_key, live, now, released) end
 if #released > 0 or served or handed then announce(channel, configurator_id, live, released, now) end
 publish_waiting(ctx, live)
-if not answered then return cjson.encode({ s = 'NOT_FOUND', released = released }) end
-return cjson.encode({ s = 'ANSWERED', handed = handed, released = released })
+if not answered then return cjson.encode({ s = 'NOT_FOUND', late = late, released = released }) end
+return cjson.encode({ s = 'ANSWERED', handed = handed, late = late, released = released })

@@ -126,11 +126,13 @@ public class Takeovers {
                     return scripts.answerTakeover(resource, holderUserId, accept)
                             .map(reply -> {
                                 lockAudit.released(reply.released());
-                                if (!reply.answered()) {
-                                    return Optional.<Resource>empty();
+                                if (reply.late()) {
+                                    // Handed over at the deadline, as the sweep would have: no answer counted.
+                                    audit.answered(resource, holderUserId, "timeout");
+                                } else if (reply.answered()) {
+                                    audit.answered(resource, holderUserId, accept ? "accepted" : "refused");
                                 }
-                                audit.answered(resource, holderUserId, accept ? "accepted" : "refused");
-                                return resolved;
+                                return reply.answered() ? resolved : Optional.<Resource>empty();
                             });
                 })
                 .onFailure()

@@ -67,7 +67,7 @@ final class WaitingReplies {
         return LockRecords.released(ScriptJson.parse(json).path("released"));
     }
 
-    /** answer_takeover: {@code {s=ANSWERED|NOT_FOUND, released}}. */
+    /** answer_takeover: {@code {s=ANSWERED|NOT_FOUND, late, released}}. */
     static AnswerReply answerTakeover(String json) {
         JsonNode reply = ScriptJson.parse(json);
         boolean answered = switch (reply.path("s").asText()) {
@@ -75,7 +75,7 @@ final class WaitingReplies {
             case "NOT_FOUND" -> false;
             default -> throw new IllegalStateException("answer_takeover answered " + json);
         };
-        return new AnswerReply(answered, LockRecords.released(reply.path("released")));
+        return new AnswerReply(answered, reply.path("late").asBoolean(), LockRecords.released(reply.path("released")));
     }
 
     /** resolve_takeover: {@code {s=GONE} | {s=NOT_DUE, deadline} | {s=RESOLVED, holder, released}}. */

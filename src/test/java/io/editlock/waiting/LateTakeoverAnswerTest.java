@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.support.Api;
+import io.editlock.support.AuditLines;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.DemoLogin.TestUser;
 import io.editlock.support.Sockets;
@@ -48,7 +49,8 @@ class LateTakeoverAnswerTest {
         TestUser anna = DemoLogin.user("Anna");
         long c = Api.configurator(anna);
         long item = Api.item(anna, c, null);
-        try (Sockets sockets = new Sockets()) {
+        try (Sockets sockets = new Sockets();
+                AuditLines audit = AuditLines.capture()) {
             WsClient annaSocket = sockets.connect(base, anna);
             WsClient ben = sockets.connect(base, DemoLogin.user("Ben"));
             JsonNode held = annaSocket.request("lock-item-subresource", page(item));
@@ -83,6 +85,10 @@ class LateTakeoverAnswerTest {
             JsonNode lost = annaSocket.awaitEvent("lock-lost");
             assertEquals("taken-over", lost.path("data").path("reason").asText(), lost.toString());
             assertTrue(ben.events("takeover-refused").isEmpty(), "Ben was told a refusal: " + ben.received());
+            // In the audit log and the metric, as the sweep would have counted it: no answer in time.
+            audit.await(
+                    "the late answer audited as a timeout",
+                    line -> line.startsWith("takeover-timeout ") && line.contains("item:" + item + ":filters"));
         }
     }
 }

@@ -75,9 +75,13 @@ class WaitingRepliesTest {
                 answered.released().stream().map(r -> r.reason()).toList(),
                 "the handed lock");
         assertEquals(
-                new AnswerReply(false, List.of()),
+                new AnswerReply(false, false, List.of()),
                 WaitingReplies.answerTakeover("{\"s\":\"NOT_FOUND\",\"released\":{}}"),
                 "NOT_FOUND, nothing released");
+        assertTrue(
+                WaitingReplies.answerTakeover("{\"s\":\"NOT_FOUND\",\"late\":true,\"released\":{}}")
+                        .late(),
+                "a refusal after the deadline");
 
         assertInstanceOf(ResolveReply.Gone.class, WaitingReplies.resolveTakeover("{\"s\":\"GONE\"}"), "GONE");
         assertEquals(
