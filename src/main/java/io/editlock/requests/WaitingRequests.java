@@ -123,6 +123,8 @@ public class WaitingRequests {
             return locks.acquire(outcome.resource(), session.holder())
                     .onFailure()
                     .invoke(room::notGranted)
+                    .onFailure()
+                    .transform(failure -> LockStoreUnavailableException.of(failure, outcome.resource()))
                     .flatMap(result -> {
                         if (result instanceof AcquireResult.Granted granted) {
                             RequestHandler.told(session, granted);

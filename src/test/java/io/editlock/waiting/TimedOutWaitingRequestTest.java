@@ -141,6 +141,16 @@ class TimedOutWaitingRequestTest {
         assertGivenBack(c, item, tomUser, tom, watcher);
     }
 
+    /** The page is free: the wait-for asks for the lock, and that request is the one the store does not answer. */
+    @Test
+    void aWaitForOfAFreePageAnsweredUnavailableNamesItsConfigurator() {
+        long c = Fixtures.configurator(store);
+        long item = Fixtures.item(store, c);
+        WsClient tom = connect(DemoLogin.user("Tom"));
+
+        unavailable(c, tom, "acquire_lock", () -> tom.request("wait-for", about(item)));
+    }
+
     @Test
     void aTakeOverRequestAnsweredUnavailableIsWithdrawn() {
         long c = Fixtures.configurator(store);
