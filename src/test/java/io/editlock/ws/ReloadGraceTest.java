@@ -29,8 +29,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * docs/protocol.md §5: a page that goes away closes with 1001, and a reload is such a page. Its
- * locks wait the short reload grace for the reloaded page's resume, then go with reason disconnect;
- * 1000 (the client is done) releases at once. The grace period of a drop is set far longer here, so
+ * locks wait the short reload grace for the reloaded page's resume, then go with reason disconnect
+ * (1000, the client is done, releases at once: {@link NormalClosureTest}). The grace period of a drop is set far longer here, so
  * that a release after the reload grace cannot be mistaken for one after the grace period.
  */
 @QuarkusTest
@@ -131,45 +131,6 @@ class ReloadGraceTest {
                     after.compareTo(GRACE) < 0,
                     "released after the reload grace, not the long grace period: " + after.toMillis() + " ms");
             assertEquals(List.of(), currentLocks(c), "nothing is held any more");
-        }
-    }
-
-    /**
-     * Ordered against a page that went away just before, rather than timed: when Tom's 1000 is
-     * announced, Omar's 1001 (sent first) must still be waiting out its reload grace.
-     */
-    @Test
-    void normalClosureReleasesAtOnce() {
-        long c = Fixtures.configurator(store);
-        long reloading = Fixtures.configurator(store);
-        try (WsClient sara = WsClient.connect(base, DemoLogin.user("Sara").token());
-                RawWsClient tom =
-                        RawWsClient.connect(base, DemoLogin.user("Tom").token());
-                RawWsClient omar =
-                        RawWsClient.connect(base, DemoLogin.user("Omar").token())) {
-            sara.request("watch", Map.of("configuratorId", c));
-            tom.request(lock(c, "l1"), "l1");
-            omar.request(lock(reloading, "l2"), "l2");
-            String socketId = tom.welcome().path("data").path("socketId").asText();
-            omar.sendClose(1001);
-            awaitKeptForResume(omar.welcome().path("data").path("socketId").asText());
-
-            tom.sendClose(1000);
-
-            JsonNode released = sara.awaitEvent(
-                    frame -> "lock-released".equals(frame.path("event").asText()), Duration.ofSeconds(10));
-            assertEquals(
-                    "disconnect",
-                    released.path("data").path("reason").asText(),
-                    "released as a disconnect: " + released);
-            assertEquals(
-                    1,
-                    currentLocks(reloading).size(),
-                    "1000 releases at once, without any grace: the page that went away before it still waits");
-            assertTrue(
-                    lifecycle.droppedSessions().stream()
-                            .noneMatch(session -> session.socketId().equals(socketId)),
-                    "a socket closed with 1000 does not wait for a resume");
         }
     }
 
