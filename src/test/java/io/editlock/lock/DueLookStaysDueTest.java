@@ -8,14 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.editlock.catalog.ConfiguratorStore;
 import io.editlock.redis.LockKeys;
 import io.editlock.support.Fixtures;
+import io.editlock.support.NoRenewalNoReaper;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
@@ -24,24 +23,14 @@ import org.junit.jupiter.api.Test;
  * reaper's next look. A grant in the same configurator, made while a look is due and before the
  * reaper came, must not put that look off until its own lease ends: the lease that ran out in between
  * (renewed by its node before it died) would wait for it. No renewal and no reaper run here by
- * themselves; the test renews and reaps by hand.
+ * themselves (leases of 2 s); the test renews and reaps by hand.
  */
 @QuarkusTest
-@TestProfile(DueLookStaysDueTest.ByHand.class)
+@TestProfile(NoRenewalNoReaper.class)
 class DueLookStaysDueTest {
 
     private static final Duration WAIT = Duration.ofSeconds(10);
-    private static final Duration LEASE = Duration.ofSeconds(3);
-
-    public static class ByHand implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of(
-                    "editlock.lease.ttl", LEASE.toMillis() + "ms",
-                    "editlock.lease.renew-interval", "1h",
-                    "editlock.lease.reaper-interval", "1h");
-        }
-    }
+    private static final Duration LEASE = NoRenewalNoReaper.LEASE;
 
     @Inject
     LockService locks;

@@ -30,7 +30,10 @@ class EngineIoUnreadSessionsTest {
                     "editlock.socketio.connect-timeout",
                     CONNECT_TIMEOUT.toMillis() + "ms",
                     "editlock.limits.max-unsent-bytes",
-                    "4096");
+                    "4096",
+                    // For EngineIoUpgradeTimeoutTest, which shares this profile (one app for both).
+                    "editlock.socketio.upgrade-timeout",
+                    "4s");
         }
     }
 

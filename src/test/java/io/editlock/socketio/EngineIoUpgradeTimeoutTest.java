@@ -5,14 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -25,17 +23,10 @@ import org.junit.jupiter.api.Test;
  * This is what a proxy that lets the WebSocket open but holds back its frames does to a client.
  */
 @QuarkusTest
-@TestProfile(EngineIoUpgradeTimeoutTest.ShortUpgrade.class)
+@TestProfile(EngineIoUnreadSessionsTest.ShortConnectTimeout.class) // its upgrade timeout: 4 s
 class EngineIoUpgradeTimeoutTest {
 
     private static final int POLLS = 10;
-
-    public static class ShortUpgrade implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("editlock.socketio.upgrade-timeout", "4s");
-        }
-    }
 
     @TestHTTPResource("/socket.io/")
     URI engine;

@@ -9,6 +9,7 @@ import io.vertx.mutiny.redis.client.Response;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiPredicate;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -23,7 +24,7 @@ public final class ScriptHooks extends ScriptExecutor {
 
     private final Map<String, Supplier<Uni<Void>>> before = new ConcurrentHashMap<>();
     /** Runs before the next run of a script whose arguments (ARGV) match, by script name. */
-    private final Map<String, Map.Entry<Predicate<List<String>>, Supplier<Uni<Void>>>> beforeMatching =
+    private final Map<String, Map.Entry<BiPredicate<List<String>, List<String>>, Supplier<Uni<Void>>>> beforeMatching =
             new ConcurrentHashMap<>();
 
     private final Map<String, Supplier<Uni<Void>>> after = new ConcurrentHashMap<>();
@@ -52,7 +53,13 @@ public final class ScriptHooks extends ScriptExecutor {
      * action}; runs of it with other arguments go out at once, and so do later ones.
      */
     public void beforeNext(String scriptName, Predicate<List<String>> args, Supplier<Uni<Void>> action) {
-        beforeMatching.put(scriptName, Map.entry(args, action));
+        beforeNext(scriptName, (keys, argv) -> args.test(argv), action);
+    }
+
+    /** As {@link #beforeNext(String, Predicate, Supplier)}, choosing by the run's KEYS and ARGV. */
+    public void beforeNext(
+            String scriptName, BiPredicate<List<String>, List<String>> keysAndArgs, Supplier<Uni<Void>> action) {
+        beforeMatching.put(scriptName, Map.entry(keysAndArgs, action));
     }
 
     /**
@@ -67,10 +74,11 @@ public final class ScriptHooks extends ScriptExecutor {
     public Uni<Response> run(LuaScript script, List<String> keys, List<String> args) {
         return Uni.createFrom().deferred(() -> {
             Supplier<Uni<Void>> action = before.remove(script.name());
-            Map.Entry<Predicate<List<String>>, Supplier<Uni<Void>>> matching = beforeMatching.get(script.name());
+            Map.Entry<BiPredicate<List<String>, List<String>>, Supplier<Uni<Void>>> matching =
+                    beforeMatching.get(script.name());
             if (action == null
                     && matching != null
-                    && matching.getKey().test(args)
+                    && matching.getKey().test(keys, args)
                     && beforeMatching.remove(script.name(), matching)) {
                 action = matching.getValue();
             }

@@ -6,42 +6,41 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.redis.PipelinedRedis;
 import io.editlock.support.Api;
 import io.editlock.support.AuditLines;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.DemoLogin.TestUser;
+import io.editlock.support.ScriptHooks;
 import io.editlock.support.Sockets;
 import io.editlock.support.WsClient;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
 import java.net.URI;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.Map;
-import org.awaitility.Awaitility;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * docs/protocol.md §13: "A accepts, or does not answer before the deadline: the lock passes to B".
- * The sweep that resolves due requests never comes here, so an answer after the deadline reaches a
- * request that is still stored: it must not refuse, whatever it says.
+ * The sweep that resolves the request at its deadline is held back here until the holder has
+ * answered, so an answer after the deadline reaches a request that is still stored: it must not
+ * refuse, whatever it says.
  */
 @QuarkusTest
-@TestProfile(LateTakeoverAnswerTest.NoSweep.class)
+@TestProfile(TakeoverTest.ShortConsent.class)
 class LateTakeoverAnswerTest {
-
-    public static class NoSweep implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("editlock.waiting.consent-window", "1s", "editlock.waiting.sweep-interval", "1h");
-        }
-    }
 
     @TestHTTPResource("/")
     URI base;
+
+    @Inject
+    PipelinedRedis pipelined;
 
     @ParameterizedTest(name = "accept {0}")
     @ValueSource(booleans = {false, true})
@@ -58,15 +57,23 @@ class LateTakeoverAnswerTest {
             JsonNode pending = ben.request("request-takeover", Map.of("resource", filters(item)));
             assertEquals("takeover-pending", pending.path("event").asText(), pending.toString());
             annaSocket.awaitEvent("takeover-requested");
-            Instant deadline =
-                    Instant.parse(pending.path("data").path("deadline").asText());
-            Awaitility.await()
-                    .atMost(Duration.ofSeconds(10))
-                    .pollInterval(Duration.ofMillis(50))
-                    .until(() -> Instant.now().isAfter(deadline.plusMillis(100)));
+            String field = "i:" + item + ":filters";
+            CompletableFuture<Void> swept = new CompletableFuture<>();
+            CompletableFuture<Void> answered = new CompletableFuture<>();
+            ScriptHooks.install(pipelined)
+                    .beforeNext(
+                            "resolve_takeover",
+                            args -> args.get(0).equals(field) && args.get(1).equals(String.valueOf(c)),
+                            () -> {
+                                swept.complete(null); // the deadline passed: a sweep came to resolve it
+                                return Uni.createFrom().completionStage(answered);
+                            });
+            swept.orTimeout(TakeoverTest.CONSENT.toSeconds() + 10, TimeUnit.SECONDS)
+                    .join();
 
             JsonNode answer =
                     annaSocket.request("answer-takeover", Map.of("resource", filters(item), "accept", accept));
+            answered.complete(null);
 
             if (accept) {
                 assertEquals("takeover-answered", answer.path("event").asText(), answer.toString());

@@ -8,10 +8,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.support.Api;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.DemoLogin.TestUser;
+import io.editlock.support.NoRenewalNoReaper;
 import io.editlock.support.WsClient;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import java.net.URI;
@@ -30,18 +30,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * have done — give the freed lock to whom waits or asked for it — or do nothing with it.
  */
 @QuarkusTest
-@TestProfile(LeaseRanOutBeforeTheReaperTest.NoRenewalNoReaper.class)
+@TestProfile(NoRenewalNoReaper.class)
 class LeaseRanOutBeforeTheReaperTest {
-
-    public static class NoRenewalNoReaper implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of(
-                    "editlock.lease.ttl", "2s",
-                    "editlock.lease.renew-interval", "1h",
-                    "editlock.lease.reaper-interval", "1h");
-        }
-    }
 
     @TestHTTPResource("/")
     URI base;

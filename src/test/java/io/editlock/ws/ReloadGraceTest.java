@@ -2,35 +2,41 @@ package io.editlock.ws;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.catalog.ConfiguratorStore;
 import io.editlock.lock.Lock;
 import io.editlock.lock.LockService;
+import io.editlock.redis.LockKeys;
+import io.editlock.redis.PipelinedRedis;
 import io.editlock.session.SessionLifecycle;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.DemoLogin.TestUser;
 import io.editlock.support.Fixtures;
 import io.editlock.support.RawWsClient;
+import io.editlock.support.ScriptHooks;
 import io.editlock.support.WsClient;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
  * docs/protocol.md §5: a page that goes away closes with 1001, and a reload is such a page. Its
  * locks wait the short reload grace for the reloaded page's resume, then go with reason disconnect
- * (1000, the client is done, releases at once: {@link NormalClosureTest}). The grace period of a drop is set far longer here, so
+ * (1000, the client is done, releases at once). The grace period of a drop is set far longer here, so
  * that a release after the reload grace cannot be mistaken for one after the grace period.
  */
 @QuarkusTest
@@ -62,6 +68,12 @@ class ReloadGraceTest {
 
     @Inject
     SessionLifecycle lifecycle;
+
+    @Inject
+    LockKeys keys;
+
+    @Inject
+    PipelinedRedis pipelined;
 
     @Test
     void reloadedPageResumesTheSameGrantAndWatchersNeverSeeItReleased() {
@@ -130,6 +142,39 @@ class ReloadGraceTest {
             assertTrue(
                     after.compareTo(GRACE) < 0,
                     "released after the reload grace, not the long grace period: " + after.toMillis() + " ms");
+            assertEquals(List.of(), currentLocks(c), "nothing is held any more");
+        }
+    }
+
+    /**
+     * 1000 (the client is done) releases at once: the release comes, and the socket was never kept
+     * for a resume on the way (its resume record was never marked dropped, as a 1001's is).
+     */
+    @Test
+    void normalClosureReleasesAtOnce() {
+        long c = Fixtures.configurator(store);
+        try (WsClient sara = WsClient.connect(base, DemoLogin.user("Sara").token());
+                RawWsClient tom =
+                        RawWsClient.connect(base, DemoLogin.user("Tom").token())) {
+            sara.request("watch", Map.of("configuratorId", c));
+            tom.request(lock(c, "l1"), "l1");
+            String resumeKey =
+                    keys.resume(tom.welcome().path("data").path("resumeToken").asText());
+            AtomicBoolean keptForResume = new AtomicBoolean();
+            ScriptHooks.install(pipelined).beforeNext("mark_dropped", (k, args) -> k.contains(resumeKey), () -> {
+                keptForResume.set(true);
+                return Uni.createFrom().voidItem();
+            });
+
+            tom.sendClose(1000);
+
+            JsonNode released = sara.awaitEvent(
+                    frame -> "lock-released".equals(frame.path("event").asText()), Duration.ofSeconds(10));
+            assertEquals(
+                    "disconnect",
+                    released.path("data").path("reason").asText(),
+                    "released as a disconnect: " + released);
+            assertFalse(keptForResume.get(), "a socket closed with 1000 is not kept for a resume");
             assertEquals(List.of(), currentLocks(c), "nothing is held any more");
         }
     }
