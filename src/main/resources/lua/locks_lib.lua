@@ -68,15 +68,21 @@ end
 
 -- Runs a command on 'key' with the values of 'args' after it, at most 500 at a time: Lua refuses to
 -- unpack some thousands of values, and a socket may keep that many locks in one configurator. Pairs
--- (HSET's field and value) stay together, as 500 is even.
+-- (HSET's field and value) stay together, as 500 is even. Returns the replies that are lists, one
+-- after the other (HMGET's values, in the order of 'args').
 local function call_in_chunks(command, key, args)
+  local replies = {}
   for first = 1, #args, 500 do
-    redis.call(command, key, unpack(args, first, math.min(first + 499, #args)))
+    local reply = redis.call(command, key, unpack(args, first, math.min(first + 499, #args)))
+    if type(reply) == 'table' then
+      for _, value in ipairs(reply) do replies[#replies + 1] = value end
+    end
   end
+  return replies
 end
 
 -- The live locks by field, from what read_locks read: an expired lease is gone for every decision.
--- Expired ones are deleted (one HDEL) and added to 'released' with reason 'expired'; with 'released'
+-- Expired ones are deleted (HDEL) and added to 'released' with reason 'expired'; with 'released'
 -- nil they stay in the hash, for a script that cannot serve the waiting lines they may unblock
 -- (guards_lib.lua). O(locks held).
 local function live_of(locks_key, records, now, released)

@@ -44,9 +44,6 @@ end
 -- waited for, the new one waits for, in the same place (waitlines_lib.lua)
 local waiting = waiting_context(KEYS, 2, ARGV, 5, ARGV[7], book)
 local waits = move_waiting_socket(waiting, old_socket, new_socket, new_node)
-return cjson.encode({
-  moved = moved,
-  waits = waits,
-  places = waits and places_of(waiting, new_socket) or {},
-  asks = waits and asks_of(waiting, new_socket) or {},
-})
+local places, asks = {}, {}
+if waits then places, asks = waits_of(waiting, new_socket) end
+return cjson.encode({ moved = moved, waits = waits, places = places, asks = asks })

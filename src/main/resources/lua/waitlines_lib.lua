@@ -404,11 +404,7 @@ local function serve(ctx, locks_key, live, now, released, field)
   -- The pending take-overs of every candidate in one read.
   local candidates = {}
   for candidate, _ in pairs(fields) do candidates[#candidates + 1] = candidate end
-  local pending = {}
-  for first = 1, #candidates, 500 do
-    local chunk = redis.call('HMGET', ctx.takeovers, unpack(candidates, first, math.min(first + 499, #candidates)))
-    for _, value in ipairs(chunk) do pending[#pending + 1] = value end
-  end
+  local pending = call_in_chunks('HMGET', ctx.takeovers, candidates)
   local read_at = ctx.forgotten
   for _, claim in ipairs(first_asked_first(ctx, candidates, pending)) do
     local raw, head = claim.raw, claim.head
@@ -498,36 +494,23 @@ local function move_waiting_socket(ctx, old_socket, new_socket, new_node)
   return true
 end
 
--- The places in lines a socket has here, {f=field, m=member} each: the node of a socket that resumed
--- tells its user how they move up and when the place ends, as the node they asked from would have
--- (docs/protocol.md §14). One read per line the socket waits in (at most a user's limit of lines).
-local function places_of(ctx, socket_id)
-  local places = {}
+-- What a socket waits for here: its places in lines ({f=field, m=member} each) and its take-over
+-- requests ({f=field, h=holder} each). The node of a socket that resumed tells its user how they move
+-- up, when a place ends and how a request ends, as the node they asked from would have (docs/protocol.md
+-- §13, §14). One read per line or request (at most a user's limit of lines).
+local function waits_of(ctx, socket_id)
+  local places, asks = {}, {}
   local raw = redis.call('HGET', ctx.waiters, 's:' .. socket_id)
-  if not raw then return places end
+  if not raw then return places, asks end
   for _, entry in ipairs(cjson.decode(raw)) do
     local kind, field, user = string.match(entry, '^(%a)|([^|]*)|?(.*)$')
     if kind == 'w' then
       local record = redis.call('HGET', ctx.waiters, field .. '|' .. user)
       if record then places[#places + 1] = { f = field, m = cjson.decode(record).m } end
-    end
-  end
-  return places
-end
-
--- The take-over requests a socket asks for here, {f=field, h=holder} each: the node of a socket that
--- resumed tells its user how they end when it missed it (docs/protocol.md §13), as the node they asked
--- from would have. One read per request (a take-over is asked one page at a time).
-local function asks_of(ctx, socket_id)
-  local asks = {}
-  local raw = redis.call('HGET', ctx.waiters, 's:' .. socket_id)
-  if not raw then return asks end
-  for _, entry in ipairs(cjson.decode(raw)) do
-    local kind, field = string.match(entry, '^(%a)|([^|]*)')
-    if kind == 't' then
+    else
       local record = redis.call('HGET', ctx.takeovers, field)
       if record then asks[#asks + 1] = { f = field, h = cjson.decode(record).h } end
     end
   end
-  return asks
+  return places, asks
 end

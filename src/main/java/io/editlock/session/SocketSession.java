@@ -235,11 +235,12 @@ public final class SocketSession {
         return current;
     }
 
-    /** The locks its client was told it holds, or empty when it was never told of one. */
+    /** The lock under which a room is kept or left for a lock (see {@link SessionRegistry#keepsGrant}). */
     Object roomDecisions() {
         return roomDecisions;
     }
 
+    /** The locks its client was told it holds, or empty when it was never told of one. */
     public Optional<HeldLocks> heldLocksIfAny() {
         return Optional.ofNullable(held);
     }

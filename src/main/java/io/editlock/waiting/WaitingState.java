@@ -133,25 +133,25 @@ public class WaitingState {
 
     /** The user asks for a place in the line: until {@link #joined} or {@link #notJoining}. */
     public void joining(String userId, long configuratorId, String field) {
-        joining.put(joiningKey(userId, configuratorId, field), false);
+        joining.put(pageKey(userId, configuratorId, field), false);
     }
 
     /** The place asked for was not taken (refused, free, failed). */
     public void notJoining(String userId, long configuratorId, String field) {
-        joining.remove(joiningKey(userId, configuratorId, field));
+        joining.remove(pageKey(userId, configuratorId, field));
     }
 
     /** The line served the user: their place ends, also one whose wait_for is still being answered. */
     public void served(String userId, long configuratorId, String field) {
         left(userId, configuratorId, field);
-        joining.computeIfPresent(joiningKey(userId, configuratorId, field), (key, served) -> true);
+        joining.computeIfPresent(pageKey(userId, configuratorId, field), (key, served) -> true);
     }
 
     // Joining and leaving change a line's map inside compute: a line that became empty is dropped in
     // the same atomic step, so no join can land in a map that was just dropped.
     /** @return whether the place is recorded: not when the line served the user while it was being taken */
     public boolean joined(String userId, long configuratorId, String field, String member, long position) {
-        if (Boolean.TRUE.equals(joining.remove(joiningKey(userId, configuratorId, field)))) {
+        if (Boolean.TRUE.equals(joining.remove(pageKey(userId, configuratorId, field)))) {
             return false;
         }
         places.compute(configuratorId + "|" + field, (key, line) -> {
@@ -162,7 +162,8 @@ public class WaitingState {
         return true;
     }
 
-    private static String joiningKey(String userId, long configuratorId, String field) {
+    /** A user's request for a page, in {@link #joining} and {@link #asking}. */
+    private static String pageKey(String userId, long configuratorId, String field) {
         return configuratorId + "|" + field + "|" + userId;
     }
 
@@ -232,24 +233,24 @@ public class WaitingState {
 
     /** The user asks for a take-over: until {@link #askedUnlessEnded} or {@link #notAsking}. */
     public void asking(long configuratorId, String field, String askerId) {
-        asking.put(configuratorId + "|" + field + "|" + askerId, false);
+        asking.put(pageKey(askerId, configuratorId, field), false);
     }
 
     /** The take-over asked for does not stand (refused at once, failed). */
     public void notAsking(long configuratorId, String field, String askerId) {
-        asking.remove(configuratorId + "|" + field + "|" + askerId);
+        asking.remove(pageKey(askerId, configuratorId, field));
     }
 
     /** The request stands, as its reply says: recorded, unless its end was heard while it was being asked. */
     public void askedUnlessEnded(long configuratorId, AskedTakeover takeover) {
-        if (!Boolean.TRUE.equals(asking.remove(configuratorId + "|" + takeover.field() + "|" + takeover.askerId()))) {
+        if (!Boolean.TRUE.equals(asking.remove(pageKey(takeover.askerId(), configuratorId, takeover.field())))) {
             asked(configuratorId, takeover);
         }
     }
 
     /** @return the request, if this node had not heard of its end before */
     public Optional<AskedTakeover> takeoverEnded(String askerId, long configuratorId, String field) {
-        asking.computeIfPresent(configuratorId + "|" + field + "|" + askerId, (key, ended) -> true);
+        asking.computeIfPresent(pageKey(askerId, configuratorId, field), (key, ended) -> true);
         AskedTakeover[] ended = new AskedTakeover[1];
         asked.computeIfPresent(configuratorId, (id, requests) -> {
             ended[0] = requests.remove(field + "|" + askerId);

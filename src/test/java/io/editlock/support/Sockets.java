@@ -46,7 +46,17 @@ public final class Sockets implements AutoCloseable {
 
     /** The item's filters page as a {@code resource} object of docs/protocol.md §13 and §14. */
     public static Map<String, Object> filters(long item) {
-        return Map.of("type", "item-subresource", "itemId", item, "page", "filters");
+        return resource(item, "filters");
+    }
+
+    /** One page of the item as a {@code resource} object of docs/protocol.md §13 and §14. */
+    public static Map<String, Object> resource(long item, String page) {
+        return Map.of("type", "item-subresource", "itemId", item, "page", page);
+    }
+
+    /** The body of {@code lock-item-subresource} and {@code unlock-item-subresource} for one page of the item. */
+    public static Map<String, Object> page(long item, String page) {
+        return Map.of("itemId", item, "page", page);
     }
 
     /** The body of {@code wait-for} and {@code stop-waiting} for the item's filters page. */

@@ -1,5 +1,7 @@
 package io.editlock.waiting;
 
+import static io.editlock.support.Sockets.page;
+import static io.editlock.support.Sockets.resource;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -97,13 +99,5 @@ class RefusedRequestBesideAHandOverTest {
                 WAIT);
         assertEquals(
                 c, heard.path("data").path("resource").path("configuratorId").asLong(), heard.toString());
-    }
-
-    private static Map<String, Object> page(long item, String page) {
-        return Map.of("itemId", item, "page", page);
-    }
-
-    private static Map<String, Object> resource(long item, String page) {
-        return Map.of("type", "item-subresource", "itemId", item, "page", page);
     }
 }

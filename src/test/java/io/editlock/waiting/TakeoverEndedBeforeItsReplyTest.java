@@ -1,5 +1,7 @@
 package io.editlock.waiting;
 
+import static io.editlock.support.Sockets.page;
+import static io.editlock.support.Sockets.resource;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -125,13 +127,5 @@ class TakeoverEndedBeforeItsReplyTest {
 
     private static Predicate<JsonNode> unasked(String name) {
         return frame -> name.equals(frame.path("event").asText()) && !frame.has("ref");
-    }
-
-    private static Map<String, Object> page(long item, String page) {
-        return Map.of("itemId", item, "page", page);
-    }
-
-    private static Map<String, Object> resource(long item, String page) {
-        return Map.of("type", "item-subresource", "itemId", item, "page", page);
     }
 }
