@@ -1,8 +1,9 @@
-# bench/lib.sh: what bench/run and bench/road share, sourced by them once their knobs are set
-# (ROOT, BENCH, BENCH_REBUILD, BENCH_SERVER_OPTS, BENCH_GENERATOR_OPTS and log). Builds what is
-# missing, starts a redis-server on a free loopback port (REDIS_PORT, REDIS_PID) and the keys of the
-# demo login in WORK, stops every process it or its caller started on exit (PIDS), and defines gen
-# (the load generator), ready and start_node. NODE_JAVA_OPTS: more JVM options of the next node.
+# bench/lib.sh: what bench/run, bench/road and bench/large-delete share, sourced by them once their
+# knobs are set (ROOT, BENCH, BENCH_REBUILD, BENCH_SERVER_OPTS, BENCH_GENERATOR_OPTS and log).
+# Builds what is missing, starts a redis-server on a free loopback port (REDIS_PORT, REDIS_PID) and
+# the keys of the demo login in WORK, stops every process it or its caller started on exit (PIDS),
+# and defines gen (the load generator), ready and start_node. NODE_JAVA_OPTS: more JVM options of
+# the next node.
 # shellcheck shell=bash
 
 # --- builds ----------------------------------------------------------------------------------------

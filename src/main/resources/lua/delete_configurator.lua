@@ -1,7 +1,10 @@
 -- delete_configurator: guarded delete of a configurator (guard 'configurator') with all its data
 -- and locks. The deleter's own locks in it are released with reason 'deleted' and announced (nobody
 -- else can hold one: the guard would have refused). Its waiting lines and take-over requests end,
--- and their users are told NOT_FOUND. Cost: O(its items and entries), inherently.
+-- and their users are told NOT_FOUND. Cost: O(its locks and waiting lines), whatever its size: its
+-- records are set aside under their deleted names (RENAME is O(1)) and the rest is UNLINKed (freed
+-- off Redis's main thread), so that deleting a large configurator does not keep Redis busy. The node
+-- then takes the set-aside ids out of the global indexes in batches (catalog/DeletedConfigurators).
 --
 -- KEYS[1] configurator      hash: the configurator's record; absent = no such configurator
 -- KEYS[2] locks             hash of the configurator's locks (see locks_lib.lua)
@@ -15,8 +18,9 @@
 -- ARGV[3] lockChannel       ARGV[4] contentChannel
 -- ARGV[5] mayDeleteAny      '1' when the deleter is an admin; else only the creator (createdBy = guard.u) may
 -- KEYS[10..13], ARGV[6..7]  waiting lines (waitlines_lib.lua)
--- Reply (JSON): {s='OK', items=[id...], filters=[...], dependencies=[...], attributeValues=[...],
---               variables=[...], released} (ids whose global index entries the caller removes)
+-- KEYS[14..18]  where items, filters, dependencies, attributeValues and variables are set aside
+--               (absent before: a configurator is deleted once)
+-- Reply (JSON): {s='OK', released}
 --             | {s='NOT_FOUND'} | {s='FORBIDDEN'}
 --             | {s='LOCKED', lock, released} | {s='STALE_TOKEN', released} | {s='GIVEN_UP', released}
 --             released: the locks this run released (locks_lib.lua released_entry), reason 'deleted' or, for
@@ -50,17 +54,11 @@ if #released > 0 then announce(lock_channel, configurator_id, live, released, no
 end_lines_of(waiting, nil)
 publish_waiting(waiting, live)
 
-local deleted = {
-  s = 'OK',
-  items = redis.call('HKEYS', items_key),
-  filters = redis.call('HKEYS', filters_key),
-  dependencies = redis.call('HKEYS', dependencies_key),
-  attributeValues = redis.call('HKEYS', attribute_values_key),
-  variables = redis.call('HKEYS', variables_key),
-  released = released,
-}
+for i, records_key in ipairs({ items_key, filters_key, dependencies_key, attribute_values_key, variables_key }) do
+  if redis.call('EXISTS', records_key) == 1 then redis.call('RENAME', records_key, KEYS[13 + i]) end
+end
+local deleted = { s = 'OK', released = released }
 for _, entry in ipairs(expired) do released[#released + 1] = entry end
-redis.call('DEL', configurator_key, locks_key, items_key, children_key, item_entries_key,
-  filters_key, dependencies_key, attribute_values_key, variables_key, unpack(KEYS, 10, 13))
+redis.call('UNLINK', configurator_key, locks_key, children_key, item_entries_key, unpack(KEYS, 10, 13))
 content_changed(content_channel, configurator_id, 'configurator', configurator_id, 'deleted')
 return reply(deleted)

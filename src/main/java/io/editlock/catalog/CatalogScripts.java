@@ -103,9 +103,12 @@ public class CatalogScripts {
                 keys.entries(c, Entity.DEPENDENCY.collection()), // dependencies
                 keys.entries(c, Entity.ATTRIBUTE_VALUE.collection()), // attributeValues
                 keys.entries(c, Entity.VARIABLE.collection())); // variables
+        List<String> withWaiting = new ArrayList<>(keys.withWaiting(k, c));
+        DeletedConfigurators.SET_ASIDE.forEach(
+                entity -> withWaiting.add(keys.deletedRecords(c, entity.collection()))); // where each goes aside
         return releasingWrite(
                 DELETE_CONFIGURATOR,
-                keys.withWaiting(k, c),
+                withWaiting,
                 keys.withWaitingArgs(
                         List.of(
                                 guardJson(guard),

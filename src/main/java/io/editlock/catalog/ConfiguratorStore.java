@@ -34,14 +34,21 @@ public class ConfiguratorStore implements ItemOwners {
     private final PipelinedRedis redis;
     private final CatalogScripts scripts;
     private final CatalogIndex index;
+    private final DeletedConfigurators deleted;
     private final LockKeys keys;
     private final int maxItems;
 
     public ConfiguratorStore(
-            PipelinedRedis redis, CatalogScripts scripts, CatalogIndex index, LockKeys keys, EditlockConfig config) {
+            PipelinedRedis redis,
+            CatalogScripts scripts,
+            CatalogIndex index,
+            DeletedConfigurators deleted,
+            LockKeys keys,
+            EditlockConfig config) {
         this.redis = redis;
         this.scripts = scripts;
         this.index = index;
+        this.deleted = deleted;
         this.keys = keys;
         this.maxItems = config.limits().rest().itemsPerConfigurator();
     }
@@ -151,22 +158,17 @@ public class ConfiguratorStore implements ItemOwners {
     /**
      * Deletes the configurator with everything in it; the deleter's locks in it go with reason
      * deleted. Only its creator may, or anyone when {@code mayDeleteAny} (an admin): else
-     * {@link NotPermittedException}.
+     * {@link NotPermittedException}. It is gone at once, in one short script run whatever its size;
+     * the ids of its items and entries leave the global indexes in the background
+     * ({@link DeletedConfigurators}).
      */
     public Uni<Void> deleteConfigurator(Guard guard, boolean mayDeleteAny) {
         long id = guard.configuratorId();
-        return scripts.deleteConfigurator(guard, mayDeleteAny)
+        return deleted.asked(id)
+                .chain(() -> scripts.deleteConfigurator(guard, mayDeleteAny))
                 .map(reply -> reply.body(guard, Entity.CONFIGURATOR, id))
-                .call(reply -> Uni.join()
-                        .all(
-                                index.forgetDeleted(Entity.CONFIGURATOR, List.of(id)),
-                                index.forgetDeleted(Entity.ITEM, CatalogRecords.ids(reply.path("items"))),
-                                index.forgetDeleted(Entity.FILTER, CatalogRecords.ids(reply.path("filters"))),
-                                index.forgetDeleted(Entity.DEPENDENCY, CatalogRecords.ids(reply.path("dependencies"))),
-                                index.forgetDeleted(
-                                        Entity.ATTRIBUTE_VALUE, CatalogRecords.ids(reply.path("attributeValues"))),
-                                index.forgetDeleted(Entity.VARIABLE, CatalogRecords.ids(reply.path("variables"))))
-                        .andFailFast())
+                .call(() -> index.forgetDeleted(Entity.CONFIGURATOR, List.of(id)))
+                .invoke(() -> deleted.cleanUpSoon(id))
                 .replaceWithVoid();
     }
 

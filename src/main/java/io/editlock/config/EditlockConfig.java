@@ -40,6 +40,18 @@ public interface EditlockConfig {
     /** Take-over with consent (docs/protocol.md §13) and waiting lines (§14). */
     Waiting waiting();
 
+    /** The configurators and their contents. */
+    Catalog catalog();
+
+    interface Catalog {
+        /**
+         * How often every node looks for deleted configurators whose items and entries are still in
+         * the global indexes (their node died before it took them out).
+         */
+        @WithDefault("10s")
+        Duration cleanupInterval();
+    }
+
     interface Waiting {
         /** How long the holder has to answer a take-over request; no answer counts as yes. */
         @WithDefault("30s")

@@ -91,6 +91,23 @@ public class LockKeys {
         return prefix + ":item-index";
     }
 
+    /**
+     * Hash: the records of a deleted configurator's {@code collection} ({@code items}, {@code filters},
+     * ...), set aside by its delete until their ids are out of the global indexes.
+     */
+    public String deletedRecords(long configuratorId, String collection) {
+        return prefix + ":" + hashTag(configuratorId) + ":deleted:" + collection;
+    }
+
+    /**
+     * Sorted set: configurator ids whose delete was asked for (score: when, on Redis's clock), until
+     * what the delete set aside is cleaned up; written before the delete runs, so that a node that
+     * dies right after it leaves the cleanup to the others.
+     */
+    public String deletedConfigurators() {
+        return prefix + ":deleted-configurators";
+    }
+
     /** Set: ids of every configurator, for listing. */
     public String configuratorIndex() {
         return prefix + ":configurators";

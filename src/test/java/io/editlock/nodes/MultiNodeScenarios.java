@@ -1,5 +1,6 @@
 package io.editlock.nodes;
 
+import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -8,6 +9,8 @@ import io.editlock.support.CloseAll;
 import io.editlock.support.ServerNode;
 import io.editlock.support.TestTokens;
 import io.editlock.support.WsClient;
+import io.restassured.specification.RequestSpecification;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -296,5 +299,44 @@ abstract class MultiNodeScenarios {
                         "Omar sent nothing: his lock goes");
             }
         }
+    }
+
+    /**
+     * A configurator deleted on one node is gone on both at once, and the node takes its items' and
+     * entries' ids out of the global indexes after it (their commands allowed by the shipped ACL, in a
+     * Cluster each in its own slot).
+     */
+    @Test
+    void aConfiguratorDeletedOnOneNodeIsGoneOnBothAndItsIdsLeaveTheIndexes() {
+        String token = tokens.token("sara", "Sara");
+        long configurator = nodeA.createConfigurator(token, "multi-node");
+        long item = created(nodeA, token, "/api/configurators/" + configurator + "/items", Map.of("name", "Frame"));
+        created(nodeA, token, "/api/items/" + item + "/filters", Map.of("expression", "size > 2"));
+
+        as(nodeA, token).delete("/api/configurators/" + configurator).then().statusCode(204);
+
+        as(nodeB, token).get("/api/configurators/" + configurator).then().statusCode(404);
+        as(nodeB, token).get("/api/items/" + item).then().statusCode(404);
+        String done =
+                "deleted configurator " + configurator + ": 2 ids of its items and entries are out of the indexes";
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> Files.readString(nodeA.log()).contains(done));
+    }
+
+    private static RequestSpecification as(ServerNode node, String token) {
+        return given().baseUri(node.baseUri().toString())
+                .header("Authorization", "Bearer " + token)
+                .contentType("application/json");
+    }
+
+    private static long created(ServerNode node, String token, String route, Map<String, Object> body) {
+        return as(node, token)
+                .body(body)
+                .post(route)
+                .then()
+                .statusCode(201)
+                .extract()
+                .jsonPath()
+                .getLong("id");
     }
 }

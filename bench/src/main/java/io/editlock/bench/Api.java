@@ -42,6 +42,17 @@ final class Api {
                 .map(json -> json.getLong("id"));
     }
 
+    /** @param collection {@code filters}, {@code dependencies} or {@code attribute-values} */
+    Future<Long> addEntry(String token, long itemId, String collection, JsonObject body) {
+        return call(HttpMethod.POST, "/api/items/" + itemId + "/" + collection, token, body, 201)
+                .map(json -> json.getLong("id"));
+    }
+
+    Future<Void> deleteConfigurator(String token, long configuratorId) {
+        return call(HttpMethod.DELETE, "/api/configurators/" + configuratorId, token, null, 204)
+                .mapEmpty();
+    }
+
     /**
      * A configurator with this many items, as a tree: ten children per item, made level by level
      * (every parent exists before its children are added).
@@ -85,7 +96,7 @@ final class Api {
                         return Future.failedFuture(
                                 method + " " + path + " answered " + response.statusCode() + ": " + buffer);
                     }
-                    return Future.succeededFuture(buffer.toJsonObject());
+                    return Future.succeededFuture(buffer.length() == 0 ? null : buffer.toJsonObject());
                 }));
     }
 }

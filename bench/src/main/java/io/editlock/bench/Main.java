@@ -29,6 +29,8 @@ public final class Main {
               memory      --url U --server-pid PID --sockets N --configurators M --settle-ms S --runs
               report      --in results.jsonl --machine machine.properties --out report.md
               keys        --dir D   (jwt-private.pem and jwt-public.pem for the server nodes)
+              delete      --url U --redis-port P --items 1000 --entries-per-page 20 [--key-prefix editlock]
+                          (what deleting a large configurator costs: bench/large-delete)
               road        --url U --agent-port P --sources src/main/java --classes JAR,JAR --runs 5 [--redis-port P]
                           (the server's files a lock request and a guarded write run: bench/road)
             common: --out results.jsonl --event-loops N --timeout-ms T --connect-concurrency C
@@ -241,6 +243,16 @@ public final class Main {
                                     run,
                                     results);
                         }
+                    }
+                }
+                case "delete" -> {
+                    try (Resp redis = new Resp("127.0.0.1", Integer.parseInt(options.require("redis-port")))) {
+                        LargeDelete.run(
+                                api,
+                                redis,
+                                options.getInt("items", 1000),
+                                options.getInt("entries-per-page", 20),
+                                options.get("key-prefix", "editlock"));
                     }
                 }
                 case "contention" -> {
