@@ -2,9 +2,13 @@ package io.editlock.config;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.Positive;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import org.hibernate.validator.constraints.time.DurationMin;
 
 /** Every {@code editlock.*} setting, with its default. Documented for operators in docs/configuration.md. */
 @ConfigMapping(prefix = "editlock")
@@ -49,26 +53,31 @@ public interface EditlockConfig {
          * the global indexes (their node died before it took them out).
          */
         @WithDefault("10s")
+        @DurationMin(millis = 1)
         Duration cleanupInterval();
     }
 
     interface Waiting {
         /** How long the holder has to answer a take-over request; no answer counts as yes. */
         @WithDefault("30s")
+        @DurationMin(millis = 1)
         Duration consentWindow();
 
         /** How many waiting lines one user may be in at once; one more is refused with LIMIT_EXCEEDED. */
         @WithDefault("20")
+        @Positive
         int maxLinesPerUser();
 
         /** How often every node looks for take-over requests whose consent window ended. */
         @WithDefault("1s")
+        @DurationMin(millis = 1)
         Duration sweepInterval();
     }
 
     interface Idempotency {
         /** How long a create's answer is kept for retries under the same key (docs/protocol.md §8: 24 h). */
         @WithDefault("24h")
+        @DurationMin(millis = 1)
         Duration ttl();
     }
 
@@ -78,10 +87,12 @@ public interface EditlockConfig {
     interface Limits {
         /** Sockets one user may have open on one node; the next upgrade is refused with 429. */
         @WithDefault("20")
+        @Positive
         int socketsPerUser();
 
         /** Configurators one socket may watch; a {@code watch} beyond them is refused with LIMIT_EXCEEDED. */
         @WithDefault("100")
+        @Positive
         int watchesPerSocket();
 
         /**
@@ -90,6 +101,7 @@ public interface EditlockConfig {
          * per-user limit ({@code editlock.rate-limit.lock-requests-per-second}).
          */
         @WithDefault("200")
+        @Positive
         int framesPerSecond();
 
         /**
@@ -97,6 +109,7 @@ public interface EditlockConfig {
          * them it is closed with 1008 ("too slow"), which counts as a drop.
          */
         @WithDefault("1048576")
+        @Positive
         long maxUnsentBytes();
 
         /** Sizes and rates of the REST API. */
@@ -106,18 +119,22 @@ public interface EditlockConfig {
     interface Rest {
         /** REST writes (POST, PATCH, DELETE) one user may send per second, across nodes; more get 429 with Retry-After. */
         @WithDefault("20")
+        @Positive
         int writesPerSecond();
 
         /** Items one configurator may hold; adding one more is refused with 400. */
         @WithDefault("1000")
+        @Positive
         int itemsPerConfigurator();
 
         /** Entries one page may hold (filters, dependencies or attribute values of an item; variables of a configurator). */
         @WithDefault("200")
+        @Positive
         int entriesPerPage();
 
         /** Configurators one {@code GET /api/configurators} answers at most (its largest {@code limit}). */
         @WithDefault("100")
+        @Positive
         int listPageSize();
     }
 
@@ -130,14 +147,17 @@ public interface EditlockConfig {
 
         /** Largest frame accepted; a larger one closes the socket with 1009. */
         @WithDefault("16384")
+        @Positive
         int maxFrameBytes();
 
         /** How often the server pings every socket, so that a dead peer is noticed. */
         @WithDefault("10s")
+        @DurationMin(millis = 1)
         Duration pingInterval();
 
         /** A socket that answered no ping for this long is dropped (its locks wait out the grace period). */
         @WithDefault("30s")
+        @DurationMin(millis = 1)
         Duration pingTimeout();
     }
 
@@ -151,10 +171,12 @@ public interface EditlockConfig {
          * the handshake).
          */
         @WithDefault("25s")
+        @DurationMin(millis = 1)
         Duration pingInterval();
 
         /** How long a ping may go unanswered before the client counts as dropped (Engine.IO {@code pingTimeout}). */
         @WithDefault("20s")
+        @DurationMin(millis = 1)
         Duration pingTimeout();
 
         /**
@@ -162,6 +184,7 @@ public interface EditlockConfig {
          * handshake needs no token, so a session nobody connects on is closed after this.
          */
         @WithDefault("10s")
+        @DurationMin(millis = 1)
         Duration connectTimeout();
 
         /**
@@ -170,12 +193,14 @@ public interface EditlockConfig {
          * long-polling (a proxy that lets the WebSocket open but holds back its frames, say).
          */
         @WithDefault("10s")
+        @DurationMin(millis = 1)
         Duration upgradeTimeout();
     }
 
     interface Session {
         /** How long the locks of a socket that dropped without a close frame wait for a resume. */
         @WithDefault("10s")
+        @DurationMin(millis = 0)
         Duration gracePeriod();
 
         /**
@@ -184,14 +209,17 @@ public interface EditlockConfig {
          * of handing the page to the next user.
          */
         @WithDefault("3s")
+        @DurationMin(millis = 0)
         Duration reloadGrace();
 
         /** A user who sent nothing (no request, no touch) for this long loses their locks (reason idle). */
         @WithDefault("30m")
+        @DurationMin(millis = 1)
         Duration idleTimeout();
 
         /** How often every node checks its sockets for idleness and missing pongs. */
         @WithDefault("1s")
+        @DurationMin(millis = 1)
         Duration sweepInterval();
 
         /**
@@ -201,12 +229,13 @@ public interface EditlockConfig {
          * leases (reason expired), as after a crash. Dev and test mode use {@code 0s}, so that a restart
          * is quick and its clients resume on the restarted application.
          */
-        Optional<Duration> stopWait();
+        Optional<@DurationMin(millis = 0) Duration> stopWait();
     }
 
     interface RateLimit {
         /** Lock requests ({@code lock-*}) one user may send per second; more are refused with RATE_LIMITED. */
         @WithDefault("50")
+        @Positive
         int lockRequestsPerSecond();
     }
 
@@ -221,6 +250,7 @@ public interface EditlockConfig {
 
         /** Lifetime of a demo token. */
         @WithDefault("12h")
+        @DurationMin(millis = 1)
         Duration tokenLifetime();
     }
 
@@ -230,18 +260,22 @@ public interface EditlockConfig {
          * every third of this while the socket lives; a dead node's locks go after at most this.
          */
         @WithDefault("30s")
+        @DurationMin(millis = 1)
         Duration ttl();
 
         /** How often the owning node renews the leases its live sockets keep; keep it below a third of the TTL. */
         @WithDefault("10s")
+        @DurationMin(millis = 1)
         Duration renewInterval();
 
         /** How often every node looks for leases that ran out (to release and announce them). */
         @WithDefault("1s")
+        @DurationMin(millis = 1)
         Duration reaperInterval();
 
         /** How many configurators one reaper pass looks at, at most. */
         @WithDefault("200")
+        @Positive
         int reaperBatch();
     }
 
@@ -273,6 +307,6 @@ public interface EditlockConfig {
         String binary();
 
         /** Port of the embedded Redis; unset means a free loopback port. */
-        Optional<Integer> port();
+        Optional<@Min(1) @Max(65535) Integer> port();
     }
 }

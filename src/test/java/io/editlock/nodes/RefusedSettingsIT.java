@@ -1,0 +1,65 @@
+package io.editlock.nodes;
+
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.editlock.redis.embedded.RedisProcess;
+import io.editlock.support.ServerNode;
+import io.editlock.support.TestRedis;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * docs/configuration.md: a production node whose settings would take locks away from people at work,
+ * drop every socket or refuse everything does not start; its message names the setting. Zero does not
+ * mean "off" for any of them.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class RefusedSettingsIT {
+
+    private RedisProcess redis;
+
+    @BeforeAll
+    void startRedis() {
+        redis = RedisProcess.onFreePort(TestRedis.binary()).start();
+    }
+
+    @AfterAll
+    void stopRedis() throws Exception {
+        redis.close();
+    }
+
+    @ParameterizedTest(name = "{0}={1}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                // leases would run out between two renewals
+                "editlock.lease.renew-interval     | 30s | must be shorter than editlock.lease.ttl",
+                // every socket would be dropped between two pings
+                "editlock.websocket.ping-timeout   | 10s | must be longer than editlock.websocket.ping-interval",
+                // every lock would be released as idle at once
+                "editlock.session.idle-timeout     | 0s  | editlock.session.idle-timeout",
+                // every touch, unlock and resume would be refused
+                "editlock.limits.frames-per-second | 0   | editlock.limits.frames-per-second",
+                // a dead node's locks would never be reaped
+                "editlock.lease.reaper-batch       | 0   | editlock.lease.reaper-batch",
+                // every Socket.IO handshake would fail
+                "editlock.socketio.ping-interval   | 0s  | editlock.socketio.ping-interval",
+            })
+    void aNodeWithSettingsThatCannotWorkDoesNotStart(String setting, String value, String message) throws IOException {
+        try (ServerNode node =
+                ServerNode.launch("node-settings", Map.of("quarkus.redis.hosts", redis.url(), setting, value))) {
+            int exit = node.awaitExit(Duration.ofSeconds(60));
+            String log = Files.readString(node.log());
+            assertNotEquals(0, exit, setting + "=" + value + " must stop the start; its log: " + log);
+            assertTrue(log.contains(message), "the message must say what is wrong (" + message + "); the log: " + log);
+        }
+    }
+}
