@@ -35,6 +35,7 @@ public class SessionRegistry implements OpenSockets {
     }
 
     public void remove(SocketSession session) {
+        session.markRemoved(); // before the snapshot of what it watches: see watch
         bySocket.remove(session.socketId());
         byUser.computeIfPresent(session.identity().userId(), (id, sessions) -> {
             sessions.remove(session);
@@ -57,6 +58,11 @@ public class SessionRegistry implements OpenSockets {
             room.add(session);
             return room;
         });
+        if (session.removed()) {
+            // Removed meanwhile (a grant handed over by an event as the socket closed): remove() took a
+            // snapshot of what it watched that may not hold this room, and nothing would ever leave it.
+            unwatch(session, configuratorId);
+        }
         return added;
     }
 

@@ -64,6 +64,7 @@ public final class SocketSession {
     private volatile boolean mayKeepLocks;
     private volatile boolean resumable;
     private volatile boolean closedByServer;
+    private volatile boolean removed;
     /** The event loop the socket's I/O runs on, and its thread; known from its first message on that loop. */
     private volatile Context eventLoop;
 
@@ -264,6 +265,15 @@ public final class SocketSession {
     }
 
     /** The server closed it (ping timeout, shutdown): that end counts as a drop, not a clean close. */
+    /** Out of the registry: it ended, and may join no room again. */
+    boolean removed() {
+        return removed;
+    }
+
+    void markRemoved() {
+        removed = true;
+    }
+
     public boolean closedByServer() {
         return closedByServer;
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.editlock.auth.Identity;
 import io.editlock.support.RecordingConnection;
 import java.util.Set;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -54,6 +55,43 @@ class SessionRegistryRoomsTest {
             assertEquals(0, misses, "a watching socket was missing from its room, so it would get no broadcasts");
         } finally {
             done.set(true);
+            loops.shutdownNow();
+        }
+    }
+
+    /**
+     * A grant handed over by an event (a line, a take-over) joins the socket to the room from the relay's
+     * event loop, while the socket's own loop may be removing it: a socket that ended must never stay in
+     * a room, where every later broadcast would walk over it and it would never be freed.
+     */
+    @Test
+    void aSocketRemovedWhileItJoinsARoomIsNotLeftInIt() throws Exception {
+        SessionRegistry registry = new SessionRegistry();
+        ExecutorService loops = Executors.newFixedThreadPool(2);
+        try {
+            int left = 0;
+            for (int round = 0; round < 20_000 && left == 0; round++) {
+                SocketSession ending = session("ending-" + round);
+                registry.add(ending);
+                CyclicBarrier together = new CyclicBarrier(2);
+                Future<?> closing = loops.submit(() -> {
+                    together.await();
+                    registry.remove(ending);
+                    return null;
+                });
+                Future<?> joining = loops.submit(() -> {
+                    together.await();
+                    registry.watch(ending, CONFIGURATOR);
+                    return null;
+                });
+                closing.get(10, TimeUnit.SECONDS);
+                joining.get(10, TimeUnit.SECONDS);
+                if (registry.watchers(CONFIGURATOR).contains(ending)) {
+                    left++;
+                }
+            }
+            assertEquals(0, left, "a socket that ended was left in a room");
+        } finally {
             loops.shutdownNow();
         }
     }
