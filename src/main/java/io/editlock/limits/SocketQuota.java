@@ -1,6 +1,7 @@
 package io.editlock.limits;
 
 import io.editlock.config.EditlockConfig;
+import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -48,9 +49,7 @@ public class SocketQuota {
         boolean[] admitted = {false};
         reserved.compute(userId, (id, places) -> {
             Deque<Long> current = places == null ? new ArrayDeque<>() : places;
-            while (!current.isEmpty() && now - current.peekFirst() > RESERVATION.toNanos()) {
-                current.pollFirst();
-            }
+            giveBackExpired(current, now);
             if (sockets.openBy(id) + current.size() < perUser) {
                 current.addLast(now);
                 admitted[0] = true;
@@ -58,6 +57,41 @@ public class SocketQuota {
             return current.isEmpty() ? null : current;
         });
         return counted(admitted[0]);
+    }
+
+    @Scheduled(
+            every = "10s",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
+    void giveBackExpiredNow() {
+        giveBackExpired();
+    }
+
+    /**
+     * Gives back the places of handshakes that never finished, also of users who do not upgrade on this
+     * node again (else each would keep an entry here for good).
+     *
+     * @return how many places it gave back
+     */
+    int giveBackExpired() {
+        long now = nanoClock.getAsLong();
+        int[] givenBack = {0};
+        for (String userId : reserved.keySet()) {
+            reserved.computeIfPresent(userId, (id, places) -> {
+                givenBack[0] += giveBackExpired(places, now);
+                return places.isEmpty() ? null : places;
+            });
+        }
+        return givenBack[0];
+    }
+
+    private static int giveBackExpired(Deque<Long> places, long now) {
+        int givenBack = 0;
+        while (!places.isEmpty() && now - places.peekFirst() > RESERVATION.toNanos()) {
+            places.pollFirst();
+            givenBack++;
+        }
+        return givenBack;
     }
 
     /** Once the socket is open and counted among the user's: its reservation ends. */

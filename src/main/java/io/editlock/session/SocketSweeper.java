@@ -19,6 +19,9 @@ import java.time.Duration;
 @ApplicationScoped
 public class SocketSweeper {
 
+    /** How often Quarkus's scheduler looks at its timers: no interval is shorter in practice. */
+    private static final Duration SCHEDULER_TICK = Duration.ofSeconds(1);
+
     private final SessionRegistry registry;
     private final SessionLifecycle lifecycle;
     private final TokenLifetime tokenLifetime;
@@ -51,7 +54,10 @@ public class SocketSweeper {
         this.activity = activity;
         this.idleTimeoutNanos = config.session().idleTimeout().toNanos();
         this.pingTimeoutNanos = config.websocket().pingTimeout().toNanos();
-        this.heartbeatTtl = config.session().sweepInterval().multipliedBy(5);
+        // A sweep interval under a second still sweeps once a second (Quarkus's scheduler looks at its
+        // timers once a second): a heartbeat that lasted five such intervals would lapse between sweeps.
+        Duration sweepsEvery = config.session().sweepInterval();
+        this.heartbeatTtl = (sweepsEvery.compareTo(SCHEDULER_TICK) < 0 ? SCHEDULER_TICK : sweepsEvery).multipliedBy(5);
     }
 
     @Scheduled(

@@ -49,6 +49,18 @@ class SocketQuotaTest {
     }
 
     @Test
+    void thePlacesOfUsersWhoNeverUpgradeAgainAreGivenBackToo() {
+        assertTrue(quota.reserve("sara"));
+        assertTrue(quota.reserve("tom"));
+        assertTrue(quota.reserve("tom"));
+        opens("tom");
+        assertEquals(0, quota.giveBackExpired(), "within their reservation, places are kept");
+        now.addAndGet(SocketQuota.RESERVATION.toNanos() + 1);
+        assertEquals(2, quota.giveBackExpired(), "Sara's and Tom's handshakes that never finished");
+        assertEquals(0, quota.giveBackExpired(), "nothing is left to give back");
+    }
+
+    @Test
     void aSocketThatOpensAfterItsPlaceWasGivenBackAndTakenIsBeyondTheLimit() {
         assertTrue(quota.reserve("sara"));
         now.addAndGet(SocketQuota.RESERVATION.toNanos() + 1);
