@@ -236,31 +236,23 @@ public class RequestHandler {
     }
 
     private Uni<String> resume(SocketSession session, ClientRequest.Resume request) {
+        WaitingState.Resuming resuming =
+                waitingState.resuming(session.identity().userId());
         return lifecycle
                 .resume(session, request.resumeToken())
+                .onFailure()
+                .invoke(() -> waitingState.notResuming(resuming))
                 .map(moved -> {
                     if (moved.isEmpty()) {
+                        waitingState.notResuming(resuming);
                         return SocketError.frame(new SocketError.ResumeFailed(), request.ref());
                     }
                     List<Lock> locks = moved.get().locks();
                     locks.forEach(session.heldLocks()::granted);
                     // This node now tells the user how the places move and when one ends, as the node
-                    // they asked from did (docs/protocol.md §14); the position is read at the next move.
-                    moved.get()
-                            .places()
-                            .forEach(place -> waitingState.joined(
-                                    session.identity().userId(),
-                                    place.configuratorId(),
-                                    place.field(),
-                                    place.member(),
-                                    0));
-                    // And how its take-over requests end, should it miss that (§13).
-                    moved.get()
-                            .asks()
-                            .forEach(ask -> waitingState.asked(
-                                    ask.configuratorId(),
-                                    new WaitingState.AskedTakeover(
-                                            ask.field(), session.identity().userId(), ask.holderId())));
+                    // they asked from did (docs/protocol.md §14; the position is read at the next move),
+                    // and how its take-over requests end, should it miss that (§13).
+                    waitingState.resumed(resuming, moved.get());
                     waitEvents.tellStandingRequests(session, locks);
                     ObjectNode data = WireFormat.object();
                     data.set("locks", WireFormat.locks(locks, true));

@@ -3,6 +3,7 @@ package io.editlock.waiting;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.editlock.lock.MovedSocket;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.PipelinedRedis;
 import io.smallrye.mutiny.Uni;
@@ -100,6 +101,30 @@ public class WaitingState {
      * apart from the script's reply and may be heard first; the place it ended must not be recorded after.
      */
     private final Map<String, Boolean> joining = new ConcurrentHashMap<>();
+    /**
+     * Resumes under way, per user: what ended for the user while a resume moved their places and
+     * take-over requests to a socket of this node. The ends travel apart from the move's reply, as for
+     * {@link #joining} and {@link #asking}, and what they ended must not be recorded after them.
+     */
+    private final Map<String, Set<Resuming>> resuming = new ConcurrentHashMap<>();
+
+    /** One resume's window: from before its move until what it moved is recorded. */
+    public static final class Resuming {
+        private final String userId;
+        /** {@code <configurator>|<field>|<member>} of places that ended; member empty: any place there. */
+        private final Set<String> placesEnded = ConcurrentHashMap.newKeySet();
+        /** {@code <configurator>|<field>} of take-over requests that ended. */
+        private final Set<String> asksEnded = ConcurrentHashMap.newKeySet();
+
+        private Resuming(String userId) {
+            this.userId = userId;
+        }
+
+        private boolean placeEnded(long configuratorId, String field, String member) {
+            String page = configuratorId + "|" + field + "|";
+            return placesEnded.contains(page) || placesEnded.contains(page + member);
+        }
+    }
 
     /** @param waiting canonical -> n, or null/absent when nobody waits in the configurator; @return whether it changed */
     public boolean counts(long configuratorId, JsonNode waiting) {
@@ -162,6 +187,40 @@ public class WaitingState {
         return true;
     }
 
+    /** Before a resume of the user's moves what their old socket waited for and asked for. */
+    public Resuming resuming(String userId) {
+        Resuming resume = new Resuming(userId);
+        resuming.computeIfAbsent(userId, id -> ConcurrentHashMap.newKeySet()).add(resume);
+        return resume;
+    }
+
+    /**
+     * The places and take-over requests a resume moved here: recorded, but for those whose end was heard
+     * while it moved them. Ends the resume's window.
+     */
+    public void resumed(Resuming resume, MovedSocket moved) {
+        moved.places().stream()
+                .filter(place -> !resume.placeEnded(place.configuratorId(), place.field(), place.member()))
+                .forEach(place -> joined(resume.userId, place.configuratorId(), place.field(), place.member(), 0));
+        moved.asks().stream()
+                .filter(ask -> !resume.asksEnded.contains(ask.configuratorId() + "|" + ask.field()))
+                .forEach(ask ->
+                        asked(ask.configuratorId(), new AskedTakeover(ask.field(), resume.userId, ask.holderId())));
+        notResuming(resume);
+    }
+
+    /** The resume failed, or moved nothing: its window ends. */
+    public void notResuming(Resuming resume) {
+        resuming.computeIfPresent(resume.userId, (id, windows) -> {
+            windows.remove(resume);
+            return windows.isEmpty() ? null : windows;
+        });
+    }
+
+    private Set<Resuming> resumesOf(String userId) {
+        return resuming.getOrDefault(userId, Set.of());
+    }
+
     /** A user's request for a page, in {@link #joining} and {@link #asking}. */
     private static String pageKey(String userId, long configuratorId, String field) {
         return configuratorId + "|" + field + "|" + userId;
@@ -169,6 +228,7 @@ public class WaitingState {
 
     /** @return whether this node knew of the user's place there (and so had told the user of it) */
     public boolean left(String userId, long configuratorId, String field) {
+        resumesOf(userId).forEach(resume -> resume.placesEnded.add(configuratorId + "|" + field + "|"));
         boolean[] known = new boolean[1];
         places.computeIfPresent(configuratorId + "|" + field, (key, line) -> {
             known[0] = line.remove(userId) != null;
@@ -184,6 +244,7 @@ public class WaitingState {
      * @return whether this node knew of that place (and so had told the user of it)
      */
     public boolean left(String userId, long configuratorId, String field, String member) {
+        resumesOf(userId).forEach(resume -> resume.placesEnded.add(configuratorId + "|" + field + "|" + member));
         boolean[] known = new boolean[1];
         places.computeIfPresent(configuratorId + "|" + field, (key, line) -> {
             Place place = line.get(userId);
@@ -250,6 +311,7 @@ public class WaitingState {
 
     /** @return the request, if this node had not heard of its end before */
     public Optional<AskedTakeover> takeoverEnded(String askerId, long configuratorId, String field) {
+        resumesOf(askerId).forEach(resume -> resume.asksEnded.add(configuratorId + "|" + field));
         asking.computeIfPresent(pageKey(askerId, configuratorId, field), (key, ended) -> true);
         AskedTakeover[] ended = new AskedTakeover[1];
         asked.computeIfPresent(configuratorId, (id, requests) -> {
