@@ -165,10 +165,14 @@ public class ConfiguratorStore implements ItemOwners {
     public Uni<Void> deleteConfigurator(Guard guard, boolean mayDeleteAny) {
         long id = guard.configuratorId();
         return deleted.asked(id)
-                .chain(() -> scripts.deleteConfigurator(guard, mayDeleteAny))
-                .map(reply -> reply.body(guard, Entity.CONFIGURATOR, id))
-                .call(() -> index.forgetDeleted(Entity.CONFIGURATOR, List.of(id)))
-                .invoke(() -> deleted.cleanUpSoon(id))
+                .flatMap(asked -> scripts.deleteConfigurator(guard, mayDeleteAny)
+                        .map(reply -> reply.body(guard, Entity.CONFIGURATOR, id))
+                        // A refusal is the script's answer: it ran and set nothing aside. A store that did
+                        // not answer may have run it, which the sweep finds out.
+                        .onFailure(failure -> !(failure instanceof LockStoreUnavailableException))
+                        .call(() -> deleted.refused(asked))
+                        .call(() -> index.forgetDeleted(Entity.CONFIGURATOR, List.of(id)))
+                        .invoke(() -> deleted.cleanUpSoon(asked)))
                 .replaceWithVoid();
     }
 

@@ -12,9 +12,8 @@ import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
@@ -29,9 +28,11 @@ import org.jboss.logging.Logger;
  * then the set-aside records go. Until then an index entry names a configurator that is gone, which
  * every lookup answers as an unknown id.
  *
- * <p>The node that deleted cleans up at once; every node also sweeps, now and then, the deletes that
- * were asked for and not cleaned up (their node died, or Redis failed on the way). Two nodes cleaning
- * the same configurator do the same harmless removals twice.
+ * <p>Each delete is noted before its script runs, under a name of its own ({@link Asked}). The node
+ * that deleted cleans up at once and takes its note away, also when the script refused. Every node
+ * sweeps, now and then, the notes that nobody took away once their delete can no longer be running:
+ * it cleans up after a delete that ran (its node died on the way, or Redis failed), and forgets one
+ * that never ran.
  */
 @ApplicationScoped
 public class DeletedConfigurators {
@@ -45,7 +46,7 @@ public class DeletedConfigurators {
     /** Ids taken out of an index by one command, and records asked for by one HSCAN. */
     private static final int BATCH = 500;
 
-    /** Deletes one sweep looks at, at most. */
+    /** Notes one sweep looks at, at most. */
     private static final int SWEEP_BATCH = 100;
 
     private final PipelinedRedis redis;
@@ -72,25 +73,38 @@ public class DeletedConfigurators {
         this.mayStillRunMillis = timeout.plus(Duration.ofMinutes(1)).toMillis();
     }
 
+    /**
+     * One delete's note: {@code <configuratorId>:<random>}, so that taking it away never takes the note
+     * of another delete of the same configurator.
+     */
+    record Asked(long configuratorId, String member) {
+
+        static Asked of(String member) {
+            return new Asked(Long.parseLong(member.substring(0, member.indexOf(':'))), member);
+        }
+    }
+
     /** Before a delete runs: from now on, what it sets aside is found even if this node dies. */
-    Uni<Void> asked(long configuratorId) {
-        return execute(
-                        Command.ZADD,
-                        keys.deletedConfigurators(),
-                        String.valueOf(clock.nowMillis()),
-                        String.valueOf(configuratorId))
-                .replaceWithVoid();
+    Uni<Asked> asked(long configuratorId) {
+        Asked asked = new Asked(configuratorId, configuratorId + ":" + UUID.randomUUID());
+        return execute(Command.ZADD, keys.deletedConfigurators(), String.valueOf(clock.nowMillis()), asked.member())
+                .replaceWith(asked);
+    }
+
+    /** The delete's script ran and refused: it set nothing aside. */
+    Uni<Void> refused(Asked asked) {
+        return forget(asked).onFailure().recoverWithNull();
     }
 
     /** After a delete ran: cleans up in the background; what fails is left to the sweep. */
-    void cleanUpSoon(long configuratorId) {
-        cleanUp(configuratorId)
+    void cleanUpSoon(Asked asked) {
+        cleanUp(asked)
                 .subscribe()
                 .with(
                         cleaned -> {},
                         failure -> LOG.warnf(
-                                "the cleanup of deleted configurator %d is left to the next sweep: %s",
-                                configuratorId, failure.getMessage()));
+                                "the cleanup of deleted configurator %d is left to the sweep: %s",
+                                asked.configuratorId(), failure.getMessage()));
     }
 
     @Scheduled(
@@ -107,71 +121,58 @@ public class DeletedConfigurators {
     }
 
     /**
-     * Cleans up after the deletes that ran, and forgets those that did not and no longer can (refused,
-     * or their node died before running them).
+     * Settles the notes nobody took away whose delete can no longer be running: cleans up after those
+     * that ran, forgets those that did not (their node died before it ran them).
      *
-     * @return how many deletes it looked at
+     * @return how many notes it settled
      */
     public Uni<Integer> sweep() {
-        String cutoff = String.valueOf(clock.nowMillis() - mayStillRunMillis);
         return execute(
                         Command.ZRANGEBYSCORE,
                         keys.deletedConfigurators(),
                         "-inf",
-                        "+inf",
+                        String.valueOf(clock.nowMillis() - mayStillRunMillis),
                         "LIMIT",
                         "0",
                         String.valueOf(SWEEP_BATCH))
-                .flatMap(asked -> execute(
-                                Command.ZRANGEBYSCORE,
-                                keys.deletedConfigurators(),
-                                "-inf",
-                                cutoff,
-                                "LIMIT",
-                                "0",
-                                String.valueOf(SWEEP_BATCH))
-                        .map(old -> {
-                            Set<Long> oldIds = new HashSet<>(ids(old));
-                            return ids(asked).stream()
-                                    .map(id -> new Asked(id, oldIds.contains(id)))
-                                    .toList();
-                        }))
-                .flatMap(asked -> Multi.createFrom()
-                        .iterable(asked)
-                        .onItem()
-                        .transformToUniAndConcatenate(this::settle)
-                        .collect()
-                        .asList()
-                        .map(List::size));
+                .flatMap(notes -> {
+                    List<Asked> asked = new ArrayList<>();
+                    notes.forEach(member -> asked.add(Asked.of(member.toString())));
+                    return Multi.createFrom()
+                            .iterable(asked)
+                            .onItem()
+                            .transformToUniAndConcatenate(this::settle)
+                            .collect()
+                            .asList()
+                            .map(List::size);
+                });
     }
 
-    private Uni<Void> settle(Asked asked) {
+    private Uni<Asked> settle(Asked asked) {
         return execute(Command.EXISTS, keys.configurator(asked.configuratorId()))
-                .flatMap(exists -> {
-                    if (exists.toLong() == 0) {
-                        return cleanUp(asked.configuratorId()).replaceWithVoid();
-                    }
-                    return asked.mayNoLongerRun()
-                            ? forget(asked.configuratorId())
-                            : Uni.createFrom().voidItem();
-                });
+                .flatMap(exists -> exists.toLong() == 0 ? cleanUp(asked).replaceWithVoid() : forget(asked))
+                .replaceWith(asked);
     }
 
     /**
      * Takes the set-aside ids out of their indexes and the records with them (the last one takes its
-     * hash), then the delete out of the sweep.
+     * hash), and the configurator out of the listing, then the delete's note.
      */
-    Uni<Long> cleanUp(long configuratorId) {
+    Uni<Long> cleanUp(Asked asked) {
+        long configuratorId = asked.configuratorId();
         return Multi.createFrom()
                 .iterable(SET_ASIDE)
                 .onItem()
                 .transformToUniAndConcatenate(entity -> cleanUp(configuratorId, entity))
                 .collect()
                 .with(Collectors.summingLong(Long::longValue))
-                .call(() -> forget(configuratorId))
-                .invoke(removed -> LOG.infof(
+                .call(() -> index.remove(Entity.CONFIGURATOR, List.of(configuratorId)))
+                .call(() -> forget(asked))
+                .invoke(removed -> LOG.logf(
+                        removed > 0 ? Logger.Level.INFO : Logger.Level.DEBUG,
                         "deleted configurator %d: %d ids of its items and entries are out of the indexes",
-                        configuratorId, removed));
+                        configuratorId,
+                        removed));
     }
 
     /** @return how many ids it took out of the index */
@@ -211,21 +212,12 @@ public class DeletedConfigurators {
                 .replaceWith(ids.size());
     }
 
-    private Uni<Void> forget(long configuratorId) {
-        return execute(Command.ZREM, keys.deletedConfigurators(), String.valueOf(configuratorId))
+    private Uni<Void> forget(Asked asked) {
+        return execute(Command.ZREM, keys.deletedConfigurators(), asked.member())
                 .replaceWithVoid();
-    }
-
-    private static List<Long> ids(Response members) {
-        List<Long> ids = new ArrayList<>();
-        members.forEach(member -> ids.add(member.toLong()));
-        return ids;
     }
 
     private Uni<Response> execute(Command command, String... args) {
         return redis.execute(command, args).onFailure().transform(LockStoreUnavailableException::of);
     }
-
-    /** @param mayNoLongerRun asked for so long ago that a delete that has not run never will */
-    private record Asked(long configuratorId, boolean mayNoLongerRun) {}
 }

@@ -100,9 +100,9 @@ public class LockKeys {
     }
 
     /**
-     * Sorted set: configurator ids whose delete was asked for (score: when, on Redis's clock), until
-     * what the delete set aside is cleaned up; written before the delete runs, so that a node that
-     * dies right after it leaves the cleanup to the others.
+     * Sorted set: the deletes of configurators asked for ({@code <configuratorId>:<random>}; score: when,
+     * on Redis's clock), until what each set aside is cleaned up or its script refused; written before
+     * the delete runs, so that a node that dies right after it leaves the cleanup to the others.
      */
     public String deletedConfigurators() {
         return prefix + ":deleted-configurators";

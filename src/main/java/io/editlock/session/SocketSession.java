@@ -264,7 +264,6 @@ public final class SocketSession {
         resumable = value;
     }
 
-    /** The server closed it (ping timeout, shutdown): that end counts as a drop, not a clean close. */
     /** Out of the registry: it ended, and may join no room again. */
     boolean removed() {
         return removed;
@@ -274,6 +273,7 @@ public final class SocketSession {
         removed = true;
     }
 
+    /** The server closed it (ping timeout, shutdown): that end counts as a drop, not a clean close. */
     public boolean closedByServer() {
         return closedByServer;
     }

@@ -77,24 +77,29 @@ class DeletedConfiguratorCleanupTest {
     }
 
     @Test
-    void whatANodeLeftWhenItDiedRightAfterADeleteIsCleanedUpByTheSweep() {
+    void whatANodeLeftWhenItDiedRightAfterADeleteIsCleanedUpByTheSweepOnceTheDeleteCannotBeRunning() {
         TestUser sara = DemoLogin.user("Sara");
         Filled filled = fill(sara, 3);
         long c = filled.configuratorId();
 
         // The node: the delete noted, its script run, and nothing after it.
-        deleted.asked(c).await().atMost(WAIT);
+        DeletedConfigurators.Asked asked = deleted.asked(c).await().atMost(WAIT);
         scripts.deleteConfigurator(Guard.none(c), true).await().atMost(WAIT);
         as(sara).get("/api/configurators/" + c).then().statusCode(404);
 
         deleted.sweep().await().atMost(WAIT);
+        assertEquals(filled.ids(), indexedOf(filled), "a delete asked for a moment ago is its node's to clean up");
+
+        ageing(asked);
+        deleted.sweep().await().atMost(WAIT);
         assertEquals(Map.of(), stillIndexed(filled));
         assertFalse(asked(c), "the delete is cleaned up");
+        assertFalse(listed(c), "and out of the list of configurators");
         assertEquals(List.of(), keysOf(c));
     }
 
     @Test
-    void aRefusedDeleteLeavesTheConfiguratorAsItWasAndIsForgottenOnceItCanNoLongerRun() {
+    void aRefusedDeleteLeavesTheConfiguratorAsItWasAndADeleteThatNeverRanIsForgotten() {
         TestUser sara = DemoLogin.user("Sara");
         TestUser tom = DemoLogin.user("Tom");
         Filled filled = fill(sara, 3);
@@ -105,19 +110,27 @@ class DeletedConfiguratorCleanupTest {
             toms.variables(c);
             as(sara).delete("/api/configurators/" + c).then().statusCode(423);
         }
-        assertTrue(asked(c), "the delete was noted before it ran");
-        deleted.sweep().await().atMost(WAIT);
-        assertTrue(asked(c), "a delete asked for a moment ago may still be running");
+        assertFalse(asked(c), "the script refused: nothing to clean up");
 
-        // As if it was asked for long ago: a delete that has not run by now never will.
-        redis.execute(Command.ZADD, keys.deletedConfigurators(), "1", String.valueOf(c))
-                .await()
-                .atMost(WAIT);
+        // Its node died after noting the delete, before running it.
+        ageing(deleted.asked(c).await().atMost(WAIT));
         deleted.sweep().await().atMost(WAIT);
 
-        assertFalse(asked(c), "the refused delete is forgotten");
+        assertFalse(asked(c), "the delete that never ran is forgotten");
         assertEquals(tree, as(sara).get("/api/configurators/" + c).asString(), "the configurator is as it was");
         assertEquals(filled.ids(), indexedOf(filled), "every id is still indexed");
+        assertTrue(listed(c));
+    }
+
+    /** As if the delete was asked for long ago: by now it has run, or never will. */
+    private void ageing(DeletedConfigurators.Asked asked) {
+        redis("ZADD", keys.deletedConfigurators(), "1", asked.member());
+    }
+
+    private boolean listed(long configuratorId) {
+        return redis("SISMEMBER", keys.configuratorIndex(), String.valueOf(configuratorId))
+                        .toLong()
+                == 1;
     }
 
     /** A configurator with {@code items} items in a tree, a filter, dependency and attribute value on each, one variable. */
@@ -169,8 +182,11 @@ class DeletedConfiguratorCleanupTest {
         return indexed;
     }
 
+    /** Whether a delete of the configurator is noted and not cleaned up. */
     private boolean asked(long configuratorId) {
-        return redis("ZSCORE", keys.deletedConfigurators(), String.valueOf(configuratorId)) != null;
+        List<String> notes = new ArrayList<>();
+        redis("ZRANGEBYSCORE", keys.deletedConfigurators(), "-inf", "+inf").forEach(note -> notes.add(note.toString()));
+        return notes.stream().anyMatch(note -> note.startsWith(configuratorId + ":"));
     }
 
     /** Every key in the configurator's hash slot. */
