@@ -30,7 +30,11 @@ public class EmbeddedRedisConfigSourceFactory implements ConfigSourceFactory {
     private static final Logger LOG = Logger.getLogger(EmbeddedRedisConfigSourceFactory.class);
     static final String HOSTS = "quarkus.redis.hosts";
     static final String ENABLED = "editlock.embedded-redis.enabled";
-    /** Survives dev-mode restarts, which load this class again in a new class loader. */
+    /**
+     * Survives dev-mode restarts, which load this class again in a new class loader; one per profile,
+     * so that the tests dev mode runs (continuous testing, profile test) have a Redis of their own and
+     * never flush the one the demo's data is in.
+     */
     static final String STARTED_URL = "io.editlock.embedded-redis-url";
 
     private static final int ORDINAL = 50;
@@ -57,7 +61,8 @@ public class EmbeddedRedisConfigSourceFactory implements ConfigSourceFactory {
     }
 
     private static synchronized String startedUrl(ConfigSourceContext context) {
-        String running = System.getProperty(STARTED_URL);
+        String startedUrl = STARTED_URL + "." + String.join(",", context.getProfiles());
+        String running = System.getProperty(startedUrl);
         if (running != null) {
             return running;
         }
@@ -70,7 +75,7 @@ public class EmbeddedRedisConfigSourceFactory implements ConfigSourceFactory {
         LOG.infof(
                 "quarkus.redis.hosts is not set: started an embedded Redis at %s (for trying out and tests, never for production)",
                 redis.url());
-        System.setProperty(STARTED_URL, redis.url());
+        System.setProperty(startedUrl, redis.url());
         return redis.url();
     }
 

@@ -3,20 +3,32 @@ package io.editlock.redis.embedded;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * Finds a redis-server to run: one named by path, one on the PATH, or the binary that the
- * embedded-redis artifact ships in its jar (extracted once into the temp directory).
+ * Finds a redis-server to run: one named by path, one on the PATH (6.2 or later), or the binary that
+ * the embedded-redis artifact ships in its jar (extracted once into a directory of the user's own).
  */
 public final class RedisBinary {
 
     public static final String AUTO = "auto";
     public static final String BUNDLED = "bundled";
+
+    private static final Pattern VERSION = Pattern.compile("v=(\\d+)\\.(\\d+)");
+    private static final Set<PosixFilePermission> PRIVATE = PosixFilePermissions.fromString("rwx------");
 
     private RedisBinary() {}
 
@@ -36,38 +48,93 @@ public final class RedisBinary {
         return path;
     }
 
+    /** A redis-server on the PATH that editlock can run on (6.2 or later): an older one is passed over. */
     public static Optional<Path> onPath() {
-        String pathVariable = System.getenv().getOrDefault("PATH", "");
+        return onPath(System.getenv().getOrDefault("PATH", ""));
+    }
+
+    static Optional<Path> onPath(String pathVariable) {
         for (String dir : pathVariable.split(File.pathSeparator)) {
             Path candidate = Path.of(dir, "redis-server");
-            if (!dir.isEmpty() && Files.isExecutable(candidate)) {
+            if (!dir.isEmpty() && Files.isExecutable(candidate) && recentEnough(candidate)) {
                 return Optional.of(candidate);
             }
         }
         return Optional.empty();
     }
 
+    /** Whether {@code redis-server --version} says 6.2 or later: ACL channels and the commands editlock uses. */
+    static boolean recentEnough(Path binary) {
+        try {
+            Process process = new ProcessBuilder(binary.toString(), "--version")
+                    .redirectErrorStream(true)
+                    .start();
+            String said = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                return false;
+            }
+            Matcher version = VERSION.matcher(said);
+            if (!version.find()) {
+                return false;
+            }
+            int major = Integer.parseInt(version.group(1));
+            int minor = Integer.parseInt(version.group(2));
+            return major > 6 || major == 6 && minor >= 2;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /**
+     * The binary the embedded-redis artifact ships, extracted into a directory only this user may
+     * write to: a file someone else put at a shared name in the temp directory is never run.
+     */
     public static synchronized Path bundled() {
         String resource = bundledResourceName();
-        Path target = Path.of(System.getProperty("java.io.tmpdir"), "editlock-" + resource);
-        if (Files.isExecutable(target)) {
-            return target;
-        }
-        try (InputStream in = RedisBinary.class.getClassLoader().getResourceAsStream(resource)) {
-            if (in == null) {
-                throw new IllegalStateException(
-                        "the embedded-redis artifact has no " + resource + " on the class path");
+        try {
+            Path target = privateDirectory().resolve(resource);
+            if (Files.isExecutable(target)) {
+                return target;
             }
-            Path partial = Files.createTempFile(target.getParent(), "editlock-redis-", ".partial");
-            Files.copy(in, partial, StandardCopyOption.REPLACE_EXISTING);
-            if (!partial.toFile().setExecutable(true)) {
-                throw new IllegalStateException("cannot make " + partial + " executable");
+            try (InputStream in = RedisBinary.class.getClassLoader().getResourceAsStream(resource)) {
+                if (in == null) {
+                    throw new IllegalStateException(
+                            "the embedded-redis artifact has no " + resource + " on the class path");
+                }
+                Path partial = Files.createTempFile(target.getParent(), "redis-", ".partial");
+                Files.copy(in, partial, StandardCopyOption.REPLACE_EXISTING);
+                if (!partial.toFile().setExecutable(true, true)) {
+                    throw new IllegalStateException("cannot make " + partial + " executable");
+                }
+                Files.move(partial, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                return target;
             }
-            Files.move(partial, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            return target;
         } catch (IOException e) {
             throw new IllegalStateException("cannot extract the bundled redis-server", e);
         }
+    }
+
+    /**
+     * {@code <temp>/editlock-<user>}, made with rwx------ and kept while it is the user's own and no one
+     * else's to write to; else a new private directory for this run.
+     */
+    static Path privateDirectory() throws IOException {
+        String user = System.getProperty("user.name");
+        Path dir = Path.of(System.getProperty("java.io.tmpdir"), "editlock-" + user);
+        try {
+            Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PRIVATE));
+        } catch (FileAlreadyExistsException alreadyThere) {
+            // checked below, whoever made it
+        }
+        boolean ours = !Files.isSymbolicLink(dir)
+                && Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)
+                && Files.getOwner(dir, LinkOption.NOFOLLOW_LINKS).getName().equals(user)
+                && Files.getPosixFilePermissions(dir, LinkOption.NOFOLLOW_LINKS).equals(PRIVATE);
+        return ours ? dir : Files.createTempDirectory("editlock-", PosixFilePermissions.asFileAttribute(PRIVATE));
     }
 
     private static String bundledResourceName() {
