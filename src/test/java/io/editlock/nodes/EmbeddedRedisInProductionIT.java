@@ -3,6 +3,7 @@ package io.editlock.nodes;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.editlock.redis.embedded.RedisProcess;
 import io.editlock.support.ServerNode;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -32,7 +33,13 @@ class EmbeddedRedisInProductionIT {
 
     @Test
     void anEmbeddedRedisWhenAskedForOnPurpose() throws IOException {
-        try (ServerNode node = ServerNode.start("node-embedded", Map.of("editlock.embedded-redis.enabled", "true"))) {
+        // A port of its own: one the node would find free itself could be the one its HTTP server is about to bind.
+        Map<String, String> settings = Map.of(
+                "editlock.embedded-redis.enabled",
+                "true",
+                "editlock.embedded-redis.port",
+                String.valueOf(RedisProcess.freePort()));
+        try (ServerNode node = ServerNode.start("node-embedded", settings)) {
             assertTrue(
                     Files.readString(node.log()).contains("started an embedded Redis"),
                     "the node runs on its embedded Redis");

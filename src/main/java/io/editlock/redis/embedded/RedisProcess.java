@@ -14,6 +14,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -22,6 +24,8 @@ import java.util.stream.Stream;
  * and the Redis that fault tests stop and restart.
  */
 public final class RedisProcess implements AutoCloseable {
+
+    private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(20);
 
@@ -191,10 +195,16 @@ public final class RedisProcess implements AutoCloseable {
     }
 
     public static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new IllegalStateException("no free port", e);
+        // A port is free only until someone binds it: one handed out before, maybe not yet bound by whoever
+        // got it, is not handed out again by this process.
+        while (true) {
+            try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                if (HANDED_OUT.add(socket.getLocalPort())) {
+                    return socket.getLocalPort();
+                }
+            } catch (IOException e) {
+                throw new IllegalStateException("no free port", e);
+            }
         }
     }
 
