@@ -14,7 +14,7 @@ import java.util.Optional;
 import org.jboss.logging.Logger;
 
 /**
- * Ids and the global indexes: which configurators exist (for listing), and where every item and
+ * Ids and the global indexes: which configurators exist (for listing, by id), and where every item and
  * entry is (one HGET resolves any id to its configurator and item). The indexes live outside the
  * configurators' hash slots, so they are written around the scripts, never inside: an index entry is
  * written before its entity and removed after it, so it may point at nothing for a moment (every
@@ -40,7 +40,7 @@ public class CatalogIndex {
     public Uni<Void> put(Entity entity, long id, Location where) {
         return switch (entity) {
             case CONFIGURATOR ->
-                execute(Command.SADD, keys.configuratorIndex(), String.valueOf(id))
+                execute(Command.ZADD, keys.configuratorIndex(), String.valueOf(id), String.valueOf(id))
                         .replaceWithVoid();
             case ITEM ->
                 execute(Command.HSET, keys.itemIndex(), String.valueOf(id), String.valueOf(where.configuratorId()))
@@ -63,7 +63,7 @@ public class CatalogIndex {
                     default -> keys.entryIndex(entity.wireName());
                 });
         ids.forEach(id -> args.add(String.valueOf(id)));
-        return execute(entity == Entity.CONFIGURATOR ? Command.SREM : Command.HDEL, args.toArray(String[]::new))
+        return execute(entity == Entity.CONFIGURATOR ? Command.ZREM : Command.HDEL, args.toArray(String[]::new))
                 .replaceWithVoid();
     }
 
@@ -105,14 +105,21 @@ public class CatalogIndex {
         };
     }
 
-    public Uni<List<Long>> configuratorIds() {
-        return execute(Command.SMEMBERS, keys.configuratorIndex()).map(reply -> {
-            List<Long> ids = new ArrayList<>();
-            if (reply != null) {
-                reply.forEach(member -> ids.add(member.toLong()));
-            }
-            return ids;
-        });
+    /** The ids of the configurators after {@code afterId}, in order, at most {@code count}. */
+    public Uni<List<Long>> configuratorIdsAfter(long afterId, int count) {
+        return execute(
+                        Command.ZRANGEBYSCORE,
+                        keys.configuratorIndex(),
+                        "(" + afterId,
+                        "+inf",
+                        "LIMIT",
+                        "0",
+                        String.valueOf(count))
+                .map(reply -> {
+                    List<Long> ids = new ArrayList<>();
+                    reply.forEach(member -> ids.add(member.toLong()));
+                    return ids;
+                });
     }
 
     private Uni<Response> execute(Command command, String... args) {

@@ -90,16 +90,11 @@ public class ConfiguratorStore implements ItemOwners {
 
     /**
      * One page of the configurators, by id: those with an id above {@code afterId}, at most
-     * {@code limit}. One read of the id index and at most {@code limit} record reads, however many
-     * configurators there are.
+     * {@code limit}. One read of the id index, of that page, and at most {@code limit} record reads,
+     * however many configurators there are.
      */
     public Uni<ConfiguratorPage> configurators(long afterId, int limit) {
-        return index.configuratorIds().flatMap(ids -> {
-            List<Long> next = ids.stream()
-                    .filter(id -> id > afterId)
-                    .sorted()
-                    .limit(limit + 1L)
-                    .toList();
+        return index.configuratorIdsAfter(afterId, limit + 1).flatMap(next -> {
             List<Long> page = next.subList(0, Math.min(limit, next.size()));
             boolean more = next.size() > limit;
             return Multi.createFrom()
@@ -166,11 +161,12 @@ public class ConfiguratorStore implements ItemOwners {
         long id = guard.configuratorId();
         return deleted.asked(id)
                 .flatMap(asked -> scripts.deleteConfigurator(guard, mayDeleteAny)
-                        .map(reply -> reply.body(guard, Entity.CONFIGURATOR, id))
-                        // A refusal is the script's answer: it ran and set nothing aside. A store that did
+                        // An answer other than OK: the script ran and set nothing aside. A store that did
                         // not answer may have run it, which the sweep finds out.
-                        .onFailure(failure -> !(failure instanceof LockStoreUnavailableException))
-                        .call(() -> deleted.refused(asked))
+                        .call(reply -> reply instanceof WriteReply.Written
+                                ? Uni.createFrom().voidItem()
+                                : deleted.refused(asked))
+                        .map(reply -> reply.body(guard, Entity.CONFIGURATOR, id))
                         .call(() -> index.forgetDeleted(Entity.CONFIGURATOR, List.of(id)))
                         .invoke(() -> deleted.cleanUpSoon(asked)))
                 .replaceWithVoid();

@@ -13,6 +13,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -79,8 +80,14 @@ public class DeletedConfigurators {
      */
     record Asked(long configuratorId, String member) {
 
-        static Asked of(String member) {
-            return new Asked(Long.parseLong(member.substring(0, member.indexOf(':'))), member);
+        /** A note as the sorted set holds it; empty when it is not one (nothing to settle: it is dropped). */
+        static Optional<Asked> of(String member) {
+            int colon = member.indexOf(':');
+            try {
+                return Optional.of(new Asked(Long.parseLong(colon < 0 ? member : member.substring(0, colon)), member));
+            } catch (NumberFormatException notANote) {
+                return Optional.empty();
+            }
         }
     }
 
@@ -91,7 +98,7 @@ public class DeletedConfigurators {
                 .replaceWith(asked);
     }
 
-    /** The delete's script ran and refused: it set nothing aside. */
+    /** The delete's script ran and answered other than OK (refused, or given up): it set nothing aside. */
     Uni<Void> refused(Asked asked) {
         return forget(asked).onFailure().recoverWithNull();
     }
@@ -136,10 +143,10 @@ public class DeletedConfigurators {
                         "0",
                         String.valueOf(SWEEP_BATCH))
                 .flatMap(notes -> {
-                    List<Asked> asked = new ArrayList<>();
-                    notes.forEach(member -> asked.add(Asked.of(member.toString())));
+                    List<String> members = new ArrayList<>();
+                    notes.forEach(member -> members.add(member.toString()));
                     return Multi.createFrom()
-                            .iterable(asked)
+                            .iterable(members)
                             .onItem()
                             .transformToUniAndConcatenate(this::settle)
                             .collect()
@@ -148,10 +155,23 @@ public class DeletedConfigurators {
                 });
     }
 
-    private Uni<Asked> settle(Asked asked) {
+    /** One note; its failure is its own, the next ones are settled all the same. */
+    private Uni<String> settle(String member) {
+        Optional<Asked> note = Asked.of(member);
+        if (note.isEmpty()) {
+            return execute(Command.ZREM, keys.deletedConfigurators(), member).replaceWith(member);
+        }
+        Asked asked = note.get();
         return execute(Command.EXISTS, keys.configurator(asked.configuratorId()))
                 .flatMap(exists -> exists.toLong() == 0 ? cleanUp(asked).replaceWithVoid() : forget(asked))
-                .replaceWith(asked);
+                .onFailure()
+                .recoverWithItem(failure -> {
+                    LOG.warnf(
+                            "deleted configurator %d not cleaned up by this sweep (the next one tries again): %s",
+                            asked.configuratorId(), failure.getMessage());
+                    return null;
+                })
+                .replaceWith(member);
     }
 
     /**

@@ -108,8 +108,19 @@ public class LockKeys {
         return prefix + ":deleted-configurators";
     }
 
-    /** Set: ids of every configurator, for listing. */
+    /**
+     * Sorted set: the id of every configurator, scored by itself, so that a page of the listing is read
+     * in O(log n + page) whatever the number of configurators.
+     */
     public String configuratorIndex() {
+        return prefix + ":configurator-list";
+    }
+
+    /**
+     * Set: the ids of every configurator, as earlier versions kept them; moved into {@link
+     * #configuratorIndex()} when a node starts.
+     */
+    public String formerConfiguratorIndex() {
         return prefix + ":configurators";
     }
 

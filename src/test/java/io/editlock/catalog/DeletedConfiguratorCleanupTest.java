@@ -91,7 +91,9 @@ class DeletedConfiguratorCleanupTest {
         assertEquals(filled.ids(), indexedOf(filled), "a delete asked for a moment ago is its node's to clean up");
 
         ageing(asked);
+        redis("ZADD", keys.deletedConfigurators(), "0", "not-a-note"); // settled first, and must not stop the sweep
         deleted.sweep().await().atMost(WAIT);
+        assertEquals(null, redis("ZSCORE", keys.deletedConfigurators(), "not-a-note"));
         assertEquals(Map.of(), stillIndexed(filled));
         assertFalse(asked(c), "the delete is cleaned up");
         assertFalse(listed(c), "and out of the list of configurators");
@@ -128,9 +130,7 @@ class DeletedConfiguratorCleanupTest {
     }
 
     private boolean listed(long configuratorId) {
-        return redis("SISMEMBER", keys.configuratorIndex(), String.valueOf(configuratorId))
-                        .toLong()
-                == 1;
+        return redis("ZSCORE", keys.configuratorIndex(), String.valueOf(configuratorId)) != null;
     }
 
     /** A configurator with {@code items} items in a tree, a filter, dependency and attribute value on each, one variable. */

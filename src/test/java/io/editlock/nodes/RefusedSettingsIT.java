@@ -48,10 +48,6 @@ class RefusedSettingsIT {
                 "editlock.session.idle-timeout     | 0s  | editlock.session.idle-timeout",
                 // every touch, unlock and resume would be refused
                 "editlock.limits.frames-per-second | 0   | editlock.limits.frames-per-second",
-                // a dead node's locks would never be reaped
-                "editlock.lease.reaper-batch       | 0   | editlock.lease.reaper-batch",
-                // every Socket.IO handshake would fail
-                "editlock.socketio.ping-interval   | 0s  | editlock.socketio.ping-interval",
             })
     void aNodeWithSettingsThatCannotWorkDoesNotStart(String setting, String value, String message) throws IOException {
         try (ServerNode node =

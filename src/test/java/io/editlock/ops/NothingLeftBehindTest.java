@@ -151,7 +151,7 @@ class NothingLeftBehindTest {
                 keys.configuratorIndex().substring(0, keys.configuratorIndex().lastIndexOf(':')));
         return Pattern.matches(
                 prefix + ":(\\{c\\d+\\}:(configurator|items|children|item-entries|filters|dependencies"
-                        + "|attribute-values|variables)|[a-z-]+-index|configurators|seq:[a-z-]+)",
+                        + "|attribute-values|variables)|[a-z-]+-index|configurator-list|seq:[a-z-]+)",
                 key);
     }
 

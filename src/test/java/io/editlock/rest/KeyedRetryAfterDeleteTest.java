@@ -136,7 +136,11 @@ class KeyedRetryAfterDeleteTest {
 
     private boolean indexed(Entity entity, long id) {
         return switch (entity) {
-            case CONFIGURATOR -> redis(Command.SISMEMBER, keys.configuratorIndex(), String.valueOf(id));
+            case CONFIGURATOR ->
+                redis.execute(Command.ZSCORE, keys.configuratorIndex(), String.valueOf(id))
+                                .await()
+                                .atMost(Duration.ofSeconds(5))
+                        != null;
             case ITEM -> redis(Command.HEXISTS, keys.itemIndex(), String.valueOf(id));
             default -> redis(Command.HEXISTS, keys.entryIndex(entity.wireName()), String.valueOf(id));
         };

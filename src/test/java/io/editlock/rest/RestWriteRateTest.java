@@ -98,7 +98,10 @@ class RestWriteRateTest {
     }
 
     private int configuratorCount() {
-        return index.configuratorIds().await().atMost(Duration.ofSeconds(10)).size();
+        return index.configuratorIdsAfter(0, Integer.MAX_VALUE)
+                .await()
+                .atMost(Duration.ofSeconds(10))
+                .size();
     }
 
     private static void awaitStartOfASecond() {

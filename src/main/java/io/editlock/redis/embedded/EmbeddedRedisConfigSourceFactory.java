@@ -19,7 +19,8 @@ import org.jboss.logging.Logger;
  * production build without {@code quarkus.redis.hosts} stops at once instead: two nodes, each on a
  * private Redis, would grant the same page twice.
  *
- * <p>The process is started once per JVM (dev-mode restarts reuse it) and stopped when the JVM exits.
+ * <p>The process is started once per JVM and profile (dev-mode restarts reuse it) and stopped when the
+ * JVM exits.
  *
  * <p>Never while Quarkus builds the application: the build records the runtime values it sees as the
  * packaged jar's defaults, so a Redis started then would be baked into {@code quarkus-run.jar} (and
@@ -31,9 +32,9 @@ public class EmbeddedRedisConfigSourceFactory implements ConfigSourceFactory {
     static final String HOSTS = "quarkus.redis.hosts";
     static final String ENABLED = "editlock.embedded-redis.enabled";
     /**
-     * Survives dev-mode restarts, which load this class again in a new class loader; one per profile,
-     * so that the tests dev mode runs (continuous testing, profile test) have a Redis of their own and
-     * never flush the one the demo's data is in.
+     * Survives dev-mode restarts, which load this class again in a new class loader; one per profile
+     * (unless the port is fixed), so that the tests dev mode runs (continuous testing, profile test) have
+     * a Redis of their own and never flush the one the demo's data is in.
      */
     static final String STARTED_URL = "io.editlock.embedded-redis-url";
 
@@ -61,13 +62,14 @@ public class EmbeddedRedisConfigSourceFactory implements ConfigSourceFactory {
     }
 
     private static synchronized String startedUrl(ConfigSourceContext context) {
-        String startedUrl = STARTED_URL + "." + String.join(",", context.getProfiles());
+        String port = valueOr(context, "editlock.embedded-redis.port", null);
+        // On a port of its own choosing, each profile has its own Redis; one fixed port is shared.
+        String startedUrl = port == null ? STARTED_URL + "." + String.join(",", context.getProfiles()) : STARTED_URL;
         String running = System.getProperty(startedUrl);
         if (running != null) {
             return running;
         }
         String binary = valueOr(context, "editlock.embedded-redis.binary", RedisBinary.AUTO);
-        String port = valueOr(context, "editlock.embedded-redis.port", null);
         RedisProcess redis = port == null
                 ? startedOnFreePort(RedisBinary.resolve(binary))
                 : new RedisProcess(RedisBinary.resolve(binary), Integer.parseInt(port), List.of()).start();

@@ -69,11 +69,12 @@ public final class RedisBinary {
             Process process = new ProcessBuilder(binary.toString(), "--version")
                     .redirectErrorStream(true)
                     .start();
-            String said = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            // Its one line fits the pipe: wait first, so that one that does not end cannot hold the start.
             if (!process.waitFor(10, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
                 return false;
             }
+            String said = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             Matcher version = VERSION.matcher(said);
             if (!version.find()) {
                 return false;
@@ -119,22 +120,37 @@ public final class RedisBinary {
     }
 
     /**
-     * {@code <temp>/editlock-<user>}, made with rwx------ and kept while it is the user's own and no one
-     * else's to write to; else a new private directory for this run.
+     * {@code <temp>/editlock-<user>}, made with rwx------ and kept while it is this user's own (by uid)
+     * and no one else's to write to; else a new private directory for this run, gone when it ends.
      */
     static Path privateDirectory() throws IOException {
-        String user = System.getProperty("user.name");
-        Path dir = Path.of(System.getProperty("java.io.tmpdir"), "editlock-" + user);
+        Path temp = Path.of(System.getProperty("java.io.tmpdir"));
+        Path dir = temp.resolve("editlock-" + System.getProperty("user.name"));
         try {
             Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PRIVATE));
         } catch (FileAlreadyExistsException alreadyThere) {
             // checked below, whoever made it
         }
-        boolean ours = !Files.isSymbolicLink(dir)
+        if (!Files.isSymbolicLink(dir)
                 && Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)
-                && Files.getOwner(dir, LinkOption.NOFOLLOW_LINKS).getName().equals(user)
-                && Files.getPosixFilePermissions(dir, LinkOption.NOFOLLOW_LINKS).equals(PRIVATE);
-        return ours ? dir : Files.createTempDirectory("editlock-", PosixFilePermissions.asFileAttribute(PRIVATE));
+                && ownUid(temp).equals(Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS))
+                && Files.getPosixFilePermissions(dir, LinkOption.NOFOLLOW_LINKS).equals(PRIVATE)) {
+            return dir;
+        }
+        Path ofThisRun = Files.createTempDirectory("editlock-", PosixFilePermissions.asFileAttribute(PRIVATE));
+        ofThisRun.toFile().deleteOnExit();
+        ofThisRun.resolve(bundledResourceName()).toFile().deleteOnExit(); // deleted first: registered last
+        return ofThisRun;
+    }
+
+    /** The uid of this process, as the file system records it (a name may map to another, or to none). */
+    private static Object ownUid(Path temp) throws IOException {
+        Path probe = Files.createTempFile(temp, "editlock-", ".uid");
+        try {
+            return Files.getAttribute(probe, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+        } finally {
+            Files.delete(probe);
+        }
     }
 
     private static String bundledResourceName() {

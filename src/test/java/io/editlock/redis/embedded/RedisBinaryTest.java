@@ -40,9 +40,11 @@ class RedisBinaryTest {
         Path binary = RedisBinary.bundled();
         Path dir = binary.getParent();
 
+        Path mine = Files.createTempFile(scratch, "mine", "");
         assertEquals(
-                System.getProperty("user.name"),
-                Files.getOwner(dir, LinkOption.NOFOLLOW_LINKS).getName());
+                Files.getAttribute(mine, "unix:uid"),
+                Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS),
+                "its owner is this user");
         assertEquals(
                 "rwx------",
                 PosixFilePermissions.toString(Files.getPosixFilePermissions(dir, LinkOption.NOFOLLOW_LINKS)));
