@@ -15,8 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
@@ -198,36 +196,14 @@ public class DeletedConfigurators {
     /** @return how many ids it took out of the index */
     private Uni<Long> cleanUp(long configuratorId, Entity entity) {
         String setAside = keys.deletedRecords(configuratorId, entity.collection());
-        AtomicReference<String> cursor = new AtomicReference<>("0");
-        AtomicLong removed = new AtomicLong();
-        // A cursor that goes on while its finds are removed still sees every record there was.
-        return Multi.createBy()
-                .repeating()
-                .uni(() -> execute(Command.HSCAN, setAside, cursor.get(), "COUNT", String.valueOf(BATCH))
-                        .flatMap(page -> {
-                            cursor.set(page.get(0).toString());
-                            List<Long> ids = new ArrayList<>();
-                            Response found = page.get(1);
-                            for (int i = 0; i < found.size(); i += 2) { // field, value, field, value, ...
-                                ids.add(found.get(i).toLong());
-                            }
-                            return removeBatch(setAside, entity, ids).invoke(removed::addAndGet);
-                        }))
-                .whilst(count -> !cursor.get().equals("0"))
-                .collect()
-                .last()
-                .map(last -> removed.get());
+        return DrainingScan.drain(redis, Command.HSCAN, setAside, BATCH, ids -> removeBatch(setAside, entity, ids));
     }
 
     /** The index entries first: a record still set aside is found again by the next cleanup. */
-    private Uni<Integer> removeBatch(String setAside, Entity entity, List<Long> ids) {
-        if (ids.isEmpty()) {
-            return Uni.createFrom().item(0);
-        }
-        List<String> fields = new ArrayList<>(ids.size() + 1);
-        fields.add(setAside);
-        ids.forEach(id -> fields.add(String.valueOf(id)));
-        return index.remove(entity, ids)
+    private Uni<Integer> removeBatch(String setAside, Entity entity, List<String> ids) {
+        List<String> fields = new ArrayList<>(List.of(setAside));
+        fields.addAll(ids);
+        return index.remove(entity, ids.stream().map(Long::parseLong).toList())
                 .chain(() -> execute(Command.HDEL, fields.toArray(String[]::new)))
                 .replaceWith(ids.size());
     }

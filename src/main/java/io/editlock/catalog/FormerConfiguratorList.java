@@ -4,7 +4,6 @@ import io.editlock.lock.LockStoreUnavailableException;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.PipelinedRedis;
 import io.quarkus.runtime.StartupEvent;
-import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Response;
@@ -13,8 +12,6 @@ import jakarta.enterprise.event.Observes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.jboss.logging.Logger;
 
 /**
@@ -60,33 +57,11 @@ public class FormerConfiguratorList {
 
     /** @return how many ids it moved */
     public Uni<Long> move() {
-        AtomicReference<String> cursor = new AtomicReference<>("0");
-        AtomicLong moved = new AtomicLong();
-        // A cursor that goes on while its finds are removed still sees every member there was.
-        return Multi.createBy()
-                .repeating()
-                .uni(() -> execute(
-                                Command.SSCAN,
-                                keys.formerConfiguratorIndex(),
-                                cursor.get(),
-                                "COUNT",
-                                String.valueOf(BATCH))
-                        .flatMap(page -> {
-                            cursor.set(page.get(0).toString());
-                            List<String> ids = new ArrayList<>();
-                            page.get(1).forEach(id -> ids.add(id.toString()));
-                            return moveBatch(ids).invoke(moved::addAndGet);
-                        }))
-                .whilst(count -> !cursor.get().equals("0"))
-                .collect()
-                .last()
-                .map(last -> moved.get());
+        return DrainingScan.drain(redis, Command.SSCAN, keys.formerConfiguratorIndex(), BATCH, this::moveBatch);
     }
 
+    /** Each id into the sorted set before it leaves the set. */
     private Uni<Integer> moveBatch(List<String> ids) {
-        if (ids.isEmpty()) {
-            return Uni.createFrom().item(0);
-        }
         List<String> scored = new ArrayList<>(List.of(keys.configuratorIndex()));
         ids.forEach(id -> {
             scored.add(id);
