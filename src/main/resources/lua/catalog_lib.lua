@@ -5,6 +5,12 @@ local function content_changed(channel, configurator_id, entity, id, op)
   redis.call('PUBLISH', channel, cjson.encode({ c = configurator_id, entity = entity, id = id, op = op }))
 end
 
+-- Whether an entry's item still exists (a variable has none). A deleted item's entries stay in their
+-- hash until the node has cleaned up after the delete (delete_item.lua): they are gone with their item.
+local function entry_item_exists(items_key, record)
+  return record.itemId == nil or redis.call('HEXISTS', items_key, record.itemId) == 1
+end
+
 -- Lists of ids kept as a JSON array in one hash field (children of an item, entries of a page);
 -- an empty list is no field. Ids are strings: cjson would round large numbers.
 local function list_get(key, field)

@@ -3,28 +3,27 @@
 -- deleter's own page locks in the sub-tree are released with reason 'deleted' and announced. The
 -- lines and take-over requests of the deleted pages end (their users are told NOT_FOUND), and
 -- what the release frees goes to whom waits for it, in the same run (docs/protocol.md §14).
--- Cost: O(locks held + the sub-tree and its entries), inherently; never O(items of the configurator).
+-- Cost: O(locks held + the items of the sub-tree), whatever their entries: the entries' lists go aside
+-- whole (KEYS[9]), and the node takes their records and every id out of the indexes afterwards, in
+-- batches (catalog/DeletedItems). Until then an entry of a deleted item is on no page and is found by
+-- no script or read, which check that its item exists.
 --
 -- KEYS[1] locks           hash of the configurator's locks (see locks_lib.lua)
 -- KEYS[2] items           hash: itemId -> item record {id, name, parentItemId?}
 -- KEYS[3] children        hash: itemId -> JSON array of child item ids
 -- KEYS[4] itemEntries     hash: '<itemId>:<page>' -> JSON array of entry ids
--- KEYS[5] filters         KEYS[6] dependencies  KEYS[7] attributeValues
---                         hashes: entryId -> entry record (pages filters, dependencies, attributes)
 -- ARGV[1] guard           JSON (see guards_lib.lua)
 -- ARGV[2] configuratorId  ARGV[3] itemId
 -- ARGV[4] lockChannel     ARGV[5] contentChannel
--- KEYS[8..11], ARGV[6..7] waiting lines (waitlines_lib.lua)
--- Reply (JSON): {s='OK', items=[id...], filters=[...], dependencies=[...], attributeValues=[...], released}
+-- KEYS[5..8], ARGV[6..7] waiting lines (waitlines_lib.lua)
+-- KEYS[9] deletedSubtrees  hash: what the node cleans up after the delete: '<itemId>:items' -> JSON array of the
+--                         sub-tree's item ids, '<itemId>:<page>' -> that page's entry ids (see redis/LockKeys)
+-- Reply (JSON): {s='OK', released}
 --             | {s='NOT_FOUND'} | {s='LOCKED', lock, released} | {s='STALE_TOKEN', released} | {s='GIVEN_UP', released}
 --             released: the locks this run released (locks_lib.lua released_entry), reason 'deleted' or, for
 --             leases it found expired, 'expired'; the node counts and audits them
 local locks_key, items_key, children_key, item_entries_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local pages = {
-  { page = 'filters', key = KEYS[5], out = 'filters' },
-  { page = 'dependencies', key = KEYS[6], out = 'dependencies' },
-  { page = 'attributes', key = KEYS[7], out = 'attributeValues' },
-}
+local pages = { 'filters', 'dependencies', 'attributes' }
 local guard, configurator_id, item_id = cjson.decode(ARGV[1]), ARGV[2], ARGV[3]
 local lock_channel, content_channel = ARGV[4], ARGV[5]
 
@@ -44,7 +43,7 @@ while next_index <= #order do
 end
 
 local refusal, live, now, book, expired = run_guard(locks_key, guard, subtree, lock_channel, configurator_id)
-local waiting = waiting_context(KEYS, 8, ARGV, 6, configurator_id, book)
+local waiting = waiting_context(KEYS, 5, ARGV, 6, configurator_id, book)
 if refusal ~= nil then
   serve_expired(waiting, locks_key, live, now, expired, lock_channel, configurator_id)
   refusal.released = expired
@@ -62,7 +61,7 @@ for field, lock in pairs(live) do
 end
 local gone_pages = {}
 for _, id in ipairs(order) do
-  for _, p in ipairs(pages) do gone_pages[#gone_pages + 1] = 'i:' .. id .. ':' .. p.page end
+  for _, page in ipairs(pages) do gone_pages[#gone_pages + 1] = 'i:' .. id .. ':' .. page end
 end
 end_lines_of(waiting, gone_pages)
 -- The leases the guard found expired were announced already; the lines they unblock are served here.
@@ -73,22 +72,23 @@ local served = serve(waiting, locks_key, live, now, freed)
 if #released > 0 or served then announce(lock_channel, configurator_id, live, released, now) end
 publish_waiting(waiting, live)
 
-local deleted = { s = 'OK', items = order, filters = {}, dependencies = {}, attributeValues = {}, released = freed }
+-- The items go now; each page's list of entries goes aside whole, as it is, for the node to clean up.
+local set_aside = KEYS[9]
 for _, id in ipairs(order) do
-  for _, p in ipairs(pages) do
-    local field = id .. ':' .. p.page
-    for _, entry_id in ipairs(list_get(item_entries_key, field)) do
-      redis.call('HDEL', p.key, entry_id)
-      local out = deleted[p.out]
-      out[#out + 1] = entry_id
+  for _, page in ipairs(pages) do
+    local field = id .. ':' .. page
+    local list = redis.call('HGET', item_entries_key, field)
+    if list then
+      redis.call('HSET', set_aside, field, list)
+      redis.call('HDEL', item_entries_key, field)
     end
-    redis.call('HDEL', item_entries_key, field)
   end
   redis.call('HDEL', children_key, id)
   redis.call('HDEL', items_key, id)
 end
+redis.call('HSET', set_aside, item_id .. ':items', cjson.encode(order))
 local parent_id = cjson.decode(raw).parentItemId
 if parent_id ~= nil and parent_id ~= cjson.null then list_remove(children_key, parent_id, item_id) end
 
 content_changed(content_channel, configurator_id, 'item', item_id, 'deleted')
-return reply(deleted)
+return reply({ s = 'OK', released = freed })

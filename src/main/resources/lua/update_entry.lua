@@ -2,7 +2,7 @@
 -- check and write in one run. Cost: O(locks held in the configurator).
 --
 -- KEYS[1] locks           hash of the configurator's locks (see locks_lib.lua)
--- KEYS[2] items           hash: itemId -> item record
+-- KEYS[2] items           hash: itemId -> item record (an entry whose item is gone is gone with it)
 -- KEYS[3] entries         hash: entryId -> entry record, of this entity
 -- ARGV[1] guard           JSON (see guards_lib.lua)
 -- ARGV[2] configuratorId
@@ -22,6 +22,7 @@ local raw = redis.call('HGET', entries_key, entry_id)
 if not raw then return reply({ s = 'NOT_FOUND' }) end
 local record = cjson.decode(raw)
 if guard.item ~= nil and record.itemId ~= guard.item then return reply({ s = 'NOT_FOUND' }) end
+if not entry_item_exists(items_key, record) then return reply({ s = 'NOT_FOUND' }) end
 if referenced ~= '' and redis.call('HEXISTS', items_key, referenced) == 0 then
   return reply({ s = 'INVALID', message = 'item ' .. referenced .. ' is not an item of configurator ' .. configurator_id })
 end

@@ -161,13 +161,12 @@ public class CatalogScripts {
                 keys.locks(c), // locks
                 keys.items(c), // items
                 keys.children(c), // children
-                keys.itemEntries(c), // itemEntries
-                keys.entries(c, Entity.FILTER.collection()), // filters
-                keys.entries(c, Entity.DEPENDENCY.collection()), // dependencies
-                keys.entries(c, Entity.ATTRIBUTE_VALUE.collection())); // attributeValues
+                keys.itemEntries(c)); // itemEntries
+        List<String> withWaiting = new ArrayList<>(keys.withWaiting(k, c));
+        withWaiting.add(keys.deletedSubtrees(c)); // where the sub-tree's ids go aside
         return releasingWrite(
                 DELETE_ITEM,
-                keys.withWaiting(k, c),
+                withWaiting,
                 keys.withWaitingArgs(
                         List.of(
                                 guardJson(guard),
@@ -258,7 +257,8 @@ public class CatalogScripts {
         List<String> k = List.of(
                 keys.locks(c),
                 keys.entries(c, entity.collection()),
-                keys.itemEntries(c)); // locks, entries, itemEntries
+                keys.itemEntries(c),
+                keys.items(c)); // locks, entries, itemEntries, items
         return write(
                 DELETE_ENTRY,
                 k,

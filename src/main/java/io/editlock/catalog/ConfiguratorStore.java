@@ -35,6 +35,7 @@ public class ConfiguratorStore implements ItemOwners {
     private final CatalogScripts scripts;
     private final CatalogIndex index;
     private final DeletedConfigurators deleted;
+    private final DeletedItems deletedItems;
     private final LockKeys keys;
     private final int maxItems;
 
@@ -43,12 +44,14 @@ public class ConfiguratorStore implements ItemOwners {
             CatalogScripts scripts,
             CatalogIndex index,
             DeletedConfigurators deleted,
+            DeletedItems deletedItems,
             LockKeys keys,
             EditlockConfig config) {
         this.redis = redis;
         this.scripts = scripts;
         this.index = index;
         this.deleted = deleted;
+        this.deletedItems = deletedItems;
         this.keys = keys;
         this.maxItems = config.limits().rest().itemsPerConfigurator();
     }
@@ -235,18 +238,22 @@ public class ConfiguratorStore implements ItemOwners {
                         reply.body(guard, Entity.ITEM, guard.itemId()).path("record")));
     }
 
-    /** Deletes the item with its sub-tree; the deleter's page locks there go with reason deleted. */
+    /**
+     * Deletes the item with its sub-tree; the deleter's page locks there go with reason deleted. It is
+     * gone at once with its entries, in a script run whose cost grows with the sub-tree's items, not
+     * their entries; the entries' records and every id in the global indexes go in the background
+     * ({@link DeletedItems}).
+     */
     public Uni<Void> deleteItem(Guard guard) {
-        return scripts.deleteItem(guard)
-                .map(reply -> reply.body(guard, Entity.ITEM, guard.itemId()))
-                .call(reply -> Uni.join()
-                        .all(
-                                index.forgetDeleted(Entity.ITEM, CatalogRecords.ids(reply.path("items"))),
-                                index.forgetDeleted(Entity.FILTER, CatalogRecords.ids(reply.path("filters"))),
-                                index.forgetDeleted(Entity.DEPENDENCY, CatalogRecords.ids(reply.path("dependencies"))),
-                                index.forgetDeleted(
-                                        Entity.ATTRIBUTE_VALUE, CatalogRecords.ids(reply.path("attributeValues"))))
-                        .andFailFast())
+        return deletedItems
+                .asked(guard.configuratorId())
+                .flatMap(asked -> scripts.deleteItem(guard)
+                        // As for a configurator: only OK set anything aside.
+                        .call(reply -> reply instanceof WriteReply.Written
+                                ? Uni.createFrom().voidItem()
+                                : deletedItems.refused(asked))
+                        .map(reply -> reply.body(guard, Entity.ITEM, guard.itemId()))
+                        .invoke(() -> deletedItems.cleanUpSoon(asked)))
                 .replaceWithVoid();
     }
 

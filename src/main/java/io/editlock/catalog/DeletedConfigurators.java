@@ -13,8 +13,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.UUID;
 import java.util.stream.Collectors;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
@@ -27,11 +25,10 @@ import org.jboss.logging.Logger;
  * then the set-aside records go. Until then an index entry names a configurator that is gone, which
  * every lookup answers as an unknown id.
  *
- * <p>Each delete is noted before its script runs, under a name of its own ({@link Asked}). The node
- * that deleted cleans up at once and takes its note away, also when the script refused. Every node
- * sweeps, now and then, the notes that nobody took away once their delete can no longer be running:
- * it cleans up after a delete that ran (its node died on the way, or Redis failed), and forgets one
- * that never ran.
+ * <p>Each delete is noted before its script runs ({@link DeleteNotes}). The node that deleted
+ * cleans up at once and takes its note away, also when the script refused. Every node sweeps, now and
+ * then, the notes that nobody took away once their delete can no longer be running: it cleans up after
+ * a delete that ran (its node died on the way, or Redis failed), and forgets one that never ran.
  */
 @ApplicationScoped
 public class DeletedConfigurators {
@@ -45,19 +42,10 @@ public class DeletedConfigurators {
     /** Ids taken out of an index by one command, and records asked for by one HSCAN. */
     private static final int BATCH = 500;
 
-    /** Notes one sweep looks at, at most. */
-    private static final int SWEEP_BATCH = 100;
-
     private final PipelinedRedis redis;
     private final LockKeys keys;
     private final CatalogIndex index;
-    private final StoreClock clock;
-
-    /**
-     * How long after a delete was asked for it may still run. Its script runs within the store
-     * timeout or does nothing (StoreClock.lastMomentToRun); the minute covers the round trips before it.
-     */
-    private final long mayStillRunMillis;
+    private final DeleteNotes notes;
 
     public DeletedConfigurators(
             PipelinedRedis redis,
@@ -68,41 +56,21 @@ public class DeletedConfigurators {
         this.redis = redis;
         this.keys = keys;
         this.index = index;
-        this.clock = clock;
-        this.mayStillRunMillis = timeout.plus(Duration.ofMinutes(1)).toMillis();
-    }
-
-    /**
-     * One delete's note: {@code <configuratorId>:<random>}, so that taking it away never takes the note
-     * of another delete of the same configurator.
-     */
-    record Asked(long configuratorId, String member) {
-
-        /** A note as the sorted set holds it; empty when it is not one (nothing to settle: it is dropped). */
-        static Optional<Asked> of(String member) {
-            int colon = member.indexOf(':');
-            try {
-                return Optional.of(new Asked(Long.parseLong(colon < 0 ? member : member.substring(0, colon)), member));
-            } catch (NumberFormatException notANote) {
-                return Optional.empty();
-            }
-        }
+        this.notes = new DeleteNotes(redis, clock, keys.deletedConfigurators(), "the delete", timeout);
     }
 
     /** Before a delete runs: from now on, what it sets aside is found even if this node dies. */
-    Uni<Asked> asked(long configuratorId) {
-        Asked asked = new Asked(configuratorId, configuratorId + ":" + UUID.randomUUID());
-        return execute(Command.ZADD, keys.deletedConfigurators(), String.valueOf(clock.nowMillis()), asked.member())
-                .replaceWith(asked);
+    Uni<DeleteNotes.Asked> asked(long configuratorId) {
+        return notes.asked(configuratorId);
     }
 
     /** The delete's script ran and answered other than OK (refused, or given up): it set nothing aside. */
-    Uni<Void> refused(Asked asked) {
-        return forget(asked).onFailure().recoverWithNull();
+    Uni<Void> refused(DeleteNotes.Asked asked) {
+        return notes.refused(asked);
     }
 
     /** After a delete ran: cleans up in the background; what fails is left to the sweep. */
-    void cleanUpSoon(Asked asked) {
+    void cleanUpSoon(DeleteNotes.Asked asked) {
         cleanUp(asked)
                 .subscribe()
                 .with(
@@ -132,51 +100,15 @@ public class DeletedConfigurators {
      * @return how many notes it settled
      */
     public Uni<Integer> sweep() {
-        return execute(
-                        Command.ZRANGEBYSCORE,
-                        keys.deletedConfigurators(),
-                        "-inf",
-                        String.valueOf(clock.nowMillis() - mayStillRunMillis),
-                        "LIMIT",
-                        "0",
-                        String.valueOf(SWEEP_BATCH))
-                .flatMap(notes -> {
-                    List<String> members = new ArrayList<>();
-                    notes.forEach(member -> members.add(member.toString()));
-                    return Multi.createFrom()
-                            .iterable(members)
-                            .onItem()
-                            .transformToUniAndConcatenate(this::settle)
-                            .collect()
-                            .asList()
-                            .map(List::size);
-                });
-    }
-
-    /** One note; its failure is its own, the next ones are settled all the same. */
-    private Uni<String> settle(String member) {
-        Optional<Asked> note = Asked.of(member);
-        if (note.isEmpty()) {
-            return execute(Command.ZREM, keys.deletedConfigurators(), member).replaceWith(member);
-        }
-        Asked asked = note.get();
-        return execute(Command.EXISTS, keys.configurator(asked.configuratorId()))
-                .flatMap(exists -> exists.toLong() == 0 ? cleanUp(asked).replaceWithVoid() : forget(asked))
-                .onFailure()
-                .recoverWithItem(failure -> {
-                    LOG.warnf(
-                            "deleted configurator %d not cleaned up by this sweep (the next one tries again): %s",
-                            asked.configuratorId(), failure.getMessage());
-                    return null;
-                })
-                .replaceWith(member);
+        return notes.sweep(asked -> execute(Command.EXISTS, keys.configurator(asked.configuratorId()))
+                .flatMap(exists -> exists.toLong() == 0 ? cleanUp(asked).replaceWithVoid() : notes.forget(asked)));
     }
 
     /**
      * Takes the set-aside ids out of their indexes and the records with them (the last one takes its
      * hash), and the configurator out of the listing, then the delete's note.
      */
-    Uni<Long> cleanUp(Asked asked) {
+    Uni<Long> cleanUp(DeleteNotes.Asked asked) {
         long configuratorId = asked.configuratorId();
         return Multi.createFrom()
                 .iterable(SET_ASIDE)
@@ -185,7 +117,7 @@ public class DeletedConfigurators {
                 .collect()
                 .with(Collectors.summingLong(Long::longValue))
                 .call(() -> index.remove(Entity.CONFIGURATOR, List.of(configuratorId)))
-                .call(() -> forget(asked))
+                .call(() -> notes.forget(asked))
                 .invoke(removed -> LOG.logf(
                         removed > 0 ? Logger.Level.INFO : Logger.Level.DEBUG,
                         "deleted configurator %d: %d ids of its items and entries are out of the indexes",
@@ -206,11 +138,6 @@ public class DeletedConfigurators {
         return index.remove(entity, ids.stream().map(Long::parseLong).toList())
                 .chain(() -> execute(Command.HDEL, fields.toArray(String[]::new)))
                 .replaceWith(ids.size());
-    }
-
-    private Uni<Void> forget(Asked asked) {
-        return execute(Command.ZREM, keys.deletedConfigurators(), asked.member())
-                .replaceWithVoid();
     }
 
     private Uni<Response> execute(Command command, String... args) {

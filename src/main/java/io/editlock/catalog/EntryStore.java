@@ -9,9 +9,11 @@ import io.editlock.redis.LockKeys;
 import io.editlock.redis.PipelinedRedis;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The entries of the pages: filters, dependencies and attribute values of items, variables of
@@ -61,25 +63,33 @@ public class EntryStore {
                 .call(() -> index.remove(entity, List.of(id))));
     }
 
+    /**
+     * The entry, if it and its item exist: a deleted item's entries stay in their hash a moment after
+     * it (until {@link DeletedItems} has cleaned up), gone with it. One round trip: both reads go
+     * together.
+     */
     public Uni<Entry> find(Entity entity, long id) {
-        return index.locate(entity, id)
-                .flatMap(where -> where.isEmpty()
-                        ? Uni.createFrom().failure(UnknownIdException.of(entity, id))
-                        : redis.execute(
-                                        Command.HGET,
-                                        keys.entries(where.get().configuratorId(), entity.collection()),
-                                        String.valueOf(id))
-                                .onFailure()
-                                .transform(LockStoreUnavailableException::of)
-                                .map(record -> {
-                                    if (record == null) {
-                                        throw UnknownIdException.of(entity, id);
-                                    }
-                                    return CatalogRecords.entry(
-                                            entity,
-                                            where.get().configuratorId(),
-                                            CatalogRecords.parse(record.toString()));
-                                }));
+        return index.locate(entity, id).flatMap(where -> {
+            if (where.isEmpty()) {
+                return Uni.createFrom().failure(UnknownIdException.of(entity, id));
+            }
+            long c = where.get().configuratorId();
+            Long item = where.get().itemId();
+            Uni<Optional<String>> record = execute(
+                            Command.HGET, keys.entries(c, entity.collection()), String.valueOf(id))
+                    .map(found -> Optional.ofNullable(found).map(Response::toString));
+            Uni<Boolean> itemExists = item == null
+                    ? Uni.createFrom().item(true)
+                    : execute(Command.HEXISTS, keys.items(c), String.valueOf(item))
+                            .map(exists -> exists.toInteger() == 1);
+            return Uni.combine().all().unis(record, itemExists).asTuple().map(found -> {
+                if (found.getItem1().isEmpty() || !found.getItem2()) {
+                    throw UnknownIdException.of(entity, id);
+                }
+                return CatalogRecords.entry(
+                        entity, c, CatalogRecords.parse(found.getItem1().get()));
+            });
+        });
     }
 
     /** @param changes some of the entity's fields (at least one) */
@@ -111,5 +121,9 @@ public class EntryStore {
         ObjectNode node = JsonNodeFactory.instance.objectNode();
         fields.forEach(node::put);
         return node.toString();
+    }
+
+    private Uni<Response> execute(Command command, String... args) {
+        return redis.execute(command, args).onFailure().transform(LockStoreUnavailableException::of);
     }
 }

@@ -49,8 +49,8 @@ public interface EditlockConfig {
 
     interface Catalog {
         /**
-         * How often every node looks for deleted configurators whose items and entries are still in
-         * the global indexes (their node died before it took them out).
+         * How often every node looks for deleted configurators and items whose items and entries are
+         * still in the global indexes (their node died before it took them out).
          */
         @WithDefault("10s")
         @DurationMin(millis = 1)

@@ -100,6 +100,25 @@ public class LockKeys {
     }
 
     /**
+     * Hash: what deleted items left to clean up in the background, until it is done: {@code
+     * <itemId>:items} -> JSON array of the ids of the item's sub-tree (out of the item index still), and
+     * {@code <itemId>:<page>} -> JSON array of the ids of that page's entries (their records still in
+     * the entry hashes, no longer on any page, and in the entry index).
+     */
+    public String deletedSubtrees(long configuratorId) {
+        return prefix + ":" + hashTag(configuratorId) + ":deleted:sub-trees";
+    }
+
+    /**
+     * Sorted set: the deletes of items asked for ({@code <configuratorId>:<random>}; score: when, on
+     * Redis's clock), until what each left in {@link #deletedSubtrees} is cleaned up or its script
+     * refused.
+     */
+    public String deletedItems() {
+        return prefix + ":deleted-items";
+    }
+
+    /**
      * Sorted set: the deletes of configurators asked for ({@code <configuratorId>:<random>}; score: when,
      * on Redis's clock), until what each set aside is cleaned up or its script refused; written before
      * the delete runs, so that a node that dies right after it leaves the cleanup to the others.

@@ -83,7 +83,7 @@ class DeletedConfiguratorCleanupTest {
         long c = filled.configuratorId();
 
         // The node: the delete noted, its script run, and nothing after it.
-        DeletedConfigurators.Asked asked = deleted.asked(c).await().atMost(WAIT);
+        DeleteNotes.Asked asked = deleted.asked(c).await().atMost(WAIT);
         scripts.deleteConfigurator(Guard.none(c), true).await().atMost(WAIT);
         as(sara).get("/api/configurators/" + c).then().statusCode(404);
 
@@ -125,7 +125,7 @@ class DeletedConfiguratorCleanupTest {
     }
 
     /** As if the delete was asked for long ago: by now it has run, or never will. */
-    private void ageing(DeletedConfigurators.Asked asked) {
+    private void ageing(DeleteNotes.Asked asked) {
         redis("ZADD", keys.deletedConfigurators(), "1", asked.member());
     }
 

@@ -302,9 +302,9 @@ abstract class MultiNodeScenarios {
     }
 
     /**
-     * A configurator deleted on one node is gone on both at once, and the node takes its items' and
-     * entries' ids out of the global indexes after it (their commands allowed by the shipped ACL, in a
-     * Cluster each in its own slot).
+     * An item, then its configurator, deleted on one node are gone on both at once, and the node takes
+     * their items' and entries' ids out of the global indexes after each (their commands allowed by the
+     * shipped ACL, in a Cluster each in its own slot).
      */
     @Test
     void aConfiguratorDeletedOnOneNodeIsGoneOnBothAndItsIdsLeaveTheIndexes() {
@@ -312,6 +312,22 @@ abstract class MultiNodeScenarios {
         long configurator = nodeA.createConfigurator(token, "multi-node");
         long item = created(nodeA, token, "/api/configurators/" + configurator + "/items", Map.of("name", "Frame"));
         created(nodeA, token, "/api/items/" + item + "/filters", Map.of("expression", "size > 2"));
+        long doomed = created(nodeA, token, "/api/configurators/" + configurator + "/items", Map.of("name", "Old"));
+        long child = created(
+                nodeA,
+                token,
+                "/api/configurators/" + configurator + "/items",
+                Map.of("name", "Older", "parentItemId", doomed));
+        long filter = created(nodeA, token, "/api/items/" + child + "/filters", Map.of("expression", "size > 3"));
+
+        as(nodeA, token).delete("/api/items/" + doomed).then().statusCode(204);
+
+        as(nodeB, token).get("/api/items/" + child).then().statusCode(404);
+        as(nodeB, token).get("/api/filters/" + filter).then().statusCode(404);
+        String itemDone =
+                "deleted items of configurator " + configurator + ": 3 ids of items and entries are out of the indexes";
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> Files.readString(nodeA.log()).contains(itemDone));
 
         as(nodeA, token).delete("/api/configurators/" + configurator).then().statusCode(204);
 

@@ -53,20 +53,29 @@ final class Api {
                 .mapEmpty();
     }
 
+    Future<Void> deleteItem(String token, long itemId) {
+        return call(HttpMethod.DELETE, "/api/items/" + itemId, token, null, 204).mapEmpty();
+    }
+
     /**
-     * A configurator with this many items, as a tree: ten children per item, made level by level
-     * (every parent exists before its children are added).
+     * A configurator with this many items, as a tree: ten at the top, ten children per item, made level
+     * by level (every parent exists before its children are added).
      */
     Configurator configuratorWithItems(String token, String name, int items) {
+        return configuratorWithItems(token, name, items, 10);
+    }
+
+    /** @param roots how many items are at the top; the first item is the ancestor of all when 1 */
+    Configurator configuratorWithItems(String token, String name, int items, int roots) {
         long configuratorId = Parallel.await(createConfigurator(token, name), 60);
         List<Long> ids = new ArrayList<>(items);
         int levelStart = 0;
-        int levelSize = Math.min(items, 10);
+        int levelSize = Math.min(items, roots);
         while (levelSize > 0) {
             int start = levelStart;
             List<Long> level = Parallel.map(levelSize, 16, i -> {
                 int index = start + i;
-                Long parent = index < 10 ? null : ids.get((index - 10) / 10);
+                Long parent = index < roots ? null : ids.get((index - roots) / 10);
                 return addItem(token, configuratorId, "item-" + index, parent);
             });
             ids.addAll(level);

@@ -5,9 +5,10 @@ import java.io.IOException;
 import java.util.List;
 
 /**
- * What deleting a large configurator costs everybody else (docs/operations.md, "Large deletes"): a
- * configurator of N items with E entries on each of their three pages is made through the REST API,
- * then deleted. Redis runs one command at a time, so the longest command of the delete and of its
+ * What deleting a large configurator, or the item at the top of all its items, costs everybody else
+ * (docs/operations.md, "Large deletes"): a configurator of N items with E entries on each of their
+ * three pages is made through the REST API, then it (or that item, with all the others below it) is
+ * deleted. Redis runs one command at a time, so the longest command of the delete and of its
  * cleanup is how long every other lock request, renewal and write waited behind it (Redis's
  * SLOWLOG, every command over 1 ms). Also: how long the DELETE took to answer, and how long until
  * what it left to the node was done.
@@ -18,10 +19,12 @@ final class LargeDelete {
 
     private LargeDelete() {}
 
-    static void run(Api api, Resp redis, int items, int entriesPerPage, String keyPrefix) throws IOException {
+    /** @param topItem true: delete the item at the top of all others; false: the configurator */
+    static void run(Api api, Resp redis, int items, int entriesPerPage, boolean topItem, String keyPrefix)
+            throws IOException {
         Users.User user = Users.login(api, "delete", 1).get(0);
         long started = System.nanoTime();
-        Api.Configurator configurator = api.configuratorWithItems(user.token(), "large", items);
+        Api.Configurator configurator = api.configuratorWithItems(user.token(), "large", items, topItem ? 1 : 10);
         List<Long> itemIds = configurator.itemIds();
         int entries = items * entriesPerPage * PAGES.size();
         Parallel.map(entries, 32, i -> {
@@ -45,10 +48,15 @@ final class LargeDelete {
         redis.call("CONFIG", "SET", "slowlog-max-len", "100000");
         redis.call("SLOWLOG", "RESET");
         long deleting = System.nanoTime();
-        Parallel.await(api.deleteConfigurator(user.token(), configurator.id()), 120);
+        Parallel.await(
+                topItem
+                        ? api.deleteItem(user.token(), itemIds.get(0))
+                        : api.deleteConfigurator(user.token(), configurator.id()),
+                120);
         double answeredMs = (System.nanoTime() - deleting) / 1e6;
-        String pending = keyPrefix + ":deleted-configurators";
-        while (redis.call("ZSCORE", pending, String.valueOf(configurator.id())) != null) {
+        // Each delete is noted as <configuratorId>:<random> until the node has cleaned up after it.
+        String pending = keyPrefix + (topItem ? ":deleted-items" : ":deleted-configurators");
+        while (noted(redis, pending, configurator.id())) {
             Parallel.sleep(5);
         }
         double cleanedMs = (System.nanoTime() - deleting) / 1e6;
@@ -66,8 +74,24 @@ final class LargeDelete {
             }
         }
         System.out.printf(
-                "  delete      %d items, %d entries: answered in %.0f ms, cleaned up after %.0f ms;"
+                "  delete      %s of %d items, %d entries: answered in %.0f ms, cleaned up after %.0f ms;"
                         + " longest Redis command %.1f ms (%s), %d commands over 1 ms%n",
-                items, entries, answeredMs, cleanedMs, longestMicros / 1e3, longest.toLowerCase(), slow);
+                topItem ? "top item" : "configurator",
+                items,
+                entries,
+                answeredMs,
+                cleanedMs,
+                longestMicros / 1e3,
+                longest.toLowerCase(),
+                slow);
+    }
+
+    private static boolean noted(Resp redis, String notes, long configuratorId) throws IOException {
+        for (Object note : (List<?>) redis.call("ZRANGEBYSCORE", notes, "-inf", "+inf")) {
+            if (String.valueOf(note).startsWith(configuratorId + ":")) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -29,7 +29,7 @@ public final class Main {
               memory      --url U --server-pid PID --sockets N --configurators M --settle-ms S --runs
               report      --in results.jsonl --machine machine.properties --out report.md
               keys        --dir D   (jwt-private.pem and jwt-public.pem for the server nodes)
-              delete      --url U --redis-port P --items 1000 --entries-per-page 20 [--key-prefix editlock]
+              delete      --url U --redis-port P --items 1000 --entries-per-page 20 [--what configurator|item] [--key-prefix editlock]
                           (what deleting a large configurator costs: bench/large-delete)
               road        --url U --agent-port P --sources src/main/java --classes JAR,JAR --runs 5 [--redis-port P]
                           (the server's files a lock request and a guarded write run: bench/road)
@@ -252,6 +252,7 @@ public final class Main {
                                 redis,
                                 options.getInt("items", 1000),
                                 options.getInt("entries-per-page", 20),
+                                options.get("what", "configurator").equals("item"),
                                 options.get("key-prefix", "editlock"));
                     }
                 }
