@@ -104,6 +104,26 @@ class DeletedItemCleanupTest {
     }
 
     @Test
+    void anItemLeftToTheSweepAndThenItsConfiguratorDeletedLeaveNothingBehind() {
+        TestUser sara = DemoLogin.user("Sara");
+        Tree tree = grow(sara);
+        long c = tree.configuratorId();
+        DeleteNotes.Asked asked = deletedItems.asked(c).await().atMost(WAIT);
+        scripts.deleteItem(new Guard(GuardType.NONE, c, tree.top(), null, "", OptionalLong.empty()))
+                .await()
+                .atMost(WAIT);
+
+        as(sara).delete("/api/configurators/" + c).then().statusCode(204);
+        redis("ZADD", keys.deletedItems(), "1", asked.member());
+        deletedItems.sweep().await().atMost(WAIT);
+
+        await().atMost(WAIT).untilAsserted(() -> assertEquals(Map.of(), stillIndexed(tree.subtree())));
+        await().atMost(WAIT).untilAsserted(() -> assertEquals(Map.of(), stillIndexed(tree.beside())));
+        assertFalse(asked(c));
+        await().atMost(WAIT).untilAsserted(() -> assertEquals(List.of(), keysOf(c), "nothing of it is left"));
+    }
+
+    @Test
     void aRefusedDeleteLeavesEverythingAsItWasAndNothingToCleanUp() {
         TestUser sara = DemoLogin.user("Sara");
         TestUser tom = DemoLogin.user("Tom");
@@ -259,6 +279,19 @@ class DeletedItemCleanupTest {
 
     private boolean setAside(long configuratorId) {
         return redis("EXISTS", keys.deletedSubtrees(configuratorId)).toLong() == 1;
+    }
+
+    /** Every key in the configurator's hash slot. */
+    private List<String> keysOf(long configuratorId) {
+        List<String> found = new ArrayList<>();
+        String pattern = keys.configurator(configuratorId).replace(":configurator", ":*");
+        String cursor = "0";
+        do {
+            Response page = redis("SCAN", cursor, "MATCH", pattern, "COUNT", "1000");
+            cursor = page.get(0).toString();
+            page.get(1).forEach(key -> found.add(key.toString()));
+        } while (!cursor.equals("0"));
+        return found;
     }
 
     private Response redis(String command, String... args) {

@@ -30,7 +30,7 @@ public final class Main {
               report      --in results.jsonl --machine machine.properties --out report.md
               keys        --dir D   (jwt-private.pem and jwt-public.pem for the server nodes)
               delete      --url U --redis-port P --items 1000 --entries-per-page 20 [--what configurator|item] [--key-prefix editlock]
-                          (what deleting a large configurator costs: bench/large-delete)
+                          (what deleting a large configurator, or its top item, costs: bench/large-delete)
               road        --url U --agent-port P --sources src/main/java --classes JAR,JAR --runs 5 [--redis-port P]
                           (the server's files a lock request and a guarded write run: bench/road)
             common: --out results.jsonl --event-loops N --timeout-ms T --connect-concurrency C
@@ -252,7 +252,11 @@ public final class Main {
                                 redis,
                                 options.getInt("items", 1000),
                                 options.getInt("entries-per-page", 20),
-                                options.get("what", "configurator").equals("item"),
+                                switch (options.get("what", "configurator")) {
+                                    case "configurator" -> false;
+                                    case "item" -> true;
+                                    default -> throw new IllegalArgumentException("--what is configurator or item");
+                                },
                                 options.get("key-prefix", "editlock"));
                     }
                 }
