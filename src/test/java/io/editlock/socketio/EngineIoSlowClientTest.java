@@ -10,11 +10,9 @@ import io.editlock.lock.Resource;
 import io.editlock.session.SessionRegistry;
 import io.editlock.support.Fixtures;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import java.time.Duration;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,15 +20,8 @@ import org.junit.jupiter.api.Test;
  * client that stops polling while broadcasts pile up is dropped, instead of being buffered without end.
  */
 @QuarkusTest
-@TestProfile(EngineIoSlowClientTest.SmallBuffer.class)
+@TestProfile(EngineIoUnreadSessionsTest.ShortConnectTimeout.class) // its small limit of what may wait
 class EngineIoSlowClientTest {
-
-    public static class SmallBuffer implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("editlock.limits.max-unsent-bytes", "4096");
-        }
-    }
 
     private static final Duration WAIT = Duration.ofSeconds(10);
 

@@ -31,7 +31,8 @@ class EngineIoUnreadSessionsTest {
                     CONNECT_TIMEOUT.toMillis() + "ms",
                     "editlock.limits.max-unsent-bytes",
                     "4096",
-                    // For EngineIoUpgradeTimeoutTest, which shares this profile (one app for both).
+                    // For EngineIoUpgradeTimeoutTest, which shares this profile with EngineIoSlowClientTest
+                    // (one app for the three).
                     "editlock.socketio.upgrade-timeout",
                     "4s");
         }
