@@ -3,27 +3,26 @@
 -- deleter's own page locks in the sub-tree are released with reason 'deleted' and announced. The
 -- lines and take-over requests of the deleted pages end (their users are told NOT_FOUND), and
 -- what the release frees goes to whom waits for it, in the same run (docs/protocol.md §14).
--- Cost: O(locks held + the items of the sub-tree), whatever their entries: the entries' lists go aside
--- whole (KEYS[9]), and the node takes their records and every id out of the indexes afterwards, in
--- batches (catalog/DeletedItems). Until then an entry of a deleted item is on no page and is found by
--- no script or read, which check that its item exists.
+-- Cost: O(locks held, waiting lines and the items of the sub-tree), whatever their entries: the
+-- entries stay in their hashes and their pages' lists of entries in the item-entries hash, and the node takes them and every
+-- id out of the indexes afterwards, in batches (catalog/DeletedItems), from the list of the sub-tree's
+-- items this run leaves in KEYS[8]. Until then an entry of a deleted item is found by no script or
+-- read: they check that its item exists.
 --
 -- KEYS[1] locks           hash of the configurator's locks (see locks_lib.lua)
 -- KEYS[2] items           hash: itemId -> item record {id, name, parentItemId?}
 -- KEYS[3] children        hash: itemId -> JSON array of child item ids
--- KEYS[4] itemEntries     hash: '<itemId>:<page>' -> JSON array of entry ids
 -- ARGV[1] guard           JSON (see guards_lib.lua)
 -- ARGV[2] configuratorId  ARGV[3] itemId
 -- ARGV[4] lockChannel     ARGV[5] contentChannel
--- KEYS[5..8], ARGV[6..7] waiting lines (waitlines_lib.lua)
--- KEYS[9] deletedSubtrees  hash: what the node cleans up after the delete: '<itemId>:items' -> JSON array of the
---                         sub-tree's item ids, '<itemId>:<page>' -> that page's entry ids (see redis/LockKeys)
+-- KEYS[4..7], ARGV[6..7] waiting lines (waitlines_lib.lua)
+-- KEYS[8] deletedSubtrees hash: what item deletes left to clean up: '<itemId>:items' -> JSON array of the
+--                         ids of its sub-tree's items (see redis/LockKeys)
 -- Reply (JSON): {s='OK', released}
 --             | {s='NOT_FOUND'} | {s='LOCKED', lock, released} | {s='STALE_TOKEN', released} | {s='GIVEN_UP', released}
 --             released: the locks this run released (locks_lib.lua released_entry), reason 'deleted' or, for
 --             leases it found expired, 'expired'; the node counts and audits them
-local locks_key, items_key, children_key, item_entries_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local pages = { 'filters', 'dependencies', 'attributes' }
+local locks_key, items_key, children_key = KEYS[1], KEYS[2], KEYS[3]
 local guard, configurator_id, item_id = cjson.decode(ARGV[1]), ARGV[2], ARGV[3]
 local lock_channel, content_channel = ARGV[4], ARGV[5]
 
@@ -43,7 +42,7 @@ while next_index <= #order do
 end
 
 local refusal, live, now, book, expired = run_guard(locks_key, guard, subtree, lock_channel, configurator_id)
-local waiting = waiting_context(KEYS, 5, ARGV, 6, configurator_id, book)
+local waiting = waiting_context(KEYS, 4, ARGV, 6, configurator_id, book)
 if refusal ~= nil then
   serve_expired(waiting, locks_key, live, now, expired, lock_channel, configurator_id)
   refusal.released = expired
@@ -59,9 +58,20 @@ for field, lock in pairs(live) do
     released[#released + 1] = released_entry(lock, 'deleted', '')
   end
 end
+-- The lines and take-over requests of the sub-tree's pages, picked from those of the configurator
+-- (O(lines)) rather than looked for page by page (O(the sub-tree)).
 local gone_pages = {}
-for _, id in ipairs(order) do
-  for _, page in ipairs(pages) do gone_pages[#gone_pages + 1] = 'i:' .. id .. ':' .. page end
+if waiting ~= nil and not is_calm(waiting) then
+  local seen = {}
+  for _, hash in ipairs({ waiting.lines, waiting.takeovers }) do
+    for _, field in ipairs(redis.call('HKEYS', hash)) do
+      local page_item = string.match(field, '^i:(%d+):')
+      if page_item ~= nil and subtree[page_item] and not seen[field] then
+        seen[field] = true
+        gone_pages[#gone_pages + 1] = field
+      end
+    end
+  end
 end
 end_lines_of(waiting, gone_pages)
 -- The leases the guard found expired were announced already; the lines they unblock are served here.
@@ -72,21 +82,14 @@ local served = serve(waiting, locks_key, live, now, freed)
 if #released > 0 or served then announce(lock_channel, configurator_id, live, released, now) end
 publish_waiting(waiting, live)
 
--- The items go now; each page's list of entries goes aside whole, as it is, for the node to clean up.
-local set_aside = KEYS[9]
-for _, id in ipairs(order) do
-  for _, page in ipairs(pages) do
-    local field = id .. ':' .. page
-    local list = redis.call('HGET', item_entries_key, field)
-    if list then
-      redis.call('HSET', set_aside, field, list)
-      redis.call('HDEL', item_entries_key, field)
-    end
-  end
-  redis.call('HDEL', children_key, id)
-  redis.call('HDEL', items_key, id)
+-- The items go now, a thousand fields per command. Their pages' lists of entries stay, naming records
+-- that are gone with their item for every script and read; the node takes them out afterwards.
+for first = 1, #order, 1000 do
+  local last = math.min(#order, first + 999)
+  redis.call('HDEL', items_key, unpack(order, first, last))
+  redis.call('HDEL', children_key, unpack(order, first, last))
 end
-redis.call('HSET', set_aside, item_id .. ':items', cjson.encode(order))
+redis.call('HSET', KEYS[8], item_id .. ':items', cjson.encode(order))
 local parent_id = cjson.decode(raw).parentItemId
 if parent_id ~= nil and parent_id ~= cjson.null then list_remove(children_key, parent_id, item_id) end
 

@@ -160,10 +160,9 @@ public class CatalogScripts {
         List<String> k = List.of(
                 keys.locks(c), // locks
                 keys.items(c), // items
-                keys.children(c), // children
-                keys.itemEntries(c)); // itemEntries
+                keys.children(c)); // children
         List<String> withWaiting = new ArrayList<>(keys.withWaiting(k, c));
-        withWaiting.add(keys.deletedSubtrees(c)); // where the sub-tree's ids go aside
+        withWaiting.add(keys.deletedSubtrees(c)); // where the sub-tree's item ids go for the cleanup
         return releasingWrite(
                 DELETE_ITEM,
                 withWaiting,

@@ -13,21 +13,21 @@ import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
  * What an item's delete leaves to do after it. The delete takes the items of the sub-tree away at once
- * and sets their pages' lists of entries aside whole (delete_item.lua), so that its cost does not
- * grow with the entries; the entries' records and every id in the global indexes (other hash slots)
- * are taken out here, in batches, so that Redis serves everybody else in between. Until then an
- * entry of a deleted item is on no page, and every read and write finds it gone with its item.
+ * and leaves the list of their ids (delete_item.lua), so that its cost does not grow with their
+ * entries; the entries' records, their pages' lists and every id in the global indexes (other hash
+ * slots) are taken out here, in batches, so that Redis serves everybody else in between. Until then an
+ * entry of a deleted item is on no page of an item that exists, and every read and write finds it gone
+ * with its item.
  *
  * <p>Each delete is noted before its script runs ({@link DeleteNotes}); the node that deleted cleans
  * up at once and takes its note away, and every node sweeps the notes that nobody took away once
@@ -38,14 +38,28 @@ public class DeletedItems {
 
     private static final Logger LOG = Logger.getLogger(DeletedItems.class);
 
+    /** Deleted sub-trees asked for by one HSCAN. */
+    private static final int SUBTREES_PER_SCAN = 10;
+
     /**
-     * Set-aside lists asked for by one HSCAN; each holds at most a page's entries
-     * ({@code editlock.limits.rest.entries-per-page}) or a sub-tree's items.
+     * Items whose pages one batch takes out: their lists are read at once, each with at most
+     * {@code editlock.limits.rest.entries-per-page} entries.
      */
-    private static final int LISTS_PER_BATCH = 10;
+    private static final int ITEMS_PER_BATCH = 50;
 
     /** Ids taken out of an index or a hash by one command. */
     private static final int IDS_PER_COMMAND = 500;
+
+    /** The kind of entry on each page. */
+    private static final Map<Page, Entity> ENTRIES_OF = new EnumMap<>(Page.class);
+
+    static {
+        for (Entity entity : Entity.values()) {
+            if (entity.onItemPage()) {
+                ENTRIES_OF.put(entity.page(), entity);
+            }
+        }
+    }
 
     private final PipelinedRedis redis;
     private final LockKeys keys;
@@ -64,12 +78,12 @@ public class DeletedItems {
         this.notes = new DeleteNotes(redis, clock, keys.deletedItems(), "a deleted item", timeout);
     }
 
-    /** Before a delete runs: from now on, what it sets aside is found even if this node dies. */
+    /** Before a delete runs: from now on, what it leaves is found even if this node dies. */
     Uni<DeleteNotes.Asked> asked(long configuratorId) {
         return notes.asked(configuratorId);
     }
 
-    /** The delete's script ran and answered other than OK: it set nothing aside. */
+    /** The delete's script ran and answered other than OK: it left nothing to do. */
     Uni<Void> refused(DeleteNotes.Asked asked) {
         return notes.refused(asked);
     }
@@ -100,7 +114,7 @@ public class DeletedItems {
 
     /**
      * Settles the notes nobody took away whose delete can no longer be running: cleans up what the
-     * configurator has set aside (nothing, when the delete never ran), then forgets the note.
+     * configurator's deletes left (nothing, when the delete never ran), then forgets the note.
      *
      * @return how many notes it settled
      */
@@ -109,21 +123,20 @@ public class DeletedItems {
     }
 
     /**
-     * Takes every list the configurator's item deletes set aside out: the ids out of their indexes,
-     * the entries' records out of their hashes, then the list (the last one takes the hash); then the
-     * delete's note. Another cleanup of the same configurator at the same time does the same work
-     * twice, harmlessly. A configurator deleted meanwhile has taken its entry hashes along
-     * (DeletedConfigurators cleans up their ids); its set-aside lists are still cleaned up here.
+     * Cleans up after every deleted sub-tree the configurator holds, then forgets the delete's note.
+     * Another cleanup of the same configurator at the same time does the same work twice, harmlessly.
+     * A configurator deleted meanwhile took its entry hashes and lists along (DeletedConfigurators takes
+     * those ids out); the sub-trees' item ids are still taken out here.
      */
     Uni<Long> cleanUp(DeleteNotes.Asked asked) {
         long configuratorId = asked.configuratorId();
-        String setAside = keys.deletedSubtrees(configuratorId);
+        String subtrees = keys.deletedSubtrees(configuratorId);
         return DrainingScan.drain(
                         redis,
                         Command.HSCAN,
-                        setAside,
-                        LISTS_PER_BATCH,
-                        lists -> removeBatch(configuratorId, setAside, lists))
+                        subtrees,
+                        SUBTREES_PER_SCAN,
+                        fields -> cleanUpSubtrees(configuratorId, subtrees, fields))
                 .call(() -> notes.forget(asked))
                 .invoke(removed -> LOG.logf(
                         removed > 0 ? Logger.Level.INFO : Logger.Level.DEBUG,
@@ -133,77 +146,96 @@ public class DeletedItems {
     }
 
     /**
-     * The index entries first, then the records, then the lists: a list still set aside is found again
-     * by the next cleanup.
+     * Each sub-tree's items, a batch at a time, then its field: a sub-tree whose field is still there is
+     * cleaned up again by the next cleanup, which skips what is gone already.
      *
      * @return how many ids it took out
      */
-    private Uni<Integer> removeBatch(long configuratorId, String setAside, List<String> fields) {
-        List<String> read = new ArrayList<>(List.of(setAside));
-        read.addAll(fields);
-        return execute(Command.HMGET, read.toArray(String[]::new)).flatMap(lists -> {
-            Map<Entity, List<Long>> ids = new EnumMap<>(Entity.class);
+    private Uni<Integer> cleanUpSubtrees(long configuratorId, String subtrees, List<String> fields) {
+        return execute(Command.HMGET, withKey(subtrees, fields)).flatMap(lists -> {
+            List<List<Long>> batches = new ArrayList<>();
             for (int i = 0; i < fields.size(); i++) {
                 Response list = lists.get(i);
-                Optional<Entity> kind = kindOf(fields.get(i));
-                if (list != null && kind.isPresent()) { // null: another cleanup took it meanwhile
-                    ids.computeIfAbsent(kind.get(), k -> new ArrayList<>())
+                // null: another cleanup took it meanwhile; a field of no known kind goes with the batch
+                if (list != null && fields.get(i).endsWith(":items")) {
+                    batches.addAll(chunks(CatalogRecords.ids(CatalogRecords.parse(list.toString())), ITEMS_PER_BATCH));
+                }
+            }
+            return Multi.createFrom()
+                    .iterable(batches)
+                    .onItem()
+                    .transformToUniAndConcatenate(items -> cleanUpItems(configuratorId, items))
+                    .collect()
+                    .with(Collectors.summingInt(Integer::intValue))
+                    .call(() -> execute(Command.HDEL, withKey(subtrees, fields)));
+        });
+    }
+
+    /**
+     * The entries on the items' pages: out of their index, out of their hash, then the pages' lists;
+     * then the items out of theirs.
+     *
+     * @return how many ids it took out
+     */
+    private Uni<Integer> cleanUpItems(long configuratorId, List<Long> items) {
+        List<String> pages = new ArrayList<>();
+        List<Entity> kinds = new ArrayList<>();
+        for (long item : items) {
+            ENTRIES_OF.forEach((page, kind) -> {
+                pages.add(item + ":" + page.wireName());
+                kinds.add(kind);
+            });
+        }
+        String itemEntries = keys.itemEntries(configuratorId);
+        return execute(Command.HMGET, withKey(itemEntries, pages)).flatMap(lists -> {
+            Map<Entity, List<Long>> entries = new EnumMap<>(Entity.class);
+            for (int i = 0; i < pages.size(); i++) {
+                Response list = lists.get(i);
+                if (list != null) {
+                    entries.computeIfAbsent(kinds.get(i), kind -> new ArrayList<>())
                             .addAll(CatalogRecords.ids(CatalogRecords.parse(list.toString())));
                 }
             }
-            int count = ids.values().stream().mapToInt(List::size).sum();
+            int count = items.size()
+                    + entries.values().stream().mapToInt(List::size).sum();
             return Multi.createFrom()
-                    .iterable(ids.entrySet())
+                    .iterable(entries.entrySet())
                     .onItem()
-                    .transformToUniAndConcatenate(kind -> remove(configuratorId, kind.getKey(), kind.getValue()))
+                    .transformToUniAndConcatenate(kind -> removeEntries(configuratorId, kind.getKey(), kind.getValue()))
                     .collect()
                     .last()
-                    .chain(() -> execute(Command.HDEL, read.toArray(String[]::new)))
+                    .chain(() -> execute(Command.HDEL, withKey(itemEntries, pages)))
+                    .chain(() -> index.remove(Entity.ITEM, items))
                     .replaceWith(count);
         });
     }
 
-    /** An item's ids leave its index (its record went with the delete); an entry's, its record too. */
-    private Uni<Void> remove(long configuratorId, Entity kind, List<Long> ids) {
+    private Uni<Void> removeEntries(long configuratorId, Entity kind, List<Long> ids) {
+        String records = keys.entries(configuratorId, kind.collection());
         return Multi.createFrom()
-                .iterable(chunks(ids))
+                .iterable(chunks(ids, IDS_PER_COMMAND))
                 .onItem()
                 .transformToUniAndConcatenate(chunk -> index.remove(kind, chunk)
-                        .chain(() -> kind == Entity.ITEM
-                                ? Uni.createFrom().voidItem()
-                                : execute(Command.HDEL, withKey(keys.entries(configuratorId, kind.collection()), chunk))
-                                        .replaceWithVoid()))
+                        .chain(() -> execute(
+                                Command.HDEL,
+                                withKey(
+                                        records,
+                                        chunk.stream().map(String::valueOf).toList()))))
                 .collect()
                 .last()
                 .replaceWithVoid();
     }
 
-    /**
-     * What a set-aside list holds, by its field: {@code <itemId>:items} a sub-tree's items, {@code
-     * <itemId>:<page>} that page's entries. Empty for a field of no known kind: no delete writes one,
-     * and it goes with its batch rather than stay for ever.
-     */
-    static Optional<Entity> kindOf(String field) {
-        String suffix = field.substring(field.lastIndexOf(':') + 1);
-        if (suffix.equals("items")) {
-            return Optional.of(Entity.ITEM);
-        }
-        return Page.fromWire(suffix)
-                .flatMap(page -> Arrays.stream(Entity.values())
-                        .filter(entity -> entity.page() == page)
-                        .findFirst());
-    }
-
-    private static List<List<Long>> chunks(List<Long> ids) {
+    private static List<List<Long>> chunks(List<Long> ids, int size) {
         List<List<Long>> chunks = new ArrayList<>();
-        for (int from = 0; from < ids.size(); from += IDS_PER_COMMAND) {
-            chunks.add(ids.subList(from, Math.min(ids.size(), from + IDS_PER_COMMAND)));
+        for (int from = 0; from < ids.size(); from += size) {
+            chunks.add(ids.subList(from, Math.min(ids.size(), from + size)));
         }
         return chunks;
     }
 
-    private static String[] withKey(String key, List<Long> ids) {
-        return Stream.concat(Stream.of(key), ids.stream().map(String::valueOf)).toArray(String[]::new);
+    private static String[] withKey(String key, List<String> fields) {
+        return Stream.concat(Stream.of(key), fields.stream()).toArray(String[]::new);
     }
 
     private Uni<Response> execute(Command command, String... args) {

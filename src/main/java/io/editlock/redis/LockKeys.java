@@ -101,9 +101,9 @@ public class LockKeys {
 
     /**
      * Hash: what deleted items left to clean up in the background, until it is done: {@code
-     * <itemId>:items} -> JSON array of the ids of the item's sub-tree (out of the item index still), and
-     * {@code <itemId>:<page>} -> JSON array of the ids of that page's entries (their records still in
-     * the entry hashes, no longer on any page, and in the entry index).
+     * <itemId>:items} -> JSON array of the ids of the deleted item's sub-tree, whose records are gone;
+     * their ids are still in the item index, and their pages' lists, the entries on them and those
+     * entries' ids are still in {@link #itemEntries}, the entry hashes and the entry indexes.
      */
     public String deletedSubtrees(long configuratorId) {
         return prefix + ":" + hashTag(configuratorId) + ":deleted:sub-trees";

@@ -69,6 +69,7 @@ class DeletedItemCleanupTest {
         await().atMost(WAIT).untilAsserted(() -> assertEquals(Map.of(), stillIndexed(tree.subtree())));
         await().atMost(WAIT).until(() -> !asked(tree.configuratorId()));
         assertEquals(Map.of(), stillStored(tree), "the entries' records are gone too");
+        assertEquals(List.of(), pageListsOf(tree), "and their pages' lists");
         assertFalse(setAside(tree.configuratorId()), "nothing is left set aside");
         assertBesideAsItWas(sara, tree);
     }
@@ -98,6 +99,7 @@ class DeletedItemCleanupTest {
         assertEquals(null, redis("ZSCORE", keys.deletedItems(), "not-a-note"));
         assertEquals(Map.of(), stillIndexed(tree.subtree()));
         assertEquals(Map.of(), stillStored(tree));
+        assertEquals(List.of(), pageListsOf(tree));
         assertFalse(asked(c), "the delete is cleaned up");
         assertFalse(setAside(c));
         assertBesideAsItWas(sara, tree);
@@ -264,6 +266,17 @@ class DeletedItemCleanupTest {
         Map<Entity, List<Long>> entries = new TreeMap<>(tree.subtree());
         entries.remove(Entity.ITEM);
         return entries;
+    }
+
+    /** The fields of the item-entries hash that list a page of the sub-tree. */
+    private List<String> pageListsOf(Tree tree) {
+        List<String> lists = new ArrayList<>();
+        redis("HKEYS", keys.itemEntries(tree.configuratorId())).forEach(field -> lists.add(field.toString()));
+        return lists.stream()
+                .filter(field -> tree.subtree()
+                        .get(Entity.ITEM)
+                        .contains(Long.parseLong(field.substring(0, field.indexOf(':')))))
+                .toList();
     }
 
     private boolean hexists(String key, long id) {
