@@ -4,10 +4,11 @@
 -- lines and take-over requests of the deleted pages end (their users are told NOT_FOUND), and
 -- what the release frees goes to whom waits for it, in the same run (docs/protocol.md §14).
 -- Cost: O(locks held, waiting lines and the items of the sub-tree), whatever their entries: the
--- entries stay in their hashes and their pages' lists of entries in the item-entries hash, and the node takes them and every
--- id out of the indexes afterwards, in batches (catalog/DeletedItems), from the list of the sub-tree's
--- items this run leaves in KEYS[8]. Until then an entry of a deleted item is found by no script or
--- read: they check that its item exists.
+-- entries stay in their hashes and their pages' lists in the item-entries hash, and the node takes
+-- them and every id out of the indexes afterwards, in batches (catalog/DeletedItems), from the list of
+-- the sub-tree's items this run leaves in KEYS[8]. Until then an entry of a deleted item is gone with its item:
+-- the scripts and reads of an entry check that its item exists, and a configurator's tree shows only
+-- the entries of its items (read_configurator.lua still reads the leftovers; the node drops them).
 --
 -- KEYS[1] locks           hash of the configurator's locks (see locks_lib.lua)
 -- KEYS[2] items           hash: itemId -> item record {id, name, parentItemId?}

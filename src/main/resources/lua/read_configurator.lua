@@ -1,5 +1,6 @@
 -- read_configurator: one consistent snapshot of a configurator's whole content (read only).
--- Cost: O(its items and entries), inherently.
+-- Cost: O(its items and entries), inherently; for a moment after an item's delete also O(the deleted
+-- item's entries), until the node has cleaned up after it (catalog/DeletedItems).
 --
 -- KEYS[1] configurator    hash: the configurator's record
 -- KEYS[2] items           KEYS[3] filters  KEYS[4] dependencies  KEYS[5] attributeValues

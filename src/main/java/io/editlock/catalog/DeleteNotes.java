@@ -43,7 +43,7 @@ final class DeleteNotes {
 
     /**
      * @param key the sorted set of this kind of delete
-     * @param what the deletes, as the log names them
+     * @param what the deletes, as the log names them ("deleted items")
      * @param storeTimeout quarkus.redis.timeout
      */
     DeleteNotes(PipelinedRedis redis, StoreClock clock, String key, String what, Duration storeTimeout) {
@@ -78,6 +78,26 @@ final class DeleteNotes {
     /** The delete's script ran and answered other than OK: it left nothing to do. */
     Uni<Void> refused(Asked asked) {
         return forget(asked).onFailure().recoverWithNull();
+    }
+
+    /** Runs a delete's cleanup in the background, right after the delete; what fails is left to the sweep. */
+    void cleanUpSoon(Asked asked, Uni<?> cleanUp) {
+        cleanUp.subscribe()
+                .with(
+                        cleaned -> {},
+                        failure -> LOG.warnf(
+                                "the cleanup after %s of configurator %d is left to the sweep: %s",
+                                what, asked.configuratorId(), failure.getMessage()));
+    }
+
+    /** A scheduled sweep: its failure is logged, and the next one tries again. */
+    Uni<Void> sweepNow(Uni<Integer> sweep) {
+        return sweep.onFailure()
+                .recoverWithUni(failure -> {
+                    LOG.debugf("the sweep of %s failed (will retry): %s", what, failure.getMessage());
+                    return Uni.createFrom().item(0);
+                })
+                .replaceWithVoid();
     }
 
     /** Once what the delete left to do is done. */
@@ -124,7 +144,7 @@ final class DeleteNotes {
                 .onFailure()
                 .recoverWithItem(failure -> {
                     LOG.warnf(
-                            "%s in configurator %d not cleaned up by this sweep (the next one tries again): %s",
+                            "%s of configurator %d not cleaned up by this sweep (the next one tries again): %s",
                             what, asked.configuratorId(), failure.getMessage());
                     return null;
                 })

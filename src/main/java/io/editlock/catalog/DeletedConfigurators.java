@@ -56,7 +56,7 @@ public class DeletedConfigurators {
         this.redis = redis;
         this.keys = keys;
         this.index = index;
-        this.notes = new DeleteNotes(redis, clock, keys.deletedConfigurators(), "the delete", timeout);
+        this.notes = new DeleteNotes(redis, clock, keys.deletedConfigurators(), "deleted configurators", timeout);
     }
 
     /** Before a delete runs: from now on, what it sets aside is found even if this node dies. */
@@ -71,13 +71,7 @@ public class DeletedConfigurators {
 
     /** After a delete ran: cleans up in the background; what fails is left to the sweep. */
     void cleanUpSoon(DeleteNotes.Asked asked) {
-        cleanUp(asked)
-                .subscribe()
-                .with(
-                        cleaned -> {},
-                        failure -> LOG.warnf(
-                                "the cleanup of deleted configurator %d is left to the sweep: %s",
-                                asked.configuratorId(), failure.getMessage()));
+        notes.cleanUpSoon(asked, cleanUp(asked));
     }
 
     @Scheduled(
@@ -85,12 +79,7 @@ public class DeletedConfigurators {
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> sweepNow() {
-        return sweep().onFailure()
-                .recoverWithUni(failure -> {
-                    LOG.debugf("deleted configurators' sweep failed (will retry): %s", failure.getMessage());
-                    return Uni.createFrom().item(0);
-                })
-                .replaceWithVoid();
+        return notes.sweepNow(sweep());
     }
 
     /**

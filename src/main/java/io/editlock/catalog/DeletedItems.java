@@ -75,7 +75,7 @@ public class DeletedItems {
         this.redis = redis;
         this.keys = keys;
         this.index = index;
-        this.notes = new DeleteNotes(redis, clock, keys.deletedItems(), "a deleted item", timeout);
+        this.notes = new DeleteNotes(redis, clock, keys.deletedItems(), "deleted items", timeout);
     }
 
     /** Before a delete runs: from now on, what it leaves is found even if this node dies. */
@@ -90,13 +90,7 @@ public class DeletedItems {
 
     /** After a delete ran: cleans up in the background; what fails is left to the sweep. */
     void cleanUpSoon(DeleteNotes.Asked asked) {
-        cleanUp(asked)
-                .subscribe()
-                .with(
-                        cleaned -> {},
-                        failure -> LOG.warnf(
-                                "the cleanup after a deleted item of configurator %d is left to the sweep: %s",
-                                asked.configuratorId(), failure.getMessage()));
+        notes.cleanUpSoon(asked, cleanUp(asked));
     }
 
     @Scheduled(
@@ -104,12 +98,7 @@ public class DeletedItems {
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> sweepNow() {
-        return sweep().onFailure()
-                .recoverWithUni(failure -> {
-                    LOG.debugf("deleted items' sweep failed (will retry): %s", failure.getMessage());
-                    return Uni.createFrom().item(0);
-                })
-                .replaceWithVoid();
+        return notes.sweepNow(sweep());
     }
 
     /**

@@ -61,7 +61,10 @@ public class LockKeys {
         return prefix + ":" + hashTag(configuratorId) + ":children";
     }
 
-    /** Hash: {@code <itemId>:<page>} -> JSON array of the ids of that page's entries (absent: none). */
+    /**
+     * Hash: {@code <itemId>:<page>} -> JSON array of the ids of that page's entries (absent: none). A
+     * deleted item's lists stay until the cleanup after its delete ({@link #deletedSubtrees}).
+     */
     public String itemEntries(long configuratorId) {
         return prefix + ":" + hashTag(configuratorId) + ":item-entries";
     }

@@ -12,6 +12,7 @@ import io.editlock.redis.LockKeys;
 import io.editlock.support.Api;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.DemoLogin.TestUser;
+import io.editlock.support.Fixtures;
 import io.editlock.support.Holding;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -54,6 +55,12 @@ class DeletedItemCleanupTest {
     @Inject
     DeletedItems deletedItems;
 
+    @Inject
+    ConfiguratorStore store;
+
+    @Inject
+    EntryStore entries;
+
     /** A configurator with a top item whose sub-tree has entries of every kind, and an item beside it. */
     private record Tree(
             long configuratorId, long top, Map<Entity, List<Long>> subtree, Map<Entity, List<Long>> beside) {}
@@ -74,17 +81,44 @@ class DeletedItemCleanupTest {
         assertBesideAsItWas(sara, tree);
     }
 
+    /** More items than one batch takes, more entries of one kind than one command takes: all of them go. */
+    @Test
+    void aSubtreeLargerThanABatchIsCleanedUpWhole() {
+        TestUser sara = DemoLogin.user("Sara");
+        long c = Fixtures.configurator(store, sara.id());
+        long top = Fixtures.item(store, c, null);
+        List<Long> items = new ArrayList<>(List.of(top));
+        List<Long> filters = new ArrayList<>();
+        for (int i = 0; i < 59; i++) {
+            items.add(Fixtures.item(store, c, i % 2 == 0 ? top : items.get(items.size() - 1)));
+        }
+        for (long item : items) { // 720 filters, 600 of them on the first 50 items
+            for (int i = 0; i < 12; i++) {
+                filters.add(Fixtures.entry(entries, Entity.FILTER, c, item, Map.of("expression", "x > " + i)));
+            }
+        }
+        Map<Entity, List<Long>> subtree = new TreeMap<>(Map.of(Entity.ITEM, items, Entity.FILTER, filters));
+
+        as(sara).delete("/api/items/" + top).then().statusCode(204);
+
+        await().atMost(WAIT).until(() -> !asked(c));
+        assertEquals(Map.of(), stillIndexed(subtree));
+        assertEquals(
+                List.of(),
+                filters.stream()
+                        .filter(id -> hexists(keys.entries(c, Entity.FILTER.collection()), id))
+                        .toList());
+        assertEquals(0, redis("HLEN", keys.itemEntries(c)).toLong(), "no page's list is left");
+        assertFalse(setAside(c));
+    }
+
     @Test
     void whatANodeLeftWhenItDiedRightAfterADeleteIsGoneForEveryReadAndCleanedUpByTheSweep() {
         TestUser sara = DemoLogin.user("Sara");
         Tree tree = grow(sara);
         long c = tree.configuratorId();
 
-        // The node: the delete noted, its script run, and nothing after it.
-        DeleteNotes.Asked asked = deletedItems.asked(c).await().atMost(WAIT);
-        scripts.deleteItem(new Guard(GuardType.NONE, c, tree.top(), null, "", OptionalLong.empty()))
-                .await()
-                .atMost(WAIT);
+        DeleteNotes.Asked asked = deletedByANodeThatDied(tree);
 
         assertEquals(entriesOf(tree), stillStored(tree), "the entries' records wait for the cleanup");
         assertAllGone(sara, tree);
@@ -110,10 +144,7 @@ class DeletedItemCleanupTest {
         TestUser sara = DemoLogin.user("Sara");
         Tree tree = grow(sara);
         long c = tree.configuratorId();
-        DeleteNotes.Asked asked = deletedItems.asked(c).await().atMost(WAIT);
-        scripts.deleteItem(new Guard(GuardType.NONE, c, tree.top(), null, "", OptionalLong.empty()))
-                .await()
-                .atMost(WAIT);
+        DeleteNotes.Asked asked = deletedByANodeThatDied(tree);
 
         as(sara).delete("/api/configurators/" + c).then().statusCode(204);
         redis("ZADD", keys.deletedItems(), "1", asked.member());
@@ -145,6 +176,16 @@ class DeletedItemCleanupTest {
         assertFalse(setAside(c));
         assertEquals(before, as(sara).get("/api/configurators/" + c).asString());
         assertEquals(tree.subtree(), indexedOf(tree.subtree()));
+    }
+
+    /** What a node does before it dies: the delete noted, its script run, and nothing after it. */
+    private DeleteNotes.Asked deletedByANodeThatDied(Tree tree) {
+        long c = tree.configuratorId();
+        DeleteNotes.Asked asked = deletedItems.asked(c).await().atMost(WAIT);
+        scripts.deleteItem(new Guard(GuardType.NONE, c, tree.top(), null, "", OptionalLong.empty()))
+                .await()
+                .atMost(WAIT);
+        return asked;
     }
 
     /** The top item, its sub-tree, their entries: 404 to every read and write, and out of the tree. */

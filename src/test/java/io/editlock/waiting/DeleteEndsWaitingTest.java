@@ -114,6 +114,61 @@ class DeleteEndsWaitingTest {
                 .body("size()", is(0));
     }
 
+    /** The lines and take-overs of every page in the sub-tree end, and only those: a line beside it stays. */
+    @Test
+    void deletingAnItemEndsTheLinesOfItsWholeSubtreeAndNoOthers() {
+        TestUser saraUser = DemoLogin.user("Sara");
+        long c = Api.configurator(saraUser);
+        long top = Api.item(saraUser, c, null);
+        long child = Api.item(saraUser, c, top);
+        long grandchild = Api.item(saraUser, c, child);
+        long beside = Api.item(saraUser, c, null);
+        WsClient sara = connect(saraUser);
+        WsClient tom = connect(DemoLogin.user("Tom"));
+        WsClient omar = connect(DemoLogin.user("Omar"));
+        WsClient kim = connect(DemoLogin.user("Kim"));
+        sara.request("lock-item-subresource", page(grandchild));
+        sara.request("lock-item-subresource", Map.of("itemId", child, "page", "dependencies"));
+        sara.request("lock-item-subresource", page(beside));
+        assertEquals(
+                "queued",
+                tom.request("wait-for", about(grandchild)).path("event").asText());
+        JsonNode pending = omar.request("request-takeover", Map.of("resource", dependencies(child)));
+        assertEquals("takeover-pending", pending.path("event").asText(), pending.toString());
+        assertEquals(
+                "queued", kim.request("wait-for", about(beside)).path("event").asText());
+
+        as(saraUser).delete("/api/items/" + top).then().statusCode(204);
+
+        assertEquals(
+                grandchild,
+                tom.awaitEvent("lock-failed")
+                        .path("data")
+                        .path("resource")
+                        .path("itemId")
+                        .asLong());
+        assertEquals(
+                child,
+                omar.awaitEvent("lock-failed")
+                        .path("data")
+                        .path("resource")
+                        .path("itemId")
+                        .asLong());
+        await().during(Duration.ofSeconds(1))
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> kim.events("lock-failed").isEmpty());
+        assertEquals(1, count(Command.EXISTS, keys.waiting(c).get(0)), "Kim's line beside the sub-tree stays");
+        sara.request("unlock-item-subresource", page(beside));
+        assertEquals(
+                beside,
+                kim.awaitEvent("lock-acquired")
+                        .path("data")
+                        .path("lock")
+                        .path("resource")
+                        .path("itemId")
+                        .asLong());
+    }
+
     @Test
     void whatAnItemDeleteFreesGoesToWhomWaitsForIt() {
         TestUser saraUser = DemoLogin.user("Sara");
