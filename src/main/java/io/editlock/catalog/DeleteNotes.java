@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.jboss.logging.Logger;
 
@@ -40,6 +41,9 @@ final class DeleteNotes {
      * or does nothing (StoreClock.lastMomentToRun); the minute covers the round trips before it.
      */
     private final long mayStillRunMillis;
+
+    /** Notes the last sweep tried to settle and could not. */
+    private final AtomicInteger unsettled = new AtomicInteger();
 
     /**
      * @param key the sorted set of this kind of delete
@@ -107,7 +111,8 @@ final class DeleteNotes {
 
     /**
      * Settles the notes nobody took away whose delete can no longer be running, one at a time; a note
-     * whose settling fails is left to the next sweep, the others are settled all the same.
+     * whose settling fails is left to the next sweep, the others are settled all the same, and {@link
+     * #unsettled} counts it.
      *
      * @param settle finishes what the noted delete left to do, if it ran, and forgets the note
      * @return how many notes it looked at
@@ -130,25 +135,33 @@ final class DeleteNotes {
                             .transformToUniAndConcatenate(member -> settle(member, settle))
                             .collect()
                             .asList()
+                            .invoke(settled -> unsettled.set(
+                                    (int) settled.stream().filter(done -> !done).count()))
                             .map(List::size);
                 });
     }
 
-    private Uni<String> settle(String member, Function<Asked, Uni<Void>> settle) {
+    /**
+     * How many notes the last sweep found overdue and could not settle: above 0 while a cleanup keeps
+     * failing, whose ids stay in the global indexes meanwhile (the log says why).
+     */
+    int unsettled() {
+        return unsettled.get();
+    }
+
+    /** @return whether the note is settled */
+    private Uni<Boolean> settle(String member, Function<Asked, Uni<Void>> settle) {
         Optional<Asked> note = Asked.of(member);
         if (note.isEmpty()) {
-            return execute(Command.ZREM, key, member).replaceWith(member);
+            return execute(Command.ZREM, key, member).replaceWith(true);
         }
         Asked asked = note.get();
-        return settle.apply(asked)
-                .onFailure()
-                .recoverWithItem(failure -> {
-                    LOG.warnf(
-                            "%s of configurator %d not cleaned up by this sweep (the next one tries again): %s",
-                            what, asked.configuratorId(), failure.getMessage());
-                    return null;
-                })
-                .replaceWith(member);
+        return settle.apply(asked).replaceWith(true).onFailure().recoverWithItem(failure -> {
+            LOG.warnf(
+                    "%s of configurator %d not cleaned up by this sweep (the next one tries again): %s",
+                    what, asked.configuratorId(), failure.getMessage());
+            return false;
+        });
     }
 
     private Uni<Response> execute(Command command, String... args) {

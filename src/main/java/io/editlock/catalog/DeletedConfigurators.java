@@ -69,6 +69,11 @@ public class DeletedConfigurators {
         return notes.refused(asked);
     }
 
+    /** Notes of deletes the last sweep found overdue and could not settle (see {@link CleanupMetrics}). */
+    int unsettled() {
+        return notes.unsettled();
+    }
+
     /** After a delete ran: cleans up in the background; what fails is left to the sweep. */
     void cleanUpSoon(DeleteNotes.Asked asked) {
         notes.cleanUpSoon(asked, cleanUp(asked));

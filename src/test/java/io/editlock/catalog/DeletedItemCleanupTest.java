@@ -4,6 +4,7 @@ import static io.editlock.support.Api.as;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.lock.Guard;
@@ -17,6 +18,7 @@ import io.editlock.support.Holding;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.inject.Inject;
@@ -154,6 +156,28 @@ class DeletedItemCleanupTest {
         await().atMost(WAIT).untilAsserted(() -> assertEquals(Map.of(), stillIndexed(tree.beside())));
         assertFalse(asked(c));
         await().atMost(WAIT).untilAsserted(() -> assertEquals(List.of(), keysOf(c), "nothing of it is left"));
+    }
+
+    /** docs/operations.md: a cleanup that keeps failing is counted until it succeeds, and stops no other. */
+    @Test
+    void aCleanupThatKeepsFailingIsCountedUntilItIsDone() {
+        TestUser sara = DemoLogin.user("Sara");
+        Tree tree = grow(sara);
+        long c = tree.configuratorId();
+        DeleteNotes.Asked asked = deletedByANodeThatDied(tree);
+        String unreadable = "0:items";
+        redis("HSET", keys.deletedSubtrees(c), unreadable, "not a list"); // a list no cleanup can read
+        redis("ZADD", keys.deletedItems(), "1", asked.member());
+
+        deletedItems.sweep().await().atMost(WAIT);
+        assertEquals(1.0, failingCleanups("item"));
+        assertTrue(asked(c), "its note stays for the next sweep");
+
+        redis("HDEL", keys.deletedSubtrees(c), unreadable);
+        deletedItems.sweep().await().atMost(WAIT);
+        assertEquals(0.0, failingCleanups("item"));
+        assertFalse(asked(c));
+        assertEquals(Map.of(), stillIndexed(tree.subtree()));
     }
 
     @Test
@@ -346,6 +370,17 @@ class DeletedItemCleanupTest {
             page.get(1).forEach(key -> found.add(key.toString()));
         } while (!cursor.equals("0"));
         return found;
+    }
+
+    private static double failingCleanups(String kind) {
+        String series = "editlock_delete_cleanups_failing{kind=\"" + kind + "\"";
+        return RestAssured.get("/q/metrics")
+                .asString()
+                .lines()
+                .filter(line -> line.startsWith(series))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no " + series + "} in /q/metrics"));
     }
 
     private Response redis(String command, String... args) {
