@@ -9,19 +9,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.lock.Guard;
 import io.editlock.lock.GuardType;
+import io.editlock.lock.LockStoreUnavailableException;
 import io.editlock.redis.LockKeys;
+import io.editlock.redis.PipelinedRedis;
 import io.editlock.support.Api;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.DemoLogin.TestUser;
 import io.editlock.support.Fixtures;
 import io.editlock.support.Holding;
+import io.editlock.support.ScriptHooks;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
+import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Response;
 import jakarta.inject.Inject;
+import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -59,6 +65,9 @@ class DeletedItemCleanupTest {
 
     @Inject
     ConfiguratorStore store;
+
+    @Inject
+    PipelinedRedis pipelined;
 
     @Inject
     EntryStore entries;
@@ -139,6 +148,41 @@ class DeletedItemCleanupTest {
         assertFalse(asked(c), "the delete is cleaned up");
         assertFalse(setAside(c));
         assertBesideAsItWas(sara, tree);
+    }
+
+    /**
+     * The crash window through the REST path: the delete is noted before its script runs, and a node
+     * that fails right after the script (here: the store's answer lost) leaves the cleanup to the sweep.
+     */
+    @Test
+    void aDeleteWhoseNodeFailsRightAfterItsScriptIsNotedAndLeftToTheSweep() {
+        TestUser sara = DemoLogin.user("Sara");
+        Tree tree = grow(sara);
+        long c = tree.configuratorId();
+        AtomicReference<String> notedWhileItRan = new AtomicReference<>();
+        ScriptHooks.install(pipelined)
+                .afterNext(
+                        "delete_item",
+                        () -> redis.execute(Command.ZRANGEBYSCORE, keys.deletedItems(), "-inf", "+inf")
+                                .invoke(notes -> notes.forEach(note -> {
+                                    if (note.toString().startsWith(c + ":")) {
+                                        notedWhileItRan.set(note.toString());
+                                    }
+                                }))
+                                .chain(() -> Uni.createFrom()
+                                        .failure(LockStoreUnavailableException.of(
+                                                new IOException("the store's answer was lost")))));
+
+        as(sara).delete("/api/items/" + tree.top()).then().statusCode(503);
+
+        assertTrue(notedWhileItRan.get() != null, "the delete was noted before its script ran");
+        assertAllGone(sara, tree);
+        assertTrue(asked(c), "nobody cleaned up: the note stays for the sweep");
+        redis("ZADD", keys.deletedItems(), "1", notedWhileItRan.get());
+        deletedItems.sweep().await().atMost(WAIT);
+        assertFalse(asked(c));
+        assertEquals(Map.of(), stillIndexed(tree.subtree()));
+        assertEquals(Map.of(), stillStored(tree));
     }
 
     @Test
