@@ -21,11 +21,21 @@ import java.util.stream.Stream;
 
 /**
  * A redis-server child process on a loopback port: the zero-setup Redis of dev mode and tests,
- * and the Redis that fault tests stop and restart.
+ * and the Redis that fault tests stop and restart. It ends with the JVM that started it, however that
+ * JVM ends ({@code kill -9} included), so that no forgotten Redis keeps a port and its memory.
  */
 public final class RedisProcess implements AutoCloseable {
 
     private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
+
+    /**
+     * Runs redis-server in place of the shell (same pid: {@link #pid}, {@link #kill} and {@link
+     * Process#isAlive} are the server's) after leaving a watcher behind that reads the server's stdin,
+     * a pipe whose other end only this JVM holds. The kernel closes that end when the JVM ends, however
+     * it ends; the watcher then reads end-of-file and stops the server, as {@link #close} would.
+     */
+    private static final String ENDS_WITH_THIS_JVM =
+            "exec 3<&0; p=$$; { read -r _ <&3; kill \"$p\" 2>/dev/null; } & exec 3<&- \"$@\"";
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(20);
 
@@ -79,6 +89,10 @@ public final class RedisProcess implements AutoCloseable {
             return this;
         }
         List<String> command = new ArrayList<>(List.of(
+                "sh",
+                "-c",
+                ENDS_WITH_THIS_JVM,
+                "sh",
                 binary.toString(),
                 "--port",
                 String.valueOf(port),
@@ -112,8 +126,12 @@ public final class RedisProcess implements AutoCloseable {
     /** Stops Redis the hard way, as a crash would. */
     public synchronized void kill() {
         if (process != null) {
+            // Its watcher first, while it is still the server's child and can be found: it would
+            // otherwise send its stop to a pid that is no longer the server's.
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
             process.destroyForcibly();
             waitForExit();
+            closeStdin();
         }
     }
 
@@ -121,11 +139,22 @@ public final class RedisProcess implements AutoCloseable {
     @Override
     public synchronized void close() {
         if (process != null) {
+            // The watcher stops the server on end-of-file; the same SIGTERM goes directly too, in case
+            // the watcher is gone.
+            closeStdin();
             process.destroy();
             waitForExit();
             process = null;
         }
         deleteWorkDir();
+    }
+
+    private void closeStdin() {
+        try {
+            process.getOutputStream().close();
+        } catch (IOException e) {
+            // Closed already: the watcher has what it waits for.
+        }
     }
 
     private void deleteWorkDir() {

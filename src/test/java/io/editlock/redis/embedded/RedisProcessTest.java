@@ -5,8 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.editlock.support.TestRedis;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class RedisProcessTest {
@@ -29,6 +36,63 @@ class RedisProcessTest {
             assertTrue(Files.isDirectory(redis.workDir()));
             redis.start();
             assertTrue(Files.exists(redis.workDir().resolve("redis.log")));
+        }
+    }
+
+    /**
+     * A dev-mode or test JVM that is killed ({@code kill -9}, an IDE's stop button) runs no shutdown
+     * hook: its Redis must still go, not keep its port and memory until someone finds it.
+     */
+    @Test
+    void aRedisEndsWithTheJvmThatStartedItEvenWhenThatJvmIsKilled() throws Exception {
+        Process jvm = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        StartsRedisAndWaits.class.getName(),
+                        TestRedis.binary().toString())
+                .redirectErrorStream(true)
+                .start();
+        ProcessHandle redis = null;
+        try {
+            BufferedReader out =
+                    new BufferedReader(new InputStreamReader(jvm.getInputStream(), StandardCharsets.UTF_8));
+            String[] started = out.readLine().split(" ");
+            int port = Integer.parseInt(started[1]);
+            redis = ProcessHandle.of(Long.parseLong(started[3])).orElseThrow();
+            assertTrue(answersPing(port), "the child's Redis runs");
+
+            jvm.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+
+            redis.onExit().get(10, TimeUnit.SECONDS);
+            assertFalse(answersPing(port), "nobody answers on its port any more");
+        } finally {
+            jvm.destroyForcibly();
+            if (redis != null) {
+                redis.destroyForcibly();
+            }
+        }
+    }
+
+    /** The child JVM: {@code port <n> pid <redis-pid>}, then nothing until it is killed. */
+    public static final class StartsRedisAndWaits {
+        public static void main(String[] args) throws InterruptedException {
+            RedisProcess redis = RedisProcess.onFreePort(Path.of(args[0])).start();
+            System.out.println("port " + redis.port() + " pid " + redis.pid());
+            System.out.flush();
+            Thread.sleep(Long.MAX_VALUE);
+        }
+    }
+
+    private static boolean answersPing(int port) {
+        try (Socket socket = new Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(2000);
+            socket.getOutputStream().write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
+            return new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII))
+                    .readLine()
+                    .equals("+PONG");
+        } catch (IOException e) {
+            return false;
         }
     }
 
