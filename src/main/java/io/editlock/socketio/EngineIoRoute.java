@@ -111,12 +111,20 @@ public class EngineIoRoute {
         }
     }
 
-    /** A POST body over maxPayload is refused with 413 and ends the session, as over a WebSocket. */
+    /**
+     * A POST body over maxPayload is refused with 413 and ends the session, as over a WebSocket; a POST
+     * while another is being received is refused with 400 and ends it too (docs/protocol.md §12).
+     */
     private void receive(HttpServerRequest request, EngineSession session) {
         int max = sessions.settings().maxPayload();
         String length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
         if (length != null && length.length() < 12 && Long.parseLong(length.trim()) > max) {
             tooLarge(request, session);
+            return;
+        }
+        if (!session.postStarted()) {
+            fail(request, EngineError.BAD_REQUEST);
+            session.close("transport error");
             return;
         }
         Buffer body = Buffer.buffer();
@@ -125,12 +133,15 @@ public class EngineIoRoute {
                 body.appendBuffer(chunk);
             }
         });
+        request.exceptionHandler(lost -> session.postEnded());
         request.endHandler(ignored -> {
             if (body.length() > max) {
                 tooLarge(request, session);
                 return;
             }
+            // Its packets are handled before the next POST may start, which may be on another event loop.
             session.post(body.toString(StandardCharsets.UTF_8));
+            session.postEnded();
             request.response().putHeader(HttpHeaders.CONTENT_TYPE, "text/html").end("ok");
         });
         request.resume();

@@ -59,6 +59,9 @@ final class EngineSession {
     private final List<Promise<Void>> outboxWritten = new ArrayList<>();
 
     private HttpServerResponse poll;
+    /** A POST's body is being received; under the lock. */
+    private boolean receiving;
+
     private ServerWebSocket socket;
     private ServerWebSocket probe;
     private boolean upgrading;
@@ -188,6 +191,25 @@ final class EngineSession {
                     .end(EngineError.BAD_REQUEST.body());
             close("transport error");
         }
+    }
+
+    /**
+     * A POST begins. Engine.IO clients send one at a time: packets from two at once could be handled
+     * out of order, so the second is refused (and the session ended, as Engine.IO servers do).
+     *
+     * @return false when another POST of this session is still being received
+     */
+    synchronized boolean postStarted() {
+        if (receiving) {
+            return false;
+        }
+        receiving = true;
+        return true;
+    }
+
+    /** The POST being received has been handled, or its connection was lost before its end. */
+    synchronized void postEnded() {
+        receiving = false;
     }
 
     /** The packets of one polling POST, in order. */

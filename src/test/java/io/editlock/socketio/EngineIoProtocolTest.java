@@ -11,14 +11,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.editlock.catalog.ConfiguratorStore;
 import io.editlock.support.Fixtures;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
 import jakarta.inject.Inject;
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
  * Engine.IO v4 over long-polling as the server speaks it (docs/protocol.md §12), by hand: the
- * handshake and its errors, several packets in one body, the maxPayload limit, other namespaces.
+ * handshake and its errors, several packets in one body, the maxPayload limit, one poll and one POST
+ * at a time, other namespaces.
  */
 @QuarkusTest
 class EngineIoProtocolTest {
@@ -81,6 +86,73 @@ class EngineIoProtocolTest {
                 .then()
                 .statusCode(413);
         sara.getRaw().then().statusCode(400).body("code", equalTo(1));
+    }
+
+    @Test
+    void aSecondPostWhileTheFirstIsStillArrivingIsRefused400AndEndsTheSession() throws IOException {
+        EngineIoClient sara = EngineIoClient.connected("Sara");
+        double before = activeRequests();
+        try (Socket first = halfAPost(sara)) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> activeRequests() > before);
+
+            sara.postRaw("42/locking,[\"touch\",{}]")
+                    .then()
+                    .statusCode(400)
+                    .body("code", equalTo(3))
+                    .body("message", equalTo("Bad request"));
+            sara.getRaw().then().statusCode(400).body("code", equalTo(1));
+        }
+    }
+
+    @Test
+    void aSecondPollWhileTheFirstIsParkedIsRefused400AndEndsTheSession() throws IOException {
+        EngineIoClient sara = EngineIoClient.connected("Sara");
+        double before = activeRequests();
+        try (Socket parked = new Socket("127.0.0.1", RestAssured.port)) {
+            parked.getOutputStream()
+                    .write(("GET /socket.io/?EIO=4&transport=polling&sid=" + sara.sid + " HTTP/1.1\r\n"
+                                    + "Host: 127.0.0.1\r\n\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
+            await().atMost(Duration.ofSeconds(10)).until(() -> activeRequests() > before);
+
+            sara.getRaw().then().statusCode(400).body("code", equalTo(3));
+            sara.getRaw().then().statusCode(400).body("code", equalTo(1));
+        }
+    }
+
+    @Test
+    void aPostWhoseConnectionIsLostBeforeItsEndLeavesTheNextFree() throws IOException {
+        EngineIoClient sara = EngineIoClient.connected("Sara");
+        double before = activeRequests();
+        try (Socket lost = halfAPost(sara)) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> activeRequests() > before);
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> activeRequests() <= before);
+
+        sara.post("42/locking,9[\"touch\",{}]");
+        assertEquals(
+                List.of("43/locking,9[{\"event\":\"touched\",\"data\":{}}]"),
+                sara.pollUntil(received -> !received.isEmpty()));
+    }
+
+    /** A POST of the session that announces 100 bytes and sends 10: the server waits for the rest. */
+    private static Socket halfAPost(EngineIoClient client) throws IOException {
+        Socket socket = new Socket("127.0.0.1", RestAssured.port);
+        String head = "POST /socket.io/?EIO=4&transport=polling&sid=" + client.sid + " HTTP/1.1\r\n"
+                + "Host: 127.0.0.1\r\nContent-Type: text/plain;charset=UTF-8\r\nContent-Length: 100\r\n\r\n";
+        socket.getOutputStream().write((head + "42/locking").getBytes(StandardCharsets.US_ASCII));
+        socket.getOutputStream().flush();
+        return socket;
+    }
+
+    /** HTTP requests the server is answering now (this scrape among them). */
+    private static double activeRequests() {
+        return RestAssured.get("/q/metrics")
+                .asString()
+                .lines()
+                .filter(line -> line.startsWith("http_server_active_requests"))
+                .mapToDouble(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+                .sum();
     }
 
     @Test
