@@ -89,18 +89,10 @@ public class WaitingState {
      * when it ends; a node whose subscription was down needs this to tell its askers what came of it.
      */
     private final Map<Long, Map<String, AskedTakeover>> asked = new ConcurrentHashMap<>();
-    /**
-     * Take-overs being asked by users of this node, whose request-takeover is not answered yet: {@code
-     * <configurator>|<field>|<asker>} -> whether the request ended meanwhile. Its end travels apart
-     * from the script's reply and may be heard first; the request it ended must not be recorded after.
-     */
-    private final Map<String, Boolean> asking = new ConcurrentHashMap<>();
-    /**
-     * Places being taken by users of this node, whose wait_for is not answered yet: {@code
-     * <configurator>|<field>|<user>} -> whether the line served the user meanwhile. The grant travels
-     * apart from the script's reply and may be heard first; the place it ended must not be recorded after.
-     */
-    private final Map<String, Boolean> joining = new ConcurrentHashMap<>();
+    /** Take-overs being asked by users of this node, whose request-takeover is not answered yet. */
+    private final InFlightRequests asking = new InFlightRequests();
+    /** Places being taken by users of this node, whose wait_for is not answered yet; it ends when the line serves them. */
+    private final InFlightRequests joining = new InFlightRequests();
     /**
      * Resumes under way, per user: what ended for the user while a resume moved their places and
      * take-over requests to a socket of this node. The ends travel apart from the move's reply, as for
@@ -158,25 +150,25 @@ public class WaitingState {
 
     /** The user asks for a place in the line: until {@link #joined} or {@link #notJoining}. */
     public void joining(String userId, long configuratorId, String field) {
-        joining.put(pageKey(userId, configuratorId, field), false);
+        joining.started(pageKey(userId, configuratorId, field));
     }
 
     /** The place asked for was not taken (refused, free, failed). */
     public void notJoining(String userId, long configuratorId, String field) {
-        joining.remove(pageKey(userId, configuratorId, field));
+        joining.dropped(pageKey(userId, configuratorId, field));
     }
 
     /** The line served the user: their place ends, also one whose wait_for is still being answered. */
     public void served(String userId, long configuratorId, String field) {
         left(userId, configuratorId, field);
-        joining.computeIfPresent(pageKey(userId, configuratorId, field), (key, served) -> true);
+        joining.ended(pageKey(userId, configuratorId, field));
     }
 
     // Joining and leaving change a line's map inside compute: a line that became empty is dropped in
     // the same atomic step, so no join can land in a map that was just dropped.
     /** @return whether the place is recorded: not when the line served the user while it was being taken */
     public boolean joined(String userId, long configuratorId, String field, String member, long position) {
-        if (Boolean.TRUE.equals(joining.remove(pageKey(userId, configuratorId, field)))) {
+        if (joining.answeredAfterItsEnd(pageKey(userId, configuratorId, field))) {
             return false;
         }
         places.compute(configuratorId + "|" + field, (key, line) -> {
@@ -294,17 +286,17 @@ public class WaitingState {
 
     /** The user asks for a take-over: until {@link #askedUnlessEnded} or {@link #notAsking}. */
     public void asking(long configuratorId, String field, String askerId) {
-        asking.put(pageKey(askerId, configuratorId, field), false);
+        asking.started(pageKey(askerId, configuratorId, field));
     }
 
     /** The take-over asked for does not stand (refused at once, failed). */
     public void notAsking(long configuratorId, String field, String askerId) {
-        asking.remove(pageKey(askerId, configuratorId, field));
+        asking.dropped(pageKey(askerId, configuratorId, field));
     }
 
     /** The request stands, as its reply says: recorded, unless its end was heard while it was being asked. */
     public void askedUnlessEnded(long configuratorId, AskedTakeover takeover) {
-        if (!Boolean.TRUE.equals(asking.remove(pageKey(takeover.askerId(), configuratorId, takeover.field())))) {
+        if (!asking.answeredAfterItsEnd(pageKey(takeover.askerId(), configuratorId, takeover.field()))) {
             asked(configuratorId, takeover);
         }
     }
@@ -312,7 +304,7 @@ public class WaitingState {
     /** @return the request, if this node had not heard of its end before */
     public Optional<AskedTakeover> takeoverEnded(String askerId, long configuratorId, String field) {
         resumesOf(askerId).forEach(resume -> resume.asksEnded.add(configuratorId + "|" + field));
-        asking.computeIfPresent(pageKey(askerId, configuratorId, field), (key, ended) -> true);
+        asking.ended(pageKey(askerId, configuratorId, field));
         AskedTakeover[] ended = new AskedTakeover[1];
         asked.computeIfPresent(configuratorId, (id, requests) -> {
             ended[0] = requests.remove(field + "|" + askerId);
