@@ -12,6 +12,7 @@ import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -19,7 +20,8 @@ import java.util.function.Supplier;
  * user and second; a node does not ask it for every request but reserves a block of the user's
  * window (a fifth of the limit) and spends it locally. All nodes together never allow more than the
  * limit; a block one node reserved and did not spend is lost to the user's requests on other nodes
- * for the rest of that second.
+ * for the rest of that second. The seconds are Redis's, as this node reads its clock: nodes whose own
+ * clocks disagree still count a user's requests in the same windows.
  */
 public final class SharedRateLimit {
 
@@ -29,21 +31,30 @@ public final class SharedRateLimit {
 
     private final ScriptExecutor scripts;
     private final BiFunction<String, Long, String> counterKey;
+    private final LongSupplier storeMillis;
     private final String limit;
     private final String block;
     /** This node's allowance of the current window, per user; past windows are dropped by {@link #forgetPastWindows}. */
     private final Map<String, Allowance> allowances = new ConcurrentHashMap<>();
 
-    /** @param counterKey the Redis key of one user's counter in one window (user id, epoch second) */
-    public SharedRateLimit(ScriptExecutor scripts, BiFunction<String, Long, String> counterKey, int perSecond) {
+    /**
+     * @param counterKey the Redis key of one user's counter in one window (user id, epoch second)
+     * @param storeMillis now on Redis's clock, in epoch milliseconds ({@code StoreClock::nowMillis})
+     */
+    public SharedRateLimit(
+            ScriptExecutor scripts,
+            BiFunction<String, Long, String> counterKey,
+            int perSecond,
+            LongSupplier storeMillis) {
         this.scripts = scripts;
         this.counterKey = counterKey;
+        this.storeMillis = storeMillis;
         this.limit = String.valueOf(perSecond);
         this.block = String.valueOf(Math.max(1, perSecond / 5));
     }
 
     public Uni<Verdict> allow(String userId) {
-        long window = System.currentTimeMillis() / 1000;
+        long window = storeMillis.getAsLong() / 1000;
         Allowance allowance = allowances.compute(
                 userId, (id, current) -> current == null || current.window != window ? new Allowance(window) : current);
         return allowance.spend(
@@ -53,7 +64,7 @@ public final class SharedRateLimit {
 
     /** Call about once a second, so that users who went quiet leave nothing behind. */
     public void forgetPastWindows() {
-        long window = System.currentTimeMillis() / 1000;
+        long window = storeMillis.getAsLong() / 1000;
         allowances.values().removeIf(allowance -> allowance.window < window);
     }
 

@@ -3,6 +3,7 @@ package io.editlock.limits;
 import io.editlock.config.EditlockConfig;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.ScriptExecutor;
+import io.editlock.redis.StoreClock;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -22,8 +23,13 @@ public class UserRates {
         private final int perSecond;
         private final Runnable refused;
 
-        Rate(ScriptExecutor scripts, BiFunction<String, Long, String> counterKey, int perSecond, Runnable refused) {
-            this.limit = new SharedRateLimit(scripts, counterKey, perSecond);
+        Rate(
+                ScriptExecutor scripts,
+                StoreClock clock,
+                BiFunction<String, Long, String> counterKey,
+                int perSecond,
+                Runnable refused) {
+            this.limit = new SharedRateLimit(scripts, counterKey, perSecond, clock::nowMillis);
             this.perSecond = perSecond;
             this.refused = refused;
         }
@@ -44,14 +50,17 @@ public class UserRates {
     private final Rate lockRequests;
     private final Rate restWrites;
 
-    public UserRates(ScriptExecutor scripts, LockKeys keys, LimitMetrics metrics, EditlockConfig config) {
+    public UserRates(
+            ScriptExecutor scripts, StoreClock clock, LockKeys keys, LimitMetrics metrics, EditlockConfig config) {
         this.lockRequests = new Rate(
                 scripts,
+                clock,
                 keys::lockRequestRate,
                 config.rateLimit().lockRequestsPerSecond(),
                 () -> metrics.refused(LimitMetrics.Limit.LOCK_REQUESTS));
         this.restWrites = new Rate(
                 scripts,
+                clock,
                 keys::restWriteRate,
                 config.limits().rest().writesPerSecond(),
                 () -> metrics.refused(LimitMetrics.Limit.REST_WRITES));

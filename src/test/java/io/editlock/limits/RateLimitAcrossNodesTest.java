@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.editlock.config.EditlockConfig;
 import io.editlock.redis.LockKeys;
+import io.editlock.redis.PipelinedRedis;
 import io.editlock.redis.ScriptExecutor;
+import io.editlock.redis.SkewedStoreClock;
+import io.editlock.redis.StoreClock;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
@@ -24,7 +27,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The limit holds for all nodes together although each node spends blocks of the user's window
  * locally: two rate limiters (two nodes' worth of local state) on the same Redis, hammered from
- * several threads each, never allow more than 50 in a window — and exactly 50 when both keep asking.
+ * several threads each, never allow more than 50 in a window — and exactly 50 when both keep asking;
+ * also when one node's own clock is off.
  */
 @QuarkusTest
 class RateLimitAcrossNodesTest {
@@ -42,45 +46,78 @@ class RateLimitAcrossNodesTest {
     @Inject
     EditlockConfig config;
 
+    @Inject
+    PipelinedRedis redis;
+
     @Test
     void twoNodesTogetherAllowTheLimitAndNoMore() throws Exception {
         assertEquals(LIMIT, config.rateLimit().lockRequestsPerSecond(), "the test assumes the default limit");
         for (int round = 0; round < 5; round++) {
             String user = "rate-" + UUID.randomUUID();
             SharedRateLimit nodeA = new SharedRateLimit(
-                    scripts, keys::lockRequestRate, config.rateLimit().lockRequestsPerSecond());
+                    scripts,
+                    keys::lockRequestRate,
+                    config.rateLimit().lockRequestsPerSecond(),
+                    System::currentTimeMillis);
             SharedRateLimit nodeB = new SharedRateLimit(
-                    scripts, keys::lockRequestRate, config.rateLimit().lockRequestsPerSecond());
-            await().atMost(Duration.ofSeconds(2))
-                    .pollInterval(Duration.ofMillis(5))
-                    .until(() -> System.currentTimeMillis() % 1000 < 100);
+                    scripts,
+                    keys::lockRequestRate,
+                    config.rateLimit().lockRequestsPerSecond(),
+                    System::currentTimeMillis);
+            assertBothTogetherAllowTheLimitAndNoMore(nodeA, nodeB, user, 0);
+        }
+    }
 
-            ExecutorService pool = Executors.newFixedThreadPool(2 * THREADS_PER_NODE);
-            try {
-                List<Future<List<long[]>>> results = new ArrayList<>();
-                for (int t = 0; t < 2 * THREADS_PER_NODE; t++) {
-                    SharedRateLimit node = t % 2 == 0 ? nodeA : nodeB;
-                    results.add(pool.submit(burst(node, user)));
-                }
-                Map<Long, long[]> perWindow = new TreeMap<>(); // window -> {requests, allowed}
-                for (Future<List<long[]>> result : results) {
-                    for (long[] answer : result.get()) {
-                        long[] counts = perWindow.computeIfAbsent(answer[0], w -> new long[2]);
-                        counts[0]++;
-                        counts[1] += answer[1];
-                    }
-                }
-                perWindow.forEach((window, counts) -> assertTrue(
-                        window < 0 || counts[1] <= LIMIT,
-                        "window " + window + " allowed " + counts[1] + " of " + counts[0]
-                                + " requests, over the limit"));
-                if (perWindow.size() == 1) {
-                    long allowed = perWindow.values().iterator().next()[1];
-                    assertEquals(LIMIT, allowed, "both nodes kept asking in one window: the whole limit is spent");
-                }
-            } finally {
-                pool.shutdownNow();
+    /**
+     * Node B's own clock runs half a second ahead. Counting in its own seconds, it would spend a window
+     * of the user's that node A's requests of the same second do not share, and the two together would
+     * allow twice the limit; on Redis's clock, as B reads it, they share every window.
+     */
+    @Test
+    void aNodeWhoseOwnClockIsOffCountsInTheSameSecondsAsTheOthers() throws Exception {
+        for (int round = 0; round < 3; round++) {
+            String user = "rate-skewed-" + UUID.randomUUID();
+            SharedRateLimit nodeA = new SharedRateLimit(
+                    scripts, keys::lockRequestRate, LIMIT, System::currentTimeMillis); // Redis runs on this machine
+            StoreClock clockOfB = SkewedStoreClock.of(redis, 500);
+            clockOfB.read().await().atMost(Duration.ofSeconds(5));
+            SharedRateLimit nodeB = new SharedRateLimit(scripts, keys::lockRequestRate, LIMIT, clockOfB::nowMillis);
+            // Half past: B's own clock is on the next second by then, where A's second has not ended.
+            assertBothTogetherAllowTheLimitAndNoMore(nodeA, nodeB, user, 500);
+        }
+    }
+
+    private static void assertBothTogetherAllowTheLimitAndNoMore(
+            SharedRateLimit nodeA, SharedRateLimit nodeB, String user, int startingAtMillis) throws Exception {
+        await().atMost(Duration.ofSeconds(2)).pollInterval(Duration.ofMillis(5)).until(() -> {
+            long intoSecond = System.currentTimeMillis() % 1000;
+            return intoSecond >= startingAtMillis && intoSecond < startingAtMillis + 100;
+        });
+
+        ExecutorService pool = Executors.newFixedThreadPool(2 * THREADS_PER_NODE);
+        try {
+            List<Future<List<long[]>>> results = new ArrayList<>();
+            for (int t = 0; t < 2 * THREADS_PER_NODE; t++) {
+                SharedRateLimit node = t % 2 == 0 ? nodeA : nodeB;
+                results.add(pool.submit(burst(node, user)));
             }
+            Map<Long, long[]> perWindow = new TreeMap<>(); // window -> {requests, allowed}
+            for (Future<List<long[]>> result : results) {
+                for (long[] answer : result.get()) {
+                    long[] counts = perWindow.computeIfAbsent(answer[0], w -> new long[2]);
+                    counts[0]++;
+                    counts[1] += answer[1];
+                }
+            }
+            perWindow.forEach((window, counts) -> assertTrue(
+                    window < 0 || counts[1] <= LIMIT,
+                    "window " + window + " allowed " + counts[1] + " of " + counts[0] + " requests, over the limit"));
+            if (perWindow.size() == 1) {
+                long allowed = perWindow.values().iterator().next()[1];
+                assertEquals(LIMIT, allowed, "both nodes kept asking in one window: the whole limit is spent");
+            }
+        } finally {
+            pool.shutdownNow();
         }
     }
 

@@ -45,7 +45,7 @@ class ReservationFailureTest {
         String user = "reserve-" + UUID.randomUUID();
         String counter = "editlock:test:{" + user + "}:rate";
         redis.hash(String.class).hset(counter, "not", "a counter"); // GET fails: WRONGTYPE
-        SharedRateLimit limit = new SharedRateLimit(scripts, (id, window) -> counter, 50);
+        SharedRateLimit limit = new SharedRateLimit(scripts, (id, window) -> counter, 50, System::currentTimeMillis);
         startOfASecond();
 
         ExecutorService pool = Executors.newFixedThreadPool(8);
@@ -81,7 +81,8 @@ class ReservationFailureTest {
                     }
                     return "editlock:test:{" + id + "}:rate";
                 },
-                50);
+                50,
+                System::currentTimeMillis);
         startOfASecond();
 
         assertThrows(
@@ -113,7 +114,8 @@ class ReservationFailureTest {
                     }
                     return "editlock:test:{" + id + "}:rate:" + window;
                 },
-                5);
+                5,
+                System::currentTimeMillis);
         startOfASecond();
 
         ExecutorService asker = Executors.newSingleThreadExecutor();

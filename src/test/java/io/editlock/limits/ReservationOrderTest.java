@@ -42,7 +42,8 @@ class ReservationOrderTest {
         long[] gapsNanos = {0, 0, 100_000, 200_000, 300_000, 400_000};
         for (long gap : gapsNanos) {
             String user = "order-" + UUID.randomUUID();
-            SharedRateLimit limit = new SharedRateLimit(scripts, keys::lockRequestRate, LIMIT);
+            SharedRateLimit limit =
+                    new SharedRateLimit(scripts, keys::lockRequestRate, LIMIT, System::currentTimeMillis);
             startOfASecond();
 
             List<CompletableFuture<Verdict>> asked = new ArrayList<>();

@@ -152,7 +152,7 @@ class ScriptKeysShareOneSlotTest {
 
         executor.about = null; // one user's counter, configurator record and resume record: keys of their own
         scripts.putBackUserConfigurator("7", C + "|2", C + "|1", "60000");
-        new SharedRateLimit(executor, keys::lockRequestRate, 10).allow("7");
+        new SharedRateLimit(executor, keys::lockRequestRate, 10, System::currentTimeMillis).allow("7");
         ResumeStore resumes = new ResumeStore(new SilentRedis(), null, executor, keys, leaseOf(lease));
         resumes.recordLive("resume-token", "s-8", "7", "node-1").subscribe().with(ignored -> {}, ignored -> {});
         resumes.claim("resume-token", "7", "s-9").subscribe().with(ignored -> {}, ignored -> {});
