@@ -1,7 +1,7 @@
 package io.editlock.catalog;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.editlock.lock.redis.ScriptJson;
+import io.editlock.redis.ScriptJson;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -2,12 +2,12 @@ package io.editlock.events;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.editlock.lock.redis.ScriptJson;
 import io.editlock.protocol.ServerEvents;
 import io.editlock.protocol.WireFormat;
 import io.editlock.redis.LastingSubscription;
 import io.editlock.redis.ListeningReadiness;
 import io.editlock.redis.LockKeys;
+import io.editlock.redis.ScriptJson;
 import io.editlock.redis.StoreDataWatch;
 import io.editlock.session.SessionRegistry;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.lock.Lock;
 import io.editlock.lock.ReleasedLock;
 import io.editlock.lock.redis.LockRecords;
-import io.editlock.lock.redis.ScriptJson;
+import io.editlock.redis.ScriptJson;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -8,6 +8,7 @@ import io.editlock.lock.ReleaseReason;
 import io.editlock.lock.ReleasedLock;
 import io.editlock.lock.Resource;
 import io.editlock.lock.ResourceType;
+import io.editlock.redis.ScriptJson;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.lock.Lock;
 import io.editlock.lock.MovedSocket;
 import io.editlock.lock.ReleasedLock;
+import io.editlock.redis.ScriptJson;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package io.editlock.lock.redis;
+package io.editlock.redis;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
