@@ -32,10 +32,11 @@ public final class RedisProcess implements AutoCloseable {
      * Runs redis-server in place of the shell (same pid: {@link #pid}, {@link #kill} and {@link
      * Process#isAlive} are the server's) after leaving a watcher behind that reads the server's stdin,
      * a pipe whose other end only this JVM holds. The kernel closes that end when the JVM ends, however
-     * it ends; the watcher then reads end-of-file and stops the server, as {@link #close} would.
+     * it ends; the watcher then reads end-of-file and stops the server, as {@link #close} would, and
+     * wakes it first if a fault test had frozen it (SIGSTOP), or the stop would wait for good.
      */
-    private static final String ENDS_WITH_THIS_JVM =
-            "exec 3<&0; p=$$; { read -r _ <&3; kill \"$p\" 2>/dev/null; } & exec 3<&- \"$@\"";
+    private static final String ENDS_WITH_THIS_JVM = "exec 3<&0; p=$$; "
+            + "{ read -r _ <&3; kill \"$p\" 2>/dev/null; kill -CONT \"$p\" 2>/dev/null; } & exec 3<&- \"$@\"";
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(20);
 
@@ -44,6 +45,11 @@ public final class RedisProcess implements AutoCloseable {
     private final List<String> extraArgs;
     private final Path workDir;
     private Process process;
+    /**
+     * The server's watcher, once seen among its children: stopped before the server, so that it never
+     * signals a pid that is no longer the server's.
+     */
+    private ProcessHandle watcher;
 
     public RedisProcess(Path binary, int port, List<String> extraArgs) {
         this.binary = binary;
@@ -126,9 +132,7 @@ public final class RedisProcess implements AutoCloseable {
     /** Stops Redis the hard way, as a crash would. */
     public synchronized void kill() {
         if (process != null) {
-            // Its watcher first, while it is still the server's child and can be found: it would
-            // otherwise send its stop to a pid that is no longer the server's.
-            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            stopWatcher();
             process.destroyForcibly();
             waitForExit();
             closeStdin();
@@ -139,14 +143,21 @@ public final class RedisProcess implements AutoCloseable {
     @Override
     public synchronized void close() {
         if (process != null) {
-            // The watcher stops the server on end-of-file; the same SIGTERM goes directly too, in case
-            // the watcher is gone.
+            stopWatcher();
+            // A watcher not seen (the server ended at once) stops on end-of-file by itself.
             closeStdin();
             process.destroy();
             waitForExit();
             process = null;
         }
         deleteWorkDir();
+    }
+
+    private void stopWatcher() {
+        if (watcher != null) {
+            watcher.destroyForcibly();
+            watcher = null;
+        }
     }
 
     private void closeStdin() {
@@ -185,6 +196,9 @@ public final class RedisProcess implements AutoCloseable {
         Path log = workDir.resolve("redis.log");
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {
+            if (watcher == null) {
+                watcher = process.children().findFirst().orElse(null);
+            }
             if (!process.isAlive()) {
                 throw new ExitedAtStart(log);
             }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.editlock.support.Signals;
 import io.editlock.support.TestRedis;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -13,7 +14,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 class RedisProcessTest {
@@ -45,22 +49,41 @@ class RedisProcessTest {
      */
     @Test
     void aRedisEndsWithTheJvmThatStartedItEvenWhenThatJvmIsKilled() throws Exception {
+        killTheJvmAndSeeItsRedisGo(false);
+    }
+
+    /** A fault test that dies while it has its Redis frozen (SIGSTOP): the stop must not wait for good. */
+    @Test
+    void aFrozenRedisEndsWithTheJvmThatStartedIt() throws Exception {
+        killTheJvmAndSeeItsRedisGo(true);
+    }
+
+    private static void killTheJvmAndSeeItsRedisGo(boolean frozen) throws Exception {
         Process jvm = new ProcessBuilder(
                         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                         "-cp",
                         System.getProperty("java.class.path"),
                         StartsRedisAndWaits.class.getName(),
                         TestRedis.binary().toString())
-                .redirectErrorStream(true)
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
                 .start();
         ProcessHandle redis = null;
         try {
+            // Other lines may come first (a JVM's notice of options it picked up).
             BufferedReader out =
                     new BufferedReader(new InputStreamReader(jvm.getInputStream(), StandardCharsets.UTF_8));
-            String[] started = out.readLine().split(" ");
-            int port = Integer.parseInt(started[1]);
-            redis = ProcessHandle.of(Long.parseLong(started[3])).orElseThrow();
+            Matcher started = CompletableFuture.supplyAsync(() -> out.lines()
+                            .map(STARTED::matcher)
+                            .filter(Matcher::matches)
+                            .findFirst()
+                            .orElseThrow(() -> new AssertionError("the child JVM ended without starting Redis")))
+                    .get(30, TimeUnit.SECONDS);
+            int port = Integer.parseInt(started.group(1));
+            redis = ProcessHandle.of(Long.parseLong(started.group(2))).orElseThrow();
             assertTrue(answersPing(port), "the child's Redis runs");
+            if (frozen) {
+                Signals.send(redis.pid(), "STOP", "redis-server");
+            }
 
             jvm.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
 
@@ -73,6 +96,8 @@ class RedisProcessTest {
             }
         }
     }
+
+    private static final Pattern STARTED = Pattern.compile("port (\\d+) pid (\\d+)");
 
     /** The child JVM: {@code port <n> pid <redis-pid>}, then nothing until it is killed. */
     public static final class StartsRedisAndWaits {
