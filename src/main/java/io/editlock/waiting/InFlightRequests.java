@@ -1,48 +1,58 @@
 package io.editlock.waiting;
 
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Requests of this node's users whose script has not answered yet, by page and user, and whether what
  * they asked for ended meanwhile: the end travels apart from the script's reply and may be heard first,
  * and what it ended must not be recorded after it. One user may ask for the same page from several
- * tabs at once, so each key counts its requests in flight, and an end heard while any of them is in
- * flight holds for all of them.
+ * tabs at once, so each request has a ticket of its own: an end marks the tickets in flight when it is
+ * heard, not those that start later, and a ticket answered twice (a failure after its reply) counts once.
  */
 final class InFlightRequests {
 
-    private final Map<String, InFlight> requests = new ConcurrentHashMap<>();
+    /** One request in flight. */
+    static final class Ticket {
+        private final String key;
+        private volatile boolean ended;
 
-    private record InFlight(int count, boolean ended) {
-        /** One request fewer: null, which drops the key, after the last. */
-        InFlight answered() {
-            return count == 1 ? null : new InFlight(count - 1, ended);
+        private Ticket(String key) {
+            this.key = key;
         }
     }
 
-    void started(String key) {
-        requests.merge(
-                key, new InFlight(1, false), (current, another) -> new InFlight(current.count() + 1, current.ended()));
-    }
+    private final Map<String, Set<Ticket>> requests = new ConcurrentHashMap<>();
 
-    /** A request that came to nothing to record (refused, failed). */
-    void dropped(String key) {
-        requests.computeIfPresent(key, (ignored, current) -> current.answered());
-    }
-
-    /** What the key's requests asked for ended; nothing when none is in flight. */
-    void ended(String key) {
-        requests.computeIfPresent(key, (ignored, current) -> new InFlight(current.count(), true));
-    }
-
-    /** @return whether what the request asked for ended while it was in flight (then it is not to be recorded) */
-    boolean answeredAfterItsEnd(String key) {
-        boolean[] ended = new boolean[1];
-        requests.computeIfPresent(key, (ignored, current) -> {
-            ended[0] = current.ended();
-            return current.answered();
+    Ticket started(String key) {
+        Ticket ticket = new Ticket(key);
+        requests.compute(key, (ignored, tickets) -> {
+            Set<Ticket> current = tickets == null ? ConcurrentHashMap.newKeySet() : tickets;
+            current.add(ticket);
+            return current;
         });
-        return ended[0];
+        return ticket;
+    }
+
+    /** What the key's requests in flight asked for ended. */
+    void ended(String key) {
+        requests.computeIfPresent(key, (ignored, tickets) -> {
+            tickets.forEach(ticket -> ticket.ended = true);
+            return tickets;
+        });
+    }
+
+    /**
+     * The request's reply came (or its failure); again is harmless.
+     *
+     * @return whether what it asked for ended while it was in flight (then it is not to be recorded)
+     */
+    boolean answered(Ticket ticket) {
+        requests.computeIfPresent(ticket.key, (ignored, tickets) -> {
+            tickets.remove(ticket);
+            return tickets.isEmpty() ? null : tickets;
+        });
+        return ticket.ended;
     }
 }

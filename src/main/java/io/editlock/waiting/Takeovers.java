@@ -92,22 +92,23 @@ public class Takeovers {
                     long expected = System.currentTimeMillis() + consent.toMillis();
                     String member = TakeoverSweeper.member(resource.configuratorId(), resource.field(), expected);
                     long request = requests.next();
-                    state.asking(resource.configuratorId(), resource.field(), asker.userId());
+                    InFlightRequests.Ticket asking =
+                            state.asking(resource.configuratorId(), resource.field(), asker.userId());
                     return lines.indexSocket(asker.socketId(), resource.configuratorId())
                             .chain(() -> sweepAt(expected, member))
                             .chain(() -> scripts.requestTakeover(resource, asker, message, consent, request)
                                     .flatMap(reply -> {
                                         if (reply instanceof TakeoverReply.Pending pending) {
-                                            return pending(resource, asker, pending, member);
+                                            return pending(resource, asker, pending, member, asking);
                                         }
-                                        state.notAsking(resource.configuratorId(), resource.field(), asker.userId());
+                                        state.notAsking(asking);
                                         return unswept(member, refused(resource, reply));
                                     })
                                     // The asker is told UNAVAILABLE, and the script may have run all the same.
                                     .onFailure()
                                     .invoke(() -> withdrawals.takeover(resource, asker, request)))
                             .onFailure()
-                            .invoke(() -> state.notAsking(resource.configuratorId(), resource.field(), asker.userId()))
+                            .invoke(() -> state.notAsking(asking))
                             .onFailure()
                             .transform(failure -> LockStoreUnavailableException.of(failure, resource));
                 })
@@ -139,11 +140,17 @@ public class Takeovers {
                 .transform(LockStoreUnavailableException::of);
     }
 
-    private Uni<Outcome> pending(Resource resource, Holder asker, TakeoverReply.Pending reply, String member) {
+    private Uni<Outcome> pending(
+            Resource resource,
+            Holder asker,
+            TakeoverReply.Pending reply,
+            String member,
+            InFlightRequests.Ticket asking) {
         long deadline = reply.deadline();
         Outcome pending = new Pending(resource, Instant.ofEpochMilli(deadline));
         // Its end may come while this node's subscription is down: then the node has to know to ask.
         state.askedUnlessEnded(
+                asking,
                 resource.configuratorId(),
                 new WaitingState.AskedTakeover(resource.field(), asker.userId(), reply.holder()));
         if (!reply.created()) {

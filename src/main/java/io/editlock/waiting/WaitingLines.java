@@ -98,7 +98,7 @@ public class WaitingLines {
      */
     private Uni<Outcome> ask(Resource resource, Holder holder, String entry, boolean counted) {
         long request = requests.next();
-        state.joining(holder.userId(), resource.configuratorId(), resource.field());
+        InFlightRequests.Ticket joining = state.joining(holder.userId(), resource.configuratorId(), resource.field());
         // Listed under the socket before it waits, so that its going (or idling) reaches the line.
         return indexSocket(holder.socketId(), resource.configuratorId())
                 .chain(() -> scripts.waitFor(resource, holder, counted, request)
@@ -107,8 +107,8 @@ public class WaitingLines {
                         .onFailure()
                         .invoke(() -> withdrawals.waitFor(resource, holder, request)))
                 .onFailure()
-                .invoke(() -> state.notJoining(holder.userId(), resource.configuratorId(), resource.field()))
-                .map(reply -> outcome(resource, holder, reply));
+                .invoke(() -> state.notJoining(joining))
+                .map(reply -> outcome(resource, holder, reply, joining));
     }
 
     /**
@@ -152,13 +152,18 @@ public class WaitingLines {
         return items.resolve(requested);
     }
 
-    private Outcome outcome(Resource resource, Holder holder, WaitReply reply) {
+    private Outcome outcome(Resource resource, Holder holder, WaitReply reply, InFlightRequests.Ticket joining) {
         if (reply instanceof WaitReply.Queued queued) {
             state.joined(
-                    holder.userId(), resource.configuratorId(), resource.field(), queued.member(), queued.position());
+                    joining,
+                    holder.userId(),
+                    resource.configuratorId(),
+                    resource.field(),
+                    queued.member(),
+                    queued.position());
             return new Queued(resource, queued.position());
         }
-        state.notJoining(holder.userId(), resource.configuratorId(), resource.field());
+        state.notJoining(joining);
         if (reply instanceof WaitReply.GivenUp) {
             throw new LockStoreUnavailableException("the request was given up before it ran", null);
         }

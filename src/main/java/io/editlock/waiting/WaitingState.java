@@ -149,13 +149,13 @@ public class WaitingState {
     }
 
     /** The user asks for a place in the line: until {@link #joined} or {@link #notJoining}. */
-    public void joining(String userId, long configuratorId, String field) {
-        joining.started(pageKey(userId, configuratorId, field));
+    InFlightRequests.Ticket joining(String userId, long configuratorId, String field) {
+        return joining.started(pageKey(userId, configuratorId, field));
     }
 
     /** The place asked for was not taken (refused, free, failed). */
-    public void notJoining(String userId, long configuratorId, String field) {
-        joining.dropped(pageKey(userId, configuratorId, field));
+    void notJoining(InFlightRequests.Ticket request) {
+        joining.answered(request);
     }
 
     /** The line served the user: their place ends, also one whose wait_for is still being answered. */
@@ -167,16 +167,26 @@ public class WaitingState {
     // Joining and leaving change a line's map inside compute: a line that became empty is dropped in
     // the same atomic step, so no join can land in a map that was just dropped.
     /** @return whether the place is recorded: not when the line served the user while it was being taken */
-    public boolean joined(String userId, long configuratorId, String field, String member, long position) {
-        if (joining.answeredAfterItsEnd(pageKey(userId, configuratorId, field))) {
+    boolean joined(
+            InFlightRequests.Ticket request,
+            String userId,
+            long configuratorId,
+            String field,
+            String member,
+            long position) {
+        if (joining.answered(request)) {
             return false;
         }
+        place(userId, configuratorId, field, member, position);
+        return true;
+    }
+
+    private void place(String userId, long configuratorId, String field, String member, long position) {
         places.compute(configuratorId + "|" + field, (key, line) -> {
             Map<String, Place> current = line == null ? new ConcurrentHashMap<>() : line;
             current.put(userId, new Place(member, position));
             return current;
         });
-        return true;
     }
 
     /** Before a resume of the user's moves what their old socket waited for and asked for. */
@@ -193,7 +203,7 @@ public class WaitingState {
     public void resumed(Resuming resume, MovedSocket moved) {
         moved.places().stream()
                 .filter(place -> !resume.placeEnded(place.configuratorId(), place.field(), place.member()))
-                .forEach(place -> joined(resume.userId, place.configuratorId(), place.field(), place.member(), 0));
+                .forEach(place -> place(resume.userId, place.configuratorId(), place.field(), place.member(), 0));
         moved.asks().stream()
                 .filter(ask -> !resume.asksEnded.contains(ask.configuratorId() + "|" + ask.field()))
                 .forEach(ask ->
@@ -285,18 +295,18 @@ public class WaitingState {
     }
 
     /** The user asks for a take-over: until {@link #askedUnlessEnded} or {@link #notAsking}. */
-    public void asking(long configuratorId, String field, String askerId) {
-        asking.started(pageKey(askerId, configuratorId, field));
+    InFlightRequests.Ticket asking(long configuratorId, String field, String askerId) {
+        return asking.started(pageKey(askerId, configuratorId, field));
     }
 
     /** The take-over asked for does not stand (refused at once, failed). */
-    public void notAsking(long configuratorId, String field, String askerId) {
-        asking.dropped(pageKey(askerId, configuratorId, field));
+    void notAsking(InFlightRequests.Ticket request) {
+        asking.answered(request);
     }
 
     /** The request stands, as its reply says: recorded, unless its end was heard while it was being asked. */
-    public void askedUnlessEnded(long configuratorId, AskedTakeover takeover) {
-        if (!asking.answeredAfterItsEnd(pageKey(takeover.askerId(), configuratorId, takeover.field()))) {
+    void askedUnlessEnded(InFlightRequests.Ticket request, long configuratorId, AskedTakeover takeover) {
+        if (!asking.answered(request)) {
             asked(configuratorId, takeover);
         }
     }

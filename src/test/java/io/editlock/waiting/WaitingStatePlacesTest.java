@@ -27,14 +27,21 @@ class WaitingStatePlacesTest {
         try {
             Future<?> churn = loops.submit(() -> {
                 while (!done.get()) {
-                    state.joined("comes-and-goes", CONFIGURATOR, FIELD, "m1", 1);
+                    state.joined(
+                            state.joining("comes-and-goes", CONFIGURATOR, FIELD),
+                            "comes-and-goes",
+                            CONFIGURATOR,
+                            FIELD,
+                            "m1",
+                            1);
                     state.left("comes-and-goes", CONFIGURATOR, FIELD);
                 }
             });
             Future<Integer> missed = loops.submit(() -> {
                 int misses = 0;
                 for (int round = 0; round < 2_000_000 && misses == 0; round++) {
-                    state.joined("joining", CONFIGURATOR, FIELD, "m2", 2);
+                    state.joined(
+                            state.joining("joining", CONFIGURATOR, FIELD), "joining", CONFIGURATOR, FIELD, "m2", 2);
                     if (!state.placesIn(CONFIGURATOR, FIELD).containsKey("joining")) {
                         misses++;
                     }
