@@ -113,7 +113,8 @@ public class EngineIoRoute {
 
     /**
      * A POST body over maxPayload is refused with 413 and ends the session, as over a WebSocket; a POST
-     * while another is being received is refused with 400 and ends it too (docs/protocol.md §12).
+     * while another is being received is refused with 400 and ends it too, as does one whose connection
+     * is lost before its end (docs/protocol.md §12).
      */
     private void receive(HttpServerRequest request, EngineSession session) {
         int max = sessions.settings().maxPayload();
@@ -133,15 +134,20 @@ public class EngineIoRoute {
                 body.appendBuffer(chunk);
             }
         });
-        request.exceptionHandler(lost -> session.postEnded());
+        // Packets of a body cut short are lost: the session ends as a transport error, and its client
+        // connects again (and resumes), rather than going on with a gap in what it sent.
+        request.exceptionHandler(lost -> session.close("transport error"));
         request.endHandler(ignored -> {
             if (body.length() > max) {
                 tooLarge(request, session);
                 return;
             }
-            // Its packets are handled before the next POST may start, which may be on another event loop.
-            session.post(body.toString(StandardCharsets.UTF_8));
-            session.postEnded();
+            try {
+                // Its packets are handled before the next POST may start, which may be on another event loop.
+                session.post(body.toString(StandardCharsets.UTF_8));
+            } finally {
+                session.postEnded();
+            }
             request.response().putHeader(HttpHeaders.CONTENT_TYPE, "text/html").end("ok");
         });
         request.resume();

@@ -207,7 +207,7 @@ final class EngineSession {
         return true;
     }
 
-    /** The POST being received has been handled, or its connection was lost before its end. */
+    /** The POST being received has been handled. */
     synchronized void postEnded() {
         receiving = false;
     }
