@@ -47,6 +47,8 @@ public class EngineIoRoute {
     private void handle(RoutingContext context) {
         HttpServerRequest request = context.request();
         allowCrossOrigin(request);
+        // A poll's answer is new packets every time: no cache in between may keep one.
+        request.response().putHeader(HttpHeaders.CACHE_CONTROL, "no-store");
         if (request.method() == HttpMethod.OPTIONS) {
             request.response().setStatusCode(204).end();
             return;

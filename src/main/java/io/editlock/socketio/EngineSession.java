@@ -65,8 +65,11 @@ final class EngineSession {
     private ServerWebSocket socket;
     private ServerWebSocket probe;
     private boolean upgrading;
-    /** When the last noop went out during the upgrade ({@link System#nanoTime()}). */
-    private long lastNoopNanos;
+    /**
+     * When the last noop went out during the upgrade ({@link System#nanoTime()}, whose origin is
+     * arbitrary: the first noop is due at once, as if one had gone out an interval before the session).
+     */
+    private long lastNoopNanos = System.nanoTime() - NOOP_INTERVAL_MS * 1_000_000;
 
     private boolean noopDue;
     private boolean connectTimerArmed;

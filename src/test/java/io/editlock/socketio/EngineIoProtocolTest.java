@@ -63,6 +63,23 @@ class EngineIoProtocolTest {
     }
 
     @Test
+    void noAnswerOfTheTransportIsKeptByACache() {
+        EngineIoClient sara = EngineIoClient.connected("Sara");
+        given().when()
+                .get("/socket.io/?EIO=4&transport=polling")
+                .then()
+                .statusCode(200)
+                .header("Cache-Control", "no-store");
+        sara.postRaw("42/locking,[\"touch\",{}]").then().statusCode(200).header("Cache-Control", "no-store");
+        sara.getRaw().then().statusCode(200).header("Cache-Control", "no-store");
+        given().when()
+                .get("/socket.io/?EIO=4&transport=polling&sid=unknown")
+                .then()
+                .statusCode(400)
+                .header("Cache-Control", "no-store");
+    }
+
+    @Test
     void packetsOfOneBodyAreAnsweredInOrderAsAckAndAsEvent() {
         long configuratorId = Fixtures.configurator(store);
         EngineIoClient sara = EngineIoClient.connected("Sara");
