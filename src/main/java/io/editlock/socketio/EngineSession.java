@@ -77,6 +77,12 @@ final class EngineSession {
     private long connectDeadlineNanos;
 
     private boolean closed;
+    /**
+     * Closed by the server while no poll was parked: the next poll gets what waited and the close
+     * packet, and the sid is kept for it; under the lock.
+     */
+    private boolean farewell;
+
     private final EngineHeartbeat heartbeat;
 
     EngineSession(
@@ -172,7 +178,10 @@ final class EngineSession {
         boolean overlap;
         synchronized (this) {
             if (closed) {
-                response.putHeader(HttpHeaders.CONTENT_TYPE, TEXT_PLAIN).end(String.valueOf(EnginePackets.CLOSE));
+                boolean last = farewell;
+                String packets = last ? EnginePackets.join(outbox) : String.valueOf(EnginePackets.CLOSE);
+                forget();
+                response.putHeader(HttpHeaders.CONTENT_TYPE, TEXT_PLAIN).end(packets);
                 return;
             }
             overlap = poll != null;
@@ -233,19 +242,43 @@ final class EngineSession {
         endProbeUnlessUpgradedSoon(webSocket);
     }
 
+    /**
+     * The server ends the session (its socket's token ended, the node stops). A polling client whose
+     * poll is not parked at this moment (its answer is on the way, the next one not yet here) gets what
+     * waited for it and the close packet on its next poll, as from Engine.IO servers: it sees the
+     * server's close, not a transport error. The sid is kept for that poll, at most a ping timeout.
+     */
+    void closeByServer() {
+        boolean keep;
+        synchronized (this) {
+            keep = !closed && socket == null && poll == null;
+            farewell = keep;
+        }
+        close("forced close");
+        if (keep) {
+            vertx.setTimer(settings.pingTimeoutMs(), ignored -> forget());
+        }
+    }
+
     /** Ends the session: the server's close, a ping timeout, the client's close packet, a lost transport. */
     void close(String reason) {
         close(reason, (short) 1000);
     }
 
     private void close(String reason, short webSocketCode) {
+        boolean keepSid;
         synchronized (this) {
             if (closed) {
                 return;
             }
             closed = true;
+            keepSid = farewell;
             heartbeat.stop();
-            outbox.clear();
+            if (farewell) {
+                outbox.add(String.valueOf(EnginePackets.CLOSE));
+            } else {
+                outbox.clear();
+            }
             outboxWritten.forEach(written -> written.tryFail("closed"));
             outboxWritten.clear();
             if (poll != null) {
@@ -256,11 +289,22 @@ final class EngineSession {
             closeQuietly(socket, webSocketCode, reason);
             closeQuietly(probe, webSocketCode, reason);
         }
-        onEnd.accept(this);
+        if (!keepSid) {
+            onEnd.accept(this);
+        }
         Listener current = listener;
         if (current != null) {
             current.onClose(reason);
         }
+    }
+
+    /** The farewell of a session the server closed is over (delivered, or nobody came for it): the sid goes. */
+    private void forget() {
+        synchronized (this) {
+            farewell = false;
+            outbox.clear();
+        }
+        onEnd.accept(this);
     }
 
     private static void closeQuietly(ServerWebSocket webSocket, short code, String reason) {

@@ -107,10 +107,13 @@ final class NamespaceSocket implements ClientConnection {
 
     private record Translation(String frame, String packet) {}
 
-    /** The server ends it by ending its Engine.IO session: the client reconnects by itself, as after any lost transport. */
+    /**
+     * The server ends it by ending its Engine.IO session: the client reconnects by itself, as after the
+     * transport closed.
+     */
     @Override
     public Uni<Void> close(CloseReason reason) {
-        engine.close("forced close");
+        engine.closeByServer();
         return Uni.createFrom().voidItem();
     }
 
