@@ -16,7 +16,8 @@ final class InFlightRequests {
     /** One request in flight. */
     static final class Ticket {
         private final String key;
-        private volatile boolean ended;
+        /** Under the lock of its key in {@code requests}. */
+        private boolean ended;
 
         private Ticket(String key) {
             this.key = key;
@@ -35,7 +36,7 @@ final class InFlightRequests {
         return ticket;
     }
 
-    /** What the key's requests in flight asked for ended. */
+    /** What the key's requests in flight asked for ended: before what it ended is removed, so that no reply records it after. */
     void ended(String key) {
         requests.computeIfPresent(key, (ignored, tickets) -> {
             tickets.forEach(ticket -> ticket.ended = true);
@@ -43,16 +44,28 @@ final class InFlightRequests {
         });
     }
 
+    /** The request came to nothing to record (refused, failed); again is harmless. */
+    void dropped(Ticket ticket) {
+        answered(ticket, () -> {});
+    }
+
     /**
-     * The request's reply came (or its failure); again is harmless.
+     * The request's reply came: {@code record} runs unless what it asked for ended while it was in
+     * flight, in the same step that takes the ticket out, so that an end heard meanwhile on another
+     * thread comes either before (nothing recorded) or after (and removes what was recorded). A ticket
+     * answered before records nothing.
      *
-     * @return whether what it asked for ended while it was in flight (then it is not to be recorded)
+     * @return whether it was recorded
      */
-    boolean answered(Ticket ticket) {
+    boolean answered(Ticket ticket, Runnable record) {
+        boolean[] recorded = new boolean[1];
         requests.computeIfPresent(ticket.key, (ignored, tickets) -> {
-            tickets.remove(ticket);
+            if (tickets.remove(ticket) && !ticket.ended) {
+                record.run();
+                recorded[0] = true;
+            }
             return tickets.isEmpty() ? null : tickets;
         });
-        return ticket.ended;
+        return recorded[0];
     }
 }

@@ -155,13 +155,13 @@ public class WaitingState {
 
     /** The place asked for was not taken (refused, free, failed). */
     void notJoining(InFlightRequests.Ticket request) {
-        joining.answered(request);
+        joining.dropped(request);
     }
 
     /** The line served the user: their place ends, also one whose wait_for is still being answered. */
     public void served(String userId, long configuratorId, String field) {
-        left(userId, configuratorId, field);
         joining.ended(pageKey(userId, configuratorId, field));
+        left(userId, configuratorId, field);
     }
 
     // Joining and leaving change a line's map inside compute: a line that became empty is dropped in
@@ -174,11 +174,7 @@ public class WaitingState {
             String field,
             String member,
             long position) {
-        if (joining.answered(request)) {
-            return false;
-        }
-        place(userId, configuratorId, field, member, position);
-        return true;
+        return joining.answered(request, () -> place(userId, configuratorId, field, member, position));
     }
 
     private void place(String userId, long configuratorId, String field, String member, long position) {
@@ -301,14 +297,12 @@ public class WaitingState {
 
     /** The take-over asked for does not stand (refused at once, failed). */
     void notAsking(InFlightRequests.Ticket request) {
-        asking.answered(request);
+        asking.dropped(request);
     }
 
     /** The request stands, as its reply says: recorded, unless its end was heard while it was being asked. */
     void askedUnlessEnded(InFlightRequests.Ticket request, long configuratorId, AskedTakeover takeover) {
-        if (!asking.answered(request)) {
-            asked(configuratorId, takeover);
-        }
+        asking.answered(request, () -> asked(configuratorId, takeover));
     }
 
     /** @return the request, if this node had not heard of its end before */
