@@ -35,8 +35,9 @@ public final class RedisProcess implements AutoCloseable {
      * it ends; the watcher then reads end-of-file and stops the server, as {@link #close} would, and
      * wakes it first if a fault test had frozen it (SIGSTOP), or the stop would wait for good.
      */
-    private static final String ENDS_WITH_THIS_JVM = "exec 3<&0; p=$$; "
-            + "{ read -r _ <&3; kill \"$p\" 2>/dev/null; kill -CONT \"$p\" 2>/dev/null; } & exec 3<&- \"$@\"";
+    private static final String ENDS_WITH_THIS_JVM = "exec 3<&0; p=$$; w=$1; shift; "
+            + "{ read -r _ <&3; kill \"$p\" 2>/dev/null; kill -CONT \"$p\" 2>/dev/null; } & "
+            + "echo $! > \"$w\"; exec 3<&- \"$@\"";
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(20);
 
@@ -45,11 +46,6 @@ public final class RedisProcess implements AutoCloseable {
     private final List<String> extraArgs;
     private final Path workDir;
     private Process process;
-    /**
-     * The server's watcher, once seen among its children: stopped before the server, so that it never
-     * signals a pid that is no longer the server's.
-     */
-    private ProcessHandle watcher;
 
     public RedisProcess(Path binary, int port, List<String> extraArgs) {
         this.binary = binary;
@@ -94,11 +90,17 @@ public final class RedisProcess implements AutoCloseable {
         if (process != null && process.isAlive()) {
             return this;
         }
+        if (process != null) {
+            // It ended by itself: its watcher still waits on the old pipe.
+            stopWatcher();
+            closeStdin();
+        }
         List<String> command = new ArrayList<>(List.of(
                 "sh",
                 "-c",
                 ENDS_WITH_THIS_JVM,
                 "sh",
+                watcherPidFile().toString(),
                 binary.toString(),
                 "--port",
                 String.valueOf(port),
@@ -144,7 +146,6 @@ public final class RedisProcess implements AutoCloseable {
     public synchronized void close() {
         if (process != null) {
             stopWatcher();
-            // A watcher not seen (the server ended at once) stops on end-of-file by itself.
             closeStdin();
             process.destroy();
             waitForExit();
@@ -153,11 +154,23 @@ public final class RedisProcess implements AutoCloseable {
         deleteWorkDir();
     }
 
+    /**
+     * Stops the server's watcher before the server is stopped or replaced, so that it never signals a
+     * pid that is no longer the server's. Its pid is valid until then: it waits for the pipe to close.
+     */
     private void stopWatcher() {
-        if (watcher != null) {
-            watcher.destroyForcibly();
-            watcher = null;
+        try {
+            String pid = Files.readString(watcherPidFile(), StandardCharsets.US_ASCII)
+                    .trim();
+            ProcessHandle.of(Long.parseLong(pid)).ifPresent(ProcessHandle::destroyForcibly);
+            Files.delete(watcherPidFile());
+        } catch (IOException | NumberFormatException e) {
+            // No watcher was started (the shell failed): nothing to stop.
         }
+    }
+
+    private Path watcherPidFile() {
+        return workDir.resolve("watcher.pid");
     }
 
     private void closeStdin() {
@@ -196,9 +209,6 @@ public final class RedisProcess implements AutoCloseable {
         Path log = workDir.resolve("redis.log");
         long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
         while (System.nanoTime() < deadline) {
-            if (watcher == null) {
-                watcher = process.children().findFirst().orElse(null);
-            }
             if (!process.isAlive()) {
                 throw new ExitedAtStart(log);
             }
