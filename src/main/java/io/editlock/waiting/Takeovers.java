@@ -109,6 +109,8 @@ public class Takeovers {
                                     .invoke(() -> withdrawals.takeover(resource, asker, request)))
                             .onFailure()
                             .invoke(() -> state.notAsking(asking))
+                            .onCancellation()
+                            .invoke(() -> state.notAsking(asking))
                             .onFailure()
                             .transform(failure -> LockStoreUnavailableException.of(failure, resource));
                 })

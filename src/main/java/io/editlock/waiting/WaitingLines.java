@@ -108,6 +108,8 @@ public class WaitingLines {
                         .invoke(() -> withdrawals.waitFor(resource, holder, request)))
                 .onFailure()
                 .invoke(() -> state.notJoining(joining))
+                .onCancellation()
+                .invoke(() -> state.notJoining(joining))
                 .map(reply -> outcome(resource, holder, reply, joining));
     }
 
