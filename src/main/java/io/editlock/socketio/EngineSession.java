@@ -247,12 +247,20 @@ final class EngineSession {
      * poll is not parked at this moment (its answer is on the way, the next one not yet here) gets what
      * waited for it and the close packet on its next poll, as from Engine.IO servers: it sees the
      * server's close, not a transport error. The sid is kept for that poll, at most a ping timeout.
+     *
+     * @param keepWhatWaits false for a client cut off as too slow: its last poll gets the close packet only
      */
-    void closeByServer() {
+    void closeByServer(boolean keepWhatWaits) {
         boolean keep;
         synchronized (this) {
-            keep = !closed && socket == null && poll == null;
+            if (closed) {
+                return;
+            }
+            keep = socket == null && poll == null;
             farewell = keep;
+            if (!keepWhatWaits) {
+                outbox.clear();
+            }
         }
         close("forced close");
         if (keep) {

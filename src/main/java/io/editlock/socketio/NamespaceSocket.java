@@ -1,5 +1,6 @@
 package io.editlock.socketio;
 
+import io.editlock.protocol.CloseReasons;
 import io.editlock.session.ClientConnection;
 import io.editlock.session.SessionLifecycle;
 import io.editlock.session.SocketSession;
@@ -113,7 +114,8 @@ final class NamespaceSocket implements ClientConnection {
      */
     @Override
     public Uni<Void> close(CloseReason reason) {
-        engine.closeByServer();
+        // What a client too slow to read has not read is not kept for it, not even for a last poll.
+        engine.closeByServer(!CloseReasons.TOO_SLOW.equals(reason));
         return Uni.createFrom().voidItem();
     }
 

@@ -1,6 +1,7 @@
 package io.editlock.socketio;
 
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.editlock.catalog.ConfiguratorStore;
@@ -13,6 +14,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -51,5 +53,8 @@ class EngineIoSlowClientTest {
         }
         await().atMost(Duration.ofSeconds(20))
                 .until(() -> registry.find(sara.socketId).isEmpty());
+
+        // What she did not read is not kept for her: her next poll gets the close packet alone.
+        assertEquals(List.of("1"), sara.poll());
     }
 }
