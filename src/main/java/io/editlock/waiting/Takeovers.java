@@ -106,6 +106,8 @@ public class Takeovers {
                                     })
                                     // The asker is told UNAVAILABLE, and the script may have run all the same.
                                     .onFailure()
+                                    .invoke(() -> withdrawals.takeover(resource, asker, request))
+                                    .onCancellation()
                                     .invoke(() -> withdrawals.takeover(resource, asker, request)))
                             .onFailure()
                             .invoke(() -> state.notAsking(asking))

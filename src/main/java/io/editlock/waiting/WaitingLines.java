@@ -105,6 +105,8 @@ public class WaitingLines {
                         .call(reply -> counted(holder.userId(), entry, counted, reply))
                         // The requester is told UNAVAILABLE, and the script may have run all the same.
                         .onFailure()
+                        .invoke(() -> withdrawals.waitFor(resource, holder, request))
+                        .onCancellation()
                         .invoke(() -> withdrawals.waitFor(resource, holder, request)))
                 .onFailure()
                 .invoke(() -> state.notJoining(joining))
