@@ -12,7 +12,8 @@ import java.util.List;
 
 /**
  * Every Lua script of the server, in one place: the typed wrappers ({@code LockScripts},
- * {@code CatalogScripts}, {@code WaitingScripts}, the rate limit, the resume store) run these and no
+ * {@code CatalogScripts}, {@code WaitingScripts}, the rate limit, the resume store, the in-flight
+ * marks of keyed creates) run these and no
  * others; readiness preloads {@link #ALL} ({@link ScriptExecutor#preload}); the one-slot test checks
  * that every one of them is called with keys of one hash slot. A new script goes here.
  */
@@ -53,6 +54,8 @@ public final class Scripts {
     public static final LuaScript UPDATE_ENTRY = LuaScript.of("update_entry", GUARDS, CATALOG);
     public static final LuaScript DELETE_ENTRY = LuaScript.of("delete_entry", GUARDS, CATALOG);
     public static final LuaScript READ_CONFIGURATOR = LuaScript.of("read_configurator");
+    public static final LuaScript MARK_IN_FLIGHT = LuaScript.of("mark_in_flight", CLOCK);
+    public static final LuaScript CLEAR_IN_FLIGHT = LuaScript.of("clear_in_flight");
 
     // Sessions and limits.
     public static final LuaScript RESERVE_LOCK_REQUESTS = LuaScript.of("reserve_lock_requests");
@@ -92,6 +95,8 @@ public final class Scripts {
             UPDATE_ENTRY,
             DELETE_ENTRY,
             READ_CONFIGURATOR,
+            MARK_IN_FLIGHT,
+            CLEAR_IN_FLIGHT,
             RESERVE_LOCK_REQUESTS,
             RECORD_LIVE,
             CLAIM_RESUME,

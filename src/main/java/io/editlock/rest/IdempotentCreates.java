@@ -28,6 +28,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -41,16 +42,14 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
  * lifetime), so that every retry creates, or finds, the same entity. The create script itself then
  * writes the key's record beside the entity in the same run, and answers a retry with the first
  * reply. A request that was refused (it created nothing) gives its claim back; a store failure keeps
- * it, because the create may have happened without its answer arriving. A short in-flight marker
- * answers a concurrent duplicate with 409.
+ * it, because the create may have happened without its answer arriving. A short in-flight mark
+ * ({@link InFlightMarks}) answers a concurrent duplicate with 409.
  */
 @ApplicationScoped
 public class IdempotentCreates {
 
     public static final String HEADER = "Idempotency-Key";
     static final int MAX_KEY_LENGTH = 64;
-    /** How long a request in progress blocks its duplicates; a node that died frees its keys after this. */
-    private static final Duration IN_FLIGHT = Duration.ofSeconds(30);
     /**
      * A retry is the same request when its body is the same JSON, whatever its key order, whitespace
      * or escapes, and a null field is an absent one (as for every body); numbers stay as parsed.
@@ -61,6 +60,7 @@ public class IdempotentCreates {
             .build();
 
     private final PipelinedRedis redis;
+    private final InFlightMarks marks;
     private final CatalogIndex index;
     private final LockKeys keys;
     private final JsonWebToken token;
@@ -69,12 +69,14 @@ public class IdempotentCreates {
 
     public IdempotentCreates(
             PipelinedRedis redis,
+            InFlightMarks marks,
             CatalogIndex index,
             LockKeys keys,
             JsonWebToken token,
             CurrentVertxRequest request,
             EditlockConfig config) {
         this.redis = redis;
+        this.marks = marks;
         this.index = index;
         this.keys = keys;
         this.token = token;
@@ -124,14 +126,14 @@ public class IdempotentCreates {
         String keyId = sha256(Identity.of(token).userId() + "\u0000" + key);
         var http = request.getCurrent().request();
         String fingerprint = sha256(http.method().name() + " " + route(http.path()) + "\n" + canonical(body));
-        String inFlight = keys.idempotencyInFlight(keyId);
-        AtomicBoolean marked = new AtomicBoolean();
-        return execute(Command.SET, inFlight, "1", "NX", "PX", String.valueOf(IN_FLIGHT.toMillis()))
-                .flatMap(set -> {
-                    if (set == null) {
+        String mark = UUID.randomUUID().toString();
+        AtomicBoolean anotherHoldsTheMark = new AtomicBoolean();
+        return marks.mark(keyId, mark)
+                .flatMap(marked -> {
+                    if (!marked) {
+                        anotherHoldsTheMark.set(true);
                         return Uni.createFrom().failure(new IdempotencyKeyInUseException());
                     }
-                    marked.set(true);
                     return claim(entity, keyId, fingerprint)
                             .flatMap(id -> create.apply(new Idempotency(id, keyId, fingerprint, ttl))
                                     .onFailure(IdempotentCreates::createdNothing)
@@ -139,14 +141,23 @@ public class IdempotentCreates {
                                             .onFailure()
                                             .recoverWithNull()));
                 })
-                // A client that went away cancels the request, also while its marker is being set: then
-                // whether it was set is unknown, and it goes too, or every retry would be 409 until it
-                // expired. Should it have been a concurrent duplicate's, that one merely loses its 409:
-                // the claim and the create script still create at most once.
-                .onTermination()
-                .call((item, failure, cancelled) -> marked.get() || cancelled
-                        ? execute(Command.DEL, inFlight).onFailure().recoverWithNull()
-                        : Uni.createFrom().nullItem());
+                // The mark goes before the answer, so that a retry right after it replays the answer.
+                .call(() -> marks.clear(keyId, mark).onFailure().recoverWithNull())
+                // Also when the mark's answer did not come (a failure, or the client went away): it may
+                // have been set all the same, and every retry would be 409 until it expired. Without
+                // waiting: a store that failed the request would only make its 503 later.
+                .onFailure()
+                .invoke(() -> {
+                    if (!anotherHoldsTheMark.get()) {
+                        clearInBackground(keyId, mark);
+                    }
+                })
+                .onCancellation()
+                .invoke(() -> clearInBackground(keyId, mark));
+    }
+
+    private void clearInBackground(String keyId, String mark) {
+        marks.clear(keyId, mark).subscribe().with(cleared -> {}, failed -> {});
     }
 
     /** The id reserved under the key: a new one for the first attempt, the first attempt's for a retry. */

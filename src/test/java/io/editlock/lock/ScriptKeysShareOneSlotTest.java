@@ -17,6 +17,7 @@ import io.editlock.redis.PipelinedRedis;
 import io.editlock.redis.ScriptExecutor;
 import io.editlock.redis.Scripts;
 import io.editlock.redis.StoreClock;
+import io.editlock.rest.InFlightMarks;
 import io.editlock.session.ResumeStore;
 import io.editlock.waiting.WaitingScripts;
 import io.editlock.waiting.WaitingState;
@@ -158,6 +159,9 @@ class ScriptKeysShareOneSlotTest {
         resumes.claim("resume-token", "7", "s-9").subscribe().with(ignored -> {}, ignored -> {});
         resumes.giveBack("resume-token", "s-9").subscribe().with(ignored -> {}, ignored -> {});
         resumes.markDropped("resume-token", lease).subscribe().with(ignored -> {}, ignored -> {});
+        InFlightMarks marks = new InFlightMarks(executor, keys, clock); // the mark of one Idempotency-Key: one key
+        marks.mark("key-id", "mark").subscribe().with(ignored -> {}, ignored -> {});
+        marks.clear("key-id", "mark").subscribe().with(ignored -> {}, ignored -> {});
 
         Set<String> called = executor.calls.stream().map(Call::script).collect(Collectors.toCollection(TreeSet::new));
         Set<String> every = Scripts.ALL.stream().map(LuaScript::name).collect(Collectors.toCollection(TreeSet::new));

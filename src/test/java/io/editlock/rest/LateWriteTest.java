@@ -124,6 +124,39 @@ class LateWriteTest {
     }
 
     /**
+     * A keyed create answered 503 is no longer in progress (docs/protocol.md §8): its in-flight mark,
+     * reaching Redis only after the answer, must not answer the retry 409 for the next half minute.
+     */
+    @Test
+    void theRetryOfAKeyedCreateAnswered503IsNotToldItIsInProgress() {
+        TestUser sara = DemoLogin.user("Sara");
+        // Redis knows the script once it ran: the late run finds it, as in production.
+        keyed(sara, "known-" + System.nanoTime())
+                .post("/api/configurators")
+                .then()
+                .statusCode(201);
+        String key = "late-" + System.nanoTime();
+
+        ScriptHooks.install(redis).beforeNext("mark_in_flight", FrozenRedis::frozen);
+        try {
+            keyed(sara, key).post("/api/configurators").then().statusCode(503);
+        } finally {
+            FrozenRedis.thaw();
+        }
+
+        Response retry = keyed(sara, key).post("/api/configurators");
+        retry.then().statusCode(201);
+        // The retry created it; a second retry replays that answer.
+        Response again = keyed(sara, key).post("/api/configurators");
+        again.then().statusCode(201);
+        assertEquals(retry.jsonPath().getLong("id"), again.jsonPath().getLong("id"));
+    }
+
+    private static RequestSpecification keyed(TestUser user, String key) {
+        return as(user).header(IdempotentCreates.HEADER, key).body(Map.of("name", "keyed"));
+    }
+
+    /**
      * A delete that ran is answered as done, even when the store stalls right after it: its locks'
      * holders were told and watchers saw it go, so its writer must not hear "nothing was written".
      */
