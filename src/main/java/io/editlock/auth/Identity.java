@@ -12,6 +12,10 @@ public record Identity(String userId, String userName, Set<String> roles) {
 
     public static final String ADMIN = "admin";
 
+    /** The end of the year 9999: a token's time beyond it is none that an issuer means. */
+    private static final long LATEST_SECONDS =
+            Instant.parse("9999-12-31T23:59:59Z").getEpochSecond();
+
     /**
      * The user id of an authenticated caller: its token's {@code sub}. A principal's own name may be a
      * username ({@code upn}, {@code preferred_username}) that users can choose, so it is not used.
@@ -42,7 +46,10 @@ public record Identity(String userId, String userName, Set<String> roles) {
      * tokens that have ended (docs/protocol.md §3).
      */
     public static boolean inForce(JsonWebToken token, Instant now) {
-        return now.isBefore(Instant.ofEpochSecond(token.getExpirationTime()));
+        long expires = token.getExpirationTime();
+        // Compared as numbers: a token signed with an end past any calendar must be refused, not
+        // overflow Instant (or the milliseconds the socket keeps its end in).
+        return expires <= LATEST_SECONDS && now.getEpochSecond() < expires;
     }
 
     /**
@@ -55,7 +62,7 @@ public record Identity(String userId, String userName, Set<String> roles) {
         Object iat = token.getClaim(Claims.iat.name());
         long seconds =
                 iat instanceof JsonNumber number ? number.longValue() : iat instanceof Number n ? n.longValue() : 0;
-        return !Instant.ofEpochSecond(seconds).isAfter(latest);
+        return seconds <= latest.getEpochSecond();
     }
 
     public boolean isAdmin() {

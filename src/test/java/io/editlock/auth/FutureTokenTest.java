@@ -41,4 +41,22 @@ class FutureTokenTest {
                 WsClient.refusal(WsClient.locking(base), Map.of("Authorization", "Bearer " + token)),
                 "the upgrade with a token issued in " + seconds + " s");
     }
+
+    /**
+     * Times beyond any calendar (past the year 9999; further on, beyond Instant's own range): such a
+     * token ends or was issued at no moment the server can keep, so it is refused like any unusable one.
+     */
+    @ParameterizedTest(name = "exp {0}, iat {1}")
+    @CsvSource({"10000000000000000, 0", "40000000000000000, 0", "253402300800, 0", "0, 40000000000000000"})
+    void aTokenWithTimesBeyondAnyCalendarIsRefused(long exp, long iat) {
+        Instant now = Instant.now();
+        String token = ServerSigned.sign(ServerSigned.claims("sara", "Sara")
+                .expiresAt(exp == 0 ? now.plusSeconds(3600).getEpochSecond() : exp)
+                .issuedAt(iat == 0 ? now.getEpochSecond() : iat));
+        given().auth().oauth2(token).when().get("/api/configurators").then().statusCode(401);
+        assertEquals(
+                Optional.of(401),
+                WsClient.refusal(WsClient.locking(base), Map.of("Authorization", "Bearer " + token)),
+                "the upgrade with exp " + exp + " and iat " + iat);
+    }
 }

@@ -126,7 +126,20 @@ class ReauthTest {
                         "ended an hour ago",
                         user -> ServerSigned.sign(ServerSigned.claims(user, "Sara")
                                 .issuedAt(Instant.now().minusSeconds(7200))
-                                .expiresAt(Instant.now().minusSeconds(3600)))));
+                                .expiresAt(Instant.now().minusSeconds(3600)))),
+                // Signed as it should be, but its times are beyond any calendar (and Instant's milliseconds).
+                bad(
+                        "ending in the year 300 million",
+                        user -> ServerSigned.sign(
+                                ServerSigned.claims(user, "Sara").expiresAt(10_000_000_000_000_000L))),
+                bad(
+                        "ending in the year 1.2 billion",
+                        user -> ServerSigned.sign(
+                                ServerSigned.claims(user, "Sara").expiresAt(40_000_000_000_000_000L))),
+                bad(
+                        "issued in the year 1.2 billion",
+                        user -> ServerSigned.sign(
+                                ServerSigned.claims(user, "Sara").issuedAt(40_000_000_000_000_000L))));
     }
 
     private static Arguments bad(String name, Function<String, String> token) {
