@@ -118,12 +118,14 @@ describe('Socket.IO clients on one node', { timeout: 300_000 }, () => {
     assert.deepEqual(error.data, { code: 'FORBIDDEN' });
   });
 
-  it('takes the token from the handshake request too: ?access_token= or Authorization: Bearer', async () => {
+  it('takes the token from the handshake request too: ?access_token=, Authorization: Bearer or a bearer.<jwt> subprotocol', async () => {
     const token = await login(base, 'hana', 'Hana');
     const byQuery = track(socketIo(base, undefined, { query: { access_token: token } }));
     assert.equal((await byQuery.welcome).userId, 'hana');
     const byHeader = track(socketIo(base, undefined, { transports: ['websocket'], extraHeaders: { Authorization: `Bearer ${token}` } }));
     assert.equal((await byHeader.welcome).userId, 'hana');
+    const bySubprotocol = track(socketIo(base, undefined, { transports: ['websocket'], protocols: ['editlock', `bearer.${token}`] }));
+    assert.equal((await bySubprotocol.welcome).userId, 'hana');
   });
 
   it('counts Socket.IO sockets towards the user\'s sockets on a node: of 30 connects at once, 20 open, 10 get LIMIT_EXCEEDED', async () => {

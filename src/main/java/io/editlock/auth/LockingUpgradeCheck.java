@@ -36,9 +36,6 @@ public class LockingUpgradeCheck implements HttpUpgradeCheck {
      */
     public static final String SUBPROTOCOL = "editlock";
 
-    public static final String BEARER_SUBPROTOCOL_PREFIX = "bearer.";
-    private static final String BEARER = "bearer ";
-    private static final String SEC_WEBSOCKET_PROTOCOL = "Sec-WebSocket-Protocol";
     /** The headers the WebSocket handshake reads after this check (lower case). */
     private static final Set<String> HANDSHAKE_HEADERS = Set.of(
             "host",
@@ -65,7 +62,7 @@ public class LockingUpgradeCheck implements HttpUpgradeCheck {
         if (!origins.permits(request.getHeader("Origin"), request.getHeader("Host"), request.scheme())) {
             return CheckResult.rejectUpgrade(403);
         }
-        Optional<AccessTokens.Verified> verified = tokenOf(request).flatMap(tokens::verify);
+        Optional<AccessTokens.Verified> verified = RequestTokens.of(request).flatMap(tokens::verify);
         if (verified.isEmpty()) {
             return CheckResult.rejectUpgrade(401);
         }
@@ -92,38 +89,17 @@ public class LockingUpgradeCheck implements HttpUpgradeCheck {
                 .filter(name -> !HANDSHAKE_HEADERS.contains(name.toLowerCase(Locale.ROOT)))
                 .toList();
         unneeded.forEach(headers::remove);
-        String protocols = headers.get(SEC_WEBSOCKET_PROTOCOL);
+        String protocols = headers.get(RequestTokens.SEC_WEBSOCKET_PROTOCOL);
         if (protocols != null) {
             String withoutToken = Arrays.stream(protocols.split(","))
                     .map(String::trim)
-                    .filter(offered -> !offered.startsWith(BEARER_SUBPROTOCOL_PREFIX))
+                    .filter(offered -> !offered.startsWith(RequestTokens.BEARER_SUBPROTOCOL_PREFIX))
                     .collect(Collectors.joining(","));
             if (withoutToken.isEmpty()) {
-                headers.remove(SEC_WEBSOCKET_PROTOCOL);
+                headers.remove(RequestTokens.SEC_WEBSOCKET_PROTOCOL);
             } else {
-                headers.set(SEC_WEBSOCKET_PROTOCOL, withoutToken);
+                headers.set(RequestTokens.SEC_WEBSOCKET_PROTOCOL, withoutToken);
             }
         }
-    }
-
-    private static Optional<String> tokenOf(HttpServerRequest request) {
-        String header = request.getHeader("Authorization");
-        if (header != null && header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
-            return nonBlank(header.substring(BEARER.length()).trim());
-        }
-        String protocols = request.getHeader(SEC_WEBSOCKET_PROTOCOL);
-        if (protocols != null) {
-            for (String protocol : protocols.split(",")) {
-                String offered = protocol.trim();
-                if (offered.startsWith(BEARER_SUBPROTOCOL_PREFIX)) {
-                    return nonBlank(offered.substring(BEARER_SUBPROTOCOL_PREFIX.length()));
-                }
-            }
-        }
-        return nonBlank(request.getParam("access_token"));
-    }
-
-    private static Optional<String> nonBlank(String token) {
-        return token == null || token.isBlank() ? Optional.empty() : Optional.of(token);
     }
 }

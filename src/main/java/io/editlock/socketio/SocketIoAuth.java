@@ -16,8 +16,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 @ApplicationScoped
 class SocketIoAuth {
 
-    private static final String BEARER = "bearer ";
-
     private final AccessTokens tokens;
     private final OriginPolicy origins;
     private final SocketQuota quota;
@@ -72,12 +70,6 @@ class SocketIoAuth {
         if (token != null && token.isTextual() && !token.textValue().isBlank()) {
             return token.textValue();
         }
-        String header = handshake.authorization();
-        if (header != null && header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
-            String bearer = header.substring(BEARER.length()).trim();
-            return bearer.isEmpty() ? null : bearer;
-        }
-        String query = handshake.accessToken();
-        return query == null || query.isBlank() ? null : query;
+        return handshake.token().orElse(null);
     }
 }
