@@ -72,11 +72,19 @@ public class PipelinedRedis {
         this.shared = new Lane(() -> options.defaultClient().map(base -> ownClient(base, "editlock-pipeline-shared")));
     }
 
+    /**
+     * The command goes out when the Uni is subscribed, each time it is: on the connection its lane has
+     * then. A retry (a give-back tried until it lands) must not go back to a connection given up.
+     */
     public Uni<Response> execute(Command command, String... args) {
         Request request = Request.cmd(command);
         for (String arg : args) {
             request.arg(arg);
         }
+        return Uni.createFrom().deferred(() -> send(command, request));
+    }
+
+    private Uni<Response> send(Command command, Request request) {
         Lane lane = lane();
         Connection used = lane.connection();
         return used.opened()

@@ -38,6 +38,7 @@ import org.junit.jupiter.api.Test;
 class TimedOutRequestTest {
 
     private static final Duration WAIT = Duration.ofSeconds(20);
+    private static final Duration OUTAGE = Duration.ofSeconds(3);
 
     @TestHTTPResource("/")
     URI base;
@@ -115,6 +116,46 @@ class TimedOutRequestTest {
                     "nobody holds the configurator: the next user gets it");
             assertFalse(watcher.isClosed());
         }
+    }
+
+    /**
+     * Redis stays frozen after the request was answered UNAVAILABLE: the give-back's first try, on a new
+     * connection, is given up as well. Each later try must go out afresh, on a connection that works
+     * once Redis does, not back to the one given up: the late grant is given back as soon as Redis
+     * answers again. (No script hooks here: the server's own script runs, as in production.)
+     */
+    @Test
+    void aGiveBackWhoseFirstTryFailedLandsOnceRedisAnswersAgain() throws Exception {
+        long c = Fixtures.configurator(store);
+        Holder sara = Fixtures.user("Sara");
+        Holder warm = Fixtures.user("Warm");
+        Resource elsewhere = Resource.configurator(Fixtures.configurator(store));
+        assertInstanceOf(
+                AcquireResult.Granted.class,
+                locks.acquire(elsewhere, warm).await().atMost(WAIT));
+        locks.release(elsewhere, warm.userId(), warm.socketId()).await().atMost(WAIT);
+
+        FrozenRedis.freeze();
+        try {
+            assertThrows(
+                    LockStoreUnavailableException.class,
+                    () -> locks.acquire(Resource.configurator(c), sara).await().atMost(WAIT));
+            // The outage lasts three command timeouts (one second each here): the give-back's first
+            // try waits in Redis and is given up too, and its retries begin.
+            Thread.sleep(OUTAGE.toMillis());
+        } finally {
+            FrozenRedis.thaw();
+        }
+
+        await().atMost(WAIT)
+                .untilAsserted(() -> assertEquals(
+                        List.of(),
+                        locks.locks(c).await().atMost(WAIT),
+                        "Sara was told the store is unavailable: the late grant must go back"));
+        assertEquals(
+                0,
+                locks.renewSocket(sara.socketId(), sara.userId()).await().atMost(WAIT),
+                "her socket must not renew a lock it was told it did not get");
     }
 
     /**
