@@ -2,6 +2,7 @@ package io.editlock.redis;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.core.Context;
 import io.vertx.mutiny.core.Vertx;
@@ -70,6 +71,17 @@ public class PipelinedRedis {
         this.vertx = vertx;
         this.timeout = timeout;
         this.shared = new Lane(() -> options.defaultClient().map(base -> ownClient(base, "editlock-pipeline-shared")));
+    }
+
+    /**
+     * A timeout of zero or less fails every command at once: the node would start and refuse everything
+     * with nothing in its log but each failure. So the start fails instead, naming the setting.
+     */
+    void checkTimeout(@Observes @Priority(1) StartupEvent started) {
+        if (timeout.isZero() || timeout.isNegative()) {
+            throw new IllegalStateException("quarkus.redis.timeout is " + timeout
+                    + ": it must be longer than zero, or every Redis command fails at once");
+        }
     }
 
     /**

@@ -48,6 +48,8 @@ class RefusedSettingsIT {
                 "editlock.session.idle-timeout     | 0s  | editlock.session.idle-timeout",
                 // every touch, unlock and resume would be refused
                 "editlock.limits.frames-per-second | 0   | editlock.limits.frames-per-second",
+                // every Redis command would fail at once
+                "quarkus.redis.timeout             | 0s  | quarkus.redis.timeout is",
             })
     void aNodeWithSettingsThatCannotWorkDoesNotStart(String setting, String value, String message) throws IOException {
         try (ServerNode node =
