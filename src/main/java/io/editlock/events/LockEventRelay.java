@@ -18,6 +18,7 @@ import io.editlock.redis.ScriptJson;
 import io.editlock.redis.StoreDataWatch;
 import io.editlock.session.FrameSender;
 import io.editlock.session.SessionRegistry;
+import io.editlock.session.ShownLocks;
 import io.editlock.session.SocketSession;
 import io.editlock.waiting.WaitEventRelay;
 import io.editlock.waiting.WaitingState;
@@ -28,6 +29,7 @@ import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import org.jboss.logging.Logger;
 
@@ -71,6 +73,7 @@ public class LockEventRelay {
     private final ListeningReadiness listening;
     private final LockScripts lockScripts;
     private final WaitEventRelay waitEvents;
+    private final ShownLocks shown;
     private volatile LastingSubscription subscription;
 
     public LockEventRelay(
@@ -86,8 +89,10 @@ public class LockEventRelay {
             FanOut fanOut,
             LostLockCatchUp lostLocks,
             LockScripts lockScripts,
-            WaitEventRelay waitEvents) {
+            WaitEventRelay waitEvents,
+            ShownLocks shown) {
         this.lockScripts = lockScripts;
+        this.shown = shown;
         this.waitEvents = waitEvents;
         this.sender = sender;
         this.lostLocks = lostLocks;
@@ -126,8 +131,12 @@ public class LockEventRelay {
         lostLocks.tellLost().subscribe().with(ignored -> resyncWatchers(), failure -> resyncWatchers());
     }
 
-    /** A fresh {@code lock-updated} of every configurator watched on this node. */
+    /**
+     * A fresh {@code lock-updated} of every configurator watched on this node, after the
+     * {@code lock-released} of each lock its watchers were shown and that ended unheard.
+     */
     private void resyncWatchers() {
+        shown.keepOnly(registry.watchedConfigurators());
         for (Long configuratorId : List.copyOf(registry.watchedConfigurators())) {
             // The waiting counts too: their events may have been missed as well.
             waitingState
@@ -142,7 +151,10 @@ public class LockEventRelay {
                     .atMost(5)
                     .subscribe()
                     .with(
-                            current -> broadcastState(configuratorId, current),
+                            current -> {
+                                announceEndedUnheard(configuratorId, current);
+                                broadcastState(configuratorId, current);
+                            },
                             failure -> LOG.warnf(
                                     "re-sync of configurator %d failed, its watchers may show old locks until the next change: %s",
                                     configuratorId, failure.getMessage()));
@@ -205,12 +217,29 @@ public class LockEventRelay {
                                 configuratorId, failure.getMessage()));
     }
 
+    /** The node did not hear why they ended: reason {@code expired}, as the holders' {@code lock-lost}. */
+    private void announceEndedUnheard(long configuratorId, List<Lock> current) {
+        for (Lock ended : shown.endedSince(configuratorId, current)) {
+            String frame = WireFormat.frame(
+                    ServerEvents.LOCK_RELEASED,
+                    WireFormat.released(new ReleasedLock(ended, ReleaseReason.EXPIRED, "")),
+                    null);
+            fanOut.send(configuratorId, registry.watchers(configuratorId), frame, null);
+        }
+    }
+
     private void broadcastState(long configuratorId, List<Lock> current) {
+        Collection<SocketSession> watchers = registry.watchers(configuratorId);
+        if (watchers.isEmpty()) {
+            shown.forget(configuratorId);
+            return;
+        }
+        shown.broadcast(configuratorId, current);
         ObjectNode updated = WireFormat.object().put("configuratorId", configuratorId);
         updated.set("locks", WireFormat.locks(current, false));
         waitingState.decorate(updated, configuratorId); // docs/protocol.md §14: the waiting lines' lengths
         String updatedFrame = WireFormat.frame(ServerEvents.LOCK_UPDATED, updated, null);
-        fanOut.send(configuratorId, registry.watchers(configuratorId), updatedFrame, null);
+        fanOut.send(configuratorId, watchers, updatedFrame, null);
     }
 
     private void send(SocketSession session, String frame) {

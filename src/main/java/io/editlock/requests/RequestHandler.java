@@ -18,6 +18,7 @@ import io.editlock.protocol.WireFormat;
 import io.editlock.session.HeldLocks;
 import io.editlock.session.SessionLifecycle;
 import io.editlock.session.SessionRegistry;
+import io.editlock.session.ShownLocks;
 import io.editlock.session.SocketSession;
 import io.editlock.session.TokenLifetime;
 import io.editlock.session.UserActivity;
@@ -53,6 +54,7 @@ public class RequestHandler {
     private final WatchQuota watchQuota;
     private final UserActivity activity;
     private final WaitEventRelay waitEvents;
+    private final ShownLocks shown;
 
     public RequestHandler(
             LockService locks,
@@ -67,8 +69,10 @@ public class RequestHandler {
             FrameRate frameRate,
             WatchQuota watchQuota,
             UserActivity activity,
-            WaitEventRelay waitEvents) {
+            WaitEventRelay waitEvents,
+            ShownLocks shown) {
         this.locks = locks;
+        this.shown = shown;
         this.catalog = catalog;
         this.registry = registry;
         this.lifecycle = lifecycle;
@@ -225,6 +229,7 @@ public class RequestHandler {
                             .refresh(configuratorId)
                             .chain(() -> locks.locks(configuratorId))
                             .map(current -> {
+                                shown.answered(configuratorId, current);
                                 ObjectNode data = WireFormat.object().put("configuratorId", configuratorId);
                                 data.set("locks", WireFormat.locks(current, false));
                                 waitingState.decorate(data, configuratorId);

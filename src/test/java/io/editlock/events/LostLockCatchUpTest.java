@@ -147,6 +147,55 @@ class LostLockCatchUpTest {
                 "Sara was told once, when the node heard it: " + scene.sara.received());
     }
 
+    /**
+     * docs/protocol.md §6: every release is announced. One this node did not hear reaches its watchers
+     * once it hears again, before the fresh {@code lock-updated}; the node did not hear why.
+     */
+    @Test
+    void aLockBrokenWhileTheNodeHeardNothingIsReleasedForItsWatchersWhenItHearsAgain() {
+        Scene scene = missed(this::watchedByTom, Scene::adminBreaksIt);
+
+        JsonNode released = scene.tom.awaitEvent(unasked("lock-released"), WAIT);
+        assertEquals(
+                scene.item,
+                released.path("data").path("resource").path("itemId").asLong(),
+                released.toString());
+        assertEquals(
+                "filters", released.path("data").path("resource").path("page").asText(), released.toString());
+        assertEquals(
+                scene.saraUser.id(), released.path("data").path("ownerUserId").asText(), released.toString());
+        assertEquals(
+                "expired", released.path("data").path("reason").asText(), "the node did not hear why: " + released);
+        JsonNode updated = scene.tom.awaitEvent(unasked("lock-updated"), WAIT);
+        assertTrue(
+                scene.tom.received().indexOf(released) < scene.tom.received().indexOf(updated),
+                "lock-released comes before the lock-updated that no longer shows the page: " + scene.tom.received());
+        assertEquals(1, scene.tom.events("lock-released").size(), "one lock-released: " + scene.tom.received());
+    }
+
+    @Test
+    void aLockThatLivedOnIsNotReleasedForItsWatchersWhenTheNodeHearsAgain() {
+        Scene scene = missed(this::watchedByTom, Scene::tomTakesAnotherPage);
+
+        JsonNode updated = scene.tom.awaitEvent(
+                unasked("lock-updated")
+                        .and(frame -> frame.path("data").path("locks").size() == 2),
+                WAIT);
+        assertEquals(
+                0,
+                scene.tom.events("lock-released").size(),
+                "Sara's page lived on, and its lock-released would come before this lock-updated (" + updated + "): "
+                        + scene.tom.received());
+    }
+
+    /** A scene in which Tom watches the configurator too. */
+    private Scene watchedByTom() {
+        Scene scene = new Scene();
+        scene.tom.request("watch", Map.of("configuratorId", scene.configurator));
+        scene.tom.clear();
+        return scene;
+    }
+
     /** A scene in which Tom has asked for Sara's page on his socket, and Sara was told. */
     private Scene askedAndTold() {
         Scene scene = new Scene();
