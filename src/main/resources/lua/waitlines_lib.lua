@@ -93,8 +93,12 @@ end
 -- 'requests': socketId -> the wait-for or request-takeover that made the socket a keeper (the r of a
 -- lock, locks_lib.lua), so that a request the server gave up on gives back the grant it led to.
 local function new_grant(ctx, locks_key, live, field, user, name, keepers, requests, now)
+  -- 'q' as 'r': a keeper's grant came from its request, so an idle release decided before that
+  -- request spares it (locks_lib.lua), as it spares a direct grant.
+  local asked, last = requests or {}, {}
+  for socket, request in pairs(asked) do last[socket] = request end
   local lock = { type = 'configurator', cfg = ctx.cfg, u = user, n = name, t = next_token(ctx.book, now),
-                 a = now, e = now + ctx.lease, k = keepers, r = requests or {} }
+                 a = now, e = now + ctx.lease, k = keepers, r = asked, q = last }
   if field == 'var' then
     lock.type = 'variables'
   elseif field ~= 'cfg' then
