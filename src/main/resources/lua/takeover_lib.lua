@@ -29,7 +29,7 @@ local function hand_over(ctx, locks_key, live, now, field, takeover, released)
     live[field] = nil
     released[#released + 1] = released_entry(lock, 'taken-over', '')
   end
-  local granted, schedule = new_grant(ctx, locks_key, live, field, takeover.u, takeover.n, takeover.k, takeover.r, now)
+  local granted, schedule = new_grant(ctx, locks_key, live, field, takeover.u, takeover.n, takeover.k, takeover.r, takeover.last, now)
   ctx.grants[#ctx.grants + 1] = { kind = 'takeover', lock = granted, schedule = schedule }
   leave_line(ctx, field, takeover.u)
   return true

@@ -92,11 +92,11 @@ end
 -- A new grant (new fencing token) of 'field' to 'user', kept by the given sockets. As acquire_lock.
 -- 'requests': socketId -> the wait-for or request-takeover that made the socket a keeper (the r of a
 -- lock, locks_lib.lua), so that a request the server gave up on gives back the grant it led to.
-local function new_grant(ctx, locks_key, live, field, user, name, keepers, requests, now)
-  -- 'q' as 'r': a keeper's grant came from its request, so an idle release decided before that
-  -- request spares it (locks_lib.lua), as it spares a direct grant.
+-- 'latest': socketId -> the socket's latest request for it (the record's 'last'), which becomes the
+-- lock's 'q': an idle release decided before it spares the grant, as it spared the place.
+local function new_grant(ctx, locks_key, live, field, user, name, keepers, requests, latest, now)
   local asked, last = requests or {}, {}
-  for socket, request in pairs(asked) do last[socket] = request end
+  for socket, request in pairs(asked) do last[socket] = (latest and latest[socket]) or request end
   local lock = { type = 'configurator', cfg = ctx.cfg, u = user, n = name, t = next_token(ctx.book, now),
                  a = now, e = now + ctx.lease, k = keepers, r = asked, q = last }
   if field == 'var' then
@@ -292,7 +292,7 @@ local function serve_field(ctx, locks_key, live, now, field, raw, head)
       if other ~= nil then
         ctx.failed[#ctx.failed + 1] = { f = field, u = takeover.u, lock = public_view(other) }
       else
-        local lock, schedule = new_grant(ctx, locks_key, live, field, takeover.u, takeover.n, takeover.k, takeover.r, now)
+        local lock, schedule = new_grant(ctx, locks_key, live, field, takeover.u, takeover.n, takeover.k, takeover.r, takeover.last, now)
         ctx.grants[#ctx.grants + 1] = { kind = 'takeover', lock = lock, schedule = schedule }
         leave_line(ctx, field, takeover.u)
         return
@@ -316,7 +316,7 @@ local function serve_field(ctx, locks_key, live, now, field, raw, head)
       if forget_dead_sockets(ctx, entry, now) == 0 then
         if blocked_for(live, field, user, nil) ~= nil then return end
         leave_line(ctx, field, user, entry)
-        local lock, schedule = new_grant(ctx, locks_key, live, field, user, entry.n, entry.k, entry.r, now)
+        local lock, schedule = new_grant(ctx, locks_key, live, field, user, entry.n, entry.k, entry.r, entry.last, now)
         ctx.grants[#ctx.grants + 1] = { kind = 'queued', lock = lock, schedule = schedule }
         return
       end

@@ -126,6 +126,8 @@ public class LockEventRelay {
 
     /** What this node may have missed while it heard nothing (docs/protocol.md §4). */
     private void resync() {
+        // Before the next event is delivered: what it announces is then no longer owed.
+        shown.catchUpBegins();
         waitEvents.catchUp();
         // Holders first: a lock-lost is then never later than the lock-updated that no longer shows the lock.
         lostLocks.tellLost().subscribe().with(ignored -> resyncWatchers(), failure -> resyncWatchers());
@@ -192,6 +194,7 @@ public class LockEventRelay {
             String requester = released.reason() == ReleaseReason.UNLOCK ? released.exceptSocketId() : null;
             fanOut.send(change.configuratorId(), registry.watchers(change.configuratorId()), releasedFrame, requester);
             Lock ended = released.lock();
+            shown.heard(change.configuratorId(), ended);
             String lostFrame = WireFormat.frame(
                     ServerEvents.LOCK_LOST, WireFormat.lost(ended.resource(), released.reason()), null);
             for (SocketSession session : registry.socketsOf(ended.ownerUserId())) {
@@ -217,14 +220,21 @@ public class LockEventRelay {
                                 configuratorId, failure.getMessage()));
     }
 
-    /** The node did not hear why they ended: reason {@code expired}, as the holders' {@code lock-lost}. */
+    /**
+     * The node did not hear why they ended: reason {@code expired}, as the holders' {@code lock-lost}. A
+     * socket whose own unlock's reply told it is not told again (docs/protocol.md §4).
+     */
     private void announceEndedUnheard(long configuratorId, List<Lock> current) {
-        for (Lock ended : shown.endedSince(configuratorId, current)) {
+        for (ShownLocks.Ended ended : shown.endedUnheard(configuratorId, current)) {
             String frame = WireFormat.frame(
                     ServerEvents.LOCK_RELEASED,
-                    WireFormat.released(new ReleasedLock(ended, ReleaseReason.EXPIRED, "")),
+                    WireFormat.released(new ReleasedLock(ended.lock(), ReleaseReason.EXPIRED, "")),
                     null);
-            fanOut.send(configuratorId, registry.watchers(configuratorId), frame, null);
+            fanOut.send(
+                    configuratorId,
+                    registry.watchers(configuratorId),
+                    frame,
+                    ended.toldSocketId().orElse(null));
         }
     }
 

@@ -203,8 +203,9 @@ public class RequestHandler {
         return locks.release(request.resource(), session.identity().userId(), session.socketId())
                 .map(result -> {
                     if (result instanceof ReleaseResult.Released released) {
-                        Resource resource = released.released().lock().resource();
-                        session.heldLocksIfAny().ifPresent(held -> held.ended(resource));
+                        Lock lock = released.released().lock();
+                        session.heldLocksIfAny().ifPresent(held -> held.ended(lock.resource()));
+                        shown.toldByReply(lock.resource().configuratorId(), lock, session.socketId());
                     }
                     return LockReplies.of(result, request.ref());
                 })

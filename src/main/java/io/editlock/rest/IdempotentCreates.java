@@ -156,8 +156,15 @@ public class IdempotentCreates {
                 .invoke(() -> clearInBackground(keyId, mark));
     }
 
+    /** Tried until it lands or the mark has run out anyway: the store that failed the request may fail this too. */
     private void clearInBackground(String keyId, String mark) {
-        marks.clear(keyId, mark).subscribe().with(cleared -> {}, failed -> {});
+        marks.clear(keyId, mark)
+                .onFailure()
+                .retry()
+                .withBackOff(Duration.ofMillis(200), Duration.ofSeconds(5))
+                .expireIn(InFlightMarks.LIFETIME.toMillis())
+                .subscribe()
+                .with(cleared -> {}, failed -> {});
     }
 
     /** The id reserved under the key: a new one for the first attempt, the first attempt's for a retry. */

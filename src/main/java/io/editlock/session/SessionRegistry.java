@@ -22,6 +22,11 @@ public class SessionRegistry implements OpenSockets {
     private final Map<String, SocketSession> bySocket = new ConcurrentHashMap<>();
     private final Map<String, Set<SocketSession>> byUser = new ConcurrentHashMap<>();
     private final Map<Long, Set<SocketSession>> rooms = new ConcurrentHashMap<>();
+    private final ShownLocks shown;
+
+    public SessionRegistry(ShownLocks shown) {
+        this.shown = shown;
+    }
 
     public void add(SocketSession session) {
         bySocket.put(session.socketId(), session);
@@ -70,7 +75,11 @@ public class SessionRegistry implements OpenSockets {
         session.watched().remove(configuratorId);
         rooms.computeIfPresent(configuratorId, (id, sessions) -> {
             sessions.remove(session);
-            return sessions.isEmpty() ? null : sessions;
+            if (!sessions.isEmpty()) {
+                return sessions;
+            }
+            shown.forget(id);
+            return null;
         });
     }
 

@@ -16,21 +16,25 @@ import io.editlock.lock.ReleaseReason;
 import io.editlock.lock.ReleaseResult;
 import io.editlock.lock.Resource;
 import io.editlock.redis.LockKeys;
+import io.editlock.redis.PipelinedRedis;
 import io.editlock.session.NodeIdentity;
 import io.editlock.support.Api;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.DemoLogin.TestUser;
 import io.editlock.support.PubSubOutage;
+import io.editlock.support.ScriptHooks;
 import io.editlock.support.Sockets;
 import io.editlock.support.WsClient;
 import io.editlock.waiting.Takeovers;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -66,6 +70,9 @@ class LostLockCatchUpTest {
 
     @Inject
     NodeIdentity node;
+
+    @Inject
+    PipelinedRedis pipelined;
 
     private final Sockets sockets = new Sockets();
 
@@ -173,6 +180,49 @@ class LostLockCatchUpTest {
         assertEquals(1, scene.tom.events("lock-released").size(), "one lock-released: " + scene.tom.received());
     }
 
+    /**
+     * A change heard right after the node hears again, before its catch-up reads the store, shows the
+     * watchers the configurator without the lock that ended unheard: its release is owed all the same.
+     */
+    @Test
+    void aLockBrokenUnheardIsReleasedForItsWatchersAlsoWhenAChangeIsHeardBeforeTheCatchUpReads() {
+        ScriptHooks hooks = ScriptHooks.install(pipelined);
+        Scene scene = missed(this::watchedByTom, broken -> {
+            broken.adminBreaksIt();
+            // The catch-up's read of the configurator's locks waits for Tom's grant to be heard.
+            hooks.beforeNext("list_locks", args -> args.get(0).equals("0"), broken::tomTakesTheVariablesHeard);
+        });
+
+        JsonNode released = scene.tom.awaitEvent(unasked("lock-released"), WAIT);
+        assertEquals(
+                scene.item,
+                released.path("data").path("resource").path("itemId").asLong(),
+                released.toString());
+        assertEquals("expired", released.path("data").path("reason").asText(), released.toString());
+    }
+
+    /**
+     * docs/protocol.md §4: a socket whose unlock released a lock is told once, by its reply. Sara's
+     * unlock runs while the node hears nothing: the watchers get the release when it hears again, Sara's
+     * socket not a second time.
+     */
+    @Test
+    void aLockReleasedUnheardByItsHoldersOwnUnlockIsNotReleasedForItTwice() {
+        Scene scene = missed(this::watchedByTom, Scene::saraUnlocks);
+
+        scene.tom.awaitEvent(unasked("lock-released"), WAIT);
+        scene.sara.awaitEvent(
+                unasked("lock-updated")
+                        .and(frame -> frame.path("data").path("locks").isEmpty()),
+                WAIT);
+        assertEquals(
+                0,
+                scene.sara.events("lock-released").stream()
+                        .filter(frame -> !frame.has("ref"))
+                        .count(),
+                "Sara's reply told her: " + scene.sara.received());
+    }
+
     @Test
     void aLockThatLivedOnIsNotReleasedForItsWatchersWhenTheNodeHearsAgain() {
         Scene scene = missed(this::watchedByTom, Scene::tomTakesAnotherPage);
@@ -255,6 +305,22 @@ class LostLockCatchUpTest {
                             .atMost(WAIT)
                             .isPresent(),
                     "Sara's answer must find Tom's request");
+        }
+
+        /** Tom takes the variables, and his socket has heard it (a live change). */
+        Uni<Void> tomTakesTheVariablesHeard() {
+            Resource variables = Resource.variables(configurator);
+            return locks.acquire(variables, new Holder(tomUser.id(), "Tom", tom.socketId(), node.id()))
+                    .chain(() -> Uni.createFrom()
+                            .completionStage(CompletableFuture.runAsync(() -> tom.awaitEvent(
+                                    unasked("lock-updated")
+                                            .and(frame -> frame.toString().contains("\"variables\"")),
+                                    WAIT))));
+        }
+
+        void saraUnlocks() {
+            JsonNode unlocked = sara.request("unlock-item-subresource", page(item));
+            assertEquals("lock-released", unlocked.path("event").asText(), unlocked.toString());
         }
 
         void tomTakesAnotherPage() {

@@ -152,6 +152,40 @@ class LateWriteTest {
         assertEquals(retry.jsonPath().getLong("id"), again.jsonPath().getLong("id"));
     }
 
+    /**
+     * The store refuses a keyed create after its mark was set, and refuses the mark's first clear too:
+     * the clear is tried again until it lands, so that the retry is not told 409 for the rest of the
+     * mark's half minute. (The refusal is an ACL that denies INCR and DEL for a moment.)
+     */
+    @Test
+    void theMarkOfAKeyedCreateTheStoreFailedGoesOnceTheStoreWorksAgain() {
+        TestUser sara = DemoLogin.user("Sara");
+        keyed(sara, "known-" + System.nanoTime())
+                .post("/api/configurators")
+                .then()
+                .statusCode(201);
+        String key = "refused-" + System.nanoTime();
+
+        acl("-incr", "-del");
+        try {
+            keyed(sara, key).post("/api/configurators").then().statusCode(503);
+        } finally {
+            acl("+incr", "+del");
+        }
+
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(
+                        () -> keyed(sara, key).post("/api/configurators").then().statusCode(201));
+    }
+
+    private void acl(String... rules) {
+        String[] args = new String[rules.length + 2];
+        args[0] = "SETUSER";
+        args[1] = "default";
+        System.arraycopy(rules, 0, args, 2, rules.length);
+        redis.execute(Command.ACL, args).await().atMost(Duration.ofSeconds(10));
+    }
+
     private static RequestSpecification keyed(TestUser user, String key) {
         return as(user).header(IdempotentCreates.HEADER, key).body(Map.of("name", "keyed"));
     }

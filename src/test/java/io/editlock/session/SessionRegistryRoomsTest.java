@@ -24,7 +24,7 @@ class SessionRegistryRoomsTest {
 
     @Test
     void aSocketThatWatchesIsInTheRoomWhileTheLastOtherWatcherLeavesIt() throws Exception {
-        SessionRegistry registry = new SessionRegistry();
+        SessionRegistry registry = new SessionRegistry(new ShownLocks());
         SocketSession comesAndGoes = session("comes-and-goes");
         SocketSession joining = session("joining");
         AtomicBoolean done = new AtomicBoolean();
@@ -66,7 +66,7 @@ class SessionRegistryRoomsTest {
      */
     @Test
     void aSocketRemovedWhileItJoinsARoomIsNotLeftInIt() throws Exception {
-        SessionRegistry registry = new SessionRegistry();
+        SessionRegistry registry = new SessionRegistry(new ShownLocks());
         ExecutorService loops = Executors.newFixedThreadPool(2);
         try {
             int left = 0;

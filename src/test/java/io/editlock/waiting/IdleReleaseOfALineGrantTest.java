@@ -18,19 +18,21 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * docs/protocol.md §6: an idle release spares what a socket was granted for a request that came after
  * the idle decision (the node numbers its requests; the release names the last one it saw). That holds
- * for a grant a waiting line makes as for a direct one: Tom's wait-for is request 7, and the line grants
- * him the configurator when Sara lets go of it.
+ * for a grant a waiting line or a take-over makes as for a direct one, counted from the socket's latest
+ * request for it: Tom asks for Sara's configurator by request 7, asks again by request 8 (a second
+ * {@code wait-for}), and is granted it when Sara lets go (or accepts).
  */
 @QuarkusTest
 class IdleReleaseOfALineGrantTest {
 
     private static final Duration WAIT = Duration.ofSeconds(10);
-    private static final long WAIT_FOR_REQUEST = 7;
+    private static final Duration CONSENT = Duration.ofSeconds(30);
 
     @Inject
     WaitingScripts waiting;
@@ -44,28 +46,16 @@ class IdleReleaseOfALineGrantTest {
     @Inject
     LockService locks;
 
-    @Test
-    void anIdleReleaseDecidedBeforeTheWaitForSparesTheGrantItsLineMade() {
-        Granted tom = grantedByTheLine();
-        long c = tom.configurator;
-        scripts.releaseSocket(c, tom.holder.socketId(), ReleaseReason.IDLE, WAIT_FOR_REQUEST - 1)
-                .await()
-                .atMost(WAIT);
-        assertEquals(List.of(tom.holder.userId()), holders(c), "the grant came from a request after the idle decision");
-    }
-
-    @Test
-    void anIdleReleaseDecidedAfterTheWaitForTakesTheGrantItsLineMade() {
-        Granted tom = grantedByTheLine();
-        long c = tom.configurator;
-        scripts.releaseSocket(c, tom.holder.socketId(), ReleaseReason.IDLE, WAIT_FOR_REQUEST)
-                .await()
-                .atMost(WAIT);
-        assertEquals(List.of(), holders(c), "Tom was idle after his wait-for");
-    }
-
-    /** Tom waits for Sara's configurator (request 7) and is granted it by the line when she lets go. */
-    private Granted grantedByTheLine() {
+    @ParameterizedTest(name = "{0}, asked up to request {1}, idle decided after request {2}: kept {3}")
+    @CsvSource({
+        "line,     7, 6, true",
+        "line,     7, 7, false",
+        "line,     8, 7, true",
+        "line,     8, 8, false",
+        "takeover, 7, 6, true",
+        "takeover, 7, 7, false",
+    })
+    void anIdleReleaseSparesAGrantAskedForAfterItsDecision(String how, long lastRequest, long idleUpTo, boolean kept) {
         TestUser sara = DemoLogin.user("Sara");
         long c = Api.configurator(sara);
         Holder saraHolder = new Holder(sara.id(), "Sara", "sara-" + UUID.randomUUID(), "node-test");
@@ -75,16 +65,34 @@ class IdleReleaseOfALineGrantTest {
                 AcquireResult.Granted.class,
                 locks.acquire(configurator, saraHolder).await().atMost(WAIT));
         lines.indexSocket(tom.socketId(), c).await().atMost(WAIT);
-        assertInstanceOf(
-                WaitReply.Queued.class,
-                waiting.waitFor(configurator, tom, true, WAIT_FOR_REQUEST)
-                        .await()
-                        .atMost(WAIT));
-        locks.release(configurator, saraHolder.userId(), saraHolder.socketId())
+
+        if (how.equals("line")) {
+            for (long request = 7; request <= lastRequest; request++) {
+                assertInstanceOf(
+                        WaitReply.Queued.class,
+                        waiting.waitFor(configurator, tom, true, request)
+                                .await()
+                                .atMost(WAIT));
+            }
+            locks.release(configurator, saraHolder.userId(), saraHolder.socketId())
+                    .await()
+                    .atMost(WAIT);
+        } else {
+            assertInstanceOf(
+                    TakeoverReply.Pending.class,
+                    waiting.requestTakeover(configurator, tom, "", CONSENT, lastRequest)
+                            .await()
+                            .atMost(WAIT));
+            waiting.answerTakeover(configurator, saraHolder.userId(), true)
+                    .await()
+                    .atMost(WAIT);
+        }
+        assertEquals(List.of(tom.userId()), holders(c), "Tom was granted the configurator (" + how + ")");
+
+        scripts.releaseSocket(c, tom.socketId(), ReleaseReason.IDLE, idleUpTo)
                 .await()
                 .atMost(WAIT);
-        assertEquals(List.of(tom.userId()), holders(c), "the line granted Tom the configurator");
-        return new Granted(tom, c);
+        assertEquals(kept ? List.of(tom.userId()) : List.of(), holders(c));
     }
 
     private List<String> holders(long c) {
@@ -92,6 +100,4 @@ class IdleReleaseOfALineGrantTest {
                 .map(Lock::ownerUserId)
                 .toList();
     }
-
-    private record Granted(Holder holder, long configurator) {}
 }
