@@ -58,14 +58,7 @@ class TimedOutRequestTest {
         Holder sara = Fixtures.user("Sara");
         try (WsClient watcher = WsClient.connect(base, DemoLogin.user("Wu").token())) {
             watcher.request("watch", Map.of("configuratorId", c));
-            // The connection the request goes out on is open and Redis knows the script: the request
-            // itself waits in Redis.
-            Holder warm = Fixtures.user("Warm");
-            Resource elsewhere = Resource.configurator(Fixtures.configurator(store));
-            assertInstanceOf(
-                    AcquireResult.Granted.class,
-                    locks.acquire(elsewhere, warm).await().atMost(WAIT));
-            locks.release(elsewhere, warm.userId(), warm.socketId()).await().atMost(WAIT);
+            warmUp();
 
             // The server gives the request up while Redis is frozen. Its give-back goes out only once
             // the watcher has seen the late grant: the test knows the request ran, and then checks what
@@ -128,12 +121,7 @@ class TimedOutRequestTest {
     void aGiveBackWhoseFirstTryFailedLandsOnceRedisAnswersAgain() throws Exception {
         long c = Fixtures.configurator(store);
         Holder sara = Fixtures.user("Sara");
-        Holder warm = Fixtures.user("Warm");
-        Resource elsewhere = Resource.configurator(Fixtures.configurator(store));
-        assertInstanceOf(
-                AcquireResult.Granted.class,
-                locks.acquire(elsewhere, warm).await().atMost(WAIT));
-        locks.release(elsewhere, warm.userId(), warm.socketId()).await().atMost(WAIT);
+        warmUp();
 
         FrozenRedis.freeze();
         try {
@@ -197,6 +185,16 @@ class TimedOutRequestTest {
                     .untilAsserted(() -> assertEquals(
                             List.of(), locks.locks(c).await().atMost(WAIT), "the grant must have gone back"));
         }
+    }
+
+    /** The connection a request goes out on is open and Redis knows the script: the request itself waits in Redis. */
+    private void warmUp() {
+        Holder warm = Fixtures.user("Warm");
+        Resource elsewhere = Resource.configurator(Fixtures.configurator(store));
+        assertInstanceOf(
+                AcquireResult.Granted.class,
+                locks.acquire(elsewhere, warm).await().atMost(WAIT));
+        locks.release(elsewhere, warm.userId(), warm.socketId()).await().atMost(WAIT);
     }
 
     private static boolean isLockUpdatedWithLocks(JsonNode frame, long c) {
