@@ -96,7 +96,8 @@ end
 -- lock's 'q': an idle release decided before it spares the grant, as it spared the place.
 local function new_grant(ctx, locks_key, live, field, user, name, keepers, requests, latest, now)
   local asked, last = requests or {}, {}
-  for socket, request in pairs(asked) do last[socket] = (latest and latest[socket]) or request end
+  -- Every keeper: a socket that came by a resume asked again by a 'last' of its own, without an 'r'.
+  for socket in pairs(keepers) do last[socket] = (latest and latest[socket]) or asked[socket] end
   local lock = { type = 'configurator', cfg = ctx.cfg, u = user, n = name, t = next_token(ctx.book, now),
                  a = now, e = now + ctx.lease, k = keepers, r = asked, q = last }
   if field == 'var' then

@@ -127,19 +127,22 @@ public class LockEventRelay {
     /** What this node may have missed while it heard nothing (docs/protocol.md §4). */
     private void resync() {
         // Before the next event is delivered: what it announces is then no longer owed.
-        shown.catchUpBegins();
+        List<Long> watched = List.copyOf(registry.watchedConfigurators());
+        ShownLocks.CatchUp catchUp = shown.catchUpBegins(watched);
         waitEvents.catchUp();
         // Holders first: a lock-lost is then never later than the lock-updated that no longer shows the lock.
-        lostLocks.tellLost().subscribe().with(ignored -> resyncWatchers(), failure -> resyncWatchers());
+        lostLocks
+                .tellLost()
+                .subscribe()
+                .with(ignored -> resyncWatchers(watched, catchUp), failure -> resyncWatchers(watched, catchUp));
     }
 
     /**
      * A fresh {@code lock-updated} of every configurator watched on this node, after the
      * {@code lock-released} of each lock its watchers were shown and that ended unheard.
      */
-    private void resyncWatchers() {
-        shown.keepOnly(registry.watchedConfigurators());
-        for (Long configuratorId : List.copyOf(registry.watchedConfigurators())) {
+    private void resyncWatchers(List<Long> watched, ShownLocks.CatchUp catchUp) {
+        for (Long configuratorId : watched) {
             // The waiting counts too: their events may have been missed as well.
             waitingState
                     .refresh(configuratorId)
@@ -154,12 +157,15 @@ public class LockEventRelay {
                     .subscribe()
                     .with(
                             current -> {
-                                announceEndedUnheard(configuratorId, current);
+                                announceEndedUnheard(catchUp, configuratorId, current);
                                 broadcastState(configuratorId, current);
                             },
-                            failure -> LOG.warnf(
-                                    "re-sync of configurator %d failed, its watchers may show old locks until the next change: %s",
-                                    configuratorId, failure.getMessage()));
+                            failure -> {
+                                shown.abandoned(catchUp, configuratorId);
+                                LOG.warnf(
+                                        "re-sync of configurator %d failed, its watchers may show old locks until the next change: %s",
+                                        configuratorId, failure.getMessage());
+                            });
         }
     }
 
@@ -224,8 +230,8 @@ public class LockEventRelay {
      * The node did not hear why they ended: reason {@code expired}, as the holders' {@code lock-lost}. A
      * socket whose own unlock's reply told it is not told again (docs/protocol.md §4).
      */
-    private void announceEndedUnheard(long configuratorId, List<Lock> current) {
-        for (ShownLocks.Ended ended : shown.endedUnheard(configuratorId, current)) {
+    private void announceEndedUnheard(ShownLocks.CatchUp catchUp, long configuratorId, List<Lock> current) {
+        for (ShownLocks.Ended ended : shown.endedUnheard(catchUp, configuratorId, current)) {
             String frame = WireFormat.frame(
                     ServerEvents.LOCK_RELEASED,
                     WireFormat.released(new ReleasedLock(ended.lock(), ReleaseReason.EXPIRED, "")),

@@ -142,7 +142,11 @@ public class IdempotentCreates {
                                             .recoverWithNull()));
                 })
                 // The mark goes before the answer, so that a retry right after it replays the answer.
-                .call(() -> marks.clear(keyId, mark).onFailure().recoverWithNull())
+                .call(() -> marks.clear(keyId, mark)
+                        .onFailure()
+                        .invoke(() -> clearInBackground(keyId, mark))
+                        .onFailure()
+                        .recoverWithNull())
                 // Also when the mark's answer did not come (a failure, or the client went away): it may
                 // have been set all the same, and every retry would be 409 until it expired. Without
                 // waiting: a store that failed the request would only make its 503 later.

@@ -3,11 +3,13 @@ package io.editlock.session;
 import io.editlock.lock.Lock;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The locks this node last showed the watchers of each configurator (in a {@code lock-updated}, or the
@@ -16,14 +18,15 @@ import java.util.concurrent.ConcurrentHashMap;
  * (docs/protocol.md §6: every release is announced). Kept while the configurator has watchers here.
  *
  * <p>A grant is known by its page, holder and the moment it was granted (a re-entry keeps it), for what
- * watchers are shown carries no token.
+ * watchers are shown carries no token. One lock guards it all: events, replies and catch-ups come from
+ * different threads, and each step here is short.
  */
 @ApplicationScoped
 public class ShownLocks {
 
-    private final Map<Long, List<Shown>> shown = new ConcurrentHashMap<>();
-    /** What a catch-up under way owes: the locks shown when the node heard again, less those heard of since. */
-    private volatile Map<Long, List<Shown>> owed = new ConcurrentHashMap<>();
+    private final Map<Long, List<Shown>> shown = new HashMap<>();
+    /** The catch-ups under way, each with what it still owes; a release heard reduces them all. */
+    private final Set<CatchUp> catchUps = new HashSet<>();
 
     /** A lock shown, and the socket already told of its end by its own unlock's reply (or null). */
     private record Shown(Lock lock, String toldSocketId) {}
@@ -31,8 +34,17 @@ public class ShownLocks {
     /** What the catch-up owes one configurator's watchers: each lock, and the socket not to tell again. */
     public record Ended(Lock lock, Optional<String> toldSocketId) {}
 
+    /** One catch-up: the locks shown when the node heard again, less those heard of since. */
+    public static final class CatchUp {
+        private final Map<Long, List<Shown>> owed;
+
+        private CatchUp(Map<Long, List<Shown>> owed) {
+            this.owed = owed;
+        }
+    }
+
     /** A {@code lock-updated} showed these locks to the configurator's watchers. */
-    public void broadcast(long configuratorId, List<Lock> locks) {
+    public synchronized void broadcast(long configuratorId, List<Lock> locks) {
         shown.put(configuratorId, fresh(locks));
     }
 
@@ -40,45 +52,46 @@ public class ShownLocks {
      * A {@code watch} reply showed these: read before a change that a broadcast may already have shown,
      * so it never replaces what a broadcast showed.
      */
-    public void answered(long configuratorId, List<Lock> locks) {
+    public synchronized void answered(long configuratorId, List<Lock> locks) {
         shown.putIfAbsent(configuratorId, fresh(locks));
     }
 
     /** The configurator has no watchers here any more. */
-    public void forget(long configuratorId) {
+    public synchronized void forget(long configuratorId) {
         shown.remove(configuratorId);
     }
 
-    /** Forgets every configurator but these. */
-    public void keepOnly(Set<Long> watched) {
-        shown.keySet().retainAll(watched);
-    }
-
     /**
-     * The node hears again: from now on, what it was showing is owed, less what it hears of. Called on
-     * the thread that delivers the events, before the next of them.
+     * The node hears again: what it was showing the watchers of these configurators is owed from now
+     * on, less what it hears of. Every configurator named must come to {@link #endedUnheard} or
+     * {@link #abandoned}; the others are forgotten.
      */
-    public void catchUpBegins() {
-        owed = new ConcurrentHashMap<>(shown);
+    public synchronized CatchUp catchUpBegins(Collection<Long> watched) {
+        shown.keySet().retainAll(Set.copyOf(watched));
+        CatchUp catchUp = new CatchUp(new HashMap<>(shown));
+        if (!catchUp.owed.isEmpty()) {
+            catchUps.add(catchUp);
+        }
+        return catchUp;
     }
 
-    /** A release this node announced (an event it heard): the catch-up no longer owes it. */
-    public void heard(long configuratorId, Lock released) {
-        owed.computeIfPresent(configuratorId, (id, locks) -> without(locks, released));
+    /** A release this node announced (an event it heard): no catch-up owes it, and it is no longer shown. */
+    public synchronized void heard(long configuratorId, Lock released) {
+        shown.computeIfPresent(configuratorId, (id, locks) -> without(locks, released));
+        catchUps.forEach(
+                catchUp -> catchUp.owed.computeIfPresent(configuratorId, (id, locks) -> without(locks, released)));
     }
 
     /** A socket's own unlock released this lock, and its reply told it so: it is not told again. */
-    public void toldByReply(long configuratorId, Lock released, String socketId) {
+    public synchronized void toldByReply(long configuratorId, Lock released, String socketId) {
         shown.computeIfPresent(configuratorId, (id, locks) -> told(locks, released, socketId));
-        owed.computeIfPresent(configuratorId, (id, locks) -> told(locks, released, socketId));
+        catchUps.forEach(catchUp ->
+                catchUp.owed.computeIfPresent(configuratorId, (id, locks) -> told(locks, released, socketId)));
     }
 
     /** The locks the catch-up owes the configurator's watchers: shown, not heard of, and no longer stored. */
-    public List<Ended> endedUnheard(long configuratorId, List<Lock> stored) {
-        List<Shown> due = owed.remove(configuratorId);
-        if (due == null) {
-            return List.of();
-        }
+    public synchronized List<Ended> endedUnheard(CatchUp catchUp, long configuratorId, List<Lock> stored) {
+        List<Shown> due = settle(catchUp, configuratorId);
         List<Ended> ended = new ArrayList<>();
         for (Shown each : due) {
             if (stored.stream().noneMatch(kept -> sameGrant(kept, each.lock()))) {
@@ -86,6 +99,19 @@ public class ShownLocks {
             }
         }
         return ended;
+    }
+
+    /** The catch-up could not read the configurator's locks: it owes nothing more there. */
+    public synchronized void abandoned(CatchUp catchUp, long configuratorId) {
+        settle(catchUp, configuratorId);
+    }
+
+    private List<Shown> settle(CatchUp catchUp, long configuratorId) {
+        List<Shown> due = catchUp.owed.remove(configuratorId);
+        if (catchUp.owed.isEmpty()) {
+            catchUps.remove(catchUp);
+        }
+        return due == null ? List.of() : due;
     }
 
     private static List<Shown> fresh(List<Lock> locks) {
