@@ -9,27 +9,35 @@
 -- KEYS[2] waiters  hash of the configurator's waiters (see waitlines_lib.lua)
 -- ARGV[1] socketId
 -- ARGV[2] leaseMs
--- Reply: the number of locks renewed
+-- Reply: {renewed, keeps}: the number of locks renewed, and 1 when the socket keeps anything here
+--        (a lock, also one whose lease ran out and whose release is still to come, a place in a line
+--        or a take-over request), else 0: the socket's node may then take this configurator off the
+--        socket's index (SocketIndex), for nothing here needs the socket's renewal or its end
 local locks_key, waiters_key = KEYS[1], KEYS[2]
 local socket_id, lease_ms = ARGV[1], tonumber(ARGV[2])
 
 local now = now_ms()
 local records, book = read_locks(locks_key)
+local keeps = 0
 -- '#calm': nobody waits or asks here, so neither does this socket (locks_lib.lua).
 if book.v.calm == nil and redis.call('HEXISTS', waiters_key, 's:' .. socket_id) == 1 then
   redis.call('HSET', waiters_key, 'e:' .. socket_id, now + 2 * lease_ms)
+  keeps = 1
 end
 local changed = {}
 for _, record in ipairs(records) do
   local lock = record.lock
-  if lock.e > now and lock.k[socket_id] ~= nil then
-    lock.e = now + lease_ms
-    changed[#changed + 1] = record.f
-    changed[#changed + 1] = lock
+  if lock.k[socket_id] ~= nil then
+    keeps = 1
+    if lock.e > now then
+      lock.e = now + lease_ms
+      changed[#changed + 1] = record.f
+      changed[#changed + 1] = lock
+    end
   end
 end
 if #changed > 0 then
   keep_for_lease(book, now + lease_ms, now)
   write_locks(locks_key, book, changed)
 end
-return #changed / 2
+return { #changed / 2, keeps }

@@ -38,13 +38,14 @@ class LockAcquisition {
         long request = requests.next();
         // The socket index is written beside the grant, in the same moment: a socket may be listed
         // where it keeps nothing (harmless), and a grant it misses still ends with its lease.
-        return Uni.combine()
-                .all()
-                .unis(
-                        sockets.add(holder.socketId(), resource.configuratorId()),
-                        scripts.acquire(resource, holder, lease, request))
-                .collectFailures()
-                .with((indexed, reply) -> reply)
+        return sockets.listedFor(
+                        holder.socketId(),
+                        resource.configuratorId(),
+                        listed -> Uni.combine()
+                                .all()
+                                .unis(listed, scripts.acquire(resource, holder, lease, request))
+                                .collectFailures()
+                                .with((indexed, reply) -> reply))
                 .invoke(reply -> audit.released(reply.released()))
                 .flatMap(reply -> decided(resource, holder, reply))
                 // Also when the script ran after all (a timeout) or a step after the grant failed.

@@ -94,21 +94,25 @@ public class Takeovers {
                     long request = requests.next();
                     InFlightRequests.Ticket asking =
                             state.asking(resource.configuratorId(), resource.field(), asker.userId());
-                    return lines.indexSocket(asker.socketId(), resource.configuratorId())
-                            .chain(() -> sweepAt(expected, member))
-                            .chain(() -> scripts.requestTakeover(resource, asker, message, consent, request)
-                                    .flatMap(reply -> {
-                                        if (reply instanceof TakeoverReply.Pending pending) {
-                                            return pending(resource, asker, pending, member, asking);
-                                        }
-                                        state.notAsking(asking);
-                                        return unswept(member, refused(resource, reply));
-                                    })
-                                    // The asker is told UNAVAILABLE, and the script may have run all the same.
-                                    .onFailure()
-                                    .invoke(() -> withdrawals.takeover(resource, asker, request))
-                                    .onCancellation()
-                                    .invoke(() -> withdrawals.takeover(resource, asker, request)))
+                    return lines.listedFirst(
+                                    asker.socketId(),
+                                    resource.configuratorId(),
+                                    () -> sweepAt(expected, member)
+                                            .chain(() -> scripts.requestTakeover(
+                                                            resource, asker, message, consent, request)
+                                                    .flatMap(reply -> {
+                                                        if (reply instanceof TakeoverReply.Pending pending) {
+                                                            return pending(resource, asker, pending, member, asking);
+                                                        }
+                                                        state.notAsking(asking);
+                                                        return unswept(member, refused(resource, reply));
+                                                    })
+                                                    // The asker is told UNAVAILABLE, and the script may have run all
+                                                    // the same.
+                                                    .onFailure()
+                                                    .invoke(() -> withdrawals.takeover(resource, asker, request))
+                                                    .onCancellation()
+                                                    .invoke(() -> withdrawals.takeover(resource, asker, request))))
                             .onFailure()
                             .invoke(() -> state.notAsking(asking))
                             .onCancellation()

@@ -17,6 +17,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Waiting for a page (docs/protocol.md §14): joining and leaving a line. Serving the head is not
@@ -100,14 +101,16 @@ public class WaitingLines {
         long request = requests.next();
         InFlightRequests.Ticket joining = state.joining(holder.userId(), resource.configuratorId(), resource.field());
         // Listed under the socket before it waits, so that its going (or idling) reaches the line.
-        return indexSocket(holder.socketId(), resource.configuratorId())
-                .chain(() -> scripts.waitFor(resource, holder, counted, request)
-                        .call(reply -> counted(holder.userId(), entry, counted, reply))
-                        // The requester is told UNAVAILABLE, and the script may have run all the same.
-                        .onFailure()
-                        .invoke(() -> withdrawals.waitFor(resource, holder, request))
-                        .onCancellation()
-                        .invoke(() -> withdrawals.waitFor(resource, holder, request)))
+        return listedFirst(
+                        holder.socketId(),
+                        resource.configuratorId(),
+                        () -> scripts.waitFor(resource, holder, counted, request)
+                                .call(reply -> counted(holder.userId(), entry, counted, reply))
+                                // The requester is told UNAVAILABLE, and the script may have run all the same.
+                                .onFailure()
+                                .invoke(() -> withdrawals.waitFor(resource, holder, request))
+                                .onCancellation()
+                                .invoke(() -> withdrawals.waitFor(resource, holder, request)))
                 .onFailure()
                 .invoke(() -> state.notJoining(joining))
                 .onCancellation()
@@ -210,9 +213,12 @@ public class WaitingLines {
                 .replaceWithVoid();
     }
 
-    /** Lists the configurator under the socket, so that the socket's going (or idling) reaches what it asked for there. */
-    Uni<Void> indexSocket(String socketId, long configuratorId) {
-        return sockets.addAll(socketId, List.of(configuratorId));
+    /**
+     * Runs a request of the socket with the configurator listed under the socket first, so that the
+     * socket's going (or idling) reaches what it asks for there.
+     */
+    <T> Uni<T> listedFirst(String socketId, long configuratorId, Supplier<Uni<? extends T>> request) {
+        return sockets.listedFor(socketId, configuratorId, listed -> listed.chain(request));
     }
 
     private Uni<Response> execute(Command command, String... args) {

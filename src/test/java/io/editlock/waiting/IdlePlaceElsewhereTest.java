@@ -15,6 +15,7 @@ import io.editlock.support.Sockets;
 import io.editlock.support.WsClient;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import java.net.URI;
 import java.time.Duration;
@@ -67,7 +68,9 @@ class IdlePlaceElsewhereTest {
                         .asText());
 
         Holder elsewhere = new Holder(tomUser.id(), "Tom", "elsewhere-" + UUID.randomUUID(), "other-node");
-        lines.indexSocket(elsewhere.socketId(), c).await().atMost(WAIT);
+        lines.listedFirst(elsewhere.socketId(), c, () -> Uni.createFrom().voidItem())
+                .await()
+                .atMost(WAIT);
         assertInstanceOf(
                 WaitReply.Queued.class,
                 scripts.waitFor(Resource.configurator(c), elsewhere, true, 1)

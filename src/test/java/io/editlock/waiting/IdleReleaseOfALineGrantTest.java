@@ -14,6 +14,7 @@ import io.editlock.support.Api;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.DemoLogin.TestUser;
 import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
@@ -64,7 +65,9 @@ class IdleReleaseOfALineGrantTest {
         assertInstanceOf(
                 AcquireResult.Granted.class,
                 locks.acquire(configurator, saraHolder).await().atMost(WAIT));
-        lines.indexSocket(tom.socketId(), c).await().atMost(WAIT);
+        lines.listedFirst(tom.socketId(), c, () -> Uni.createFrom().voidItem())
+                .await()
+                .atMost(WAIT);
 
         if (how.equals("line")) {
             for (long request = 7; request <= lastRequest; request++) {

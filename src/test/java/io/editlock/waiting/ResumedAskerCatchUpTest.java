@@ -19,6 +19,7 @@ import io.editlock.support.WsClient;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import java.net.URI;
 import java.time.Duration;
@@ -96,7 +97,9 @@ class ResumedAskerCatchUpTest {
                             .path("event")
                             .asText());
             Holder elsewhere = new Holder(tomUser.id(), "Tom", "elsewhere-" + UUID.randomUUID(), "other-node");
-            lines.indexSocket(elsewhere.socketId(), c).await().atMost(WAIT);
+            lines.listedFirst(elsewhere.socketId(), c, () -> Uni.createFrom().voidItem())
+                    .await()
+                    .atMost(WAIT);
             assertInstanceOf(
                     TakeoverReply.Pending.class,
                     scripts.requestTakeover(filters, elsewhere, "please", Duration.ofMinutes(5), 1)

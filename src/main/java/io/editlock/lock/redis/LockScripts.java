@@ -155,11 +155,12 @@ public class LockScripts {
                 .map(reply -> ScriptReplies.released(reply.toString()));
     }
 
-    public Uni<Integer> renewSocket(long configuratorId, String socketId, Duration lease) {
+    public Uni<SocketRenewal> renewSocket(long configuratorId, String socketId, Duration lease) {
         List<String> k =
                 List.of(keys.locks(configuratorId), keys.waiting(configuratorId).get(2)); // locks, waiters
         return executor.run(RENEW_SOCKET, k, List.of(socketId, String.valueOf(lease.toMillis())))
-                .map(reply -> reply.toInteger());
+                .map(reply ->
+                        new SocketRenewal(reply.get(0).toInteger(), reply.get(1).toInteger() == 1));
     }
 
     public Uni<MovedSocket> moveSocket(

@@ -13,25 +13,31 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import org.jboss.logging.Logger;
 
 /**
- * Which configurators a socket may keep locks in: a set in Redis per socket (may list a few
- * configurators where it keeps nothing, never misses one), so that its end, idleness, renewal and
- * resume visit only those. It outlives the leases it points at; renewals keep both going.
+ * Which configurators a socket may keep something in (locks, places in lines, take-over requests): a
+ * set in Redis per socket (may list a few configurators where it keeps nothing, never misses one), so
+ * that its end, idleness, renewal and resume visit only those. It outlives the leases it points at;
+ * renewals keep both going, and take off the configurators where a renewal found nothing of the
+ * socket, so that a long-lived socket costs its renewals what it keeps, not what it ever touched.
  */
 @ApplicationScoped
 public class SocketIndex {
+
+    private static final Logger LOG = Logger.getLogger(SocketIndex.class);
 
     private final PipelinedRedis redis;
     private final LockKeys keys;
     private final String ttlMillis;
     /**
-     * Which configurators each socket of this node is already listed under: the index only grows while
-     * the socket lives (renewals keep its TTL), so a repeated lock in the same configurator need not
-     * write it again — two of the six commands of a lock-and-unlock. Only while renewals keep it: an
-     * idle socket is not renewed, so its entry goes with its idle release.
+     * What this node knows of each of its sockets' index: a repeated request in the same configurator
+     * need not write it again (two of the six commands of a lock-and-unlock), and a renewal must not
+     * take off a configurator where one of the socket's requests runs. Only while renewals keep the
+     * index: an idle socket is not renewed, so its entry goes with its idle release.
      */
-    private final Map<String, Set<Long>> listed = new ConcurrentHashMap<>();
+    private final Map<String, ListedConfigurators> listings = new ConcurrentHashMap<>();
 
     public SocketIndex(PipelinedRedis redis, LockKeys keys, EditlockConfig config) {
         this.redis = redis;
@@ -44,27 +50,53 @@ public class SocketIndex {
         return config.lease().ttl().multipliedBy(2);
     }
 
-    /** Lists the socket under the configurator, unless this node already did. */
-    public Uni<Void> add(String socketId, long configuratorId) {
-        Set<Long> known = listed.computeIfAbsent(socketId, id -> ConcurrentHashMap.newKeySet());
-        return known.contains(configuratorId)
-                ? Uni.createFrom().voidItem()
-                : write(socketId, List.of(configuratorId)).invoke(() -> known.add(configuratorId));
+    /**
+     * Runs a request of the socket that may leave something of it in the configurator, with the socket
+     * listed under it: {@code work} is given the listing (done at once when this node already listed it)
+     * to run beside or before its script, and no renewal takes the configurator off until the work has
+     * ended.
+     */
+    public <T> Uni<T> listedFor(String socketId, long configuratorId, Function<Uni<Void>, Uni<T>> work) {
+        return listedFor(socketId, List.of(configuratorId), work);
     }
 
-    /** Lists the socket under every one of the configurators (a resumed socket takes over the old one's). */
-    public Uni<Void> addAll(String socketId, List<Long> configuratorIds) {
-        return write(socketId, configuratorIds);
+    /** {@link #listedFor(String, long, Function)} for several configurators (a resumed socket takes over the old one's). */
+    public <T> Uni<T> listedFor(String socketId, List<Long> configuratorIds, Function<Uni<Void>, Uni<T>> work) {
+        return Uni.createFrom().deferred(() -> {
+            ListedConfigurators listing = listings.computeIfAbsent(socketId, id -> new ListedConfigurators());
+            List<Long> toWrite = new ArrayList<>();
+            List<Uni<Void>> removals = new ArrayList<>();
+            for (long id : configuratorIds) {
+                ListedConfigurators.Begun begun = listing.begin(id);
+                if (begun.write()) {
+                    toWrite.add(id);
+                }
+                if (begun.removal() != null) {
+                    removals.add(begun.removal().onFailure().recoverWithNull());
+                }
+            }
+            Uni<Void> afterRemovals = removals.isEmpty()
+                    ? Uni.createFrom().voidItem()
+                    : Uni.join().all(removals).andCollectFailures().replaceWithVoid();
+            Uni<Void> listed = toWrite.isEmpty()
+                    ? afterRemovals
+                    : afterRemovals
+                            .chain(() -> write(socketId, toWrite))
+                            .invoke(() -> toWrite.forEach(listing::written));
+            return work.apply(listed).onTermination().invoke(() -> configuratorIds.forEach(listing::end));
+        });
     }
 
     /**
      * The configurators the socket is listed under. Those this node listed and the store lacks are
      * listed again: a write the store lost (its data, or a fail-over to a replica that had not caught
-     * up) would otherwise hide the socket's next grants there from every renewal and release, for
-     * {@link #add} trusts what this node listed.
+     * up, or a removal that landed after the timeout it was given up at) would otherwise hide the
+     * socket's next grants there from every renewal and release, for {@link #listedFor} trusts what
+     * this node listed.
      */
     public Uni<List<Long>> configurators(String socketId) {
-        Set<Long> known = listed.getOrDefault(socketId, Set.of());
+        ListedConfigurators listing = listings.get(socketId);
+        Set<Long> known = listing == null ? Set.of() : listing.written();
         return stored(socketId).flatMap(ids -> {
             List<Long> lost = known.stream().filter(id -> !ids.contains(id)).toList();
             if (lost.isEmpty()) {
@@ -86,6 +118,47 @@ public class SocketIndex {
         });
     }
 
+    /**
+     * Where the socket's requests stand, taken just before a renewal looks at one of its configurators;
+     * null when this node keeps no bookkeeping of the socket (then nothing is taken off).
+     */
+    Mark mark(String socketId) {
+        ListedConfigurators listing = listings.get(socketId);
+        return listing == null ? null : new Mark(socketId, listing, listing.mark());
+    }
+
+    /** See {@link #mark}. */
+    record Mark(String socketId, ListedConfigurators listing, long requests) {}
+
+    /**
+     * A renewal found nothing of the socket in the configurator: it comes off the socket's index, unless
+     * a request of the socket there began since the mark or still runs. A removal that fails leaves the
+     * configurator listed in the store: the next renewal finds nothing there again and tries again.
+     */
+    Uni<Void> takeOff(Mark mark, long configuratorId) {
+        if (mark == null || listings.get(mark.socketId()) != mark.listing()) {
+            return Uni.createFrom().voidItem();
+        }
+        Uni<Void> removal = mark.listing()
+                .takeOff(
+                        configuratorId,
+                        mark.requests(),
+                        () -> redis.execute(
+                                        Command.SREM,
+                                        keys.socketConfigurators(mark.socketId()),
+                                        String.valueOf(configuratorId))
+                                .replaceWithVoid());
+        if (removal == null) {
+            return Uni.createFrom().voidItem();
+        }
+        return removal.onFailure().recoverWithItem(failure -> {
+            LOG.debugf(
+                    "configurator %d not taken off the index of socket %s: %s",
+                    configuratorId, mark.socketId(), failure.getMessage());
+            return null;
+        });
+    }
+
     /** The socket lives: its index lives on. */
     public Uni<Void> renew(String socketId) {
         return redis.execute(Command.PEXPIRE, keys.socketConfigurators(socketId), ttlMillis)
@@ -97,19 +170,19 @@ public class SocketIndex {
      * (nobody renews the index of an idle socket, so it runs out).
      */
     public Set<Long> forgetListed(String socketId) {
-        Set<Long> known = listed.remove(socketId);
-        return known == null ? Set.of() : known;
+        ListedConfigurators known = listings.remove(socketId);
+        return known == null ? Set.of() : known.all();
     }
 
     /** The socket is gone: drops its index. */
     public Uni<Void> remove(String socketId) {
-        listed.remove(socketId);
+        listings.remove(socketId);
         return redis.execute(Command.DEL, keys.socketConfigurators(socketId)).replaceWithVoid();
     }
 
     /** Whether this node still keeps bookkeeping of the socket. */
     public boolean tracks(String socketId) {
-        return listed.containsKey(socketId);
+        return listings.containsKey(socketId);
     }
 
     private Uni<Set<Long>> stored(String socketId) {

@@ -45,16 +45,31 @@ public class SocketLocks {
         return release(socketId, index.forgetListed(socketId), ReleaseReason.IDLE, decidedAt);
     }
 
-    /** @return the number of locks renewed */
+    /**
+     * Renews the socket's leases and vouches for its places in lines, and takes the configurators where
+     * it keeps nothing off its index.
+     *
+     * @return the number of locks renewed
+     */
     public Uni<Integer> renew(String socketId) {
         return index.configurators(socketId)
                 .flatMap(ids -> Multi.createFrom()
                         .iterable(ids)
                         .onItem()
-                        .transformToUniAndMerge(id -> scripts.renewSocket(id, socketId, lease))
+                        .transformToUniAndMerge(id -> renew(socketId, id))
                         .collect()
                         .with(Collectors.summingInt(Integer::intValue)))
                 .call(() -> index.renew(socketId));
+    }
+
+    private Uni<Integer> renew(String socketId, long configuratorId) {
+        return Uni.createFrom().deferred(() -> {
+            SocketIndex.Mark mark = index.mark(socketId); // before the script looks
+            return scripts.renewSocket(configuratorId, socketId, lease)
+                    .call(renewal ->
+                            renewal.keeps() ? Uni.createFrom().voidItem() : index.takeOff(mark, configuratorId))
+                    .map(SocketRenewal::renewed);
+        });
     }
 
     /** The locks the old socket kept, and its places in lines, move to the new socket, same grants. */
@@ -62,14 +77,16 @@ public class SocketLocks {
         return index.configurators(oldSocketId)
                 .flatMap(ids -> ids.isEmpty()
                         ? Uni.createFrom().item(MovedSocket.NOTHING)
-                        : index.addAll(newSocketId, ids)
-                                .chain(() -> Multi.createFrom()
+                        : index.listedFor(
+                                newSocketId,
+                                ids,
+                                listed -> listed.chain(() -> Multi.createFrom()
                                         .iterable(ids)
                                         .onItem()
                                         .transformToUniAndMerge(id ->
                                                 scripts.moveSocket(id, oldSocketId, newSocketId, newNodeId, lease))
                                         .collect()
-                                        .with(Collectors.reducing(MovedSocket.NOTHING, MovedSocket::and))))
+                                        .with(Collectors.reducing(MovedSocket.NOTHING, MovedSocket::and)))))
                 .flatMap(moved -> index.remove(oldSocketId).replaceWith(moved));
     }
 

@@ -1,0 +1,135 @@
+package io.editlock.lock.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.UniEmitter;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/** When a renewal may take a configurator off a socket's index, and what a request meanwhile waits for. */
+class ListedConfiguratorsTest {
+
+    private static final long C = 7;
+    private static final Duration WAIT = Duration.ofSeconds(5);
+
+    private final ListedConfigurators listing = new ListedConfigurators();
+    private final AtomicInteger removals = new AtomicInteger();
+
+    /** Counts its runs, not its builds. */
+    private Uni<Void> removal() {
+        return Uni.createFrom().item(() -> {
+            removals.incrementAndGet();
+            return null;
+        });
+    }
+
+    @Test
+    void aConfiguratorNoRequestTouchedSinceTheMarkComesOff() {
+        listing.begin(C);
+        listing.written(C);
+        listing.end(C);
+        long mark = listing.mark();
+
+        Uni<Void> removal = listing.takeOff(C, mark, this::removal);
+
+        assertNotNull(removal);
+        removal.await().atMost(WAIT);
+        assertEquals(1, removals.get());
+        assertEquals(Set.of(), listing.all());
+        ListedConfigurators.Begun next = listing.begin(C);
+        assertTrue(next.write(), "the next request lists it again");
+        assertNull(next.removal(), "after the removal has ended, nothing to wait for");
+    }
+
+    @Test
+    void aRequestStillRunningKeepsItListed() {
+        listing.begin(C);
+        listing.written(C);
+        long mark = listing.mark();
+
+        assertNull(listing.takeOff(C, mark, this::removal));
+        assertEquals(0, removals.get());
+        assertEquals(Set.of(C), listing.written());
+    }
+
+    @Test
+    void aRequestRunningAtTheMarkThatHasEndedSinceKeepsItListed() {
+        listing.begin(C);
+        listing.written(C);
+        long mark = listing.mark();
+        listing.end(C);
+
+        assertNull(listing.takeOff(C, mark, this::removal), "its script may have run after the renewal looked");
+        assertEquals(Set.of(C), listing.written());
+    }
+
+    @Test
+    void aRequestThatBeganAndEndedAfterTheMarkKeepsItListed() {
+        long mark = listing.mark();
+        listing.begin(C);
+        listing.written(C);
+        listing.end(C);
+
+        assertNull(listing.takeOff(C, mark, this::removal));
+        assertEquals(Set.of(C), listing.written());
+    }
+
+    @Test
+    void aRequestElsewhereDoesNotKeepItListed() {
+        listing.begin(C);
+        listing.written(C);
+        listing.end(C);
+        long mark = listing.mark();
+        listing.begin(C + 1);
+
+        assertNotNull(listing.takeOff(C, mark, this::removal));
+    }
+
+    @Test
+    void aRequestThatComesDuringTheRemovalWritesOnlyAfterIt() {
+        listing.begin(C);
+        listing.written(C);
+        listing.end(C);
+        AtomicReference<UniEmitter<? super Void>> pending = new AtomicReference<>();
+        Uni<Void> removal =
+                listing.takeOff(C, listing.mark(), () -> Uni.createFrom().<Void>emitter(pending::set));
+        assertNotNull(removal);
+        removal.subscribe().with(done -> {}, failure -> {});
+
+        ListedConfigurators.Begun during = listing.begin(C);
+
+        assertTrue(during.write());
+        assertNotNull(during.removal(), "the request waits for the removal");
+        AtomicReference<Boolean> written = new AtomicReference<>(false);
+        during.removal().subscribe().with(done -> written.set(true));
+        assertFalse(written.get(), "not before the removal has ended");
+        pending.get().complete(null);
+        assertTrue(written.get());
+        listing.end(C);
+        ListedConfigurators.Begun after = listing.begin(C);
+        assertNull(after.removal());
+    }
+
+    @Test
+    void aRemovalIsRunOnceWhoeverWaitsForIt() {
+        listing.begin(C);
+        listing.end(C);
+        Uni<Void> removal = listing.takeOff(C, listing.mark(), this::removal);
+        Uni<Void> awaited = listing.begin(C).removal();
+
+        removal.await().atMost(WAIT);
+        awaited.await().atMost(WAIT);
+
+        assertEquals(1, removals.get());
+        assertSame(null, listing.begin(C).removal());
+    }
+}
