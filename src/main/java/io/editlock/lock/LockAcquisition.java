@@ -36,8 +36,9 @@ class LockAcquisition {
 
     Uni<AcquireResult> acquire(Resource resource, Holder holder, Duration lease) {
         long request = requests.next();
-        // The socket index is written beside the grant, in the same moment: a socket may be listed
-        // where it keeps nothing (harmless), and a grant it misses still ends with its lease.
+        // The socket index is written beside the grant (once a removal of the same entry under way has
+        // ended): a socket may be listed where it keeps nothing (harmless), and a grant it misses still
+        // ends with its lease.
         return sockets.listedFor(
                         holder.socketId(),
                         resource.configuratorId(),

@@ -104,6 +104,11 @@ public class LockService {
         return storeFailures(socketLocks.renew(socketId).call(() -> users.renew(userId)));
     }
 
+    /** A dropped socket waiting for its resume: as {@link #renewSocket}, its index left whole. */
+    public Uni<Integer> renewDroppedSocket(String socketId, String userId) {
+        return storeFailures(socketLocks.renewDropped(socketId).call(() -> users.renew(userId)));
+    }
+
     /** Resume: the locks a dropped socket kept move to the new socket, same grants. */
     public Uni<MovedSocket> moveSocket(String oldSocketId, String newSocketId, String newNodeId) {
         return storeFailures(socketLocks.move(oldSocketId, newSocketId, newNodeId));

@@ -94,10 +94,13 @@ public class LeaseRenewer {
     }
 
     private Uni<Void> renew(SocketSession session) {
-        Uni<Void> renewed = locks.renewSocket(
-                        session.socketId(), session.identity().userId())
+        boolean open = session.connection().isOpen();
+        String userId = session.identity().userId();
+        Uni<Void> renewed = (open
+                        ? locks.renewSocket(session.socketId(), userId)
+                        : locks.renewDroppedSocket(session.socketId(), userId))
                 .replaceWithVoid();
-        if (session.resumable() && session.connection().isOpen()) {
+        if (session.resumable() && open) {
             renewed = renewed.chain(() -> resumes.refresh(session));
         }
         return renewed.ifNoItem()

@@ -178,6 +178,41 @@ class LateWriteTest {
                         () -> keyed(sara, key).post("/api/configurators").then().statusCode(201));
     }
 
+    /**
+     * A keyed create that succeeded, whose mark the store refuses to clear right then: the 201 is
+     * answered, and the clear is tried again until it lands, so that a retry is not told 409 "still in
+     * progress" for the rest of the mark's half minute but replays the 201. (The refusal is an ACL that
+     * denies DEL from the moment the clear goes out until the 201 has arrived.)
+     */
+    @Test
+    void theMarkOfAKeyedCreateThatSucceededGoesWhenItsFirstClearIsRefused() {
+        TestUser sara = DemoLogin.user("Sara");
+        keyed(sara, "known-" + System.nanoTime())
+                .post("/api/configurators")
+                .then()
+                .statusCode(201);
+        String key = "cleared-late-" + System.nanoTime();
+
+        ScriptHooks.install(redis)
+                .beforeNext(
+                        "clear_in_flight",
+                        () -> redis.execute(Command.ACL, "SETUSER", "default", "-del")
+                                .replaceWithVoid());
+        Response created;
+        try {
+            created = keyed(sara, key).post("/api/configurators");
+            created.then().statusCode(201);
+        } finally {
+            acl("+del");
+        }
+
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            Response retry = keyed(sara, key).post("/api/configurators");
+            retry.then().statusCode(201);
+            assertEquals(created.jsonPath().getLong("id"), retry.jsonPath().getLong("id"), "the answer replayed");
+        });
+    }
+
     private void acl(String... rules) {
         String[] args = new String[rules.length + 2];
         args[0] = "SETUSER";

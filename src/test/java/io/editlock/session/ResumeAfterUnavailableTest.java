@@ -50,6 +50,9 @@ class ResumeAfterUnavailableTest {
     @Inject
     LockKeys keys;
 
+    @Inject
+    LeaseRenewer renewer;
+
     @Test
     void aResumeWhoseMoveTheStoreAnsweredTooLateCanBeRetried() {
         retriedAfterUnavailable("move_socket_locks");
@@ -60,7 +63,21 @@ class ResumeAfterUnavailableTest {
         retriedAfterUnavailable("claim_resume");
     }
 
+    /**
+     * The old socket is still renewed while it waits for its resume: a renewal that runs between the
+     * attempt the store answered too late and the retry must leave the old socket's index whole, for
+     * the retry reads it to find the locks the late move moved already.
+     */
+    @Test
+    void aResumeWhoseMoveRanLateCanBeRetriedAfterARenewal() {
+        retriedAfterUnavailable("move_socket_locks", true);
+    }
+
     private void retriedAfterUnavailable(String slowStep) {
+        retriedAfterUnavailable(slowStep, false);
+    }
+
+    private void retriedAfterUnavailable(String slowStep, boolean renewBeforeRetry) {
         long c = Fixtures.configurator(store);
         TestUser sara = DemoLogin.user("Sara");
         WsClient dropped = WsClient.connect(base, sara.token());
@@ -80,6 +97,12 @@ class ResumeAfterUnavailableTest {
                 FrozenRedis.thaw();
             }
             assertEquals("UNAVAILABLE", refused.path("data").path("code").asText(), refused.toString());
+            if (renewBeforeRetry) {
+                await("the late move has moved the lock to the new socket")
+                        .atMost(Duration.ofSeconds(10))
+                        .until(() -> keptBy(c, next.socketId()));
+                renewer.renewAll().await().atMost(Duration.ofSeconds(10));
+            }
 
             JsonNode resumed = next.request("resume", Map.of("resumeToken", resumeToken));
             assertEquals("resumed", resumed.path("event").asText(), "the token must still be good: " + resumed);
@@ -91,6 +114,17 @@ class ResumeAfterUnavailableTest {
             JsonNode unlocked = next.request("unlock-variables", Map.of("configuratorId", c));
             assertEquals("lock-released", unlocked.path("event").asText(), "the new socket holds it: " + unlocked);
         }
+    }
+
+    /** Whether the socket keeps a lock of the configurator, by the store's own record. */
+    private boolean keptBy(long c, String socketId) {
+        Response locks = data.execute(Command.HVALS, keys.locks(c)).await().atMost(Duration.ofSeconds(5));
+        for (Response lock : locks) {
+            if (lock.toString().contains("\"" + socketId + "\"")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void awaitDropped(String resumeToken) {

@@ -4,6 +4,7 @@ import io.smallrye.mutiny.Uni;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
@@ -24,7 +25,7 @@ final class ListedConfigurators {
     }
 
     private final Map<Long, Entry> entries = new HashMap<>();
-    private final Map<Long, Uni<Void>> removals = new HashMap<>();
+    private final Map<Long, CompletableFuture<Void>> removals = new HashMap<>();
     private long requests;
 
     /** What a request that begins in a configurator has to write first. */
@@ -35,7 +36,8 @@ final class ListedConfigurators {
         Entry entry = entries.computeIfAbsent(configuratorId, id -> new Entry());
         entry.running++;
         entry.touched = ++requests;
-        return new Begun(!entry.written, removals.get(configuratorId));
+        CompletableFuture<Void> removal = removals.get(configuratorId);
+        return new Begun(!entry.written, removal == null ? null : awaiting(removal));
     }
 
     synchronized void end(long configuratorId) {
@@ -62,22 +64,38 @@ final class ListedConfigurators {
 
     /**
      * Takes the configurator off, when no request of the socket there began, ended or ran since
-     * {@code mark}: the removal (built here, run by the caller) is what a request that comes meanwhile waits for.
+     * {@code mark}, and runs {@code removal}: a request that comes meanwhile waits for it until it has
+     * ended in the store (also when the renewal stopped waiting for it). A removal already under way is
+     * the one answered: two never run side by side.
      *
-     * @return the removal, or null when the configurator stays
+     * @return the removal's end, or null when the configurator stays
      */
-    synchronized Uni<Void> takeOff(long configuratorId, long mark, Supplier<Uni<Void>> removal) {
-        Entry entry = entries.get(configuratorId);
-        if (entry != null && (entry.running > 0 || entry.touched > mark)) {
-            return null;
+    Uni<Void> takeOff(long configuratorId, long mark, Supplier<Uni<Void>> removal) {
+        CompletableFuture<Void> done;
+        synchronized (this) {
+            Entry entry = entries.get(configuratorId);
+            if (entry != null && (entry.running > 0 || entry.touched > mark)) {
+                return null;
+            }
+            CompletableFuture<Void> pending = removals.get(configuratorId);
+            if (pending != null) {
+                return awaiting(pending);
+            }
+            entries.remove(configuratorId);
+            done = new CompletableFuture<>();
+            removals.put(configuratorId, done);
         }
-        entries.remove(configuratorId);
-        Uni<Void> running = removal.get().memoize().indefinitely();
-        removals.put(configuratorId, running);
-        return running.onTermination().invoke(() -> removed(configuratorId, running));
+        done.whenComplete((ok, failure) -> removed(configuratorId, done));
+        removal.get().subscribe().with(ok -> done.complete(null), done::completeExceptionally);
+        return awaiting(done);
     }
 
-    private synchronized void removed(long configuratorId, Uni<Void> removal) {
+    /** Each waiter's own view of a removal: one that stops waiting does not cancel it for the others. */
+    private static Uni<Void> awaiting(CompletableFuture<Void> removal) {
+        return Uni.createFrom().completionStage(removal::copy);
+    }
+
+    private synchronized void removed(long configuratorId, CompletableFuture<Void> removal) {
         removals.remove(configuratorId, removal);
     }
 

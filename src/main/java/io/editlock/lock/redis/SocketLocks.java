@@ -52,22 +52,36 @@ public class SocketLocks {
      * @return the number of locks renewed
      */
     public Uni<Integer> renew(String socketId) {
+        return renew(socketId, true);
+    }
+
+    /**
+     * Renews a dropped socket's leases and places, and leaves its index whole: a resume that was
+     * answered UNAVAILABLE after its move ran all the same reads it again when retried, to find the
+     * configurators whose locks it moved already (docs/protocol.md §5).
+     */
+    public Uni<Integer> renewDropped(String socketId) {
+        return renew(socketId, false);
+    }
+
+    private Uni<Integer> renew(String socketId, boolean takeOffEmpty) {
         return index.configurators(socketId)
                 .flatMap(ids -> Multi.createFrom()
                         .iterable(ids)
                         .onItem()
-                        .transformToUniAndMerge(id -> renew(socketId, id))
+                        .transformToUniAndMerge(id -> renewIn(id, socketId, takeOffEmpty))
                         .collect()
                         .with(Collectors.summingInt(Integer::intValue)))
                 .call(() -> index.renew(socketId));
     }
 
-    private Uni<Integer> renew(String socketId, long configuratorId) {
+    private Uni<Integer> renewIn(long configuratorId, String socketId, boolean takeOffEmpty) {
         return Uni.createFrom().deferred(() -> {
             SocketIndex.Mark mark = index.mark(socketId); // before the script looks
             return scripts.renewSocket(configuratorId, socketId, lease)
-                    .call(renewal ->
-                            renewal.keeps() ? Uni.createFrom().voidItem() : index.takeOff(mark, configuratorId))
+                    .call(renewal -> renewal.keeps() || !takeOffEmpty
+                            ? Uni.createFrom().voidItem()
+                            : index.takeOff(mark, configuratorId))
                     .map(SocketRenewal::renewed);
         });
     }

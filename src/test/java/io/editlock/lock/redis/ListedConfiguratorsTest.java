@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.smallrye.mutiny.Uni;
@@ -123,13 +122,58 @@ class ListedConfiguratorsTest {
     void aRemovalIsRunOnceWhoeverWaitsForIt() {
         listing.begin(C);
         listing.end(C);
-        Uni<Void> removal = listing.takeOff(C, listing.mark(), this::removal);
+        AtomicReference<UniEmitter<? super Void>> pending = new AtomicReference<>();
+        Uni<Void> removal = listing.takeOff(
+                C,
+                listing.mark(),
+                () -> Uni.createFrom().<Void>emitter(emitter -> {
+                    removals.incrementAndGet();
+                    pending.set(emitter);
+                }));
         Uni<Void> awaited = listing.begin(C).removal();
+        assertNotNull(awaited);
 
+        pending.get().complete(null);
         removal.await().atMost(WAIT);
         awaited.await().atMost(WAIT);
 
         assertEquals(1, removals.get());
-        assertSame(null, listing.begin(C).removal());
+        listing.end(C);
+        assertNull(listing.begin(C).removal());
+    }
+
+    @Test
+    void aRequestWaitsForTheRemovalEvenWhenTheRenewalStoppedWaitingForIt() {
+        listing.begin(C);
+        listing.end(C);
+        AtomicReference<UniEmitter<? super Void>> pending = new AtomicReference<>();
+        Uni<Void> removal =
+                listing.takeOff(C, listing.mark(), () -> Uni.createFrom().<Void>emitter(pending::set));
+        removal.subscribe().with(done -> {}, failure -> {}).cancel(); // the renewal timed out
+
+        assertNotNull(listing.begin(C).removal(), "the removal is still on its way to the store");
+        pending.get().complete(null);
+        listing.end(C);
+        assertNull(listing.begin(C).removal());
+    }
+
+    @Test
+    void aSecondRenewalThatFindsNothingJoinsTheRemovalUnderWay() {
+        listing.begin(C);
+        listing.end(C);
+        AtomicReference<UniEmitter<? super Void>> pending = new AtomicReference<>();
+        Uni<Void> first =
+                listing.takeOff(C, listing.mark(), () -> Uni.createFrom().<Void>emitter(pending::set));
+        first.subscribe().with(done -> {}, failure -> {});
+
+        Uni<Void> second = listing.takeOff(C, listing.mark(), this::removal);
+
+        assertNotNull(second);
+        assertEquals(0, removals.get(), "one removal, not two side by side");
+        AtomicReference<Boolean> ended = new AtomicReference<>(false);
+        second.subscribe().with(done -> ended.set(true));
+        assertFalse(ended.get());
+        pending.get().complete(null);
+        assertTrue(ended.get(), "the second renewal waits for the first removal");
     }
 }
