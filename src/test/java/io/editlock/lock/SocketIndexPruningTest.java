@@ -133,11 +133,7 @@ class SocketIndexPruningTest {
     @Test
     void aLockRequestUnderWayWhileTheRenewalLooksKeepsItsConfiguratorListed() {
         Holder tom = Fixtures.user("Tom");
-        long c = Fixtures.configurator(store);
-        locks.acquire(Resource.configurator(c), tom).await().atMost(WAIT);
-        locks.release(Resource.configurator(c), tom.userId(), tom.socketId())
-                .await()
-                .atMost(WAIT);
+        long c = lockedAndUnlocked(tom);
 
         // Tom's next request has begun; the renewal looks before its script runs, and finds nothing.
         ScriptHooks.install(pipelined)
@@ -155,11 +151,7 @@ class SocketIndexPruningTest {
     @Test
     void aLockRequestBegunAfterTheRenewalLookedKeepsItsConfiguratorListed() {
         Holder tom = Fixtures.user("Tom");
-        long c = Fixtures.configurator(store);
-        locks.acquire(Resource.configurator(c), tom).await().atMost(WAIT);
-        locks.release(Resource.configurator(c), tom.userId(), tom.socketId())
-                .await()
-                .atMost(WAIT);
+        long c = lockedAndUnlocked(tom);
 
         // The renewal finds nothing; before it acts on that, Tom's next request runs to its end.
         ScriptHooks.install(pipelined)
@@ -221,6 +213,16 @@ class SocketIndexPruningTest {
             assertTrue(listed.contains(c), "Tom keeps a lock in configurator " + c + " and is listed there");
         }
         assertEquals(pages.size(), renew(tom), "every lock Tom keeps is renewed");
+    }
+
+    /** A configurator the holder locked and unlocked: the socket is listed there, and keeps nothing. */
+    private long lockedAndUnlocked(Holder holder) {
+        long c = Fixtures.configurator(store);
+        locks.acquire(Resource.configurator(c), holder).await().atMost(WAIT);
+        locks.release(Resource.configurator(c), holder.userId(), holder.socketId())
+                .await()
+                .atMost(WAIT);
+        return c;
     }
 
     private int renew(Holder holder) {

@@ -49,16 +49,31 @@ public final class ServerNode implements AutoCloseable {
 
     /** Starts a node on a free port with these settings (as -D system properties) and waits until it is ready. */
     public static ServerNode start(String name, Map<String, String> settings) {
-        ServerNode node = spawn(name, settings);
-        node.errorFree = true;
-        try {
-            node.awaitReady();
-        } catch (RuntimeException notReady) {
-            // Nobody else holds the process yet: left running, it would outlive the build.
-            node.kill9();
-            throw notReady;
+        for (int attempt = 1; ; attempt++) {
+            ServerNode node = spawn(name, settings);
+            node.errorFree = true;
+            try {
+                node.awaitReady();
+                return node;
+            } catch (RuntimeException notReady) {
+                // Nobody else holds the process yet: left running, it would outlive the build.
+                node.kill9();
+                // A free port is free only until someone binds it: the two test runs of .ci/run start
+                // nodes and Redis servers side by side, and one may take the port this node was about to
+                // bind. Then it starts again on another.
+                if (attempt == 3 || !node.lostItsPort()) {
+                    throw notReady;
+                }
+            }
         }
-        return node;
+    }
+
+    private boolean lostItsPort() {
+        try {
+            return Files.readString(log).contains("Port " + port + " seems to be in use");
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /**
