@@ -203,8 +203,11 @@ class SocketIndexPruningTest {
                 locks.acquire(page, tom).await().atMost(WAIT);
             }));
         }
-        CompletableFuture.allOf(workers.toArray(CompletableFuture[]::new)).get();
-        working.set(false);
+        try {
+            CompletableFuture.allOf(workers.toArray(CompletableFuture[]::new)).get();
+        } finally {
+            working.set(false);
+        }
         assertTrue(renewals.get() > 0);
         assertEquals(List.of(), unlisted, "held locks whose configurator the socket was not listed under");
 

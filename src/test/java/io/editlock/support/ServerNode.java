@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 /**
  * A whole editlock server process started from the built jar ({@code target/quarkus-app}), as an
@@ -49,8 +50,11 @@ public final class ServerNode implements AutoCloseable {
 
     /** Starts a node on a free port with these settings (as -D system properties) and waits until it is ready. */
     public static ServerNode start(String name, Map<String, String> settings) {
+        // Each line written at once: a start that fails on its port must leave that in its log (see launch).
+        Map<String, String> synchronousConsole = new HashMap<>(settings);
+        synchronousConsole.put("quarkus.log.console.async.enabled", "false");
         for (int attempt = 1; ; attempt++) {
-            ServerNode node = spawn(name, settings);
+            ServerNode node = spawn(name, synchronousConsole);
             node.errorFree = true;
             try {
                 node.awaitReady();
@@ -66,6 +70,11 @@ public final class ServerNode implements AutoCloseable {
                 }
             }
         }
+    }
+
+    private boolean listening() throws IOException {
+        Pattern own = Pattern.compile("Listening on: http://\\S+:" + port + "(\\D|$)");
+        return Files.readString(log).lines().anyMatch(line -> own.matcher(line).find());
     }
 
     private boolean lostItsPort() {
@@ -242,6 +251,11 @@ public final class ServerNode implements AutoCloseable {
                 .until(() -> {
                     if (!process.isAlive()) {
                         throw new IllegalStateException("the node exited at start; its log: " + Files.readString(log));
+                    }
+                    // Whatever answers on the port is this node only once this node says it listens there:
+                    // another test run's node may hold the port this one failed to bind.
+                    if (!listening()) {
+                        return false;
                     }
                     try {
                         HttpResponse<String> ready = HTTP.send(

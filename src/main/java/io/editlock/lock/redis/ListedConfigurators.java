@@ -86,7 +86,10 @@ final class ListedConfigurators {
             removals.put(configuratorId, done);
         }
         done.whenComplete((ok, failure) -> removed(configuratorId, done));
-        removal.get().subscribe().with(ok -> done.complete(null), done::completeExceptionally);
+        Uni.createFrom()
+                .deferred(removal::get)
+                .subscribe()
+                .with(ok -> done.complete(null), done::completeExceptionally);
         return awaiting(done);
     }
 

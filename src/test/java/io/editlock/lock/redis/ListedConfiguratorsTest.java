@@ -176,4 +176,17 @@ class ListedConfiguratorsTest {
         pending.get().complete(null);
         assertTrue(ended.get(), "the second renewal waits for the first removal");
     }
+
+    @Test
+    void aRemovalThatFailsAtOnceEndsAndKeepsNoRequestWaiting() {
+        listing.begin(C);
+        listing.end(C);
+        Uni<Void> removal = listing.takeOff(C, listing.mark(), () -> {
+            throw new IllegalStateException("no connection");
+        });
+
+        assertNotNull(removal);
+        removal.onFailure().recoverWithNull().await().atMost(WAIT); // it ends, failed
+        assertNull(listing.begin(C).removal(), "nobody waits for a removal that ended");
+    }
 }
