@@ -105,6 +105,20 @@ public class ContentEventRelay {
             return;
         }
         String frame = WireFormat.frame(ServerEvents.CONTENT_CHANGED, data, null);
+        if (isConfiguratorDeleted(data)) {
+            // Nothing more will come of it: each watch ends behind its last event, and no longer counts
+            // against the socket's limit of watches (docs/protocol.md §4).
+            fanOut.send(configuratorId, registry.watchers(configuratorId), frame, null, watcher -> {
+                watcher.askedToWatch().remove(configuratorId);
+                registry.unwatch(watcher, configuratorId);
+            });
+            return;
+        }
         fanOut.send(configuratorId, registry.watchers(configuratorId), frame, null);
+    }
+
+    private static boolean isConfiguratorDeleted(JsonNode data) {
+        return "configurator".equals(data.path("entity").asText())
+                && "deleted".equals(data.path("op").asText());
     }
 }

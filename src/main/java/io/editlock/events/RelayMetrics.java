@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -59,15 +60,25 @@ public class RelayMetrics {
         if (change.publishedAtMillis() > 0) {
             lag.record(Duration.ofMillis(Math.max(0, System.currentTimeMillis() - change.publishedAtMillis())));
         }
-        if (change.locks().isEmpty()) {
-            heldByConfigurator.remove(change.configuratorId());
+        count(change.configuratorId(), change.locks());
+    }
+
+    /** The configurators whose locks this node counts: after it heard nothing for a while, each is read again. */
+    Set<Long> counted() {
+        return Set.copyOf(heldByConfigurator.keySet());
+    }
+
+    /** The locks of the configurator as the store keeps them now: what the changes this node missed made them. */
+    void count(long configuratorId, List<Lock> locks) {
+        if (locks.isEmpty()) {
+            heldByConfigurator.remove(configuratorId);
             return;
         }
         Map<ResourceType, Integer> counts = new EnumMap<>(ResourceType.class);
-        for (Lock lock : change.locks()) {
+        for (Lock lock : locks) {
             counts.merge(lock.resource().type(), 1, Integer::sum);
         }
-        heldByConfigurator.put(change.configuratorId(), counts);
+        heldByConfigurator.put(configuratorId, counts);
     }
 
     private double held(ResourceType type) {

@@ -72,4 +72,24 @@ class WaitingStateTwoTabsTest {
 
         assertFalse(state.waits("tom", CONFIGURATOR, FIELD));
     }
+
+    @Test
+    void aPlaceLeftBeforeItsWaitForWasAnsweredIsNotRecorded() {
+        InFlightRequests.Ticket joining = state.joining("tom", CONFIGURATOR, FIELD);
+
+        assertFalse(state.left("tom", CONFIGURATOR, FIELD, "m1"), "not recorded yet");
+        assertFalse(state.joined(joining, "tom", CONFIGURATOR, FIELD, "m1", 1), "its end was heard first");
+
+        assertFalse(state.waits("tom", CONFIGURATOR, FIELD));
+    }
+
+    @Test
+    void anOlderPlaceLeftWhileANewWaitForIsInFlightLeavesTheNewPlace() {
+        InFlightRequests.Ticket joining = state.joining("tom", CONFIGURATOR, FIELD);
+
+        state.left("tom", CONFIGURATOR, FIELD, "m1"); // the place Tom had before, heard late
+        assertTrue(state.joined(joining, "tom", CONFIGURATOR, FIELD, "m2", 1));
+
+        assertTrue(state.waits("tom", CONFIGURATOR, FIELD));
+    }
 }

@@ -8,7 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.catalog.ConfiguratorStore;
 import io.editlock.session.SessionRegistry;
+import io.editlock.support.Api;
 import io.editlock.support.DemoLogin;
+import io.editlock.support.DemoLogin.TestUser;
 import io.editlock.support.Fixtures;
 import io.editlock.support.WsClient;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -145,6 +147,45 @@ class SocketLimitsTest {
             JsonNode own = sara.request("watch", Map.of("configuratorId", locked));
             assertEquals(
                     "lock-updated", own.path("event").asText(), "watching where it holds a lock, at the limit: " + own);
+        }
+    }
+
+    /** A deleted configurator's watch ends with its last event: it holds no place among the 100. */
+    @Test
+    void aDeletedConfiguratorNoLongerCountsAgainstTheWatchLimit() {
+        TestUser saraUser = DemoLogin.user("Sara");
+        long doomed = Api.configurator(saraUser);
+        List<Long> others = new ArrayList<>();
+        for (int i = 0; i < 99; i++) {
+            others.add(Fixtures.configurator(store));
+        }
+        long beyond = Fixtures.configurator(store);
+        try (WsClient sara = WsClient.connect(base, saraUser.token())) {
+            sara.welcome();
+            assertEquals(
+                    "lock-updated",
+                    sara.request("watch", Map.of("configuratorId", doomed))
+                            .path("event")
+                            .asText());
+            for (long c : others) {
+                sara.request("watch", Map.of("configuratorId", c));
+            }
+            assertEquals(
+                    "LIMIT_EXCEEDED",
+                    sara.request("watch", Map.of("configuratorId", beyond))
+                            .path("data")
+                            .path("code")
+                            .asText(),
+                    "100 watches");
+
+            Api.as(saraUser).delete("/api/configurators/" + doomed).then().statusCode(204);
+            sara.awaitEvent(frame -> frame.path("event").asText().equals("content-changed")
+                    && frame.path("data").path("op").asText().equals("deleted")
+                    && frame.path("data").path("id").asLong() == doomed);
+
+            JsonNode watched = sara.request("watch", Map.of("configuratorId", beyond));
+            assertEquals("lock-updated", watched.path("event").asText(), "the deleted one's place is free: " + watched);
+            assertTrue(registry.watchers(doomed).isEmpty(), "nobody watches a deleted configurator");
         }
     }
 
