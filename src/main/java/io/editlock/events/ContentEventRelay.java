@@ -105,16 +105,13 @@ public class ContentEventRelay {
             return;
         }
         String frame = WireFormat.frame(ServerEvents.CONTENT_CHANGED, data, null);
-        if (isConfiguratorDeleted(data)) {
-            // Nothing more will come of it: each watch ends behind its last event, and no longer counts
-            // against the socket's limit of watches (docs/protocol.md §4).
-            fanOut.send(configuratorId, registry.watchers(configuratorId), frame, null, watcher -> {
-                watcher.askedToWatch().remove(configuratorId);
-                registry.unwatch(watcher, configuratorId);
-            });
-            return;
-        }
         fanOut.send(configuratorId, registry.watchers(configuratorId), frame, null);
+        if (isConfiguratorDeleted(data)) {
+            // A deleted configurator holds no place among the watches a socket may ask for (docs/protocol.md
+            // §4). Its room stays: the releases of its locks travel on the lock events, which may come later.
+            registry.watchers(configuratorId)
+                    .forEach(watcher -> watcher.askedToWatch().remove(configuratorId));
+        }
     }
 
     private static boolean isConfiguratorDeleted(JsonNode data) {

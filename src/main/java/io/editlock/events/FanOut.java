@@ -7,7 +7,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * One frame to many sockets. The frame is serialized once by the caller; each event loop then
@@ -19,8 +18,6 @@ import java.util.function.Consumer;
  */
 @ApplicationScoped
 public class FanOut {
-
-    private static final Consumer<SocketSession> NOTHING_AFTER = session -> {};
 
     private final FrameSender sender;
 
@@ -34,24 +31,11 @@ public class FanOut {
      * @param skipSocketId a socket that already has the frame (as its reply), or null
      */
     public void send(long configuratorId, Collection<SocketSession> sessions, String frame, String skipSocketId) {
-        send(configuratorId, sessions, frame, skipSocketId, NOTHING_AFTER);
-    }
-
-    /**
-     * As {@link #send(long, Collection, String, String)}, and then runs {@code after} for each socket that
-     * got the frame, on that socket's loop, right behind the frame.
-     */
-    public void send(
-            long configuratorId,
-            Collection<SocketSession> sessions,
-            String frame,
-            String skipSocketId,
-            Consumer<SocketSession> after) {
         long size = FrameSender.utf8Length(frame);
         if (sessions.size() <= 1) {
             for (SocketSession session : sessions) {
                 if (!session.socketId().equals(skipSocketId)) {
-                    sendIfWatching(sender, configuratorId, session, frame, size, after);
+                    sendIfWatching(sender, configuratorId, session, frame, size);
                 }
             }
             return;
@@ -64,12 +48,7 @@ public class FanOut {
             Thread loop = session.eventLoopThread();
             if (loop == null) {
                 sendIfWatching(
-                        sender,
-                        configuratorId,
-                        session,
-                        frame,
-                        size,
-                        after); // has not sent a message yet: no loop known
+                        sender, configuratorId, session, frame, size); // has not sent a message yet: no loop known
             } else {
                 shareOf(shares, loop, session).sessions.add(session);
             }
@@ -77,9 +56,9 @@ public class FanOut {
         Thread current = Thread.currentThread();
         for (LoopShare share : shares) {
             if (share.thread == current) {
-                share.send(sender, configuratorId, frame, size, after);
+                share.send(sender, configuratorId, frame, size);
             } else {
-                share.context.runOnContext(ignored -> share.send(sender, configuratorId, frame, size, after));
+                share.context.runOnContext(ignored -> share.send(sender, configuratorId, frame, size));
             }
         }
     }
@@ -99,23 +78,17 @@ public class FanOut {
     private record LoopShare(Thread thread, Context context, List<SocketSession> sessions) {
 
         // On the sockets' own loop, where their unwatch runs too: whether they still watch is exact here.
-        void send(FrameSender sender, long configuratorId, String frame, long size, Consumer<SocketSession> after) {
+        void send(FrameSender sender, long configuratorId, String frame, long size) {
             for (SocketSession session : sessions) {
-                sendIfWatching(sender, configuratorId, session, frame, size, after);
+                sendIfWatching(sender, configuratorId, session, frame, size);
             }
         }
     }
 
     private static void sendIfWatching(
-            FrameSender sender,
-            long configuratorId,
-            SocketSession session,
-            String frame,
-            long size,
-            Consumer<SocketSession> after) {
+            FrameSender sender, long configuratorId, SocketSession session, String frame, long size) {
         if (session.watched().contains(configuratorId)) {
             sender.send(session, frame, size);
-            after.accept(session);
         }
     }
 }
