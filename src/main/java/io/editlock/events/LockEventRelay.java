@@ -130,28 +130,11 @@ public class LockEventRelay {
         List<Long> watched = List.copyOf(registry.watchedConfigurators());
         ShownLocks.CatchUp catchUp = shown.catchUpBegins(watched);
         waitEvents.catchUp();
-        recount();
         // Holders first: a lock-lost is then never later than the lock-updated that no longer shows the lock.
         lostLocks
                 .tellLost()
                 .subscribe()
                 .with(ignored -> resyncWatchers(watched, catchUp), failure -> resyncWatchers(watched, catchUp));
-    }
-
-    /**
-     * The locks-held figures of the configurators this node counted: a change it missed (the last lock
-     * there released, the configurator deleted) would otherwise leave them for good.
-     */
-    private void recount() {
-        for (long configuratorId : metrics.counted()) {
-            locks.locks(configuratorId)
-                    .subscribe()
-                    .with(
-                            held -> metrics.count(configuratorId, held),
-                            failure -> LOG.debugf(
-                                    "locks of configurator %d not recounted: %s",
-                                    configuratorId, failure.getMessage()));
-        }
     }
 
     /**

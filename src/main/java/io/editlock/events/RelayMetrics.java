@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -60,25 +59,15 @@ public class RelayMetrics {
         if (change.publishedAtMillis() > 0) {
             lag.record(Duration.ofMillis(Math.max(0, System.currentTimeMillis() - change.publishedAtMillis())));
         }
-        count(change.configuratorId(), change.locks());
-    }
-
-    /** The configurators whose locks this node counts: after it heard nothing for a while, each is read again. */
-    Set<Long> counted() {
-        return Set.copyOf(heldByConfigurator.keySet());
-    }
-
-    /** The locks of the configurator as the store keeps them now: what the changes this node missed made them. */
-    void count(long configuratorId, List<Lock> locks) {
-        if (locks.isEmpty()) {
-            heldByConfigurator.remove(configuratorId);
+        if (change.locks().isEmpty()) {
+            heldByConfigurator.remove(change.configuratorId());
             return;
         }
         Map<ResourceType, Integer> counts = new EnumMap<>(ResourceType.class);
-        for (Lock lock : locks) {
+        for (Lock lock : change.locks()) {
             counts.merge(lock.resource().type(), 1, Integer::sum);
         }
-        heldByConfigurator.put(configuratorId, counts);
+        heldByConfigurator.put(change.configuratorId(), counts);
     }
 
     private double held(ResourceType type) {

@@ -174,7 +174,7 @@ public class WaitingState {
             String field,
             String member,
             long position) {
-        return joining.answered(request, member, () -> place(userId, configuratorId, field, member, position));
+        return joining.answered(request, () -> place(userId, configuratorId, field, member, position));
     }
 
     private void place(String userId, long configuratorId, String field, String member, long position) {
@@ -243,10 +243,6 @@ public class WaitingState {
      */
     public boolean left(String userId, long configuratorId, String field, String member) {
         resumesOf(userId).forEach(resume -> resume.placesEnded.add(configuratorId + "|" + field + "|" + member));
-        if (!member.isEmpty()) {
-            // The wait-for that took this place may still be waiting for its reply: it must not record it.
-            joining.ended(pageKey(userId, configuratorId, field), member);
-        }
         boolean[] known = new boolean[1];
         places.computeIfPresent(configuratorId + "|" + field, (key, line) -> {
             Place place = line.get(userId);

@@ -2,7 +2,6 @@ package io.editlock.events;
 
 import static io.editlock.support.Sockets.about;
 import static io.editlock.support.Sockets.page;
-import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -75,9 +74,6 @@ class LostLockCatchUpTest {
     @Inject
     PipelinedRedis pipelined;
 
-    @Inject
-    RelayMetrics metrics;
-
     private final Sockets sockets = new Sockets();
 
     @AfterEach
@@ -95,17 +91,6 @@ class LostLockCatchUpTest {
         assertEquals("filters", lost.path("data").path("resource").path("page").asText(), lost.toString());
         assertEquals("expired", lost.path("data").path("reason").asText(), "the node did not hear why: " + lost);
         assertEquals(1, scene.sara.events("lock-lost").size(), "one lock-lost: " + scene.sara.received());
-    }
-
-    /** docs/protocol.md §9: the locks-held figure is the store's again once the node hears again. */
-    @Test
-    void theLocksHeldFigureOfAConfiguratorWhoseLastLockEndedUnheardIsRecounted() {
-        Scene scene = missed(Scene::new, Scene::adminBreaksIt);
-
-        scene.sara.awaitEvent(unasked("lock-lost"), WAIT);
-        await("the configurator no longer counts a lock")
-                .atMost(WAIT)
-                .until(() -> !metrics.counted().contains(scene.configurator));
     }
 
     /** A {@code wait-for} that finds the page free is answered with a grant, which is told like any other. */

@@ -74,16 +74,6 @@ class WaitingStateTwoTabsTest {
     }
 
     @Test
-    void aPlaceLeftBeforeItsWaitForWasAnsweredIsNotRecorded() {
-        InFlightRequests.Ticket joining = state.joining("tom", CONFIGURATOR, FIELD);
-
-        assertFalse(state.left("tom", CONFIGURATOR, FIELD, "m1"), "not recorded yet");
-        assertFalse(state.joined(joining, "tom", CONFIGURATOR, FIELD, "m1", 1), "its end was heard first");
-
-        assertFalse(state.waits("tom", CONFIGURATOR, FIELD));
-    }
-
-    @Test
     void anOlderPlaceLeftWhileANewWaitForIsInFlightLeavesTheNewPlace() {
         InFlightRequests.Ticket joining = state.joining("tom", CONFIGURATOR, FIELD);
 
