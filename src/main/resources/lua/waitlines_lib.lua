@@ -22,7 +22,9 @@
 --                    late keeps its waiters. A socket past it belongs to a node that died: nobody will
 --                    say it went, so the reaper's look at the configurator (forget_dead_waiters) and
 --                    the step that would serve it forget it instead
---                    '#seq' -> the last seq handed out; the hash goes once nobody waits or asks
+--                    '#seq' -> the last seq handed out (next_seq): no seq is handed out twice in a
+--                    configurator, so a member names one place, never a later one of the same user;
+--                    once nobody waits or asks, the hash holds only '#seq', and goes a while later
 --   takeovers  hash  field -> pending take-over {u, n, k, r, last, h, hn, t, d, m, q}: asker id, name,
 --                    sockets and the request-takeover that put each there and the latest (as a waiter's
 --                    r and last); holder id and name;
@@ -170,6 +172,23 @@ local function add_asker(record, socket_id, node_id, request)
   record.last[socket_id] = request
 end
 
+-- The next number in the order of asking. A node tells a place apart from a later place of the same
+-- user in the same line only by its member, so a number is never handed out twice: the hash that
+-- counts goes a while after the configurator's lines and take-overs are empty (publish_waiting), and
+-- a count that starts again starts at the clock in microseconds, above every number of a count
+-- that went before (as fencing tokens, locks_lib.lua). Calls run in a hash that may be counting
+-- down to its end: it stays, now that someone asks again.
+local function next_seq(ctx)
+  local seq = redis.call('HINCRBY', ctx.waiters, '#seq', 1)
+  if seq == 1 then
+    seq = now_ms() * 1000
+    redis.call('HSET', ctx.waiters, '#seq', string.format('%d', seq))
+  else
+    redis.call('PERSIST', ctx.waiters)
+  end
+  return seq
+end
+
 -- Joins 'user' (from this socket, by wait-for 'request') to the line of 'field', or adds the socket
 -- to the user's place. Returns the position (1 = next) and the user's member of the line.
 local function join_line(ctx, field, user, name, socket_id, node_id, request)
@@ -177,7 +196,7 @@ local function join_line(ctx, field, user, name, socket_id, node_id, request)
   local entry = waiter_of(ctx, field, user)
   if entry == nil then
     stir(ctx)
-    local seq = redis.call('HINCRBY', ctx.waiters, '#seq', 1)
+    local seq = next_seq(ctx)
     entry = { m = field .. '|' .. string.format('%016d', seq) .. '|' .. user, n = name, k = {} }
     redis.call('ZADD', ctx.line, 0, entry.m)
     redis.call('HINCRBY', ctx.lines, field, 1)
@@ -346,9 +365,10 @@ local function publish_waiting(ctx, live)
   local moved = {}
   for field, _ in pairs(ctx.moved) do moved[#moved + 1] = field end
   local counts = waiting_counts(ctx)
-  -- Nobody waits or asks any more: the waiters hash holds nothing but '#seq'. It goes, and the next
-  -- line numbers from 1 again, so that a configurator keeps nothing of the people who waited in it.
-  if counts == nil and redis.call('EXISTS', ctx.takeovers) == 0 then redis.call('DEL', ctx.waiters) end
+  -- Nobody waits or asks any more: the waiters hash holds nothing but '#seq', so a configurator keeps
+  -- nothing of the people who waited in it. The count goes too, but not at once: a count that
+  -- started again in the same millisecond would hand out a member of a place just ended (next_seq).
+  if counts == nil and redis.call('EXISTS', ctx.takeovers) == 0 then redis.call('PEXPIRE', ctx.waiters, 10000) end
   run_waiting_counts = counts or cjson.null -- the run's announcement carries them too (locks_lib.lua)
   redis.call('PUBLISH', ctx.channel, cjson.encode({ kind = 'waiting', c = ctx.cfg, locks = views, waiting = counts or cjson.null,
     grants = ctx.grants, left = ctx.left, moved = moved, failed = ctx.failed, gone = ctx.gone,

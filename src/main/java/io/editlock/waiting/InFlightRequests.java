@@ -1,5 +1,6 @@
 package io.editlock.waiting;
 
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,6 +19,8 @@ final class InFlightRequests {
         private final String key;
         /** Under the lock of its key in {@code requests}. */
         private boolean ended;
+        /** What ended of what it may be answered with (a place in a line, by its member), under that lock too. */
+        private Set<String> endedAnswers;
 
         private Ticket(String key) {
             this.key = key;
@@ -44,6 +47,23 @@ final class InFlightRequests {
         });
     }
 
+    /**
+     * One particular answer the key's requests in flight may get ended (a place in a line left: its
+     * member, which the store never hands out twice in a configurator): a request answered with it
+     * records nothing. One answered with another (a place taken since) still records.
+     */
+    void ended(String key, String answer) {
+        requests.computeIfPresent(key, (ignored, tickets) -> {
+            tickets.forEach(ticket -> {
+                if (ticket.endedAnswers == null) {
+                    ticket.endedAnswers = new HashSet<>();
+                }
+                ticket.endedAnswers.add(answer);
+            });
+            return tickets;
+        });
+    }
+
     /** The request came to nothing to record (refused, failed); again is harmless. */
     void dropped(Ticket ticket) {
         answered(ticket, () -> {});
@@ -58,9 +78,15 @@ final class InFlightRequests {
      * @return whether it was recorded
      */
     boolean answered(Ticket ticket, Runnable record) {
+        return answered(ticket, null, record);
+    }
+
+    /** As {@link #answered(Ticket, Runnable)}, for a request answered with {@code answer} (see {@link #ended(String, String)}). */
+    boolean answered(Ticket ticket, String answer, Runnable record) {
         boolean[] recorded = new boolean[1];
         requests.computeIfPresent(ticket.key, (ignored, tickets) -> {
-            if (tickets.remove(ticket) && !ticket.ended) {
+            boolean answerEnded = answer != null && ticket.endedAnswers != null && ticket.endedAnswers.contains(answer);
+            if (tickets.remove(ticket) && !ticket.ended && !answerEnded) {
                 record.run();
                 recorded[0] = true;
             }

@@ -291,7 +291,7 @@ public class WaitEventRelay {
 
     private void granted(long c, Lock lock, String kind, boolean schedule) {
         String field = lock.resource().field();
-        state.served(lock.ownerUserId(), c, field);
+        state.placeEnded(lock.ownerUserId(), c, field);
         if (schedule) {
             // Every node may do it (it only ever moves the look earlier): the new holder's node may be gone.
             lockScripts
@@ -382,7 +382,7 @@ public class WaitEventRelay {
     /** What the user waited for or asked to take over was deleted: the wait ends as a request for it would. */
     private void gone(long c, String field, String userId) {
         Resource resource = Fields.resource(c, field);
-        state.left(userId, c, resource.field());
+        state.placeEnded(userId, c, resource.field());
         toUser(
                 userId,
                 WireFormat.frame(

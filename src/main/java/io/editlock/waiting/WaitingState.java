@@ -158,8 +158,12 @@ public class WaitingState {
         joining.dropped(request);
     }
 
-    /** The line served the user: their place ends, also one whose wait_for is still being answered. */
-    public void served(String userId, long configuratorId, String field) {
+    /**
+     * The user's place ends whoever asked for it: the line served them, or what they waited for was
+     * deleted. It ends also for a wait_for still being answered: one that ran before the grant or the
+     * delete took the place that ends now, and one that ran after it took none.
+     */
+    public void placeEnded(String userId, long configuratorId, String field) {
         joining.ended(pageKey(userId, configuratorId, field));
         left(userId, configuratorId, field);
     }
@@ -174,7 +178,7 @@ public class WaitingState {
             String field,
             String member,
             long position) {
-        return joining.answered(request, () -> place(userId, configuratorId, field, member, position));
+        return joining.answered(request, member, () -> place(userId, configuratorId, field, member, position));
     }
 
     private void place(String userId, long configuratorId, String field, String member, long position) {
@@ -243,6 +247,10 @@ public class WaitingState {
      */
     public boolean left(String userId, long configuratorId, String field, String member) {
         resumesOf(userId).forEach(resume -> resume.placesEnded.add(configuratorId + "|" + field + "|" + member));
+        if (!member.isEmpty()) {
+            // The wait-for that took this place may still be waiting for its reply: it must not record it.
+            joining.ended(pageKey(userId, configuratorId, field), member);
+        }
         boolean[] known = new boolean[1];
         places.computeIfPresent(configuratorId + "|" + field, (key, line) -> {
             Place place = line.get(userId);

@@ -67,8 +67,18 @@ class WaitingStateTwoTabsTest {
         InFlightRequests.Ticket second = state.joining("tom", CONFIGURATOR, FIELD);
 
         assertTrue(state.joined(first, "tom", CONFIGURATOR, FIELD, "m1", 1));
-        state.served("tom", CONFIGURATOR, FIELD);
+        state.placeEnded("tom", CONFIGURATOR, FIELD);
         assertFalse(state.joined(second, "tom", CONFIGURATOR, FIELD, "m1", 1));
+
+        assertFalse(state.waits("tom", CONFIGURATOR, FIELD));
+    }
+
+    @Test
+    void aPlaceLeftBeforeItsWaitForWasAnsweredIsNotRecorded() {
+        InFlightRequests.Ticket joining = state.joining("tom", CONFIGURATOR, FIELD);
+
+        assertFalse(state.left("tom", CONFIGURATOR, FIELD, "m1"), "not recorded yet");
+        assertFalse(state.joined(joining, "tom", CONFIGURATOR, FIELD, "m1", 1), "its end was heard first");
 
         assertFalse(state.waits("tom", CONFIGURATOR, FIELD));
     }

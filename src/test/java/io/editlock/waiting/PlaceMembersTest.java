@@ -1,0 +1,135 @@
+package io.editlock.waiting;
+
+import static io.editlock.support.Sockets.about;
+import static io.editlock.support.Sockets.page;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.editlock.catalog.ConfiguratorStore;
+import io.editlock.redis.LockKeys;
+import io.editlock.support.DemoLogin;
+import io.editlock.support.Fixtures;
+import io.editlock.support.Sockets;
+import io.editlock.support.WsClient;
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Response;
+import jakarta.inject.Inject;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A node tells a user's place in a line apart from a later place of the same user only by its member
+ * (docs/protocol.md §14): the end of a place may be heard while the user's next {@code wait-for} is in
+ * flight, and must end that request's place only when it is the same place. So the store never hands
+ * a member out twice in a configurator, also once its lines emptied and their count went.
+ */
+@QuarkusTest
+class PlaceMembersTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(5);
+
+    @TestHTTPResource("/")
+    URI base;
+
+    @Inject
+    ConfiguratorStore store;
+
+    @Inject
+    LockKeys keys;
+
+    @Inject
+    ReactiveRedisDataSource redis;
+
+    @Inject
+    WaitEventRelay relay;
+
+    @Inject
+    WaitingState state;
+
+    private final Sockets sockets = new Sockets();
+
+    @AfterEach
+    void close() {
+        sockets.close();
+    }
+
+    @Test
+    void aLineThatEmptiesNeverHandsOutAMemberAgain() {
+        long c = Fixtures.configurator(store);
+        long item = Fixtures.item(store, c);
+        WsClient sara = sockets.connect(base, DemoLogin.user("Sara"));
+        WsClient tom = sockets.connect(base, DemoLogin.user("Tom"));
+        assertEquals(
+                "lock-acquired",
+                sara.request("lock-item-subresource", page(item)).path("event").asText());
+        List<String> waiting = keys.waiting(c);
+        String line = waiting.get(1);
+        String waiters = waiting.get(2);
+
+        String first = joinAndLeave(tom, item, line);
+        // The line is empty: the count stays only a while, so that the configurator keeps nothing for good.
+        assertEquals(1L, call(Command.HLEN, waiters).toLong(), "only the count is left");
+        assertTrue(call(Command.PTTL, waiters).toLong() > 0, "and it goes");
+
+        String second = joinAndLeave(tom, item, line);
+        assertNotEquals(first, second, "the line emptied between the two places");
+        assertTrue(second.compareTo(first) > 0, "a later place comes later in the line");
+
+        call(Command.DEL, waiters); // the count's time ran out
+        String third = joinAndLeave(tom, item, line);
+        assertTrue(third.compareTo(second) > 0, "a count that starts again starts above every member before");
+
+        assertEquals("queued", tom.request("wait-for", about(item)).path("event").asText());
+        assertEquals(-1L, call(Command.PTTL, waiters).toLong(), "a hash with somebody in it does not go");
+    }
+
+    @Test
+    void theEndOfAPlaceHeardBeforeAWaitForIsAnsweredEndsOnlyThatPlace() throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        String field = "i:5:filters";
+        long c = 970_001;
+
+        InFlightRequests.Ticket sameTab = state.joining("tom", c, field);
+        relay.deliver(json.readTree(
+                "{\"kind\":\"waiting\",\"c\":\"" + c + "\",\"left\":[{\"f\":\"" + field + "\",\"u\":\"tom\",\"m\":\"m1\"}]}"));
+        assertFalse(state.joined(sameTab, "tom", c, field, "m1", 1), "the place this request took ended");
+
+        InFlightRequests.Ticket later = state.joining("tom", c, field);
+        relay.deliver(json.readTree(
+                "{\"kind\":\"waiting\",\"c\":\"" + c + "\",\"left\":[{\"f\":\"" + field + "\",\"u\":\"tom\",\"m\":\"m1\"}]}"));
+        assertTrue(state.joined(later, "tom", c, field, "m2", 1), "an earlier place ended, not this one");
+        state.left("tom", c, field);
+
+        InFlightRequests.Ticket deleted = state.joining("tom", c, field);
+        relay.deliver(json.readTree(
+                "{\"kind\":\"waiting\",\"c\":\"" + c + "\",\"gone\":[{\"f\":\"" + field + "\",\"u\":\"tom\"}]}"));
+        assertFalse(state.joined(deleted, "tom", c, field, "m3", 1), "the page was deleted");
+        assertFalse(state.waits("tom", c, field));
+    }
+
+    /** Tom joins the line and leaves it, from an empty line to an empty line; @return his place's member. */
+    private String joinAndLeave(WsClient tom, long item, String line) {
+        assertEquals("queued", tom.request("wait-for", about(item)).path("event").asText());
+        Response members = call(Command.ZRANGE, line, "0", "-1");
+        assertEquals(1, members.size(), members.toString());
+        String member = members.get(0).toString();
+        assertEquals("not-waiting", tom.request("stop-waiting", about(item)).path("event").asText());
+        assertEquals(0L, call(Command.ZCARD, line).toLong());
+        return member;
+    }
+
+    private Response call(Command command, String... args) {
+        return redis.execute(command, args)
+                .await()
+                .atMost(WAIT);
+    }
+}
