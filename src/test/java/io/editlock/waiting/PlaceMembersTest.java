@@ -88,7 +88,8 @@ class PlaceMembersTest {
         String third = joinAndLeave(tom, item, line);
         assertTrue(third.compareTo(second) > 0, "a count that starts again starts above every member before");
 
-        assertEquals("queued", tom.request("wait-for", about(item)).path("event").asText());
+        assertEquals(
+                "queued", tom.request("wait-for", about(item)).path("event").asText());
         assertEquals(-1L, call(Command.PTTL, waiters).toLong(), "a hash with somebody in it does not go");
     }
 
@@ -99,13 +100,13 @@ class PlaceMembersTest {
         long c = 970_001;
 
         InFlightRequests.Ticket sameTab = state.joining("tom", c, field);
-        relay.deliver(json.readTree(
-                "{\"kind\":\"waiting\",\"c\":\"" + c + "\",\"left\":[{\"f\":\"" + field + "\",\"u\":\"tom\",\"m\":\"m1\"}]}"));
+        relay.deliver(json.readTree("{\"kind\":\"waiting\",\"c\":\"" + c + "\",\"left\":[{\"f\":\"" + field
+                + "\",\"u\":\"tom\",\"m\":\"m1\"}]}"));
         assertFalse(state.joined(sameTab, "tom", c, field, "m1", 1), "the place this request took ended");
 
         InFlightRequests.Ticket later = state.joining("tom", c, field);
-        relay.deliver(json.readTree(
-                "{\"kind\":\"waiting\",\"c\":\"" + c + "\",\"left\":[{\"f\":\"" + field + "\",\"u\":\"tom\",\"m\":\"m1\"}]}"));
+        relay.deliver(json.readTree("{\"kind\":\"waiting\",\"c\":\"" + c + "\",\"left\":[{\"f\":\"" + field
+                + "\",\"u\":\"tom\",\"m\":\"m1\"}]}"));
         assertTrue(state.joined(later, "tom", c, field, "m2", 1), "an earlier place ended, not this one");
         state.left("tom", c, field);
 
@@ -118,18 +119,19 @@ class PlaceMembersTest {
 
     /** Tom joins the line and leaves it, from an empty line to an empty line; @return his place's member. */
     private String joinAndLeave(WsClient tom, long item, String line) {
-        assertEquals("queued", tom.request("wait-for", about(item)).path("event").asText());
+        assertEquals(
+                "queued", tom.request("wait-for", about(item)).path("event").asText());
         Response members = call(Command.ZRANGE, line, "0", "-1");
         assertEquals(1, members.size(), members.toString());
         String member = members.get(0).toString();
-        assertEquals("not-waiting", tom.request("stop-waiting", about(item)).path("event").asText());
+        assertEquals(
+                "not-waiting",
+                tom.request("stop-waiting", about(item)).path("event").asText());
         assertEquals(0L, call(Command.ZCARD, line).toLong());
         return member;
     }
 
     private Response call(Command command, String... args) {
-        return redis.execute(command, args)
-                .await()
-                .atMost(WAIT);
+        return redis.execute(command, args).await().atMost(WAIT);
     }
 }
