@@ -29,7 +29,8 @@
 --                    sockets and the request-takeover that put each there and the latest (as a waiter's
 --                    r and last); holder id and name;
 --                    the holder's grant (token) asked for; deadline (ms); message; its place in the
---                    order of asking (a seq from '#seq', as a line's)
+--                    order of asking (a seq from '#seq', as a line's; a string, as cjson would write
+--                    a number of 16 digits with 14)
 -- And two ARGV in a row: the lease (ms) of grants, and the channel of lock events. Every script
 -- that serves lines has the configurator's locks hash as KEYS[1]; its '#calm' (see locks_lib.lua)
 -- says that there is neither a line nor a take-over, so that a lock request or a release in a
@@ -390,7 +391,7 @@ local function first_asked_first(ctx, candidates, pending)
   for i, field in ipairs(candidates) do
     local raw, since, head = pending[i], nil, nil
     if raw then
-      since = cjson.decode(raw).q or 0
+      since = tonumber(cjson.decode(raw).q or 0)
     else
       head = line_head(ctx, field)
       if head ~= nil then since = tonumber(string.match(head, '^[^|]*|(%d+)|')) end

@@ -93,6 +93,35 @@ class PlaceMembersTest {
         assertEquals(-1L, call(Command.PTTL, waiters).toLong(), "a hash with somebody in it does not go");
     }
 
+    /**
+     * A take-over request and a line's head are served in the order they were asked (docs/protocol.md
+     * §13, §14), by numbers from the same count: the request's number must keep every digit.
+     */
+    @Test
+    void aTakeoverRequestKeepsItsNumberInTheOrderOfAsking() throws Exception {
+        long c = Fixtures.configurator(store);
+        long item = Fixtures.item(store, c);
+        WsClient sara = sockets.connect(base, DemoLogin.user("Sara"));
+        WsClient tom = sockets.connect(base, DemoLogin.user("Tom"));
+        WsClient omar = sockets.connect(base, DemoLogin.user("Omar"));
+        assertEquals(
+                "lock-acquired",
+                sara.request("lock-item-subresource", page(item)).path("event").asText());
+        assertEquals(
+                "takeover-pending",
+                tom.request("request-takeover", about(item)).path("event").asText());
+        assertEquals(
+                "queued", omar.request("wait-for", about(item)).path("event").asText());
+
+        List<String> waiting = keys.waiting(c);
+        String member = call(Command.ZRANGE, waiting.get(1), "0", "0").get(0).toString();
+        long omarsNumber = Long.parseLong(member.split("\\|")[1]);
+        String takeover =
+                call(Command.HGET, waiting.get(3), "i:" + item + ":filters").toString();
+        String tomsNumber = new ObjectMapper().readTree(takeover).path("q").asText();
+        assertEquals(String.valueOf(omarsNumber - 1), tomsNumber, takeover);
+    }
+
     @Test
     void theEndOfAPlaceHeardBeforeAWaitForIsAnsweredEndsOnlyThatPlace() throws Exception {
         ObjectMapper json = new ObjectMapper();
