@@ -24,7 +24,8 @@
 --                    the step that would serve it forget it instead
 --                    '#seq' -> the last seq handed out (next_seq): no seq is handed out twice in a
 --                    configurator, so a member names one place, never a later one of the same user;
---                    once nobody waits or asks, the hash holds only '#seq', and goes a while later
+--                    once nobody waits or asks, the hash holds only '#seq', which stays with the
+--                    configurator (delete_configurator removes it)
 --   takeovers  hash  field -> pending take-over {u, n, k, r, last, h, hn, t, d, m, q}: asker id, name,
 --                    sockets and the request-takeover that put each there and the latest (as a waiter's
 --                    r and last); holder id and name;
@@ -174,18 +175,15 @@ local function add_asker(record, socket_id, node_id, request)
 end
 
 -- The next number in the order of asking. A node tells a place apart from a later place of the same
--- user in the same line only by its member, so a number is never handed out twice: the hash that
--- counts goes a while after the configurator's lines and take-overs are empty (publish_waiting), and
--- a count that starts again starts at the clock in microseconds, above every number of a count
--- that went before (as fencing tokens, locks_lib.lua). Calls run in a hash that may be counting
--- down to its end: it stays, now that someone asks again.
+-- user in the same line only by its member, so a number is never handed out twice: the count stays
+-- when the lines empty (publish_waiting), and a count that starts again (the store lost it, or a node
+-- of an earlier version deleted it) starts at the clock in microseconds, above the numbers of the
+-- count that went before (as fencing tokens, locks_lib.lua).
 local function next_seq(ctx)
   local seq = redis.call('HINCRBY', ctx.waiters, '#seq', 1)
   if seq == 1 then
     seq = now_ms() * 1000
     redis.call('HSET', ctx.waiters, '#seq', string.format('%d', seq))
-  else
-    redis.call('PERSIST', ctx.waiters)
   end
   return seq
 end
@@ -366,10 +364,8 @@ local function publish_waiting(ctx, live)
   local moved = {}
   for field, _ in pairs(ctx.moved) do moved[#moved + 1] = field end
   local counts = waiting_counts(ctx)
-  -- Nobody waits or asks any more: the waiters hash holds nothing but '#seq', so a configurator keeps
-  -- nothing of the people who waited in it. The count goes too, but not at once: a count that
-  -- started again in the same millisecond would hand out a member of a place just ended (next_seq).
-  if counts == nil and redis.call('EXISTS', ctx.takeovers) == 0 then redis.call('PEXPIRE', ctx.waiters, 10000) end
+  -- Nobody waits or asks any more: the waiters hash holds nothing but '#seq' now, so a configurator
+  -- keeps nothing of the people who waited in it, and the count goes on from there (next_seq).
   run_waiting_counts = counts or cjson.null -- the run's announcement carries them too (locks_lib.lua)
   redis.call('PUBLISH', ctx.channel, cjson.encode({ kind = 'waiting', c = ctx.cfg, locks = views, waiting = counts or cjson.null,
     grants = ctx.grants, left = ctx.left, moved = moved, failed = ctx.failed, gone = ctx.gone,

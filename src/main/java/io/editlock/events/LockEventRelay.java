@@ -20,17 +20,22 @@ import io.editlock.session.FrameSender;
 import io.editlock.session.SessionRegistry;
 import io.editlock.session.ShownLocks;
 import io.editlock.session.SocketSession;
+import io.editlock.waiting.InFlightRequests;
 import io.editlock.waiting.WaitEventRelay;
 import io.editlock.waiting.WaitingState;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.jboss.logging.Logger;
 
 /**
@@ -47,7 +52,9 @@ import org.jboss.logging.Logger;
  * <p>Pub/sub delivers at most once: changes published while this node's subscription was down are
  * lost. So when the subscription comes back, every watched configurator gets a fresh
  * {@code lock-updated}, and nobody keeps showing a lock that is gone, and every client told it holds a
- * lock that ended meanwhile gets its {@code lock-lost} ({@link LostLockCatchUp}).
+ * lock that ended meanwhile gets its {@code lock-lost} ({@link LostLockCatchUp}). The locks-held
+ * figures are read again too. A change heard while such a read is on its way is at least as new as the
+ * read's answer (every change carries all of its configurator's locks), so that answer is then dropped.
  *
  * <p>A grant that needs a look at its configurator when its lease ends is scheduled by the node of
  * the granted socket after the script answered; the other nodes schedule it here too, so that a node
@@ -59,6 +66,8 @@ public class LockEventRelay {
     private static final Logger LOG = Logger.getLogger(LockEventRelay.class);
     /** The mark of a waiting lines' and take-overs' event among the lock events (waitlines_lib.lua). */
     private static final String WAITING_EVENT = "waiting";
+    /** Catch-up reads of configurators nobody here watches, for the figures only: a few at a time, as every node reads them at once. */
+    private static final int RECOUNTS_AT_ONCE = 4;
 
     private final ReactiveRedisDataSource redis;
     private final LockKeys keys;
@@ -74,6 +83,9 @@ public class LockEventRelay {
     private final LockScripts lockScripts;
     private final WaitEventRelay waitEvents;
     private final ShownLocks shown;
+    /** Catch-up reads of a configurator's locks, by configurator: a change heard meanwhile overtakes them. */
+    private final InFlightRequests catchUpReads = new InFlightRequests();
+
     private volatile LastingSubscription subscription;
 
     public LockEventRelay(
@@ -135,6 +147,7 @@ public class LockEventRelay {
                 .tellLost()
                 .subscribe()
                 .with(ignored -> resyncWatchers(watched, catchUp), failure -> resyncWatchers(watched, catchUp));
+        recountUnwatched(watched);
     }
 
     /**
@@ -143,6 +156,7 @@ public class LockEventRelay {
      */
     private void resyncWatchers(List<Long> watched, ShownLocks.CatchUp catchUp) {
         for (Long configuratorId : watched) {
+            InFlightRequests.Ticket read = catchUpReads.started(readKey(configuratorId));
             // The waiting counts too: their events may have been missed as well.
             waitingState
                     .refresh(configuratorId)
@@ -158,15 +172,60 @@ public class LockEventRelay {
                     .with(
                             current -> {
                                 announceEndedUnheard(catchUp, configuratorId, current);
-                                broadcastState(configuratorId, current);
+                                catchUpReads.answered(read, () -> {
+                                    metrics.counted(configuratorId, current);
+                                    broadcastState(configuratorId, current);
+                                });
                             },
                             failure -> {
+                                catchUpReads.dropped(read);
                                 shown.abandoned(catchUp, configuratorId);
                                 LOG.warnf(
                                         "re-sync of configurator %d failed, its watchers may show old locks until the next change: %s",
                                         configuratorId, failure.getMessage());
                             });
         }
+    }
+
+    /**
+     * The figures count configurators whose last change this node may have missed (a release, a
+     * delete): those that no watcher here had read again are read for the figures alone.
+     */
+    private void recountUnwatched(List<Long> watched) {
+        Set<Long> unwatched = new HashSet<>(metrics.countedConfigurators());
+        watched.forEach(unwatched::remove);
+        Multi.createFrom()
+                .iterable(unwatched)
+                .onItem()
+                .transformToUni(this::recount)
+                .merge(RECOUNTS_AT_ONCE)
+                .subscribe()
+                .with(ignored -> {}, failure -> {});
+    }
+
+    private Uni<Void> recount(long configuratorId) {
+        return Uni.createFrom().deferred(() -> {
+            InFlightRequests.Ticket read = catchUpReads.started(readKey(configuratorId));
+            return locks.locks(configuratorId)
+                    .onFailure()
+                    .retry()
+                    .withBackOff(Duration.ofMillis(200), Duration.ofSeconds(2))
+                    .atMost(5)
+                    .invoke(current -> catchUpReads.answered(read, () -> metrics.counted(configuratorId, current)))
+                    .onFailure()
+                    .invoke(failure -> {
+                        catchUpReads.dropped(read);
+                        LOG.debugf(
+                                "locks of configurator %d not counted again: %s", configuratorId, failure.getMessage());
+                    })
+                    .onFailure()
+                    .recoverWithNull()
+                    .replaceWithVoid();
+        });
+    }
+
+    private static String readKey(long configuratorId) {
+        return String.valueOf(configuratorId);
     }
 
     void deliver(String message) {
@@ -180,6 +239,7 @@ public class LockEventRelay {
                 // before a lock-updated shows the new holder, so that lock-updated is left to it.
                 if (waitEvents.deliver(event) && event.path("grants").isEmpty()) {
                     long configuratorId = event.path("c").asLong();
+                    catchUpReads.ended(readKey(configuratorId));
                     broadcastState(configuratorId, LockRecords.locks(event.path("locks")));
                 }
                 return;
@@ -189,6 +249,7 @@ public class LockEventRelay {
             LOG.warnf("ignoring a malformed lock event: %s", e.getMessage());
             return;
         }
+        catchUpReads.ended(readKey(change.configuratorId()));
         metrics.received(change);
         change.look()
                 .filter(look -> registry.find(look.grantedSocketId()).isEmpty())

@@ -14,12 +14,14 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * What the stream of lock changes tells: locks held by type (every node sees every change, so each
- * node's figure is the whole deployment's, for the configurators that changed since it started) and
- * how long a change took from the script that published it to this node (pub/sub lag).
+ * node's figure is the whole deployment's, for the configurators that changed since it started; the
+ * relay reads those again when it may have missed changes) and how long a change took from the script
+ * that published it to this node (pub/sub lag).
  */
 @Startup
 @ApplicationScoped
@@ -59,15 +61,25 @@ public class RelayMetrics {
         if (change.publishedAtMillis() > 0) {
             lag.record(Duration.ofMillis(Math.max(0, System.currentTimeMillis() - change.publishedAtMillis())));
         }
-        if (change.locks().isEmpty()) {
-            heldByConfigurator.remove(change.configuratorId());
+        counted(change.configuratorId(), change.locks());
+    }
+
+    /** The configurator's locks as they stand now, from a change or from a read of the store. */
+    void counted(long configuratorId, List<Lock> locks) {
+        if (locks.isEmpty()) {
+            heldByConfigurator.remove(configuratorId);
             return;
         }
         Map<ResourceType, Integer> counts = new EnumMap<>(ResourceType.class);
-        for (Lock lock : change.locks()) {
+        for (Lock lock : locks) {
             counts.merge(lock.resource().type(), 1, Integer::sum);
         }
-        heldByConfigurator.put(change.configuratorId(), counts);
+        heldByConfigurator.put(configuratorId, counts);
+    }
+
+    /** The configurators whose locks the figures count: those to read again when changes may have been missed. */
+    Set<Long> countedConfigurators() {
+        return Set.copyOf(heldByConfigurator.keySet());
     }
 
     private double held(ResourceType type) {

@@ -6,16 +6,17 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Requests of this node's users whose script has not answered yet, by page and user, and whether what
- * they asked for ended meanwhile: the end travels apart from the script's reply and may be heard first,
- * and what it ended must not be recorded after it. One user may ask for the same page from several
- * tabs at once, so each request has a ticket of its own: an end marks the tickets in flight when it is
- * heard, not those that start later, and a ticket answered twice (a failure after its reply) counts once.
+ * Requests of this node whose reply from the store has not come yet, by what they are about (a user's
+ * page, a configurator), and whether what they asked about ended meanwhile: the end travels apart
+ * from the reply and may be heard first, and what it ended must not be recorded after it. One user may
+ * ask for the same page from several tabs at once, so each request has a ticket of its own: an end
+ * marks the tickets in flight when it is heard, not those that start later, and a ticket answered
+ * twice (a failure after its reply) counts once.
  */
-final class InFlightRequests {
+public final class InFlightRequests {
 
     /** One request in flight. */
-    static final class Ticket {
+    public static final class Ticket {
         private final String key;
         /** Under the lock of its key in {@code requests}. */
         private boolean ended;
@@ -29,7 +30,7 @@ final class InFlightRequests {
 
     private final Map<String, Set<Ticket>> requests = new ConcurrentHashMap<>();
 
-    Ticket started(String key) {
+    public Ticket started(String key) {
         Ticket ticket = new Ticket(key);
         requests.compute(key, (ignored, tickets) -> {
             Set<Ticket> current = tickets == null ? ConcurrentHashMap.newKeySet() : tickets;
@@ -40,7 +41,7 @@ final class InFlightRequests {
     }
 
     /** What the key's requests in flight asked for ended: before what it ended is removed, so that no reply records it after. */
-    void ended(String key) {
+    public void ended(String key) {
         requests.computeIfPresent(key, (ignored, tickets) -> {
             tickets.forEach(ticket -> ticket.ended = true);
             return tickets;
@@ -65,7 +66,7 @@ final class InFlightRequests {
     }
 
     /** The request came to nothing to record (refused, failed); again is harmless. */
-    void dropped(Ticket ticket) {
+    public void dropped(Ticket ticket) {
         answered(ticket, () -> {});
     }
 
@@ -77,7 +78,7 @@ final class InFlightRequests {
      *
      * @return whether it was recorded
      */
-    boolean answered(Ticket ticket, Runnable record) {
+    public boolean answered(Ticket ticket, Runnable record) {
         return answered(ticket, null, record);
     }
 

@@ -143,6 +143,7 @@ public class WaitEventRelay {
      * configurator (docs/protocol.md §2), which no other node would do.
      */
     private void missedGrant(long c, Lock lock) {
+        state.left(lock.ownerUserId(), c, lock.resource().field());
         granted(c, lock, "queued", false);
     }
 
@@ -271,6 +272,10 @@ public class WaitEventRelay {
         if (missed instanceof TakeoverCatchUp.Requested requested) {
             requested(requested.configuratorId(), requested.takeover());
         } else if (missed instanceof TakeoverCatchUp.Granted granted) {
+            state.left(
+                    granted.lock().ownerUserId(),
+                    granted.configuratorId(),
+                    granted.lock().resource().field());
             granted(granted.configuratorId(), granted.lock(), "takeover", false);
         } else if (missed instanceof TakeoverCatchUp.Refused refused) {
             refused(refused.configuratorId(), refused.field(), refused.askerId(), refused.byUserName());
@@ -289,9 +294,12 @@ public class WaitEventRelay {
         }
     }
 
+    /**
+     * A grant from a line or a take-over. The user's place in that line, if any, ends by the
+     * {@code left} of the same event, by its member: a {@code wait-for} of the user's that is still in
+     * flight may have taken a later place, which stays.
+     */
     private void granted(long c, Lock lock, String kind, boolean schedule) {
-        String field = lock.resource().field();
-        state.placeEnded(lock.ownerUserId(), c, field);
         if (schedule) {
             // Every node may do it (it only ever moves the look earlier): the new holder's node may be gone.
             lockScripts
@@ -382,7 +390,7 @@ public class WaitEventRelay {
     /** What the user waited for or asked to take over was deleted: the wait ends as a request for it would. */
     private void gone(long c, String field, String userId) {
         Resource resource = Fields.resource(c, field);
-        state.placeEnded(userId, c, resource.field());
+        state.pageDeleted(userId, c, resource.field());
         toUser(
                 userId,
                 WireFormat.frame(

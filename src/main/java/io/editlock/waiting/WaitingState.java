@@ -159,11 +159,11 @@ public class WaitingState {
     }
 
     /**
-     * The user's place ends whoever asked for it: the line served them, or what they waited for was
-     * deleted. It ends also for a wait_for still being answered: one that ran before the grant or the
-     * delete took the place that ends now, and one that ran after it took none.
+     * What the user waited for was deleted: their place ends, also for a wait_for still being
+     * answered (one that ran before the delete took the place that ends now, one that ran after it
+     * found nothing to wait for).
      */
-    public void placeEnded(String userId, long configuratorId, String field) {
+    public void pageDeleted(String userId, long configuratorId, String field) {
         joining.ended(pageKey(userId, configuratorId, field));
         left(userId, configuratorId, field);
     }

@@ -2,6 +2,7 @@ package io.editlock.events;
 
 import static io.editlock.support.Sockets.about;
 import static io.editlock.support.Sockets.page;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -74,6 +75,9 @@ class LostLockCatchUpTest {
     @Inject
     PipelinedRedis pipelined;
 
+    @Inject
+    RelayMetrics metrics;
+
     private final Sockets sockets = new Sockets();
 
     @AfterEach
@@ -91,6 +95,28 @@ class LostLockCatchUpTest {
         assertEquals("filters", lost.path("data").path("resource").path("page").asText(), lost.toString());
         assertEquals("expired", lost.path("data").path("reason").asText(), "the node did not hear why: " + lost);
         assertEquals(1, scene.sara.events("lock-lost").size(), "one lock-lost: " + scene.sara.received());
+    }
+
+    /** docs/protocol.md §9: the locks-held figures are the store's again once the node hears again. */
+    @Test
+    void theFiguresNoLongerCountALockThatEndedUnheardInAWatchedConfigurator() {
+        Scene scene = missed(Scene::new, Scene::adminBreaksIt);
+
+        scene.sara.awaitEvent(unasked("lock-lost"), WAIT);
+        await("the configurator no longer counts a lock")
+                .atMost(WAIT)
+                .until(() -> !metrics.countedConfigurators().contains(scene.configurator));
+    }
+
+    /** Nobody on this node watches the configurator any more: it is read for the figures alone. */
+    @Test
+    void theFiguresNoLongerCountALockThatEndedUnheardInAConfiguratorNobodyWatches() {
+        Scene scene = missed(this::unwatchedBySara, Scene::adminBreaksIt);
+
+        scene.sara.awaitEvent(unasked("lock-lost"), WAIT);
+        await("the configurator no longer counts a lock")
+                .atMost(WAIT)
+                .until(() -> !metrics.countedConfigurators().contains(scene.configurator));
     }
 
     /** A {@code wait-for} that finds the page free is answered with a grant, which is told like any other. */
@@ -243,6 +269,19 @@ class LostLockCatchUpTest {
         Scene scene = new Scene();
         scene.tom.request("watch", Map.of("configuratorId", scene.configurator));
         scene.tom.clear();
+        return scene;
+    }
+
+    /** A scene in which Sara keeps her lock but no longer watches its configurator (docs/protocol.md §4). */
+    private Scene unwatchedBySara() {
+        Scene scene = new Scene();
+        assertEquals(
+                "unwatched",
+                scene.sara
+                        .request("unwatch", Map.of("configuratorId", scene.configurator))
+                        .path("event")
+                        .asText());
+        assertTrue(metrics.countedConfigurators().contains(scene.configurator), "the lock is counted");
         return scene;
     }
 

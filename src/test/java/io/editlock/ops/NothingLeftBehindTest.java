@@ -145,13 +145,16 @@ class NothingLeftBehindTest {
         return lasting;
     }
 
-    /** The configurators, their items and entries, and the indexes and sequences over them. */
+    /**
+     * The configurators, their items and entries, and the indexes and sequences over them (a
+     * configurator's {@code waiters} keeps the count of its order of asking once its lines are empty).
+     */
     private boolean catalog(String key) {
         String prefix = Pattern.quote(
                 keys.configuratorIndex().substring(0, keys.configuratorIndex().lastIndexOf(':')));
         return Pattern.matches(
                 prefix + ":(\\{c\\d+\\}:(configurator|items|children|item-entries|filters|dependencies"
-                        + "|attribute-values|variables)|[a-z-]+-index|configurator-list|seq:[a-z-]+)",
+                        + "|attribute-values|variables|waiters)|[a-z-]+-index|configurator-list|seq:[a-z-]+)",
                 key);
     }
 

@@ -76,21 +76,17 @@ class PlaceMembersTest {
         String waiters = waiting.get(2);
 
         String first = joinAndLeave(tom, item, line);
-        // The line is empty: the count stays only a while, so that the configurator keeps nothing for good.
+        // The line is empty: only its count is left, which goes with the configurator.
         assertEquals(1L, call(Command.HLEN, waiters).toLong(), "only the count is left");
-        assertTrue(call(Command.PTTL, waiters).toLong() > 0, "and it goes");
+        assertEquals(-1L, call(Command.PTTL, waiters).toLong(), "the count stays");
 
         String second = joinAndLeave(tom, item, line);
         assertNotEquals(first, second, "the line emptied between the two places");
         assertTrue(second.compareTo(first) > 0, "a later place comes later in the line");
 
-        call(Command.DEL, waiters); // the count's time ran out
+        call(Command.DEL, waiters); // lost with the store's data, or deleted by a node of an earlier version
         String third = joinAndLeave(tom, item, line);
         assertTrue(third.compareTo(second) > 0, "a count that starts again starts above every member before");
-
-        assertEquals(
-                "queued", tom.request("wait-for", about(item)).path("event").asText());
-        assertEquals(-1L, call(Command.PTTL, waiters).toLong(), "a hash with somebody in it does not go");
     }
 
     /**

@@ -67,10 +67,29 @@ class WaitingStateTwoTabsTest {
         InFlightRequests.Ticket second = state.joining("tom", CONFIGURATOR, FIELD);
 
         assertTrue(state.joined(first, "tom", CONFIGURATOR, FIELD, "m1", 1));
-        state.placeEnded("tom", CONFIGURATOR, FIELD);
+        state.left("tom", CONFIGURATOR, FIELD, "m1"); // the left of the grant's waiting event
         assertFalse(state.joined(second, "tom", CONFIGURATOR, FIELD, "m1", 1));
 
         assertFalse(state.waits("tom", CONFIGURATOR, FIELD));
+    }
+
+    @Test
+    void aPlaceTakenAfterTheUserWasServedIsRecordedThoughTheGrantIsHeardLater() {
+        InFlightRequests.Ticket later = state.joining("tom", CONFIGURATOR, FIELD);
+
+        state.left("tom", CONFIGURATOR, FIELD, "m1"); // the grant of the place Tom had, heard late
+        assertTrue(state.joined(later, "tom", CONFIGURATOR, FIELD, "m2", 3));
+
+        assertTrue(state.waits("tom", CONFIGURATOR, FIELD));
+    }
+
+    @Test
+    void aDeletedPageEndsEveryPlaceOfItsWaitForsInFlight() {
+        InFlightRequests.Ticket joining = state.joining("tom", CONFIGURATOR, FIELD);
+
+        state.pageDeleted("tom", CONFIGURATOR, FIELD);
+
+        assertFalse(state.joined(joining, "tom", CONFIGURATOR, FIELD, "m1", 1));
     }
 
     @Test
