@@ -69,7 +69,7 @@ local requests, last = {}, {}
 requests[socket_id] = request
 last[socket_id] = request
 local takeover = { u = user_id, n = user_name, k = keepers, r = requests, last = last, h = lock.u, hn = lock.n,
-                   t = lock.t, d = now + consent_ms, m = message, q = string.format('%d', next_seq(ctx)) }
+                   t = lock.t, d = now + consent_ms, m = message, q = next_seq(ctx) }
 redis.call('HSET', ctx.takeovers, field, cjson.encode(takeover))
 socket_index_update(ctx, socket_id, 't|' .. field, true)
 ctx.requested[#ctx.requested + 1] = { f = field, u = user_id, n = user_name, h = lock.u, d = takeover.d, m = message }

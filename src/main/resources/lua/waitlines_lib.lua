@@ -30,8 +30,7 @@
 --                    sockets and the request-takeover that put each there and the latest (as a waiter's
 --                    r and last); holder id and name;
 --                    the holder's grant (token) asked for; deadline (ms); message; its place in the
---                    order of asking (a seq from '#seq', as a line's; a string, as cjson would write
---                    a number of 16 digits with 14)
+--                    order of asking (a seq from '#seq', as a line's)
 -- And two ARGV in a row: the lease (ms) of grants, and the channel of lock events. Every script
 -- that serves lines has the configurator's locks hash as KEYS[1]; its '#calm' (see locks_lib.lua)
 -- says that there is neither a line nor a take-over, so that a lock request or a release in a
@@ -176,15 +175,14 @@ end
 
 -- The next number in the order of asking. A node tells a place apart from a later place of the same
 -- user in the same line only by its member, so a number is never handed out twice: the count stays
--- when the lines empty (publish_waiting), and a count that starts again (the store lost it, or a node
--- of an earlier version deleted it) starts at the clock in microseconds, above the numbers of the
--- count that went before (as fencing tokens, locks_lib.lua).
+-- when the lines empty (publish_waiting), and it never falls behind the clock in tenths of a
+-- millisecond, so a count that starts again (the store lost it or fell back to a replica behind it,
+-- or a node of an earlier version deleted it) starts above the numbers handed out before, as fencing
+-- tokens do (locks_lib.lua); no line takes ten places a millisecond for long. Tenths, not
+-- microseconds: 14 digits, which cjson writes exactly (a take-over's q).
 local function next_seq(ctx)
-  local seq = redis.call('HINCRBY', ctx.waiters, '#seq', 1)
-  if seq == 1 then
-    seq = now_ms() * 1000
-    redis.call('HSET', ctx.waiters, '#seq', string.format('%d', seq))
-  end
+  local seq = math.max(tonumber(redis.call('HGET', ctx.waiters, '#seq') or '0') + 1, now_ms() * 10)
+  redis.call('HSET', ctx.waiters, '#seq', string.format('%d', seq))
   return seq
 end
 
@@ -387,7 +385,7 @@ local function first_asked_first(ctx, candidates, pending)
   for i, field in ipairs(candidates) do
     local raw, since, head = pending[i], nil, nil
     if raw then
-      since = tonumber(cjson.decode(raw).q or 0)
+      since = cjson.decode(raw).q or 0
     else
       head = line_head(ctx, field)
       if head ~= nil then since = tonumber(string.match(head, '^[^|]*|(%d+)|')) end

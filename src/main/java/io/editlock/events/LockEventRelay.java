@@ -26,16 +26,12 @@ import io.editlock.waiting.WaitingState;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
-import io.smallrye.mutiny.Multi;
-import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Duration;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import org.jboss.logging.Logger;
 
 /**
@@ -66,8 +62,6 @@ public class LockEventRelay {
     private static final Logger LOG = Logger.getLogger(LockEventRelay.class);
     /** The mark of a waiting lines' and take-overs' event among the lock events (waitlines_lib.lua). */
     private static final String WAITING_EVENT = "waiting";
-    /** Catch-up reads of configurators nobody here watches, for the figures only: a few at a time, as every node reads them at once. */
-    private static final int RECOUNTS_AT_ONCE = 4;
 
     private final ReactiveRedisDataSource redis;
     private final LockKeys keys;
@@ -83,6 +77,7 @@ public class LockEventRelay {
     private final LockScripts lockScripts;
     private final WaitEventRelay waitEvents;
     private final ShownLocks shown;
+    private final LocksHeldRecount recount;
     /** Catch-up reads of a configurator's locks, by configurator: a change heard meanwhile overtakes them. */
     private final InFlightRequests catchUpReads = new InFlightRequests();
 
@@ -102,7 +97,9 @@ public class LockEventRelay {
             LostLockCatchUp lostLocks,
             LockScripts lockScripts,
             WaitEventRelay waitEvents,
-            ShownLocks shown) {
+            ShownLocks shown,
+            LocksHeldRecount recount) {
+        this.recount = recount;
         this.lockScripts = lockScripts;
         this.shown = shown;
         this.waitEvents = waitEvents;
@@ -147,7 +144,7 @@ public class LockEventRelay {
                 .tellLost()
                 .subscribe()
                 .with(ignored -> resyncWatchers(watched, catchUp), failure -> resyncWatchers(watched, catchUp));
-        recountUnwatched(watched);
+        recount.recount(watched, catchUpReads);
     }
 
     /**
@@ -170,13 +167,7 @@ public class LockEventRelay {
                     .atMost(5)
                     .subscribe()
                     .with(
-                            current -> {
-                                announceEndedUnheard(catchUp, configuratorId, current);
-                                catchUpReads.answered(read, () -> {
-                                    metrics.counted(configuratorId, current);
-                                    broadcastState(configuratorId, current);
-                                });
-                            },
+                            current -> onSubscriptionThread(() -> caughtUp(catchUp, read, configuratorId, current)),
                             failure -> {
                                 catchUpReads.dropped(read);
                                 shown.abandoned(catchUp, configuratorId);
@@ -188,43 +179,38 @@ public class LockEventRelay {
     }
 
     /**
-     * The figures count configurators whose last change this node may have missed (a release, a
-     * delete): those that no watcher here had read again are read for the figures alone.
+     * The read's answer, on the thread that delivers the changes: a change heard before it overtook it
+     * (it is at least as new: it carries all the configurator's locks), and one heard after it is
+     * broadcast after it, on every event loop (a broadcast from another thread would reach the sockets
+     * of this thread's loop after the change's).
      */
-    private void recountUnwatched(List<Long> watched) {
-        Set<Long> unwatched = new HashSet<>(metrics.countedConfigurators());
-        watched.forEach(unwatched::remove);
-        Multi.createFrom()
-                .iterable(unwatched)
-                .onItem()
-                .transformToUni(this::recount)
-                .merge(RECOUNTS_AT_ONCE)
-                .subscribe()
-                .with(ignored -> {}, failure -> {});
+    private void caughtUp(
+            ShownLocks.CatchUp catchUp, InFlightRequests.Ticket read, long configuratorId, List<Lock> current) {
+        try {
+            boolean endedUnheard = announceEndedUnheard(catchUp, configuratorId, current);
+            if (catchUpReads.answered(read, () -> {})) {
+                metrics.counted(configuratorId, current);
+                broadcastState(configuratorId, current);
+            } else if (endedUnheard) {
+                // The lock-released above came after the newer change's lock-updated: the watchers get
+                // the state again after them (docs/protocol.md §4).
+                broadcastState(configuratorId, shown.locks(configuratorId));
+            }
+        } finally {
+            catchUpReads.dropped(read);
+        }
     }
 
-    private Uni<Void> recount(long configuratorId) {
-        return Uni.createFrom().deferred(() -> {
-            InFlightRequests.Ticket read = catchUpReads.started(readKey(configuratorId));
-            return locks.locks(configuratorId)
-                    .onFailure()
-                    .retry()
-                    .withBackOff(Duration.ofMillis(200), Duration.ofSeconds(2))
-                    .atMost(5)
-                    .invoke(current -> catchUpReads.answered(read, () -> metrics.counted(configuratorId, current)))
-                    .onFailure()
-                    .invoke(failure -> {
-                        catchUpReads.dropped(read);
-                        LOG.debugf(
-                                "locks of configurator %d not counted again: %s", configuratorId, failure.getMessage());
-                    })
-                    .onFailure()
-                    .recoverWithNull()
-                    .replaceWithVoid();
-        });
+    private void onSubscriptionThread(Runnable task) {
+        LastingSubscription current = subscription;
+        if (current == null) {
+            task.run();
+        } else {
+            current.runOnContext(task);
+        }
     }
 
-    private static String readKey(long configuratorId) {
+    static String readKey(long configuratorId) {
         return String.valueOf(configuratorId);
     }
 
@@ -239,8 +225,10 @@ public class LockEventRelay {
                 // before a lock-updated shows the new holder, so that lock-updated is left to it.
                 if (waitEvents.deliver(event) && event.path("grants").isEmpty()) {
                     long configuratorId = event.path("c").asLong();
+                    List<Lock> current = LockRecords.locks(event.path("locks"));
                     catchUpReads.ended(readKey(configuratorId));
-                    broadcastState(configuratorId, LockRecords.locks(event.path("locks")));
+                    metrics.counted(configuratorId, current);
+                    broadcastState(configuratorId, current);
                 }
                 return;
             }
@@ -291,8 +279,10 @@ public class LockEventRelay {
      * The node did not hear why they ended: reason {@code expired}, as the holders' {@code lock-lost}. A
      * socket whose own unlock's reply told it is not told again (docs/protocol.md §4).
      */
-    private void announceEndedUnheard(ShownLocks.CatchUp catchUp, long configuratorId, List<Lock> current) {
-        for (ShownLocks.Ended ended : shown.endedUnheard(catchUp, configuratorId, current)) {
+    /** @return whether it announced any */
+    private boolean announceEndedUnheard(ShownLocks.CatchUp catchUp, long configuratorId, List<Lock> current) {
+        List<ShownLocks.Ended> endedUnheard = shown.endedUnheard(catchUp, configuratorId, current);
+        for (ShownLocks.Ended ended : endedUnheard) {
             String frame = WireFormat.frame(
                     ServerEvents.LOCK_RELEASED,
                     WireFormat.released(new ReleasedLock(ended.lock(), ReleaseReason.EXPIRED, "")),
@@ -303,6 +293,7 @@ public class LockEventRelay {
                     frame,
                     ended.toldSocketId().orElse(null));
         }
+        return !endedUnheard.isEmpty();
     }
 
     private void broadcastState(long configuratorId, List<Lock> current) {

@@ -1,6 +1,7 @@
 package io.editlock.redis;
 
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Redis;
@@ -78,6 +79,21 @@ public final class LastingSubscription {
         return channel;
     }
 
+    /**
+     * Runs the task on the thread that delivers this subscription's messages, after the messages
+     * delivered so far: an owner that must order its own work with the messages (a read of what they
+     * change) needs no lock for it. Runs it at once while no subscription stands.
+     */
+    public void runOnContext(Runnable task) {
+        Attempt attempt = current;
+        Context context = attempt == null ? null : attempt.context;
+        if (context == null) {
+            task.run();
+        } else {
+            context.runOnContext(ignored -> task.run());
+        }
+    }
+
     /** Whether Redis confirmed the subscription and its connection still stands (for readiness and tests). */
     public boolean active() {
         return active;
@@ -127,6 +143,8 @@ public final class LastingSubscription {
         private volatile RedisConnection connection;
         private volatile boolean confirmed;
         private volatile long timer = -1;
+        /** Where its messages are delivered, once it stands. */
+        private volatile Context context;
 
         Attempt(boolean afterLoss) {
             this.afterLoss = afterLoss;
@@ -171,6 +189,7 @@ public final class LastingSubscription {
             if ("message".equalsIgnoreCase(kind) && reply.size() >= 3) {
                 deliver(reply.get(2).toString());
             } else if ("subscribe".equalsIgnoreCase(kind) && !confirmed) {
+                context = Vertx.currentContext();
                 confirmed = true;
                 vertx.cancelTimer(timer);
                 if (stopped) {

@@ -56,6 +56,13 @@ public class ShownLocks {
         shown.putIfAbsent(configuratorId, fresh(locks));
     }
 
+    /** What the watchers of the configurator were shown last. */
+    public synchronized List<Lock> locks(long configuratorId) {
+        return shown.getOrDefault(configuratorId, List.of()).stream()
+                .map(Shown::lock)
+                .toList();
+    }
+
     /** The configurator has no watchers here any more. */
     public synchronized void forget(long configuratorId) {
         shown.remove(configuratorId);

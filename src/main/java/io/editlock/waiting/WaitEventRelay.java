@@ -143,7 +143,7 @@ public class WaitEventRelay {
      * configurator (docs/protocol.md §2), which no other node would do.
      */
     private void missedGrant(long c, Lock lock) {
-        state.left(lock.ownerUserId(), c, lock.resource().field());
+        state.grantedUnheard(lock.ownerUserId(), c, lock.resource().field());
         granted(c, lock, "queued", false);
     }
 
@@ -272,7 +272,7 @@ public class WaitEventRelay {
         if (missed instanceof TakeoverCatchUp.Requested requested) {
             requested(requested.configuratorId(), requested.takeover());
         } else if (missed instanceof TakeoverCatchUp.Granted granted) {
-            state.left(
+            state.grantedUnheard(
                     granted.lock().ownerUserId(),
                     granted.configuratorId(),
                     granted.lock().resource().field());

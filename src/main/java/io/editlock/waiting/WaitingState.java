@@ -159,6 +159,18 @@ public class WaitingState {
     }
 
     /**
+     * The line served the user, or a take-over gave them the page, and this node missed it: their
+     * recorded place ends by its member, so that a wait_for of theirs still in flight that took the
+     * same place records nothing (one that took a later place would).
+     */
+    public void grantedUnheard(String userId, long configuratorId, String field) {
+        Place place = placesIn(configuratorId, field).get(userId);
+        if (place != null) {
+            left(userId, configuratorId, field, place.member());
+        }
+    }
+
+    /**
      * What the user waited for was deleted: their place ends, also for a wait_for still being
      * answered (one that ran before the delete took the place that ends now, one that ran after it
      * found nothing to wait for).

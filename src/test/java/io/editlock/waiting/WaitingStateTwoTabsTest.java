@@ -84,6 +84,18 @@ class WaitingStateTwoTabsTest {
     }
 
     @Test
+    void aGrantThisNodeMissedEndsTheRecordedPlaceForAWaitForInFlightThatTookItToo() {
+        InFlightRequests.Ticket first = state.joining("tom", CONFIGURATOR, FIELD);
+        InFlightRequests.Ticket second = state.joining("tom", CONFIGURATOR, FIELD);
+        assertTrue(state.joined(first, "tom", CONFIGURATOR, FIELD, "m1", 1));
+
+        state.grantedUnheard("tom", CONFIGURATOR, FIELD); // the catch-up finds Tom holding the page
+
+        assertFalse(state.joined(second, "tom", CONFIGURATOR, FIELD, "m1", 1));
+        assertFalse(state.waits("tom", CONFIGURATOR, FIELD));
+    }
+
+    @Test
     void aDeletedPageEndsEveryPlaceOfItsWaitForsInFlight() {
         InFlightRequests.Ticket joining = state.joining("tom", CONFIGURATOR, FIELD);
 
