@@ -178,10 +178,12 @@ end
 -- when the lines empty (publish_waiting), and it never falls behind the clock in tenths of a
 -- millisecond, so a count that starts again (the store lost it or fell back to a replica behind it,
 -- or a node of an earlier version deleted it) starts above the numbers handed out before, as fencing
--- tokens do (locks_lib.lua); no line takes ten places a millisecond for long. Tenths, not
--- microseconds: 14 digits, which cjson writes exactly (a take-over's q).
+-- tokens do (locks_lib.lua); no line takes ten places in a tenth of a millisecond for long. Tenths,
+-- not microseconds: 14 digits, which cjson writes exactly (a take-over's q).
 local function next_seq(ctx)
-  local seq = math.max(tonumber(redis.call('HGET', ctx.waiters, '#seq') or '0') + 1, now_ms() * 10)
+  local t = redis.call('TIME')
+  local tenths = tonumber(t[1]) * 10000 + math.floor(tonumber(t[2]) / 100)
+  local seq = math.max(tonumber(redis.call('HGET', ctx.waiters, '#seq') or '0') + 1, tenths)
   redis.call('HSET', ctx.waiters, '#seq', string.format('%d', seq))
   return seq
 end
@@ -385,7 +387,7 @@ local function first_asked_first(ctx, candidates, pending)
   for i, field in ipairs(candidates) do
     local raw, since, head = pending[i], nil, nil
     if raw then
-      since = cjson.decode(raw).q or 0
+      since = tonumber(cjson.decode(raw).q or 0)
     else
       head = line_head(ctx, field)
       if head ~= nil then since = tonumber(string.match(head, '^[^|]*|(%d+)|')) end

@@ -193,8 +193,8 @@ public class LockEventRelay {
                 broadcastState(configuratorId, current);
             } else if (endedUnheard) {
                 // The lock-released above came after the newer change's lock-updated: the watchers get
-                // the state again after them (docs/protocol.md §4).
-                broadcastState(configuratorId, shown.locks(configuratorId));
+                // that state again after them (docs/protocol.md §4), less what they were just told ended.
+                shown.showing(configuratorId).ifPresent(locks -> broadcastState(configuratorId, locks));
             }
         } finally {
             catchUpReads.dropped(read);
@@ -292,6 +292,8 @@ public class LockEventRelay {
                     registry.watchers(configuratorId),
                     frame,
                     ended.toldSocketId().orElse(null));
+            // No longer shown, and owed by no other catch-up.
+            shown.heard(configuratorId, ended.lock());
         }
         return !endedUnheard.isEmpty();
     }

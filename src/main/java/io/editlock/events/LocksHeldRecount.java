@@ -81,6 +81,10 @@ class LocksHeldRecount {
 
     private Uni<Void> read(long configuratorId, InFlightRequests reads, AtomicInteger failed) {
         return Uni.createFrom().deferred(() -> {
+            if (asked.get() != null) {
+                // A later catch-up is waiting: it reads again what this one has not read yet.
+                return Uni.createFrom().voidItem();
+            }
             InFlightRequests.Ticket read = reads.started(LockEventRelay.readKey(configuratorId));
             return locks.locks(configuratorId)
                     // Redis may still be loading its data right after it came back.

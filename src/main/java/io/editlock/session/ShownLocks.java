@@ -56,11 +56,10 @@ public class ShownLocks {
         shown.putIfAbsent(configuratorId, fresh(locks));
     }
 
-    /** What the watchers of the configurator were shown last. */
-    public synchronized List<Lock> locks(long configuratorId) {
-        return shown.getOrDefault(configuratorId, List.of()).stream()
-                .map(Shown::lock)
-                .toList();
+    /** What the watchers of the configurator were shown last; empty when this node shows them nothing yet. */
+    public synchronized Optional<List<Lock>> showing(long configuratorId) {
+        return Optional.ofNullable(shown.get(configuratorId))
+                .map(locks -> locks.stream().map(Shown::lock).toList());
     }
 
     /** The configurator has no watchers here any more. */

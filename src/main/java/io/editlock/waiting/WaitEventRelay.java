@@ -83,6 +83,7 @@ public class WaitEventRelay {
      * ({@link TakeoverCatchUp}).
      */
     public void catchUp() {
+        state.catchUpBegins();
         takeovers
                 .missed()
                 .subscribe()
@@ -93,22 +94,28 @@ public class WaitEventRelay {
             state.refresh(configuratorId).subscribe().with(ignored -> {}, failure -> {});
         }
         for (Map.Entry<Long, String> line : state.lines()) {
-            long c = line.getKey();
-            String field = line.getValue();
-            lockScripts
-                    .list(c)
-                    .subscribe()
-                    .with(
-                            locks -> {
-                                locks.stream()
-                                        .filter(lock -> lock.resource().field().equals(field))
-                                        .filter(lock -> state.placesIn(c, field).containsKey(lock.ownerUserId()))
-                                        .forEach(lock -> missedGrant(c, lock));
-                                forgetPlacesGone(c, field).subscribe().with(ignored -> moved(c, field), failure -> {});
-                            },
-                            failure -> LOG.debugf(
-                                    "line %s of configurator %d not caught up: %s", field, c, failure.getMessage()));
+            catchUpLine(line.getKey(), line.getValue());
         }
+    }
+
+    /**
+     * What became of this node's users' places in one line while it may have missed waiting events:
+     * a grant from the line, or where they are now.
+     */
+    void catchUpLine(long c, String field) {
+        lockScripts
+                .list(c)
+                .subscribe()
+                .with(
+                        locks -> {
+                            locks.stream()
+                                    .filter(lock -> lock.resource().field().equals(field))
+                                    .filter(lock -> state.placesIn(c, field).containsKey(lock.ownerUserId()))
+                                    .forEach(lock -> missedGrant(c, lock));
+                            forgetPlacesGone(c, field).subscribe().with(ignored -> moved(c, field), failure -> {});
+                        },
+                        failure -> LOG.debugf(
+                                "line %s of configurator %d not caught up: %s", field, c, failure.getMessage()));
     }
 
     /**

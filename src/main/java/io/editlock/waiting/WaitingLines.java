@@ -48,6 +48,7 @@ public class WaitingLines {
     private final SocketIndex sockets;
     private final LockRequests requests;
     private final Withdrawals withdrawals;
+    private final WaitEventRelay events;
     /** How long a user's count of lines lives after its last use. */
     private static final Duration LINES_KEPT = Duration.ofDays(1);
     /** Far longer than a wait-for takes from its count to its line (every Redis call is bounded well below). */
@@ -64,7 +65,9 @@ public class WaitingLines {
             SocketIndex sockets,
             LockRequests requests,
             Withdrawals withdrawals,
+            WaitEventRelay events,
             EditlockConfig config) {
+        this.events = events;
         this.scripts = scripts;
         this.items = items;
         this.redis = redis;
@@ -100,6 +103,7 @@ public class WaitingLines {
     private Uni<Outcome> ask(Resource resource, Holder holder, String entry, boolean counted) {
         long request = requests.next();
         InFlightRequests.Ticket joining = state.joining(holder.userId(), resource.configuratorId(), resource.field());
+        long catchUps = state.catchUps();
         // Listed under the socket before it waits, so that its going (or idling) reaches the line.
         return listedFirst(
                         holder.socketId(),
@@ -115,7 +119,7 @@ public class WaitingLines {
                 .invoke(() -> state.notJoining(joining))
                 .onCancellation()
                 .invoke(() -> state.notJoining(joining))
-                .map(reply -> outcome(resource, holder, reply, joining));
+                .map(reply -> outcome(resource, holder, reply, joining, catchUps));
     }
 
     /**
@@ -159,15 +163,22 @@ public class WaitingLines {
         return items.resolve(requested);
     }
 
-    private Outcome outcome(Resource resource, Holder holder, WaitReply reply, InFlightRequests.Ticket joining) {
+    /** @param catchUps the node's count of catch-ups when the request began */
+    private Outcome outcome(
+            Resource resource, Holder holder, WaitReply reply, InFlightRequests.Ticket joining, long catchUps) {
         if (reply instanceof WaitReply.Queued queued) {
-            state.joined(
+            boolean recorded = state.joined(
                     joining,
                     holder.userId(),
                     resource.configuratorId(),
                     resource.field(),
                     queued.member(),
                     queued.position());
+            if (recorded && state.catchUps() != catchUps) {
+                // A catch-up began while this was in flight, and did not know of the place: what it would
+                // have found (a grant from the line missed, the place gone) is looked for now.
+                events.catchUpLine(resource.configuratorId(), resource.field());
+            }
             return new Queued(resource, queued.position());
         }
         state.notJoining(joining);

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What this node knows of the waiting lines: the counts watchers see in {@code lock-updated}
@@ -89,6 +90,8 @@ public class WaitingState {
      * when it ends; a node whose subscription was down needs this to tell its askers what came of it.
      */
     private final Map<Long, Map<String, AskedTakeover>> asked = new ConcurrentHashMap<>();
+    /** Catch-ups begun: a wait_for answered after one began took a place that catch-up did not look at. */
+    private final AtomicLong catchUps = new AtomicLong();
     /** Take-overs being asked by users of this node, whose request-takeover is not answered yet. */
     private final InFlightRequests asking = new InFlightRequests();
     /** Places being taken by users of this node, whose wait_for is not answered yet; it ends when the line serves them. */
@@ -199,6 +202,16 @@ public class WaitingState {
             current.put(userId, new Place(member, position));
             return current;
         });
+    }
+
+    /** This node may have missed waiting events: it looks at the lines of the places it recorded. */
+    void catchUpBegins() {
+        catchUps.incrementAndGet();
+    }
+
+    /** How many catch-ups began so far: a request that sees it change while in flight was not looked at. */
+    long catchUps() {
+        return catchUps.get();
     }
 
     /** Before a resume of the user's moves what their old socket waited for and asked for. */

@@ -2,6 +2,7 @@ package io.editlock.waiting;
 
 import static io.editlock.support.Sockets.about;
 import static io.editlock.support.Sockets.page;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
@@ -11,15 +12,19 @@ import io.editlock.lock.Page;
 import io.editlock.lock.ReleaseResult;
 import io.editlock.lock.Resource;
 import io.editlock.redis.LockKeys;
+import io.editlock.redis.PipelinedRedis;
 import io.editlock.support.Api;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.DemoLogin.TestUser;
 import io.editlock.support.PubSubOutage;
+import io.editlock.support.ScriptHooks;
 import io.editlock.support.Sockets;
 import io.editlock.support.WsClient;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.vertx.mutiny.redis.client.Command;
 import jakarta.inject.Inject;
 import java.net.URI;
@@ -51,6 +56,12 @@ class WaitingCatchUpTest {
 
     @Inject
     LockKeys keys;
+
+    @Inject
+    PipelinedRedis pipelined;
+
+    @Inject
+    WaitingState state;
 
     private final Sockets sockets = new Sockets();
 
@@ -91,6 +102,56 @@ class WaitingCatchUpTest {
                         .path("resource")
                         .path("itemId")
                         .asLong());
+    }
+
+    /**
+     * Tom's wait-for has taken its place, but its reply has not reached the node when the node misses
+     * the grant from the line and catches up: the catch-up does not know of the place yet. The node
+     * looks at that line once the reply has come, and Tom is told of his grant.
+     */
+    @Test
+    void aGrantMissedWhileAWaitForWasOnItsWayIsToldWhenItsReplyComes() {
+        TestUser saraUser = DemoLogin.user("Sara");
+        TestUser tomUser = DemoLogin.user("Tom");
+        long c = Api.configurator(saraUser);
+        long item = Api.item(saraUser, c, null);
+        WsClient sara = sockets.connect(base, saraUser);
+        WsClient tom = sockets.connect(base, tomUser);
+        sara.request("lock-item-subresource", page(item));
+
+        ScriptHooks.install(pipelined)
+                .afterNext(
+                        "wait_for",
+                        () -> Uni.createFrom()
+                                .item(() -> {
+                                    long before = state.catchUps();
+                                    PubSubOutage.missed(
+                                            redis,
+                                            keys.lockEventsChannel(),
+                                            () -> sara,
+                                            holder -> assertInstanceOf(
+                                                    ReleaseResult.Released.class,
+                                                    locks.release(
+                                                                    Resource.itemPage(item, Page.FILTERS),
+                                                                    saraUser.id(),
+                                                                    holder.socketId())
+                                                            .await()
+                                                            .atMost(WAIT)));
+                                    await("the node catches up").atMost(WAIT).until(() -> state.catchUps() > before);
+                                    return null;
+                                })
+                                .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
+                                .replaceWithVoid());
+        assertEquals(
+                "queued", tom.request("wait-for", about(item)).path("event").asText());
+
+        JsonNode granted = tom.awaitEvent(WaitingCatchUpTest::queuedGrant, WAIT);
+        assertEquals(
+                tomUser.id(),
+                granted.path("data").path("lock").path("ownerUserId").asText());
+        await("the node no longer keeps Tom's place")
+                .atMost(WAIT)
+                .until(() -> !state.waits(tomUser.id(), c, "i:" + item + ":filters"));
     }
 
     @Test
