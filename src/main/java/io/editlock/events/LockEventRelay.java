@@ -13,6 +13,7 @@ import io.editlock.protocol.ServerEvents;
 import io.editlock.protocol.WireFormat;
 import io.editlock.redis.LastingSubscription;
 import io.editlock.redis.ListeningReadiness;
+import io.editlock.redis.LockEventsThread;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.ScriptJson;
 import io.editlock.redis.StoreDataWatch;
@@ -78,6 +79,7 @@ public class LockEventRelay {
     private final WaitEventRelay waitEvents;
     private final ShownLocks shown;
     private final LocksHeldRecount recount;
+    private final LockEventsThread eventsThread;
     /** Catch-up reads of a configurator's locks, by configurator: a change heard meanwhile overtakes them. */
     private final InFlightRequests catchUpReads = new InFlightRequests();
 
@@ -98,8 +100,10 @@ public class LockEventRelay {
             LockScripts lockScripts,
             WaitEventRelay waitEvents,
             ShownLocks shown,
-            LocksHeldRecount recount) {
+            LocksHeldRecount recount,
+            LockEventsThread eventsThread) {
         this.recount = recount;
+        this.eventsThread = eventsThread;
         this.lockScripts = lockScripts;
         this.shown = shown;
         this.waitEvents = waitEvents;
@@ -119,6 +123,7 @@ public class LockEventRelay {
     void start(@Observes StartupEvent event) {
         subscription = listening.watch(
                 LastingSubscription.start(redis, vertx, keys.lockEventsChannel(), this::deliver, this::resync));
+        eventsThread.deliveredBy(subscription);
     }
 
     void stop(@Observes ShutdownEvent event) {
@@ -167,7 +172,7 @@ public class LockEventRelay {
                     .atMost(5)
                     .subscribe()
                     .with(
-                            current -> onSubscriptionThread(() -> caughtUp(catchUp, read, configuratorId, current)),
+                            current -> eventsThread.run(() -> caughtUp(catchUp, read, configuratorId, current)),
                             failure -> {
                                 catchUpReads.dropped(read);
                                 shown.abandoned(catchUp, configuratorId);
@@ -198,15 +203,6 @@ public class LockEventRelay {
             }
         } finally {
             catchUpReads.dropped(read);
-        }
-    }
-
-    private void onSubscriptionThread(Runnable task) {
-        LastingSubscription current = subscription;
-        if (current == null) {
-            task.run();
-        } else {
-            current.runOnContext(task);
         }
     }
 

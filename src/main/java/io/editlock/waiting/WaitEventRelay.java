@@ -11,6 +11,7 @@ import io.editlock.protocol.ErrorCode;
 import io.editlock.protocol.Messages;
 import io.editlock.protocol.ServerEvents;
 import io.editlock.protocol.WireFormat;
+import io.editlock.redis.LockEventsThread;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.PipelinedRedis;
 import io.editlock.session.FrameSender;
@@ -18,13 +19,13 @@ import io.editlock.session.NodeIdentity;
 import io.editlock.session.SessionRegistry;
 import io.editlock.session.SocketSession;
 import io.smallrye.mutiny.Multi;
-import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.logging.Logger;
 
 /**
@@ -40,6 +41,7 @@ import org.jboss.logging.Logger;
 public class WaitEventRelay {
 
     private static final Logger LOG = Logger.getLogger(WaitEventRelay.class);
+    private static final long REMEMBER_TOLD_GRANTS_MS = 5 * 60_000;
 
     private final LockKeys keys;
     private final SessionRegistry registry;
@@ -51,6 +53,9 @@ public class WaitEventRelay {
     private final FrameSender sender;
     private final PipelinedRedis calls;
     private final TakeoverCatchUp takeovers;
+    private final LockEventsThread eventsThread;
+    /** Tokens of grants a catch-up told, and when (ms): see {@link #toldByCatchUp}. */
+    private final Map<Long, Long> grantsToldByCatchUp = new ConcurrentHashMap<>();
 
     public WaitEventRelay(
             LockKeys keys,
@@ -62,7 +67,9 @@ public class WaitEventRelay {
             QueuedConfiguratorSwitch configuratorSwitch,
             FrameSender sender,
             PipelinedRedis calls,
-            TakeoverCatchUp takeovers) {
+            TakeoverCatchUp takeovers,
+            LockEventsThread eventsThread) {
+        this.eventsThread = eventsThread;
         this.sender = sender;
         this.takeovers = takeovers;
         this.calls = calls;
@@ -88,7 +95,7 @@ public class WaitEventRelay {
                 .missed()
                 .subscribe()
                 .with(
-                        missed -> missed.forEach(this::tell),
+                        missed -> eventsThread.run(() -> missed.forEach(this::tell)),
                         failure -> LOG.debugf("take-overs not caught up: %s", failure.getMessage()));
         for (Long configuratorId : List.copyOf(registry.watchedConfigurators())) {
             state.refresh(configuratorId).subscribe().with(ignored -> {}, failure -> {});
@@ -100,48 +107,58 @@ public class WaitEventRelay {
 
     /**
      * What became of this node's users' places in one line while it may have missed waiting events:
-     * a grant from the line, or where they are now.
+     * a grant from the line, or where they are now. What it read is acted on on the thread that
+     * delivers the events: one heard before then has already changed the places it looks at, one
+     * heard after finds them changed.
      */
     void catchUpLine(long c, String field) {
         lockScripts
                 .list(c)
                 .subscribe()
                 .with(
-                        locks -> {
+                        locks -> eventsThread.run(() -> {
                             locks.stream()
                                     .filter(lock -> lock.resource().field().equals(field))
                                     .filter(lock -> state.placesIn(c, field).containsKey(lock.ownerUserId()))
                                     .forEach(lock -> missedGrant(c, lock));
-                            forgetPlacesGone(c, field).subscribe().with(ignored -> moved(c, field), failure -> {});
-                        },
+                            forgetPlacesGone(c, field);
+                        }),
                         failure -> LOG.debugf(
                                 "line %s of configurator %d not caught up: %s", field, c, failure.getMessage()));
     }
 
     /**
      * Places that are no longer in the line (left on another node meanwhile, or ended) are forgotten
-     * here, and their users told: nothing else will tell them now.
+     * here, and their users told: nothing else will tell them now. Then the others learn where they are.
      */
-    private Uni<Void> forgetPlacesGone(long c, String field) {
+    private void forgetPlacesGone(long c, String field) {
         String line = keys.waiting(c).get(1);
-        return Multi.createFrom()
+        Multi.createFrom()
                 .iterable(Map.copyOf(state.placesIn(c, field)).entrySet())
                 .onItem()
                 .transformToUniAndMerge(place -> calls.execute(
                                 Command.ZSCORE, line, place.getValue().member())
-                        .invoke(score -> {
-                            if (score == null
-                                    && state.left(
-                                            place.getKey(),
-                                            c,
-                                            field,
-                                            place.getValue().member())) {
-                                placeEnded(c, field, place.getKey(), null, null);
-                            }
-                        }))
+                        .map(score -> score == null ? place : null))
+                .filter(gone -> gone != null)
                 .collect()
-                .last()
-                .replaceWithVoid();
+                .asList()
+                .subscribe()
+                .with(
+                        gone -> eventsThread.run(() -> {
+                            for (Map.Entry<String, WaitingState.Place> place : gone) {
+                                if (state.left(
+                                        place.getKey(),
+                                        c,
+                                        field,
+                                        place.getValue().member())) {
+                                    placeEnded(c, field, place.getKey(), null, null);
+                                }
+                            }
+                            moved(c, field);
+                        }),
+                        failure -> LOG.debugf(
+                                "places in line %s of configurator %d not looked at: %s",
+                                field, c, failure.getMessage()));
     }
 
     /**
@@ -150,8 +167,22 @@ public class WaitEventRelay {
      * configurator (docs/protocol.md §2), which no other node would do.
      */
     private void missedGrant(long c, Lock lock) {
-        state.grantedUnheard(lock.ownerUserId(), c, lock.resource().field());
-        granted(c, lock, "queued", false);
+        // Two looks at the line may both find the grant: the one that still finds the place tells it.
+        if (state.grantedUnheard(lock.ownerUserId(), c, lock.resource().field())) {
+            toldByCatchUp(lock);
+            granted(c, lock, "queued", false);
+        }
+    }
+
+    /**
+     * A grant a catch-up told: its event, published after the catch-up read it and heard later, must
+     * not tell it again. Such events come within moments, or never (they were missed): a grant is
+     * remembered for five minutes.
+     */
+    private void toldByCatchUp(Lock lock) {
+        long now = System.currentTimeMillis();
+        grantsToldByCatchUp.values().removeIf(toldAt -> toldAt < now - REMEMBER_TOLD_GRANTS_MS);
+        grantsToldByCatchUp.put(lock.token(), now);
     }
 
     /**
@@ -173,11 +204,13 @@ public class WaitEventRelay {
     private boolean relay(JsonNode event) {
         long c = Long.parseLong(event.path("c").asText());
         for (JsonNode grant : array(event.path("grants"))) {
-            granted(
-                    c,
-                    LockRecords.lock(grant.path("lock")),
-                    grant.path("kind").asText(),
-                    grant.path("schedule").asBoolean());
+            Lock lock = LockRecords.lock(grant.path("lock"));
+            boolean schedule = grant.path("schedule").asBoolean();
+            if (grantsToldByCatchUp.remove(lock.token()) == null) {
+                granted(c, lock, grant.path("kind").asText(), schedule);
+            } else if (schedule) {
+                scheduleLook(c, lock);
+            }
         }
         for (JsonNode left : array(event.path("left"))) {
             left(c, left);
@@ -268,10 +301,13 @@ public class WaitEventRelay {
             state.takeoverEnded(askerId, c, field);
             return;
         }
-        takeovers.lapsed(c, field, askerId).subscribe().with(missed -> missed.forEach(this::tell), failure -> {
-            state.takeoverEnded(askerId, c, field);
-            LOG.debugf("the end of take-over %s in %d not told: %s", field, c, failure.getMessage());
-        });
+        takeovers
+                .lapsed(c, field, askerId)
+                .subscribe()
+                .with(missed -> eventsThread.run(() -> missed.forEach(this::tell)), failure -> {
+                    state.takeoverEnded(askerId, c, field);
+                    LOG.debugf("the end of take-over %s in %d not told: %s", field, c, failure.getMessage());
+                });
     }
 
     /** What a node missed of take-overs, told as the waiting events would have told it. */
@@ -279,6 +315,7 @@ public class WaitEventRelay {
         if (missed instanceof TakeoverCatchUp.Requested requested) {
             requested(requested.configuratorId(), requested.takeover());
         } else if (missed instanceof TakeoverCatchUp.Granted granted) {
+            toldByCatchUp(granted.lock());
             state.grantedUnheard(
                     granted.lock().ownerUserId(),
                     granted.configuratorId(),
@@ -308,11 +345,7 @@ public class WaitEventRelay {
      */
     private void granted(long c, Lock lock, String kind, boolean schedule) {
         if (schedule) {
-            // Every node may do it (it only ever moves the look earlier): the new holder's node may be gone.
-            lockScripts
-                    .scheduleExpiry(c, lock.expiresAt().toEpochMilli())
-                    .subscribe()
-                    .with(ignored -> {}, failure -> {});
+            scheduleLook(c, lock);
         }
         Map<String, String> keepers = lock.keepers();
         if (keepers.values().stream().findFirst().map(node.id()::equals).orElse(false)) {
@@ -343,6 +376,14 @@ public class WaitEventRelay {
             frame = WireFormat.frame(ServerEvents.TAKEOVER_GRANTED, data, null);
         }
         toHolder(lock, frame);
+    }
+
+    /** Every node may do it (it only ever moves the look earlier): the new holder's node may be gone. */
+    private void scheduleLook(long c, Lock lock) {
+        lockScripts
+                .scheduleExpiry(c, lock.expiresAt().toEpochMilli())
+                .subscribe()
+                .with(ignored -> {}, failure -> {});
     }
 
     private void requested(long c, PendingTakeover takeover) {

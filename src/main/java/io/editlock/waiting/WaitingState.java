@@ -166,11 +166,10 @@ public class WaitingState {
      * recorded place ends by its member, so that a wait_for of theirs still in flight that took the
      * same place records nothing (one that took a later place would).
      */
-    public void grantedUnheard(String userId, long configuratorId, String field) {
+    /** @return whether this node still kept the place (and so nobody told the user of the grant yet) */
+    public boolean grantedUnheard(String userId, long configuratorId, String field) {
         Place place = placesIn(configuratorId, field).get(userId);
-        if (place != null) {
-            left(userId, configuratorId, field, place.member());
-        }
+        return place != null && left(userId, configuratorId, field, place.member());
     }
 
     /**
