@@ -25,7 +25,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Optional;
 import org.jboss.logging.Logger;
 
 /**
@@ -41,7 +41,6 @@ import org.jboss.logging.Logger;
 public class WaitEventRelay {
 
     private static final Logger LOG = Logger.getLogger(WaitEventRelay.class);
-    private static final long REMEMBER_TOLD_GRANTS_MS = 5 * 60_000;
 
     private final LockKeys keys;
     private final SessionRegistry registry;
@@ -54,8 +53,7 @@ public class WaitEventRelay {
     private final PipelinedRedis calls;
     private final TakeoverCatchUp takeovers;
     private final LockEventsThread eventsThread;
-    /** Tokens of grants a catch-up told, and when (ms): see {@link #toldByCatchUp}. */
-    private final Map<Long, Long> grantsToldByCatchUp = new ConcurrentHashMap<>();
+    private final GrantsTold told = new GrantsTold();
 
     public WaitEventRelay(
             LockKeys keys,
@@ -90,6 +88,7 @@ public class WaitEventRelay {
      * ({@link TakeoverCatchUp}).
      */
     public void catchUp() {
+        told.catchUpBegins();
         state.catchUpBegins();
         takeovers
                 .missed()
@@ -107,31 +106,12 @@ public class WaitEventRelay {
 
     /**
      * What became of this node's users' places in one line while it may have missed waiting events:
-     * a grant from the line, or where they are now. What it read is acted on on the thread that
-     * delivers the events: one heard before then has already changed the places it looks at, one
-     * heard after finds them changed.
+     * a grant from the line, the place gone, or where they are now. The line is read before the locks,
+     * so that a place a grant ended shows as that grant's lock; and what was read is acted on on the
+     * thread that delivers the events: one heard before then has already changed the places looked
+     * at, one heard after finds them changed (and a grant told, {@link GrantsTold}).
      */
     void catchUpLine(long c, String field) {
-        lockScripts
-                .list(c)
-                .subscribe()
-                .with(
-                        locks -> eventsThread.run(() -> {
-                            locks.stream()
-                                    .filter(lock -> lock.resource().field().equals(field))
-                                    .filter(lock -> state.placesIn(c, field).containsKey(lock.ownerUserId()))
-                                    .forEach(lock -> missedGrant(c, lock));
-                            forgetPlacesGone(c, field);
-                        }),
-                        failure -> LOG.debugf(
-                                "line %s of configurator %d not caught up: %s", field, c, failure.getMessage()));
-    }
-
-    /**
-     * Places that are no longer in the line (left on another node meanwhile, or ended) are forgotten
-     * here, and their users told: nothing else will tell them now. Then the others learn where they are.
-     */
-    private void forgetPlacesGone(long c, String field) {
         String line = keys.waiting(c).get(1);
         Multi.createFrom()
                 .iterable(Map.copyOf(state.placesIn(c, field)).entrySet())
@@ -142,23 +122,35 @@ public class WaitEventRelay {
                 .filter(gone -> gone != null)
                 .collect()
                 .asList()
+                .flatMap(gone -> lockScripts.list(c).map(locks -> new LineRead(gone, locks)))
                 .subscribe()
                 .with(
-                        gone -> eventsThread.run(() -> {
-                            for (Map.Entry<String, WaitingState.Place> place : gone) {
-                                if (state.left(
-                                        place.getKey(),
-                                        c,
-                                        field,
-                                        place.getValue().member())) {
-                                    placeEnded(c, field, place.getKey(), null, null);
-                                }
-                            }
-                            moved(c, field);
-                        }),
+                        read -> eventsThread.run(() -> settle(c, field, read)),
                         failure -> LOG.debugf(
-                                "places in line %s of configurator %d not looked at: %s",
-                                field, c, failure.getMessage()));
+                                "line %s of configurator %d not caught up: %s", field, c, failure.getMessage()));
+    }
+
+    /** The places found gone from a line, and the configurator's locks read after them. */
+    private record LineRead(List<Map.Entry<String, WaitingState.Place>> gone, List<Lock> locks) {}
+
+    private void settle(long c, String field, LineRead read) {
+        Optional<Lock> held = read.locks().stream()
+                .filter(lock -> lock.resource().field().equals(field))
+                .findFirst();
+        // A user who also asked to take the page over hears of it from the take-over's catch-up.
+        held.filter(lock -> state.placesIn(c, field).containsKey(lock.ownerUserId()))
+                .filter(lock -> !state.asksTakeover(lock.ownerUserId(), c, field))
+                .ifPresent(lock -> missedGrant(c, lock));
+        for (Map.Entry<String, WaitingState.Place> place : read.gone()) {
+            String userId = place.getKey();
+            boolean granted =
+                    held.map(lock -> lock.ownerUserId().equals(userId)).orElse(false);
+            // Nothing else will tell of a place that ended otherwise; a grant is told as a grant.
+            if (state.left(userId, c, field, place.getValue().member()) && !granted) {
+                placeEnded(c, field, userId, null, null);
+            }
+        }
+        moved(c, field);
     }
 
     /**
@@ -168,21 +160,9 @@ public class WaitEventRelay {
      */
     private void missedGrant(long c, Lock lock) {
         // Two looks at the line may both find the grant: the one that still finds the place tells it.
-        if (state.grantedUnheard(lock.ownerUserId(), c, lock.resource().field())) {
-            toldByCatchUp(lock);
+        if (state.grantedUnheard(lock.ownerUserId(), c, lock.resource().field()) && told.firstByCatchUp(c, lock)) {
             granted(c, lock, "queued", false);
         }
-    }
-
-    /**
-     * A grant a catch-up told: its event, published after the catch-up read it and heard later, must
-     * not tell it again. Such events come within moments, or never (they were missed): a grant is
-     * remembered for five minutes.
-     */
-    private void toldByCatchUp(Lock lock) {
-        long now = System.currentTimeMillis();
-        grantsToldByCatchUp.values().removeIf(toldAt -> toldAt < now - REMEMBER_TOLD_GRANTS_MS);
-        grantsToldByCatchUp.put(lock.token(), now);
     }
 
     /**
@@ -206,7 +186,7 @@ public class WaitEventRelay {
         for (JsonNode grant : array(event.path("grants"))) {
             Lock lock = LockRecords.lock(grant.path("lock"));
             boolean schedule = grant.path("schedule").asBoolean();
-            if (grantsToldByCatchUp.remove(lock.token()) == null) {
+            if (told.firstByEvent(c, lock)) {
                 granted(c, lock, grant.path("kind").asText(), schedule);
             } else if (schedule) {
                 scheduleLook(c, lock);
@@ -315,12 +295,13 @@ public class WaitEventRelay {
         if (missed instanceof TakeoverCatchUp.Requested requested) {
             requested(requested.configuratorId(), requested.takeover());
         } else if (missed instanceof TakeoverCatchUp.Granted granted) {
-            toldByCatchUp(granted.lock());
             state.grantedUnheard(
                     granted.lock().ownerUserId(),
                     granted.configuratorId(),
                     granted.lock().resource().field());
-            granted(granted.configuratorId(), granted.lock(), "takeover", false);
+            if (told.firstByCatchUp(granted.configuratorId(), granted.lock())) {
+                granted(granted.configuratorId(), granted.lock(), "takeover", false);
+            }
         } else if (missed instanceof TakeoverCatchUp.Refused refused) {
             refused(refused.configuratorId(), refused.field(), refused.askerId(), refused.byUserName());
         } else if (missed instanceof TakeoverCatchUp.Blocked blocked) {

@@ -349,6 +349,11 @@ public class WaitingState {
         return Optional.ofNullable(ended[0]);
     }
 
+    /** Whether the user asked to take that page over, as far as this node knows. */
+    boolean asksTakeover(String userId, long configuratorId, String field) {
+        return asked.getOrDefault(configuratorId, Map.of()).containsKey(field + "|" + userId);
+    }
+
     /** The configurators with take-overs asked for by users of this node. */
     public Set<Long> askedConfigurators() {
         return Set.copyOf(asked.keySet());
