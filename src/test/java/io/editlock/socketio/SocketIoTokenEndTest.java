@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 @TestProfile(SocketIoTokenEndTest.ShortTokens.class)
 class SocketIoTokenEndTest {
 
-    static final Duration TOKEN_LIFETIME = Duration.ofSeconds(4);
+    static final Duration TOKEN_LIFETIME = Duration.ofSeconds(8);
 
     public static class ShortTokens implements QuarkusTestProfile {
         @Override
