@@ -137,10 +137,12 @@ public class WaitEventRelay {
         Optional<Lock> held = read.locks().stream()
                 .filter(lock -> lock.resource().field().equals(field))
                 .findFirst();
-        // A user who also asked to take the page over hears of it from the take-over's catch-up.
+        // A user who also asked to take the page over may have got it by the take-over: told as one.
+        // Whichever catch-up tells it first tells it (GrantsTold), so that a failed read of the other
+        // leaves nobody holding a page they were not told of.
         held.filter(lock -> state.placesIn(c, field).containsKey(lock.ownerUserId()))
-                .filter(lock -> !state.asksTakeover(lock.ownerUserId(), c, field))
-                .ifPresent(lock -> missedGrant(c, lock));
+                .ifPresent(lock ->
+                        missedGrant(c, lock, state.asksTakeover(lock.ownerUserId(), c, field) ? "takeover" : "queued"));
         for (Map.Entry<String, WaitingState.Place> place : read.gone()) {
             String userId = place.getKey();
             boolean granted =
@@ -158,10 +160,10 @@ public class WaitEventRelay {
      * listened. It is taken up as if heard, so a configurator grant also releases the user's previous
      * configurator (docs/protocol.md §2), which no other node would do.
      */
-    private void missedGrant(long c, Lock lock) {
+    private void missedGrant(long c, Lock lock, String kind) {
         // Two looks at the line may both find the grant: the one that still finds the place tells it.
         if (state.grantedUnheard(lock.ownerUserId(), c, lock.resource().field()) && told.firstByCatchUp(c, lock)) {
-            granted(c, lock, "queued", false);
+            granted(c, lock, kind, false);
         }
     }
 
