@@ -255,11 +255,7 @@ public class RequestHandler {
                     }
                     List<Lock> locks = moved.get().locks();
                     locks.forEach(session.heldLocks()::granted);
-                    // This node now tells the user how the places move and when one ends, as the node
-                    // they asked from did (docs/protocol.md §14; the position is read at the next move),
-                    // and how its take-over requests end, should it miss that (§13).
-                    waitingState.resumed(resuming, moved.get());
-                    waitEvents.tellStandingRequests(session, locks);
+                    waitEvents.resumed(session, resuming, moved.get());
                     ObjectNode data = WireFormat.object();
                     data.set("locks", WireFormat.locks(locks, true));
                     return WireFormat.frame(ServerEvents.RESUMED, data, request.ref());

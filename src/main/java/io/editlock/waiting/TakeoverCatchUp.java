@@ -79,6 +79,19 @@ public class TakeoverCatchUp {
      * holder who still has the page is the lock in the way. Empty when no socket of this node asked it.
      */
     public Uni<List<Missed>> lapsed(long c, String field, String askerId) {
+        return endOf(c, field, askerId, true);
+    }
+
+    /**
+     * How a request ended that this node recorded after a catch-up began, which did not look at it:
+     * its end may have been published while the node heard nothing. Empty while it stands, and when
+     * this node no longer follows it.
+     */
+    public Uni<List<Missed>> recordedLate(long c, String field, String askerId) {
+        return endOf(c, field, askerId, false);
+    }
+
+    private Uni<List<Missed>> endOf(long c, String field, String askerId, boolean decidedByNobody) {
         List<WaitingState.AskedTakeover> asked = state.askedIn(c).stream()
                 .filter(request ->
                         request.field().equals(field) && request.askerId().equals(askerId))
@@ -92,7 +105,7 @@ public class TakeoverCatchUp {
                 if (!now.pending()) {
                     state.takeoverEnded(now.askerId(), c, now.field())
                             .flatMap(request -> outcome(c, facts.found(), now, request.holderId()))
-                            .map(outcome -> outcome instanceof Refused
+                            .map(outcome -> decidedByNobody && outcome instanceof Refused
                                     ? new Blocked(c, now.field(), now.askerId(), now.blocking())
                                     : outcome)
                             .ifPresent(missed::add);

@@ -54,6 +54,7 @@ public class Takeovers {
     private final LockRequests requests;
     private final Withdrawals withdrawals;
     private final WaitingState state;
+    private final WaitEventRelay events;
     private final Duration consent;
 
     public Takeovers(
@@ -66,7 +67,9 @@ public class Takeovers {
             LockRequests requests,
             Withdrawals withdrawals,
             WaitingState state,
+            WaitEventRelay events,
             EditlockConfig config) {
+        this.events = events;
         this.scripts = scripts;
         this.state = state;
         this.lines = lines;
@@ -94,6 +97,7 @@ public class Takeovers {
                     long request = requests.next();
                     InFlightRequests.Ticket asking =
                             state.asking(resource.configuratorId(), resource.field(), asker.userId());
+                    long catchUps = state.catchUps();
                     return lines.listedFirst(
                                     asker.socketId(),
                                     resource.configuratorId(),
@@ -102,7 +106,8 @@ public class Takeovers {
                                                             resource, asker, message, consent, request)
                                                     .flatMap(reply -> {
                                                         if (reply instanceof TakeoverReply.Pending pending) {
-                                                            return pending(resource, asker, pending, member, asking);
+                                                            return pending(
+                                                                    resource, asker, pending, member, asking, catchUps);
                                                         }
                                                         state.notAsking(asking);
                                                         return unswept(member, refused(resource, reply));
@@ -148,19 +153,26 @@ public class Takeovers {
                 .transform(LockStoreUnavailableException::of);
     }
 
+    /** @param catchUps the node's count of catch-ups when the request began */
     private Uni<Outcome> pending(
             Resource resource,
             Holder asker,
             TakeoverReply.Pending reply,
             String member,
-            InFlightRequests.Ticket asking) {
+            InFlightRequests.Ticket asking,
+            long catchUps) {
         long deadline = reply.deadline();
         Outcome pending = new Pending(resource, Instant.ofEpochMilli(deadline));
         // Its end may come while this node's subscription is down: then the node has to know to ask.
-        state.askedUnlessEnded(
+        boolean recorded = state.askedUnlessEnded(
                 asking,
                 resource.configuratorId(),
                 new WaitingState.AskedTakeover(resource.field(), asker.userId(), reply.holder()));
+        if (recorded && state.catchUps() != catchUps) {
+            // A catch-up began while this was in flight, and did not know of the request: it may have
+            // ended unheard since.
+            events.catchUpTakeover(resource.configuratorId(), resource.field(), asker.userId());
+        }
         if (!reply.created()) {
             return unswept(member, pending); // the request asked before has its own entry
         }

@@ -3,6 +3,7 @@ package io.editlock.waiting;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.editlock.lock.Lock;
+import io.editlock.lock.MovedSocket;
 import io.editlock.lock.Resource;
 import io.editlock.lock.ResourceType;
 import io.editlock.lock.redis.LockRecords;
@@ -128,6 +129,20 @@ public class WaitEventRelay {
                         read -> eventsThread.run(() -> settle(c, field, read)),
                         failure -> LOG.debugf(
                                 "line %s of configurator %d not caught up: %s", field, c, failure.getMessage()));
+    }
+
+    /**
+     * What became of a take-over request this node recorded after a catch-up began: the catch-up did
+     * not look at it, and its end may have been published while the node heard nothing.
+     */
+    void catchUpTakeover(long c, String field, String askerId) {
+        takeovers
+                .recordedLate(c, field, askerId)
+                .subscribe()
+                .with(
+                        missed -> eventsThread.run(() -> missed.forEach(this::tell)),
+                        failure -> LOG.debugf(
+                                "take-over %s of configurator %d not caught up: %s", field, c, failure.getMessage()));
     }
 
     /** The places found gone from a line, and the configurator's locks read after them. */
@@ -378,14 +393,28 @@ public class WaitEventRelay {
     }
 
     /**
-     * A socket that took over locks of its user (a resume after a reload or a drop) is told of the
-     * take-over requests that stand against them, as the user's sockets were when they came
-     * (docs/protocol.md §13): else a holder who reloads would never see the request, and would lose
-     * the page when its window ends without having been asked.
+     * A socket of this node resumed its user's old socket (docs/protocol.md §5): this node now follows
+     * the places and take-over requests it moved, as the node they were asked from did (§13, §14; a
+     * place's position is read at its next move). A catch-up that began meanwhile did not look at
+     * them, so they are looked at now. And the socket is told of the take-over requests that stand
+     * against the locks it took over, as the user's sockets were when they came: else a holder who
+     * reloads would never see the request, and would lose the page when its window ends without
+     * having been asked.
      */
-    public void tellStandingRequests(SocketSession session, List<Lock> taken) {
+    public void resumed(SocketSession session, WaitingState.Resuming resume, MovedSocket moved) {
+        if (state.resumed(resume, moved)) {
+            moved.places().stream()
+                    .map(place -> Map.entry(place.configuratorId(), place.field()))
+                    .distinct()
+                    .forEach(line -> catchUpLine(line.getKey(), line.getValue()));
+            moved.asks()
+                    .forEach(ask -> catchUpTakeover(
+                            ask.configuratorId(),
+                            ask.field(),
+                            session.identity().userId()));
+        }
         takeovers
-                .standingAgainst(session.identity().userId(), taken)
+                .standingAgainst(session.identity().userId(), moved.locks())
                 .subscribe()
                 .with(
                         standing -> standing.forEach(requested ->

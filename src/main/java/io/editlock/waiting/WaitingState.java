@@ -90,7 +90,10 @@ public class WaitingState {
      * when it ends; a node whose subscription was down needs this to tell its askers what came of it.
      */
     private final Map<Long, Map<String, AskedTakeover>> asked = new ConcurrentHashMap<>();
-    /** Catch-ups begun: a wait_for answered after one began took a place that catch-up did not look at. */
+    /**
+     * Catch-ups begun: a wait_for, request_takeover or resume answered after one began recorded what
+     * that catch-up did not look at.
+     */
     private final AtomicLong catchUps = new AtomicLong();
     /** Take-overs being asked by users of this node, whose request-takeover is not answered yet. */
     private final InFlightRequests asking = new InFlightRequests();
@@ -106,13 +109,16 @@ public class WaitingState {
     /** One resume's window: from before its move until what it moved is recorded. */
     public static final class Resuming {
         private final String userId;
+        /** The node's catch-ups begun when the resume began: one begun since did not look at what it moved. */
+        private final long catchUpsBefore;
         /** {@code <configurator>|<field>|<member>} of places that ended; member empty: any place there. */
         private final Set<String> placesEnded = ConcurrentHashMap.newKeySet();
         /** {@code <configurator>|<field>} of take-over requests that ended. */
         private final Set<String> asksEnded = ConcurrentHashMap.newKeySet();
 
-        private Resuming(String userId) {
+        private Resuming(String userId, long catchUpsBefore) {
             this.userId = userId;
+            this.catchUpsBefore = catchUpsBefore;
         }
 
         private boolean placeEnded(long configuratorId, String field, String member) {
@@ -165,8 +171,9 @@ public class WaitingState {
      * The line served the user, or a take-over gave them the page, and this node missed it: their
      * recorded place ends by its member, so that a wait_for of theirs still in flight that took the
      * same place records nothing (one that took a later place would).
+     *
+     * @return whether this node still kept the place (and so nobody told the user of the grant yet)
      */
-    /** @return whether this node still kept the place (and so nobody told the user of the grant yet) */
     public boolean grantedUnheard(String userId, long configuratorId, String field) {
         Place place = placesIn(configuratorId, field).get(userId);
         return place != null && left(userId, configuratorId, field, place.member());
@@ -215,7 +222,7 @@ public class WaitingState {
 
     /** Before a resume of the user's moves what their old socket waited for and asked for. */
     public Resuming resuming(String userId) {
-        Resuming resume = new Resuming(userId);
+        Resuming resume = new Resuming(userId, catchUps.get());
         resuming.computeIfAbsent(userId, id -> ConcurrentHashMap.newKeySet()).add(resume);
         return resume;
     }
@@ -223,8 +230,10 @@ public class WaitingState {
     /**
      * The places and take-over requests a resume moved here: recorded, but for those whose end was heard
      * while it moved them. Ends the resume's window.
+     *
+     * @return whether a catch-up began while the resume moved them: it did not look at them
      */
-    public void resumed(Resuming resume, MovedSocket moved) {
+    public boolean resumed(Resuming resume, MovedSocket moved) {
         moved.places().stream()
                 .filter(place -> !resume.placeEnded(place.configuratorId(), place.field(), place.member()))
                 .forEach(place -> place(resume.userId, place.configuratorId(), place.field(), place.member(), 0));
@@ -233,6 +242,7 @@ public class WaitingState {
                 .forEach(ask ->
                         asked(ask.configuratorId(), new AskedTakeover(ask.field(), resume.userId, ask.holderId())));
         notResuming(resume);
+        return catchUps.get() != resume.catchUpsBefore;
     }
 
     /** The resume failed, or moved nothing: its window ends. */
@@ -332,9 +342,13 @@ public class WaitingState {
         asking.dropped(request);
     }
 
-    /** The request stands, as its reply says: recorded, unless its end was heard while it was being asked. */
-    void askedUnlessEnded(InFlightRequests.Ticket request, long configuratorId, AskedTakeover takeover) {
-        asking.answered(request, () -> asked(configuratorId, takeover));
+    /**
+     * The request stands, as its reply says: recorded, unless its end was heard while it was being asked.
+     *
+     * @return whether it is recorded
+     */
+    boolean askedUnlessEnded(InFlightRequests.Ticket request, long configuratorId, AskedTakeover takeover) {
+        return asking.answered(request, () -> asked(configuratorId, takeover));
     }
 
     /** @return the request, if this node had not heard of its end before */

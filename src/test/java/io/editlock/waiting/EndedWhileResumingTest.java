@@ -1,21 +1,28 @@
 package io.editlock.waiting;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.lock.Holder;
+import io.editlock.lock.LockService;
 import io.editlock.lock.Page;
+import io.editlock.lock.ReleaseResult;
 import io.editlock.lock.Resource;
+import io.editlock.redis.LockKeys;
 import io.editlock.redis.PipelinedRedis;
 import io.editlock.session.ResumeStore;
 import io.editlock.support.Api;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.DemoLogin.TestUser;
+import io.editlock.support.PubSubOutage;
 import io.editlock.support.ScriptHooks;
 import io.editlock.support.Sockets;
 import io.editlock.support.WsClient;
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.Uni;
@@ -63,6 +70,15 @@ class EndedWhileResumingTest {
     @Inject
     PipelinedRedis pipelined;
 
+    @Inject
+    ReactiveRedisDataSource redis;
+
+    @Inject
+    LockKeys keys;
+
+    @Inject
+    LockService locks;
+
     private final Sockets sockets = new Sockets();
 
     @AfterEach
@@ -73,64 +89,124 @@ class EndedWhileResumingTest {
     @ParameterizedTest
     @ValueSource(strings = {"a place in the line", "a take-over request"})
     void whatEndedWhileTheResumeMovedItIsNotFollowed(String what) {
-        boolean line = what.startsWith("a place");
-        TestUser saraUser = DemoLogin.user("Sara");
-        TestUser tomUser = DemoLogin.user("Tom");
-        long c = Api.configurator(tomUser);
-        long item = Api.item(tomUser, c, null);
-        Resource filters = Resource.itemPage(item, Page.FILTERS).inConfigurator(c);
-        Map<String, Object> page = Map.of("itemId", item, "page", "filters");
-        WsClient tom = sockets.connect(base, tomUser);
-        assertEquals(
-                "lock-acquired",
-                tom.request("lock-item-subresource", page).path("event").asText());
-
-        Holder elsewhere = new Holder(saraUser.id(), "Sara", "elsewhere-" + UUID.randomUUID(), "other-node");
-        lines.listedFirst(elsewhere.socketId(), c, () -> Uni.createFrom().voidItem())
-                .await()
-                .atMost(WAIT);
-        if (line) {
-            assertInstanceOf(
-                    WaitReply.Queued.class,
-                    scripts.waitFor(filters, elsewhere, true, 1).await().atMost(WAIT));
-        } else {
-            assertInstanceOf(
-                    TakeoverReply.Pending.class,
-                    scripts.requestTakeover(filters, elsewhere, "please", Duration.ofMinutes(5), 1)
-                            .await()
-                            .atMost(WAIT));
-            tom.awaitEvent(frame -> frame.path("event").asText().equals("takeover-requested"), WAIT);
-        }
-        String resumeToken = "resume-" + UUID.randomUUID();
-        resumes.recordLive(resumeToken, elsewhere.socketId(), saraUser.id(), elsewhere.nodeId())
-                .await()
-                .atMost(WAIT);
-        resumes.markDropped(resumeToken, Duration.ofMinutes(1)).await().atMost(WAIT);
-        WsClient sara = sockets.connect(base, saraUser);
-
-        ScriptHooks.install(pipelined)
-                .afterNext(
-                        "move_socket_locks",
-                        () -> Uni.createFrom()
-                                .item(() -> {
-                                    if (line) {
-                                        tom.request("unlock-item-subresource", page);
-                                    } else {
-                                        takeovers
-                                                .answer(filters, tomUser.id(), true)
-                                                .await()
-                                                .atMost(WAIT);
-                                    }
-                                    // The end is heard here, and handed to Sara's new socket, before the move's reply.
-                                    return sara.awaitEvent(frame -> grantOf(frame, filters), WAIT);
-                                })
-                                .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
-                                .replaceWithVoid());
-        JsonNode resumed = sara.request("resume", Map.of("resumeToken", resumeToken));
+        Scene scene = new Scene(what);
+        JsonNode resumed = scene.resumeWhile(() -> {
+            scene.tomEndsIt();
+            // The end is heard here, and handed to Sara's new socket, before the move's reply.
+            scene.sara.awaitEvent(frame -> grantOf(frame, scene.filters), WAIT);
+        });
 
         assertEquals("resumed", resumed.path("event").asText(), resumed.toString());
-        assertFalse(state.waits(saraUser.id(), c, filters.field()), "the node follows a place that was served");
-        assertFalse(state.askedConfigurators().contains(c), "the node follows a take-over request that ended");
+        scene.assertNotFollowed();
+    }
+
+    /**
+     * The end comes while the node hears nothing, and the node catches up before the move's reply: that
+     * catch-up does not know of what the resume moves yet. The node looks at it once it is recorded, and
+     * Sara is told of her grant.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"a place in the line", "a take-over request"})
+    void whatEndedUnheardWhileTheResumeMovedItIsToldOnceItIsRecorded(String what) {
+        Scene scene = new Scene(what);
+        JsonNode resumed = scene.resumeWhile(() -> {
+            long before = state.catchUps();
+            PubSubOutage.missed(redis, keys.lockEventsChannel(), () -> scene, Scene::tomEndsIt);
+            await("the node catches up").atMost(WAIT).until(() -> state.catchUps() > before);
+        });
+
+        assertEquals("resumed", resumed.path("event").asText(), resumed.toString());
+        JsonNode granted = scene.sara.awaitEvent(frame -> grantOf(frame, scene.filters), WAIT);
+        assertEquals(
+                scene.line ? "lock-acquired" : "takeover-granted",
+                granted.path("event").asText(),
+                granted.toString());
+        await("the node no longer follows what ended").atMost(WAIT).untilAsserted(scene::assertNotFollowed);
+    }
+
+    /**
+     * Tom holds an item's filters page; Sara waits for it, or asked to take it over, from a socket of
+     * another node, which dropped; Sara is connected here with its resume token.
+     */
+    private final class Scene {
+        final boolean line;
+        final TestUser saraUser = DemoLogin.user("Sara");
+        final TestUser tomUser = DemoLogin.user("Tom");
+        final long c = Api.configurator(tomUser);
+        final long item = Api.item(tomUser, c, null);
+        final Resource filters = Resource.itemPage(item, Page.FILTERS).inConfigurator(c);
+        final WsClient tom = sockets.connect(base, tomUser);
+        final String resumeToken = "resume-" + UUID.randomUUID();
+        final WsClient sara;
+
+        Scene(String what) {
+            line = what.startsWith("a place");
+            assertEquals(
+                    "lock-acquired",
+                    tom.request("lock-item-subresource", Map.of("itemId", item, "page", "filters"))
+                            .path("event")
+                            .asText());
+            Holder elsewhere = new Holder(saraUser.id(), "Sara", "elsewhere-" + UUID.randomUUID(), "other-node");
+            lines.listedFirst(elsewhere.socketId(), c, () -> Uni.createFrom().voidItem())
+                    .await()
+                    .atMost(WAIT);
+            if (line) {
+                assertInstanceOf(
+                        WaitReply.Queued.class,
+                        scripts.waitFor(filters, elsewhere, true, 1).await().atMost(WAIT));
+            } else {
+                assertInstanceOf(
+                        TakeoverReply.Pending.class,
+                        scripts.requestTakeover(filters, elsewhere, "please", Duration.ofMinutes(5), 1)
+                                .await()
+                                .atMost(WAIT));
+                tom.awaitEvent(frame -> frame.path("event").asText().equals("takeover-requested"), WAIT);
+            }
+            resumes.recordLive(resumeToken, elsewhere.socketId(), saraUser.id(), elsewhere.nodeId())
+                    .await()
+                    .atMost(WAIT);
+            resumes.markDropped(resumeToken, Duration.ofMinutes(1)).await().atMost(WAIT);
+            sara = sockets.connect(base, saraUser);
+        }
+
+        /** Sara resumes; {@code duringMove} runs right after the store moved her old socket's places and requests. */
+        JsonNode resumeWhile(Runnable duringMove) {
+            ScriptHooks.install(pipelined)
+                    .afterNext(
+                            "move_socket_locks",
+                            () -> Uni.createFrom()
+                                    .item(() -> {
+                                        duringMove.run();
+                                        return null;
+                                    })
+                                    .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
+                                    .replaceWithVoid());
+            return sara.request("resume", Map.of("resumeToken", resumeToken));
+        }
+
+        /** Tom frees the page (the line serves Sara) or hands it over, in-process. */
+        void tomEndsIt() {
+            if (line) {
+                assertInstanceOf(
+                        ReleaseResult.Released.class,
+                        locks.release(filters, tomUser.id(), tom.socketId())
+                                .await()
+                                .atMost(WAIT));
+            } else {
+                assertTrue(
+                        takeovers
+                                .answer(filters, tomUser.id(), true)
+                                .await()
+                                .atMost(WAIT)
+                                .isPresent(),
+                        "Tom's answer must find Sara's request");
+            }
+        }
+
+        void assertNotFollowed() {
+            assertFalse(state.waits(saraUser.id(), c, filters.field()), "the node follows a place that was served");
+            assertFalse(state.askedConfigurators().contains(c), "the node follows a take-over request that ended");
+        }
     }
 
     private static boolean grantOf(JsonNode frame, Resource resource) {

@@ -2,6 +2,8 @@ package io.editlock.waiting;
 
 import static io.editlock.support.Sockets.about;
 import static io.editlock.support.Sockets.page;
+import static io.editlock.support.Sockets.resource;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,19 +13,27 @@ import io.editlock.lock.Holder;
 import io.editlock.lock.Page;
 import io.editlock.lock.Resource;
 import io.editlock.redis.LockKeys;
+import io.editlock.redis.PipelinedRedis;
 import io.editlock.session.NodeIdentity;
 import io.editlock.support.Api;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.DemoLogin.TestUser;
 import io.editlock.support.PubSubOutage;
+import io.editlock.support.ScriptHooks;
 import io.editlock.support.Sockets;
 import io.editlock.support.WsClient;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.inject.Inject;
 import java.net.URI;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -56,6 +66,12 @@ class TakeoverCatchUpTest {
 
     @Inject
     NodeIdentity node;
+
+    @Inject
+    PipelinedRedis pipelined;
+
+    @Inject
+    WaitingState state;
 
     private final Sockets sockets = new Sockets();
 
@@ -103,6 +119,101 @@ class TakeoverCatchUpTest {
                 "the page must be the asker's, as takeover-granted says: " + unlocked);
     }
 
+    /**
+     * Tom asks while the node hears nothing, and Sara refuses before his request's reply has reached
+     * the node; the node listens again and catches up before that reply comes: the catch-up does not
+     * know of the request. The node looks at Tom's request once its reply has come, and Tom is told of
+     * the refusal, once.
+     */
+    @Test
+    void aRefusalMissedWhileTheRequestWasOnItsWayIsToldWhenItsReplyComes() {
+        HeldBack heldBack =
+                PubSubOutage.missed(redis, keys.lockEventsChannel(), this::tomAsksHeldBack, HeldBack::letGo);
+        Scene scene = heldBack.scene();
+
+        assertInstanceOf(Takeovers.Pending.class, heldBack.asked().join());
+        JsonNode refused = scene.tom.awaitEvent(event("takeover-refused"), WAIT);
+        assertEquals("Sara", refused.path("data").path("byUserName").asText(), refused.toString());
+        WsClient.stays(
+                () -> scene.tom.events("takeover-refused").size() == 1, Duration.ofSeconds(1), "Tom is told once");
+        assertTrue(
+                state.askedIn(scene.c).stream()
+                        .noneMatch(asked -> asked.askerId().equals(scene.tomUser.id())
+                                && asked.field().equals(scene.filtersPage().field())),
+                "the node follows a take-over request that ended");
+    }
+
+    /**
+     * Tom's request for Sara's filters page, made in-process, held right before its script runs until
+     * {@link #letGo}; right after the script, Sara refuses it, and its reply waits until the node has
+     * caught up (the catch-up asks Sara again about Tom's request for her attributes page, which stands).
+     */
+    private record HeldBack(
+            Scene scene, CountDownLatch go, CountDownLatch refused, CompletableFuture<Takeovers.Outcome> asked) {
+
+        void letGo() {
+            go.countDown();
+            // Latches, not polls: the node listens again a tenth of a second after the cut.
+            awaitLatch(refused);
+        }
+    }
+
+    private HeldBack tomAsksHeldBack() {
+        Scene scene = new Scene();
+        assertEquals(
+                "lock-acquired",
+                scene.sara
+                        .request("lock-item-subresource", page(scene.item, "attributes"))
+                        .path("event")
+                        .asText());
+        JsonNode pending = scene.tom.request(
+                "request-takeover", Map.of("resource", resource(scene.item, "attributes"), "message", ""));
+        assertEquals("takeover-pending", pending.path("event").asText(), pending.toString());
+        scene.sara.awaitEvent(event("takeover-requested"), WAIT);
+
+        CountDownLatch arrived = new CountDownLatch(1);
+        CountDownLatch go = new CountDownLatch(1);
+        CountDownLatch refused = new CountDownLatch(1);
+        ScriptHooks hooks = ScriptHooks.install(pipelined);
+        hooks.beforeNext(
+                "request_takeover",
+                () -> blocking(() -> {
+                    arrived.countDown();
+                    awaitLatch(go);
+                }));
+        hooks.afterNext(
+                "request_takeover",
+                () -> blocking(() -> {
+                    scene.saraAnswers(false);
+                    refused.countDown();
+                    await("the node caught up")
+                            .atMost(WAIT)
+                            .until(() -> scene.sara.events("takeover-requested").size() >= 2);
+                }));
+        CompletableFuture<Takeovers.Outcome> asked = scene.tomAsksInProcessAsync();
+        await("Tom's request is on its way").atMost(WAIT).until(() -> arrived.getCount() == 0);
+        return new HeldBack(scene, go, refused, asked);
+    }
+
+    private static void awaitLatch(CountDownLatch latch) {
+        try {
+            assertTrue(latch.await(WAIT.toMillis(), TimeUnit.MILLISECONDS), "the held-back request went on");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static Uni<Void> blocking(Runnable action) {
+        return Uni.createFrom()
+                .item(() -> {
+                    action.run();
+                    return null;
+                })
+                .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
+                .replaceWithVoid();
+    }
+
     /** A scene in which Tom has asked for the page on his socket, and Sara was told. */
     private Scene askedAndTold() {
         Scene scene = new Scene();
@@ -116,6 +227,11 @@ class TakeoverCatchUpTest {
         return PubSubOutage.missed(redis, keys.lockEventsChannel(), setUp, step);
     }
 
+    private static Predicate<JsonNode> requestedBy(TestUser asker) {
+        return frame -> event("takeover-requested").test(frame)
+                && frame.path("data").path("byUserId").asText().equals(asker.id());
+    }
+
     private static Predicate<JsonNode> event(String name) {
         return frame -> name.equals(frame.path("event").asText()) && !frame.has("ref");
     }
@@ -124,7 +240,8 @@ class TakeoverCatchUpTest {
     private final class Scene {
         final TestUser saraUser = DemoLogin.user("Sara");
         final TestUser tomUser = DemoLogin.user("Tom");
-        final long item = Api.item(saraUser, Api.configurator(saraUser), null);
+        final long c = Api.configurator(saraUser);
+        final long item = Api.item(saraUser, c, null);
         final WsClient sara = sockets.connect(base, saraUser);
         final WsClient tom = sockets.connect(base, tomUser);
         Takeovers.Pending pending;
@@ -145,6 +262,12 @@ class TakeoverCatchUpTest {
                             .request(filtersPage(), tomOnHisSocket, "please")
                             .await()
                             .atMost(WAIT));
+        }
+
+        CompletableFuture<Takeovers.Outcome> tomAsksInProcessAsync() {
+            return takeovers
+                    .request(filtersPage(), new Holder(tomUser.id(), "Tom", tom.socketId(), node.id()), "please")
+                    .subscribeAsCompletionStage();
         }
 
         void saraAnswers(boolean accept) {
