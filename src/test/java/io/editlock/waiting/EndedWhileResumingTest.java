@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.editlock.lock.Holder;
 import io.editlock.lock.LockService;
 import io.editlock.lock.Page;
 import io.editlock.lock.ReleaseResult;
@@ -31,7 +30,6 @@ import jakarta.inject.Inject;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -136,7 +134,7 @@ class EndedWhileResumingTest {
         final long item = Api.item(tomUser, c, null);
         final Resource filters = Resource.itemPage(item, Page.FILTERS).inConfigurator(c);
         final WsClient tom = sockets.connect(base, tomUser);
-        final String resumeToken = "resume-" + UUID.randomUUID();
+        final String resumeToken;
         final WsClient sara;
 
         Scene(String what) {
@@ -146,26 +144,14 @@ class EndedWhileResumingTest {
                     tom.request("lock-item-subresource", Map.of("itemId", item, "page", "filters"))
                             .path("event")
                             .asText());
-            Holder elsewhere = new Holder(saraUser.id(), "Sara", "elsewhere-" + UUID.randomUUID(), "other-node");
-            lines.listedFirst(elsewhere.socketId(), c, () -> Uni.createFrom().voidItem())
-                    .await()
-                    .atMost(WAIT);
+            SocketElsewhere elsewhere = SocketElsewhere.of(saraUser, lines, c);
             if (line) {
-                assertInstanceOf(
-                        WaitReply.Queued.class,
-                        scripts.waitFor(filters, elsewhere, true, 1).await().atMost(WAIT));
+                elsewhere.waitsFor(scripts, filters);
             } else {
-                assertInstanceOf(
-                        TakeoverReply.Pending.class,
-                        scripts.requestTakeover(filters, elsewhere, "please", Duration.ofMinutes(5), 1)
-                                .await()
-                                .atMost(WAIT));
+                elsewhere.asksFor(scripts, filters);
                 tom.awaitEvent(frame -> frame.path("event").asText().equals("takeover-requested"), WAIT);
             }
-            resumes.recordLive(resumeToken, elsewhere.socketId(), saraUser.id(), elsewhere.nodeId())
-                    .await()
-                    .atMost(WAIT);
-            resumes.markDropped(resumeToken, Duration.ofMinutes(1)).await().atMost(WAIT);
+            resumeToken = elsewhere.dropped(resumes);
             sara = sockets.connect(base, saraUser);
         }
 

@@ -1,10 +1,8 @@
 package io.editlock.waiting;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.editlock.lock.Holder;
 import io.editlock.lock.LockService;
 import io.editlock.lock.ReleaseReason;
 import io.editlock.lock.Resource;
@@ -15,12 +13,10 @@ import io.editlock.support.Sockets;
 import io.editlock.support.WsClient;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -67,15 +63,8 @@ class IdlePlaceElsewhereTest {
                         .path("event")
                         .asText());
 
-        Holder elsewhere = new Holder(tomUser.id(), "Tom", "elsewhere-" + UUID.randomUUID(), "other-node");
-        lines.listedFirst(elsewhere.socketId(), c, () -> Uni.createFrom().voidItem())
-                .await()
-                .atMost(WAIT);
-        assertInstanceOf(
-                WaitReply.Queued.class,
-                scripts.waitFor(Resource.configurator(c), elsewhere, true, 1)
-                        .await()
-                        .atMost(WAIT));
+        SocketElsewhere elsewhere = SocketElsewhere.of(tomUser, lines, c);
+        elsewhere.waitsFor(scripts, Resource.configurator(c));
         locks.releaseSocket(elsewhere.socketId(), ReleaseReason.IDLE).await().atMost(WAIT);
 
         JsonNode ended = tom.awaitEvent(frame -> frame.path("event").asText().equals("not-waiting"), WAIT);

@@ -1,11 +1,9 @@
 package io.editlock.waiting;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.editlock.lock.Holder;
 import io.editlock.lock.Page;
 import io.editlock.lock.Resource;
 import io.editlock.redis.LockKeys;
@@ -19,12 +17,10 @@ import io.editlock.support.WsClient;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -96,21 +92,10 @@ class ResumedAskerCatchUpTest {
                     sara.request("lock-item-subresource", Map.of("itemId", item, "page", "filters"))
                             .path("event")
                             .asText());
-            Holder elsewhere = new Holder(tomUser.id(), "Tom", "elsewhere-" + UUID.randomUUID(), "other-node");
-            lines.listedFirst(elsewhere.socketId(), c, () -> Uni.createFrom().voidItem())
-                    .await()
-                    .atMost(WAIT);
-            assertInstanceOf(
-                    TakeoverReply.Pending.class,
-                    scripts.requestTakeover(filters, elsewhere, "please", Duration.ofMinutes(5), 1)
-                            .await()
-                            .atMost(WAIT));
+            SocketElsewhere elsewhere = SocketElsewhere.of(tomUser, lines, c);
+            elsewhere.asksFor(scripts, filters);
             sara.awaitEvent(frame -> frame.path("event").asText().equals("takeover-requested"), WAIT);
-            String resumeToken = "resume-" + UUID.randomUUID();
-            resumes.recordLive(resumeToken, elsewhere.socketId(), tomUser.id(), elsewhere.nodeId())
-                    .await()
-                    .atMost(WAIT);
-            resumes.markDropped(resumeToken, Duration.ofMinutes(1)).await().atMost(WAIT);
+            String resumeToken = elsewhere.dropped(resumes);
             tom = sockets.connect(base, tomUser);
             JsonNode resumed = tom.request("resume", Map.of("resumeToken", resumeToken));
             assertEquals("resumed", resumed.path("event").asText(), resumed.toString());
