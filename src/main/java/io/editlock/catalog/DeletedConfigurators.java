@@ -9,7 +9,7 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Response;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,15 +23,12 @@ import org.jboss.logging.Logger;
  * still in the global indexes, which live in other hash slots. Here they are taken out in batches of
  * {@value #BATCH}, each a few short commands, so that Redis serves everybody else in between, and
  * then the set-aside records go. Until then an index entry names a configurator that is gone, which
- * every lookup answers as an unknown id.
- *
- * <p>Each delete is noted before its script runs ({@link DeleteNotes}). The node that deleted
- * cleans up at once and takes its note away, also when the script refused. Every node sweeps, now and
- * then, the notes that nobody took away once their delete can no longer be running: it cleans up after
- * a delete that ran (its node died on the way, or Redis failed), and forgets one that never ran.
+ * every lookup answers as an unknown id. A note the sweep finds overdue is settled by whether the
+ * configurator is gone: its delete ran, and is cleaned up after; else it never ran, and is forgotten.
  */
-@ApplicationScoped
-public class DeletedConfigurators {
+// A singleton, not proxied: a client proxy would need a no-args constructor in DeleteCleanup.
+@Singleton
+public class DeletedConfigurators extends DeleteCleanup {
 
     /** What a delete sets aside: the records whose ids are in a global index. */
     static final List<Entity> SET_ASIDE =
@@ -45,7 +42,6 @@ public class DeletedConfigurators {
     private final PipelinedRedis redis;
     private final LockKeys keys;
     private final CatalogIndex index;
-    private final DeleteNotes notes;
 
     public DeletedConfigurators(
             PipelinedRedis redis,
@@ -53,55 +49,33 @@ public class DeletedConfigurators {
             CatalogIndex index,
             StoreClock clock,
             @ConfigProperty(name = "quarkus.redis.timeout", defaultValue = "10s") Duration timeout) {
+        super(new DeleteNotes(redis, clock, keys.deletedConfigurators(), "deleted configurators", timeout));
         this.redis = redis;
         this.keys = keys;
         this.index = index;
-        this.notes = new DeleteNotes(redis, clock, keys.deletedConfigurators(), "deleted configurators", timeout);
     }
 
-    /** Before a delete runs: from now on, what it sets aside is found even if this node dies. */
-    Uni<DeleteNotes.Asked> asked(long configuratorId) {
-        return notes.asked(configuratorId);
-    }
-
-    /** The delete's script ran and answered other than OK (refused, or given up): it set nothing aside. */
-    Uni<Void> refused(DeleteNotes.Asked asked) {
-        return notes.refused(asked);
-    }
-
-    /** Notes of deletes the last sweep found overdue and could not settle (see {@link CleanupMetrics}). */
-    int unsettled() {
-        return notes.unsettled();
-    }
-
-    /** After a delete ran: cleans up in the background; what fails is left to the sweep. */
-    void cleanUpSoon(DeleteNotes.Asked asked) {
-        notes.cleanUpSoon(asked, cleanUp(asked));
-    }
-
+    @Override
     @Scheduled(
             every = "${editlock.catalog.cleanup-interval:10s}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> sweepNow() {
-        return notes.sweepNow(sweep());
+        return super.sweepNow();
     }
 
-    /**
-     * Settles the notes nobody took away whose delete can no longer be running: cleans up after those
-     * that ran, forgets those that did not (their node died before it ran them).
-     *
-     * @return how many notes it settled
-     */
-    public Uni<Integer> sweep() {
-        return notes.sweep(asked -> execute(Command.EXISTS, keys.configurator(asked.configuratorId()))
-                .flatMap(exists -> exists.toLong() == 0 ? cleanUp(asked).replaceWithVoid() : notes.forget(asked)));
+    /** Cleans up after a delete that ran, forgets one that never did (its configurator is still there). */
+    @Override
+    Uni<Void> settle(DeleteNotes.Asked asked) {
+        return execute(Command.EXISTS, keys.configurator(asked.configuratorId()))
+                .flatMap(exists -> exists.toLong() == 0 ? cleanUp(asked).replaceWithVoid() : forget(asked));
     }
 
     /**
      * Takes the set-aside ids out of their indexes and the records with them (the last one takes its
      * hash), and the configurator out of the listing, then the delete's note.
      */
+    @Override
     Uni<Long> cleanUp(DeleteNotes.Asked asked) {
         long configuratorId = asked.configuratorId();
         return Multi.createFrom()
@@ -111,7 +85,7 @@ public class DeletedConfigurators {
                 .collect()
                 .with(Collectors.summingLong(Long::longValue))
                 .call(() -> index.remove(Entity.CONFIGURATOR, List.of(configuratorId)))
-                .call(() -> notes.forget(asked))
+                .call(() -> forget(asked))
                 .invoke(removed -> LOG.logf(
                         removed > 0 ? Logger.Level.INFO : Logger.Level.DEBUG,
                         "deleted configurator %d: %d ids of its items and entries are out of the indexes",

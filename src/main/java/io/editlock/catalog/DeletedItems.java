@@ -10,7 +10,7 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
 import io.vertx.mutiny.redis.client.Response;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -28,13 +28,10 @@ import org.jboss.logging.Logger;
  * slots) are taken out here, in batches, so that Redis serves everybody else in between. Until then an
  * entry of a deleted item is on no page of an item that exists, and every read and write finds it gone
  * with its item.
- *
- * <p>Each delete is noted before its script runs ({@link DeleteNotes}); the node that deleted cleans
- * up at once and takes its note away, and every node sweeps the notes that nobody took away once
- * their delete can no longer be running (its node died on the way, or Redis failed).
  */
-@ApplicationScoped
-public class DeletedItems {
+// A singleton, not proxied: a client proxy would need a no-args constructor in DeleteCleanup.
+@Singleton
+public class DeletedItems extends DeleteCleanup {
 
     private static final Logger LOG = Logger.getLogger(DeletedItems.class);
 
@@ -64,7 +61,6 @@ public class DeletedItems {
     private final PipelinedRedis redis;
     private final LockKeys keys;
     private final CatalogIndex index;
-    private final DeleteNotes notes;
 
     public DeletedItems(
             PipelinedRedis redis,
@@ -72,48 +68,25 @@ public class DeletedItems {
             CatalogIndex index,
             StoreClock clock,
             @ConfigProperty(name = "quarkus.redis.timeout", defaultValue = "10s") Duration timeout) {
+        super(new DeleteNotes(redis, clock, keys.deletedItems(), "deleted items", timeout));
         this.redis = redis;
         this.keys = keys;
         this.index = index;
-        this.notes = new DeleteNotes(redis, clock, keys.deletedItems(), "deleted items", timeout);
     }
 
-    /** Before a delete runs: from now on, what it leaves is found even if this node dies. */
-    Uni<DeleteNotes.Asked> asked(long configuratorId) {
-        return notes.asked(configuratorId);
-    }
-
-    /** The delete's script ran and answered other than OK: it left nothing to do. */
-    Uni<Void> refused(DeleteNotes.Asked asked) {
-        return notes.refused(asked);
-    }
-
-    /** Notes of deletes the last sweep found overdue and could not settle (see {@link CleanupMetrics}). */
-    int unsettled() {
-        return notes.unsettled();
-    }
-
-    /** After a delete ran: cleans up in the background; what fails is left to the sweep. */
-    void cleanUpSoon(DeleteNotes.Asked asked) {
-        notes.cleanUpSoon(asked, cleanUp(asked));
-    }
-
+    @Override
     @Scheduled(
             every = "${editlock.catalog.cleanup-interval:10s}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> sweepNow() {
-        return notes.sweepNow(sweep());
+        return super.sweepNow();
     }
 
-    /**
-     * Settles the notes nobody took away whose delete can no longer be running: cleans up what the
-     * configurator's deletes left (nothing, when the delete never ran), then forgets the note.
-     *
-     * @return how many notes it settled
-     */
-    public Uni<Integer> sweep() {
-        return notes.sweep(asked -> cleanUp(asked).replaceWithVoid());
+    /** Cleans up what the configurator's deletes left (nothing, when the delete never ran). */
+    @Override
+    Uni<Void> settle(DeleteNotes.Asked asked) {
+        return cleanUp(asked).replaceWithVoid();
     }
 
     /**
@@ -122,6 +95,7 @@ public class DeletedItems {
      * A configurator deleted meanwhile took its entry hashes and lists along (DeletedConfigurators takes
      * those ids out); the sub-trees' item ids are still taken out here.
      */
+    @Override
     Uni<Long> cleanUp(DeleteNotes.Asked asked) {
         long configuratorId = asked.configuratorId();
         String subtrees = keys.deletedSubtrees(configuratorId);
@@ -131,7 +105,7 @@ public class DeletedItems {
                         subtrees,
                         SUBTREES_PER_SCAN,
                         fields -> cleanUpSubtrees(configuratorId, subtrees, fields))
-                .call(() -> notes.forget(asked))
+                .call(() -> forget(asked))
                 .invoke(removed -> LOG.logf(
                         removed > 0 ? Logger.Level.INFO : Logger.Level.DEBUG,
                         "deleted items of configurator %d: %d ids of items and entries are out of the indexes",
