@@ -68,13 +68,7 @@ public class WaitingScripts {
      */
     public Uni<WaitReply> waitFor(Resource resource, Holder holder, boolean mayJoin, long request) {
         long c = resource.configuratorId();
-        List<String> k = keys.withWaiting(
-                List.of(
-                        keys.locks(c), // locks
-                        keys.configurator(c), // configurator
-                        keys.items(c), // items
-                        keys.voidRequest(c, holder.socketId(), request)), // void
-                c); // …, lines, line, waiters, takeovers
+        List<String> k = requestKeys(c, holder.socketId(), request);
         List<String> a = List.of(
                 resource.field(),
                 id(c),
@@ -89,6 +83,17 @@ public class WaitingScripts {
                 mayJoin ? "1" : "0",
                 String.valueOf(request));
         return run(WAIT_FOR, k, a, WaitingReplies::waitFor);
+    }
+
+    /** The KEYS of wait_for and request_takeover: a request of the socket's, numbered, in the configurator. */
+    private List<String> requestKeys(long c, String socketId, long request) {
+        return keys.withWaiting(
+                List.of(
+                        keys.locks(c), // locks
+                        keys.configurator(c), // configurator
+                        keys.items(c), // items
+                        keys.voidRequest(c, socketId, request)), // void
+                c); // …, lines, line, waiters, takeovers
     }
 
     /**
@@ -139,13 +144,7 @@ public class WaitingScripts {
     public Uni<TakeoverReply> requestTakeover(
             Resource resource, Holder asker, String message, Duration consent, long request) {
         long c = resource.configuratorId();
-        List<String> k = keys.withWaiting(
-                List.of(
-                        keys.locks(c), // locks
-                        keys.configurator(c), // configurator
-                        keys.items(c), // items
-                        keys.voidRequest(c, asker.socketId(), request)), // void
-                c); // …, lines, line, waiters, takeovers
+        List<String> k = requestKeys(c, asker.socketId(), request);
         List<String> a = List.of(
                 resource.field(),
                 id(c),
