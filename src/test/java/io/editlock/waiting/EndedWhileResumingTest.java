@@ -29,7 +29,11 @@ import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.inject.Inject;
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -106,12 +110,12 @@ class EndedWhileResumingTest {
     @ParameterizedTest
     @ValueSource(strings = {"a place in the line", "a take-over request"})
     void whatEndedUnheardWhileTheResumeMovedItIsToldOnceItIsRecorded(String what) {
-        Scene scene = new Scene(what);
-        JsonNode resumed = scene.resumeWhile(() -> {
-            long before = state.catchUps();
-            PubSubOutage.missed(redis, keys.lockEventsChannel(), () -> scene, Scene::tomEndsIt);
-            await("the node catches up").atMost(WAIT).until(() -> state.catchUps() > before);
-        });
+        // A scene of its own for each attempt: an end the node heard after all cannot be taken back.
+        Scene scene = PubSubOutage.missed(
+                redis, keys.lockEventsChannel(), () -> new Scene(what).resumingHeldInTheMove(), Scene::tomEndsIt);
+        await("the node catches up").atMost(WAIT).until(() -> state.catchUps() > scene.catchUpsBefore);
+        scene.moveGoesOn.countDown();
+        JsonNode resumed = scene.resumed.join();
 
         assertEquals("resumed", resumed.path("event").asText(), resumed.toString());
         JsonNode granted = scene.sara.awaitEvent(frame -> grantOf(frame, scene.filters), WAIT);
@@ -119,7 +123,40 @@ class EndedWhileResumingTest {
                 scene.line ? "lock-acquired" : "takeover-granted",
                 granted.path("event").asText(),
                 granted.toString());
+        WsClient.stays(
+                () -> scene.sara.frames(frame -> grantOf(frame, scene.filters)).size() == 1,
+                Duration.ofSeconds(1),
+                "Sara is told once");
         await("the node no longer follows what ended").atMost(WAIT).untilAsserted(scene::assertNotFollowed);
+    }
+
+    /**
+     * A catch-up during the resume, and nothing ended: the look at what the resume moved tells Sara
+     * nothing but, at most, where she stands; the node follows her place or request on.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"a place in the line", "a take-over request"})
+    void whatStandsAfterACatchUpDuringTheResumeIsFollowedOn(String what) {
+        Scene scene = PubSubOutage.missed(
+                redis, keys.lockEventsChannel(), () -> new Scene(what).resumingHeldInTheMove(), ignored -> {});
+        await("the node catches up").atMost(WAIT).until(() -> state.catchUps() > scene.catchUpsBefore);
+        scene.moveGoesOn.countDown();
+        JsonNode resumed = scene.resumed.join();
+
+        assertEquals("resumed", resumed.path("event").asText(), resumed.toString());
+        List<String> outcomes =
+                List.of("not-waiting", "lock-acquired", "takeover-granted", "takeover-refused", "lock-failed");
+        WsClient.stays(
+                () -> scene.sara
+                        .frames(frame -> outcomes.contains(frame.path("event").asText()))
+                        .isEmpty(),
+                Duration.ofSeconds(1),
+                "Sara is told of no outcome");
+        if (scene.line) {
+            assertTrue(scene.saraWaits(), "the node no longer follows Sara's place");
+        } else {
+            assertTrue(state.askedConfigurators().contains(scene.c), "the node no longer follows Sara's request");
+        }
     }
 
     /**
@@ -136,6 +173,9 @@ class EndedWhileResumingTest {
         final WsClient tom = sockets.connect(base, tomUser);
         final String resumeToken;
         final WsClient sara;
+        final CountDownLatch moveGoesOn = new CountDownLatch(1);
+        long catchUpsBefore;
+        CompletableFuture<JsonNode> resumed;
 
         Scene(String what) {
             line = what.startsWith("a place");
@@ -170,6 +210,29 @@ class EndedWhileResumingTest {
             return sara.request("resume", Map.of("resumeToken", resumeToken));
         }
 
+        /**
+         * Sara resumes on another thread, whose move is held right after the store moved her old socket's
+         * places and requests, until {@link #moveGoesOn}; with the node's count of catch-ups from before.
+         */
+        Scene resumingHeldInTheMove() {
+            CountDownLatch moved = new CountDownLatch(1);
+            ScriptHooks.install(pipelined)
+                    .afterNext(
+                            "move_socket_locks",
+                            () -> Uni.createFrom()
+                                    .item(() -> {
+                                        moved.countDown();
+                                        awaitLatch(moveGoesOn);
+                                        return null;
+                                    })
+                                    .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
+                                    .replaceWithVoid());
+            catchUpsBefore = state.catchUps();
+            resumed = CompletableFuture.supplyAsync(() -> sara.request("resume", Map.of("resumeToken", resumeToken)));
+            awaitLatch(moved);
+            return this;
+        }
+
         /** Tom frees the page (the line serves Sara) or hands it over, in-process. */
         void tomEndsIt() {
             if (line) {
@@ -189,9 +252,22 @@ class EndedWhileResumingTest {
             }
         }
 
+        boolean saraWaits() {
+            return state.waits(saraUser.id(), c, filters.field());
+        }
+
         void assertNotFollowed() {
-            assertFalse(state.waits(saraUser.id(), c, filters.field()), "the node follows a place that was served");
+            assertFalse(saraWaits(), "the node follows a place that was served");
             assertFalse(state.askedConfigurators().contains(c), "the node follows a take-over request that ended");
+        }
+    }
+
+    private static void awaitLatch(CountDownLatch latch) {
+        try {
+            assertTrue(latch.await(WAIT.toMillis(), TimeUnit.MILLISECONDS), "the resume was held too long");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
         }
     }
 
