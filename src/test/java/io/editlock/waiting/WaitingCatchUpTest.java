@@ -5,6 +5,7 @@ import static io.editlock.support.Sockets.page;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.lock.LockService;
@@ -30,6 +31,9 @@ import jakarta.inject.Inject;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -111,6 +115,52 @@ class WaitingCatchUpTest {
      */
     @Test
     void aGrantMissedWhileAWaitForWasOnItsWayIsToldWhenItsReplyComes() {
+        // A scene of its own for each attempt: a release the node heard after all cannot be taken back.
+        HeldWaitFor held = PubSubOutage.missed(
+                redis, keys.lockEventsChannel(), this::tomWaitsHeldBack, scene -> scene.saraUnlocksInProcess(locks));
+        await("the node catches up").atMost(WAIT).until(() -> state.catchUps() > held.catchUpsBefore());
+        held.replyGoesOn().countDown();
+
+        assertEquals("queued", held.reply().join().path("event").asText());
+        JsonNode granted = held.tom().awaitEvent(WaitingCatchUpTest::queuedGrant, WAIT);
+        assertEquals(
+                held.tomUser().id(),
+                granted.path("data").path("lock").path("ownerUserId").asText());
+        WsClient.stays(
+                () -> held.tom().frames(WaitingCatchUpTest::queuedGrant).size() == 1,
+                Duration.ofSeconds(1),
+                "Tom is told once");
+        await("the node no longer keeps Tom's place")
+                .atMost(WAIT)
+                .until(() -> !state.waits(held.tomUser().id(), held.c(), "i:" + held.item() + ":filters"));
+    }
+
+    /**
+     * Sara holds an item's filters page; Tom's wait-for for it has taken its place, and its reply is
+     * held before it reaches the node until {@code replyGoesOn}; with the node's count of catch-ups from
+     * before.
+     */
+    private record HeldWaitFor(
+            TestUser saraUser,
+            WsClient sara,
+            TestUser tomUser,
+            WsClient tom,
+            long c,
+            long item,
+            long catchUpsBefore,
+            CountDownLatch replyGoesOn,
+            CompletableFuture<JsonNode> reply) {
+
+        void saraUnlocksInProcess(LockService locks) {
+            assertInstanceOf(
+                    ReleaseResult.Released.class,
+                    locks.release(Resource.itemPage(item, Page.FILTERS), saraUser.id(), sara.socketId())
+                            .await()
+                            .atMost(WAIT));
+        }
+    }
+
+    private HeldWaitFor tomWaitsHeldBack() {
         TestUser saraUser = DemoLogin.user("Sara");
         TestUser tomUser = DemoLogin.user("Tom");
         long c = Api.configurator(saraUser);
@@ -119,39 +169,32 @@ class WaitingCatchUpTest {
         WsClient tom = sockets.connect(base, tomUser);
         sara.request("lock-item-subresource", page(item));
 
+        CountDownLatch answered = new CountDownLatch(1);
+        CountDownLatch replyGoesOn = new CountDownLatch(1);
         ScriptHooks.install(pipelined)
                 .afterNext(
                         "wait_for",
                         () -> Uni.createFrom()
                                 .item(() -> {
-                                    long before = state.catchUps();
-                                    PubSubOutage.missed(
-                                            redis,
-                                            keys.lockEventsChannel(),
-                                            () -> sara,
-                                            holder -> assertInstanceOf(
-                                                    ReleaseResult.Released.class,
-                                                    locks.release(
-                                                                    Resource.itemPage(item, Page.FILTERS),
-                                                                    saraUser.id(),
-                                                                    holder.socketId())
-                                                            .await()
-                                                            .atMost(WAIT)));
-                                    await("the node catches up").atMost(WAIT).until(() -> state.catchUps() > before);
+                                    answered.countDown();
+                                    awaitLatch(replyGoesOn);
                                     return null;
                                 })
                                 .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
                                 .replaceWithVoid());
-        assertEquals(
-                "queued", tom.request("wait-for", about(item)).path("event").asText());
+        long catchUpsBefore = state.catchUps();
+        CompletableFuture<JsonNode> reply = CompletableFuture.supplyAsync(() -> tom.request("wait-for", about(item)));
+        awaitLatch(answered);
+        return new HeldWaitFor(saraUser, sara, tomUser, tom, c, item, catchUpsBefore, replyGoesOn, reply);
+    }
 
-        JsonNode granted = tom.awaitEvent(WaitingCatchUpTest::queuedGrant, WAIT);
-        assertEquals(
-                tomUser.id(),
-                granted.path("data").path("lock").path("ownerUserId").asText());
-        await("the node no longer keeps Tom's place")
-                .atMost(WAIT)
-                .until(() -> !state.waits(tomUser.id(), c, "i:" + item + ":filters"));
+    private static void awaitLatch(CountDownLatch latch) {
+        try {
+            assertTrue(latch.await(WAIT.toMillis(), TimeUnit.MILLISECONDS), "the wait-for was held too long");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     @Test
