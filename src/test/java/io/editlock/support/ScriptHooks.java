@@ -5,6 +5,7 @@ import io.editlock.redis.PipelinedRedis;
 import io.editlock.redis.ScriptExecutor;
 import io.quarkus.test.junit.QuarkusMock;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.vertx.mutiny.redis.client.Response;
 import java.util.List;
 import java.util.Map;
@@ -68,6 +69,26 @@ public final class ScriptHooks extends ScriptExecutor {
      */
     public void afterNext(String scriptName, Supplier<Uni<Void>> action) {
         after.put(scriptName, action);
+    }
+
+    /** As {@link #beforeNext(String, Supplier)}, for an action that blocks: it runs on a worker thread. */
+    public void beforeNextBlocking(String scriptName, Runnable action) {
+        beforeNext(scriptName, () -> blocking(action));
+    }
+
+    /** As {@link #afterNext}, for an action that blocks (awaits a latch or an event): it runs on a worker thread. */
+    public void afterNextBlocking(String scriptName, Runnable action) {
+        afterNext(scriptName, () -> blocking(action));
+    }
+
+    private static Uni<Void> blocking(Runnable action) {
+        return Uni.createFrom()
+                .item(() -> {
+                    action.run();
+                    return null;
+                })
+                .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
+                .replaceWithVoid();
     }
 
     @Override

@@ -17,6 +17,7 @@ import io.editlock.session.ResumeStore;
 import io.editlock.support.Api;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.DemoLogin.TestUser;
+import io.editlock.support.Latches;
 import io.editlock.support.PubSubOutage;
 import io.editlock.support.ScriptHooks;
 import io.editlock.support.Sockets;
@@ -24,8 +25,6 @@ import io.editlock.support.WsClient;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.smallrye.mutiny.Uni;
-import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.inject.Inject;
 import java.net.URI;
 import java.time.Duration;
@@ -33,7 +32,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -197,16 +195,7 @@ class EndedWhileResumingTest {
 
         /** Sara resumes; {@code duringMove} runs right after the store moved her old socket's places and requests. */
         JsonNode resumeWhile(Runnable duringMove) {
-            ScriptHooks.install(pipelined)
-                    .afterNext(
-                            "move_socket_locks",
-                            () -> Uni.createFrom()
-                                    .item(() -> {
-                                        duringMove.run();
-                                        return null;
-                                    })
-                                    .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
-                                    .replaceWithVoid());
+            ScriptHooks.install(pipelined).afterNextBlocking("move_socket_locks", duringMove);
             return sara.request("resume", Map.of("resumeToken", resumeToken));
         }
 
@@ -216,20 +205,13 @@ class EndedWhileResumingTest {
          */
         Scene resumingHeldInTheMove() {
             CountDownLatch moved = new CountDownLatch(1);
-            ScriptHooks.install(pipelined)
-                    .afterNext(
-                            "move_socket_locks",
-                            () -> Uni.createFrom()
-                                    .item(() -> {
-                                        moved.countDown();
-                                        awaitLatch(moveGoesOn);
-                                        return null;
-                                    })
-                                    .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
-                                    .replaceWithVoid());
+            ScriptHooks.install(pipelined).afterNextBlocking("move_socket_locks", () -> {
+                moved.countDown();
+                Latches.awaitOpen(moveGoesOn, "letting the resume go on");
+            });
             catchUpsBefore = state.catchUps();
             resumed = CompletableFuture.supplyAsync(() -> sara.request("resume", Map.of("resumeToken", resumeToken)));
-            awaitLatch(moved);
+            Latches.awaitOpen(moved, "the move");
             return this;
         }
 
@@ -259,15 +241,6 @@ class EndedWhileResumingTest {
         void assertNotFollowed() {
             assertFalse(saraWaits(), "the node follows a place that was served");
             assertFalse(state.askedConfigurators().contains(c), "the node follows a take-over request that ended");
-        }
-    }
-
-    private static void awaitLatch(CountDownLatch latch) {
-        try {
-            assertTrue(latch.await(WAIT.toMillis(), TimeUnit.MILLISECONDS), "the resume was held too long");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
     }
 

@@ -18,6 +18,7 @@ import io.editlock.session.NodeIdentity;
 import io.editlock.support.Api;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.DemoLogin.TestUser;
+import io.editlock.support.Latches;
 import io.editlock.support.PubSubOutage;
 import io.editlock.support.ScriptHooks;
 import io.editlock.support.Sockets;
@@ -25,15 +26,12 @@ import io.editlock.support.WsClient;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.smallrye.mutiny.Uni;
-import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.inject.Inject;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -153,8 +151,7 @@ class TakeoverCatchUpTest {
 
         void letGo() {
             go.countDown();
-            // Latches, not polls: the node listens again a tenth of a second after the cut.
-            awaitLatch(refused);
+            Latches.awaitOpen(refused, "Sara's refusal");
         }
     }
 
@@ -175,43 +172,20 @@ class TakeoverCatchUpTest {
         CountDownLatch go = new CountDownLatch(1);
         CountDownLatch refused = new CountDownLatch(1);
         ScriptHooks hooks = ScriptHooks.install(pipelined);
-        hooks.beforeNext(
-                "request_takeover",
-                () -> blocking(() -> {
-                    arrived.countDown();
-                    awaitLatch(go);
-                }));
-        hooks.afterNext(
-                "request_takeover",
-                () -> blocking(() -> {
-                    scene.saraAnswers(false);
-                    refused.countDown();
-                    await("the node caught up")
-                            .atMost(WAIT)
-                            .until(() -> scene.sara.events("takeover-requested").size() >= 2);
-                }));
+        hooks.beforeNextBlocking("request_takeover", () -> {
+            arrived.countDown();
+            Latches.awaitOpen(go, "letting the request go");
+        });
+        hooks.afterNextBlocking("request_takeover", () -> {
+            scene.saraAnswers(false);
+            refused.countDown();
+            await("the node caught up")
+                    .atMost(WAIT)
+                    .until(() -> scene.sara.events("takeover-requested").size() >= 2);
+        });
         CompletableFuture<Takeovers.Outcome> asked = scene.tomAsksInProcessAsync();
-        await("Tom's request is on its way").atMost(WAIT).until(() -> arrived.getCount() == 0);
+        Latches.awaitOpen(arrived, "Tom's request");
         return new HeldBack(scene, go, refused, asked);
-    }
-
-    private static void awaitLatch(CountDownLatch latch) {
-        try {
-            assertTrue(latch.await(WAIT.toMillis(), TimeUnit.MILLISECONDS), "the held-back request went on");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static Uni<Void> blocking(Runnable action) {
-        return Uni.createFrom()
-                .item(() -> {
-                    action.run();
-                    return null;
-                })
-                .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
-                .replaceWithVoid();
     }
 
     /** A scene in which Tom has asked for the page on his socket, and Sara was told. */

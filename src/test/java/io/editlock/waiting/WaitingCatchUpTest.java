@@ -5,7 +5,6 @@ import static io.editlock.support.Sockets.page;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.lock.LockService;
@@ -17,6 +16,7 @@ import io.editlock.redis.PipelinedRedis;
 import io.editlock.support.Api;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.DemoLogin.TestUser;
+import io.editlock.support.Latches;
 import io.editlock.support.PubSubOutage;
 import io.editlock.support.ScriptHooks;
 import io.editlock.support.Sockets;
@@ -24,8 +24,6 @@ import io.editlock.support.WsClient;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.smallrye.mutiny.Uni;
-import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.vertx.mutiny.redis.client.Command;
 import jakarta.inject.Inject;
 import java.net.URI;
@@ -33,7 +31,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -171,30 +168,14 @@ class WaitingCatchUpTest {
 
         CountDownLatch answered = new CountDownLatch(1);
         CountDownLatch replyGoesOn = new CountDownLatch(1);
-        ScriptHooks.install(pipelined)
-                .afterNext(
-                        "wait_for",
-                        () -> Uni.createFrom()
-                                .item(() -> {
-                                    answered.countDown();
-                                    awaitLatch(replyGoesOn);
-                                    return null;
-                                })
-                                .runSubscriptionOn(Infrastructure.getDefaultWorkerPool())
-                                .replaceWithVoid());
+        ScriptHooks.install(pipelined).afterNextBlocking("wait_for", () -> {
+            answered.countDown();
+            Latches.awaitOpen(replyGoesOn, "letting the reply go on");
+        });
         long catchUpsBefore = state.catchUps();
         CompletableFuture<JsonNode> reply = CompletableFuture.supplyAsync(() -> tom.request("wait-for", about(item)));
-        awaitLatch(answered);
+        Latches.awaitOpen(answered, "the wait-for");
         return new HeldWaitFor(saraUser, sara, tomUser, tom, c, item, catchUpsBefore, replyGoesOn, reply);
-    }
-
-    private static void awaitLatch(CountDownLatch latch) {
-        try {
-            assertTrue(latch.await(WAIT.toMillis(), TimeUnit.MILLISECONDS), "the wait-for was held too long");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 
     @Test
