@@ -46,7 +46,7 @@ abstract class DeleteCleanup {
     /**
      * Settles the notes nobody took away whose delete can no longer be running.
      *
-     * @return how many notes it settled
+     * @return how many notes it looked at (settled or not: see {@link #unsettled})
      */
     public Uni<Integer> sweep() {
         return notes.sweep(this::settle);

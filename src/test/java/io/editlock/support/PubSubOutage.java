@@ -32,14 +32,31 @@ public final class PubSubOutage {
      * @return the scene whose step the node missed
      */
     public static <S> S missed(ReactiveRedisDataSource redis, String channel, Supplier<S> setUp, Consumer<S> step) {
+        return missed(redis, channel, setUp, step, scene -> {});
+    }
+
+    /**
+     * As {@link #missed(ReactiveRedisDataSource, String, Supplier, Consumer)}, for scenes that hold
+     * something back (a request held in a script hook): {@code discard} lets go of each scene not
+     * returned, one whose step was heard, or the last one when none was missed.
+     */
+    public static <S> S missed(
+            ReactiveRedisDataSource redis, String channel, Supplier<S> setUp, Consumer<S> step, Consumer<S> discard) {
         for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
             S scene = setUp.get();
-            redis.execute(Command.CLIENT, "KILL", "TYPE", "pubsub").await().atMost(WAIT);
-            step.accept(scene);
-            boolean missed = subscribers(redis, channel) == 0;
-            await("the node listens on " + channel + " again")
-                    .atMost(WAIT)
-                    .until(() -> subscribers(redis, channel) >= 1);
+            boolean missed = false;
+            try {
+                redis.execute(Command.CLIENT, "KILL", "TYPE", "pubsub").await().atMost(WAIT);
+                step.accept(scene);
+                missed = subscribers(redis, channel) == 0;
+                await("the node listens on " + channel + " again")
+                        .atMost(WAIT)
+                        .until(() -> subscribers(redis, channel) >= 1);
+            } finally {
+                if (!missed) {
+                    discard.accept(scene);
+                }
+            }
             if (missed) {
                 return scene;
             }

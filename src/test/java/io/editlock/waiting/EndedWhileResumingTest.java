@@ -110,9 +110,16 @@ class EndedWhileResumingTest {
     void whatEndedUnheardWhileTheResumeMovedItIsToldOnceItIsRecorded(String what) {
         // A scene of its own for each attempt: an end the node heard after all cannot be taken back.
         Scene scene = PubSubOutage.missed(
-                redis, keys.lockEventsChannel(), () -> new Scene(what).resumingHeldInTheMove(), Scene::tomEndsIt);
-        await("the node catches up").atMost(WAIT).until(() -> state.catchUps() > scene.catchUpsBefore);
-        scene.moveGoesOn.countDown();
+                redis,
+                keys.lockEventsChannel(),
+                () -> new Scene(what).resumingHeldInTheMove(),
+                Scene::tomEndsIt,
+                Scene::letTheMoveGoOn);
+        try {
+            await("the node catches up").atMost(WAIT).until(() -> state.catchUps() > scene.catchUpsBefore);
+        } finally {
+            scene.letTheMoveGoOn();
+        }
         JsonNode resumed = scene.resumed.join();
 
         assertEquals("resumed", resumed.path("event").asText(), resumed.toString());
@@ -136,9 +143,16 @@ class EndedWhileResumingTest {
     @ValueSource(strings = {"a place in the line", "a take-over request"})
     void whatStandsAfterACatchUpDuringTheResumeIsFollowedOn(String what) {
         Scene scene = PubSubOutage.missed(
-                redis, keys.lockEventsChannel(), () -> new Scene(what).resumingHeldInTheMove(), ignored -> {});
-        await("the node catches up").atMost(WAIT).until(() -> state.catchUps() > scene.catchUpsBefore);
-        scene.moveGoesOn.countDown();
+                redis,
+                keys.lockEventsChannel(),
+                () -> new Scene(what).resumingHeldInTheMove(),
+                ignored -> {},
+                Scene::letTheMoveGoOn);
+        try {
+            await("the node catches up").atMost(WAIT).until(() -> state.catchUps() > scene.catchUpsBefore);
+        } finally {
+            scene.letTheMoveGoOn();
+        }
         JsonNode resumed = scene.resumed.join();
 
         assertEquals("resumed", resumed.path("event").asText(), resumed.toString());
@@ -213,6 +227,10 @@ class EndedWhileResumingTest {
             resumed = CompletableFuture.supplyAsync(() -> sara.request("resume", Map.of("resumeToken", resumeToken)));
             Latches.awaitOpen(moved, "the move");
             return this;
+        }
+
+        void letTheMoveGoOn() {
+            moveGoesOn.countDown();
         }
 
         /** Tom frees the page (the line serves Sara) or hands it over, in-process. */

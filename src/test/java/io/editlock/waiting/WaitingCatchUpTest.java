@@ -114,9 +114,16 @@ class WaitingCatchUpTest {
     void aGrantMissedWhileAWaitForWasOnItsWayIsToldWhenItsReplyComes() {
         // A scene of its own for each attempt: a release the node heard after all cannot be taken back.
         HeldWaitFor held = PubSubOutage.missed(
-                redis, keys.lockEventsChannel(), this::tomWaitsHeldBack, scene -> scene.saraUnlocksInProcess(locks));
-        await("the node catches up").atMost(WAIT).until(() -> state.catchUps() > held.catchUpsBefore());
-        held.replyGoesOn().countDown();
+                redis,
+                keys.lockEventsChannel(),
+                this::tomWaitsHeldBack,
+                scene -> scene.saraUnlocksInProcess(locks),
+                scene -> scene.replyGoesOn().countDown());
+        try {
+            await("the node catches up").atMost(WAIT).until(() -> state.catchUps() > held.catchUpsBefore());
+        } finally {
+            held.replyGoesOn().countDown();
+        }
 
         assertEquals("queued", held.reply().join().path("event").asText());
         JsonNode granted = held.tom().awaitEvent(WaitingCatchUpTest::queuedGrant, WAIT);
