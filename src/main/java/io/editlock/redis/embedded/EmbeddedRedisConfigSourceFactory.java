@@ -31,6 +31,7 @@ public class EmbeddedRedisConfigSourceFactory implements ConfigSourceFactory {
     private static final Logger LOG = Logger.getLogger(EmbeddedRedisConfigSourceFactory.class);
     static final String HOSTS = "quarkus.redis.hosts";
     static final String ENABLED = "editlock.embedded-redis.enabled";
+    static final String PORT = "editlock.embedded-redis.port";
     /**
      * Survives dev-mode restarts, which load this class again in a new class loader; one per profile
      * (unless the port is fixed), so that the tests dev mode runs (continuous testing, profile test) have
@@ -62,7 +63,7 @@ public class EmbeddedRedisConfigSourceFactory implements ConfigSourceFactory {
     }
 
     private static synchronized String startedUrl(ConfigSourceContext context) {
-        String port = valueOr(context, "editlock.embedded-redis.port", null);
+        String port = valueOr(context, PORT, null);
         // On a port of its own choosing, each profile has its own Redis; one fixed port is shared.
         String startedUrl = port == null ? STARTED_URL + "." + String.join(",", context.getProfiles()) : STARTED_URL;
         String running = System.getProperty(startedUrl);
@@ -72,13 +73,29 @@ public class EmbeddedRedisConfigSourceFactory implements ConfigSourceFactory {
         String binary = valueOr(context, "editlock.embedded-redis.binary", RedisBinary.AUTO);
         RedisProcess redis = port == null
                 ? startedOnFreePort(RedisBinary.resolve(binary))
-                : new RedisProcess(RedisBinary.resolve(binary), Integer.parseInt(port), List.of()).start();
+                : new RedisProcess(RedisBinary.resolve(binary), port(port), List.of()).start();
         Runtime.getRuntime().addShutdownHook(new Thread(redis::close, "embedded-redis-stop"));
         LOG.infof(
                 "quarkus.redis.hosts is not set: started an embedded Redis at %s (for trying out and tests, never for production)",
                 redis.url());
         System.setProperty(startedUrl, redis.url());
         return redis.url();
+    }
+
+    /**
+     * The fixed port asked for. Read here, before the configuration is validated (this source decides
+     * what {@code quarkus.redis.hosts} is), so a bad one is refused here, by its property's name.
+     */
+    static int port(String value) {
+        try {
+            int port = Integer.parseInt(value.trim());
+            if (port >= 1 && port <= 65535) {
+                return port;
+            }
+        } catch (NumberFormatException notANumber) {
+            // refused below, as a number out of range is
+        }
+        throw new IllegalArgumentException(PORT + " must be a port number from 1 to 65535, not '" + value + "'");
     }
 
     /**
