@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -108,18 +109,7 @@ class EndedWhileResumingTest {
     @ParameterizedTest
     @ValueSource(strings = {"a place in the line", "a take-over request"})
     void whatEndedUnheardWhileTheResumeMovedItIsToldOnceItIsRecorded(String what) {
-        // A scene of its own for each attempt: an end the node heard after all cannot be taken back.
-        Scene scene = PubSubOutage.missed(
-                redis,
-                keys.lockEventsChannel(),
-                () -> new Scene(what).resumingHeldInTheMove(),
-                Scene::tomEndsIt,
-                Scene::letTheMoveGoOn);
-        try {
-            await("the node catches up").atMost(WAIT).until(() -> state.catchUps() > scene.catchUpsBefore);
-        } finally {
-            scene.letTheMoveGoOn();
-        }
+        Scene scene = resumedAcrossACatchUp(what, Scene::tomEndsIt);
         JsonNode resumed = scene.resumed.join();
 
         assertEquals("resumed", resumed.path("event").asText(), resumed.toString());
@@ -142,17 +132,7 @@ class EndedWhileResumingTest {
     @ParameterizedTest
     @ValueSource(strings = {"a place in the line", "a take-over request"})
     void whatStandsAfterACatchUpDuringTheResumeIsFollowedOn(String what) {
-        Scene scene = PubSubOutage.missed(
-                redis,
-                keys.lockEventsChannel(),
-                () -> new Scene(what).resumingHeldInTheMove(),
-                ignored -> {},
-                Scene::letTheMoveGoOn);
-        try {
-            await("the node catches up").atMost(WAIT).until(() -> state.catchUps() > scene.catchUpsBefore);
-        } finally {
-            scene.letTheMoveGoOn();
-        }
+        Scene scene = resumedAcrossACatchUp(what, ignored -> {});
         JsonNode resumed = scene.resumed.join();
 
         assertEquals("resumed", resumed.path("event").asText(), resumed.toString());
@@ -169,6 +149,26 @@ class EndedWhileResumingTest {
         } else {
             assertTrue(state.askedConfigurators().contains(scene.c), "the node no longer follows Sara's request");
         }
+    }
+
+    /**
+     * Sara's resume is held in its move while {@code step} runs and the node hears nothing, and goes on
+     * once the node has begun to catch up. A scene of its own for each attempt: a step the node heard
+     * after all cannot be taken back.
+     */
+    private Scene resumedAcrossACatchUp(String what, Consumer<Scene> step) {
+        Scene scene = PubSubOutage.missed(
+                redis,
+                keys.lockEventsChannel(),
+                () -> new Scene(what).resumingHeldInTheMove(),
+                step,
+                Scene::letTheMoveGoOn);
+        try {
+            await("the node catches up").atMost(WAIT).until(() -> state.catchUps() > scene.catchUpsBefore);
+        } finally {
+            scene.letTheMoveGoOn();
+        }
+        return scene;
     }
 
     /**
