@@ -5,19 +5,33 @@
 -- The socket's places in waiting lines and its take-over requests here are vouched for again too
 -- (the waiters hash's 'e:<socketId>', see waitlines_lib.lua), so that only a dead node's go stale.
 --
--- KEYS[1] locks    hash of the configurator's locks (see locks_lib.lua)
--- KEYS[2] waiters  hash of the configurator's waiters (see waitlines_lib.lua)
+-- The renewal also tells whether the store went back in time: a fail-over to a replica that had not
+-- caught up loses the writes it missed, and a store that kept its mark key (StoreDataWatch) shows
+-- no other sign of it. Fencing tokens only grow ('#seq' stays with the hash while any lock of it
+-- lives), so a store whose last token is below one the socket's client was told it holds never
+-- handed that one out.
+--
+-- KEYS[1] locks         hash of the configurator's locks (see locks_lib.lua)
+-- KEYS[2] waiters       hash of the configurator's waiters (see waitlines_lib.lua)
+-- KEYS[3] configurator  the configurator's record: a locks hash gone with it was deleted, not lost
 -- ARGV[1] socketId
 -- ARGV[2] leaseMs
--- Reply: {renewed, keeps}: the number of locks renewed, and 1 when the socket keeps anything here
+-- ARGV[3] told          the newest fencing token the socket's client was told it holds here, '0' for none
+-- Reply: {renewed, keeps, behind}: the number of locks renewed; 1 when the socket keeps anything here
 --        (a lock, also one whose lease ran out and whose release is still to come, a place in a line
 --        or a take-over request), else 0: the socket's node may then take this configurator off the
---        socket's index (SocketIndex), for nothing here needs the socket's renewal or its end
-local locks_key, waiters_key = KEYS[1], KEYS[2]
-local socket_id, lease_ms = ARGV[1], tonumber(ARGV[2])
+--        socket's index (SocketIndex), for nothing here needs the socket's renewal or its end; and 1
+--        when the store never handed out the token 'told' (it went back in time), else 0
+local locks_key, waiters_key, configurator_key = KEYS[1], KEYS[2], KEYS[3]
+local socket_id, lease_ms, told = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 
 local now = now_ms()
 local records, book = read_locks(locks_key)
+local behind = 0
+if told > 0 and book_num(book, 'seq') < told
+    and (book.v.seq ~= nil or redis.call('EXISTS', configurator_key) == 1) then
+  behind = 1
+end
 local keeps = 0
 -- '#calm': nobody waits or asks here, so neither does this socket (locks_lib.lua).
 if book.v.calm == nil and redis.call('HEXISTS', waiters_key, 's:' .. socket_id) == 1 then
@@ -40,4 +54,4 @@ if #changed > 0 then
   keep_for_lease(book, now + lease_ms, now)
   write_locks(locks_key, book, changed)
 end
-return { #changed / 2, keeps }
+return { #changed / 2, keeps, behind }

@@ -12,6 +12,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.LongUnaryOperator;
 
 /**
  * The one API of edit locks that the WebSocket and REST layers call. Every decision is one script
@@ -100,13 +101,17 @@ public class LockService {
     }
 
     /** The socket lives: renew the leases it keeps (and the user's configurator record). @return the number renewed */
-    public Uni<Integer> renewSocket(String socketId, String userId) {
-        return storeFailures(socketLocks.renew(socketId).call(() -> users.renew(userId)));
+    /**
+     * @param told configurator id to the newest fencing token the socket's client was told it holds
+     *     there, 0 for none: a store behind it lost writes, and every node tells what was lost
+     */
+    public Uni<Integer> renewSocket(String socketId, String userId, LongUnaryOperator told) {
+        return storeFailures(socketLocks.renew(socketId, told).call(() -> users.renew(userId)));
     }
 
     /** A dropped socket waiting for its resume: as {@link #renewSocket}, its index left whole. */
-    public Uni<Integer> renewDroppedSocket(String socketId, String userId) {
-        return storeFailures(socketLocks.renewDropped(socketId).call(() -> users.renew(userId)));
+    public Uni<Integer> renewDroppedSocket(String socketId, String userId, LongUnaryOperator told) {
+        return storeFailures(socketLocks.renewDropped(socketId, told).call(() -> users.renew(userId)));
     }
 
     /** Resume: the locks a dropped socket kept move to the new socket, same grants. */

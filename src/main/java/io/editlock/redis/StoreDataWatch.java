@@ -6,8 +6,12 @@ import io.vertx.mutiny.redis.client.Command;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.jboss.logging.Logger;
 
 /**
@@ -18,6 +22,11 @@ import org.jboss.logging.Logger;
  * lives in Redis for as long as its data does (on a Redis Cluster, one on every shard, for a shard can
  * lose its data alone: {@link StoreMarks}); a node that finds one gone or replaced fires
  * {@link StoreDataLost}, and the event relays tell what was missed as after a cut subscription.
+ *
+ * <p>A store that lost only its latest writes (a fail-over to a replica a moment behind) keeps its
+ * mark. A lease renewal then finds that the store never handed out a grant this node told its client
+ * of, and calls {@link #wentBack}: the marks are replaced, so that every node catches up as for a lost
+ * mark, this one at once.
  */
 @ApplicationScoped
 public class StoreDataWatch {
@@ -29,6 +38,10 @@ public class StoreDataWatch {
     private final Event<StoreDataLost> lost;
     /** Each mark as this node last saw it, by its key; empty before the first look. */
     private volatile Map<String, String> seen = Map.of();
+    /** How often this node found the data lost: a renewal that began before the last time is caught up by it. */
+    private final AtomicLong alarms = new AtomicLong();
+    /** A {@link #wentBack} is replacing the marks: the catch-up it fires covers what other renewals find meanwhile. */
+    private final AtomicBoolean replacing = new AtomicBoolean();
 
     public StoreDataWatch(PipelinedRedis redis, StoreMarks marks, Event<StoreDataLost> lost) {
         this.redis = redis;
@@ -53,31 +66,75 @@ public class StoreDataWatch {
 
     /** @return whether the data changed since the last look (the event was fired) */
     public Uni<Boolean> check() {
+        return marks.keys().flatMap(keys -> each(keys, this::read)).map(now -> {
+            Map<String, String> last = seen;
+            seen = now;
+            // A mark this node has not seen before (a new shard, the first look) is no loss.
+            boolean changed = now.entrySet().stream()
+                    .anyMatch(mark -> last.containsKey(mark.getKey())
+                            && !last.get(mark.getKey()).equals(mark.getValue()));
+            if (changed) {
+                LOG.warn("the lock store's data is not the data this node saw before (flushed, or a"
+                        + " fail-over lost it): telling holders and watchers what they missed");
+                raise();
+            }
+            return changed;
+        });
+    }
+
+    /** How often this node found the store's data lost so far; see {@link #wentBack}. */
+    public long alarms() {
+        return alarms.get();
+    }
+
+    /**
+     * A renewal found the store behind a grant it had answered: it lost writes while this node's
+     * connections stayed up. Every mark is replaced, so that the other nodes catch up at their next look,
+     * and this node catches up now; when the marks cannot be written, this node catches up all the same.
+     *
+     * @param alarmsBefore {@link #alarms()} when the renewal began: when this node found the data lost
+     *     since, that catch-up read the store after this renewal's loss and covers it
+     */
+    public Uni<Void> wentBack(long alarmsBefore) {
+        if (alarms.get() != alarmsBefore || !replacing.compareAndSet(false, true)) {
+            return Uni.createFrom().voidItem();
+        }
+        LOG.warn("the lock store lost grants it had answered (a fail-over to a replica that had not caught up?):"
+                + " telling holders and watchers what they missed, on every node");
         return marks.keys()
-                .flatMap(keys -> Uni.join()
-                        .all(keys.stream().map(this::read).toList())
-                        .andFailFast()
-                        .map(values -> {
-                            Map<String, String> now = new HashMap<>();
-                            for (int i = 0; i < keys.size(); i++) {
-                                now.put(keys.get(i), values.get(i));
-                            }
-                            return now;
-                        }))
-                .map(now -> {
-                    Map<String, String> last = seen;
-                    seen = now;
-                    // A mark this node has not seen before (a new shard, the first look) is no loss.
-                    boolean changed = now.entrySet().stream()
-                            .anyMatch(mark -> last.containsKey(mark.getKey())
-                                    && !last.get(mark.getKey()).equals(mark.getValue()));
-                    if (changed) {
-                        LOG.warn("the lock store's data is not the data this node saw before (flushed, or a"
-                                + " fail-over lost it): telling holders and watchers what they missed");
-                        lost.fire(new StoreDataLost());
-                    }
-                    return changed;
-                });
+                .flatMap(keys -> each(keys, this::replace))
+                .invoke(now -> seen = now)
+                .onFailure()
+                .invoke(failure -> LOG.warnf(
+                        "the store marks were not replaced (%s): the other nodes catch up only if they find the"
+                                + " loss themselves",
+                        failure.getMessage()))
+                .onFailure()
+                .recoverWithNull()
+                .invoke(this::raise)
+                .eventually(() -> replacing.set(false))
+                .replaceWithVoid();
+    }
+
+    private void raise() {
+        alarms.incrementAndGet();
+        lost.fire(new StoreDataLost());
+    }
+
+    private Uni<String> replace(String key) {
+        String mark = UUID.randomUUID().toString();
+        return redis.execute(Command.SET, key, mark).replaceWith(mark);
+    }
+
+    /** The mark of each key, by its key, as {@code mark} reads or writes it. */
+    private static Uni<Map<String, String>> each(List<String> keys, Function<String, Uni<String>> mark) {
+        return Uni.join().all(keys.stream().map(mark).toList()).andFailFast().map(values -> {
+            Map<String, String> marks = new HashMap<>();
+            for (int i = 0; i < keys.size(); i++) {
+                marks.put(keys.get(i), values.get(i));
+            }
+            return marks;
+        });
     }
 
     private Uni<String> read(String key) {

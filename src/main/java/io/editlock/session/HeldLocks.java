@@ -64,6 +64,18 @@ public final class HeldLocks {
         return false;
     }
 
+    /** The newest fencing token of a grant in that configurator the client believes it holds; 0 for none. */
+    public synchronized long newestIn(long configuratorId) {
+        long newest = 0;
+        for (Told grant : told.values()) {
+            Long in = grant.resource().configuratorId();
+            if (in != null && in == configuratorId && grant.token() > newest) {
+                newest = grant.token();
+            }
+        }
+        return newest;
+    }
+
     /** @return whether {@code grant} was still believed held: only then is its client to be told it is lost */
     public synchronized boolean lost(Told grant) {
         return told.remove(grant.resource(), grant);

@@ -61,7 +61,10 @@ class DueLookStaysDueTest {
         // after the look his grant scheduled.
         until(firstLook.minus(LEASE.dividedBy(2)));
         assertEquals(
-                1, locks.renewSocket(xavier.socketId(), xavier.userId()).await().atMost(WAIT));
+                1,
+                locks.renewSocket(xavier.socketId(), xavier.userId(), nothingTold -> 0)
+                        .await()
+                        .atMost(WAIT));
         Instant xavierEnds = locks.locks(c).await().atMost(WAIT).get(0).expiresAt();
         assertTrue(
                 xavierEnds.isAfter(firstLook.plus(LEASE.dividedBy(3))),

@@ -138,7 +138,8 @@ class SocketIndexPruningTest {
         ScriptHooks.install(pipelined)
                 .beforeNext(
                         "acquire_lock",
-                        () -> locks.renewSocket(tom.socketId(), tom.userId()).replaceWithVoid());
+                        () -> locks.renewSocket(tom.socketId(), tom.userId(), nothingTold -> 0)
+                                .replaceWithVoid());
         assertInstanceOf(
                 AcquireResult.Granted.class,
                 locks.acquire(Resource.configurator(c), tom).await().atMost(WAIT));
@@ -228,7 +229,9 @@ class SocketIndexPruningTest {
     }
 
     private int renew(Holder holder) {
-        return locks.renewSocket(holder.socketId(), holder.userId()).await().atMost(WAIT);
+        return locks.renewSocket(holder.socketId(), holder.userId(), nothingTold -> 0)
+                .await()
+                .atMost(WAIT);
     }
 
     private Set<Long> listed(Holder holder) {

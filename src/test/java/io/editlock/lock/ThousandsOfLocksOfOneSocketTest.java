@@ -64,7 +64,10 @@ class ThousandsOfLocksOfOneSocketTest {
         redis.hash(String.class).hset(keys.locks(c), copies);
 
         assertEquals(
-                LOCKS, locks.renewSocket(sara.socketId(), sara.userId()).await().atMost(WAIT));
+                LOCKS,
+                locks.renewSocket(sara.socketId(), sara.userId(), nothingTold -> 0)
+                        .await()
+                        .atMost(WAIT));
         assertEquals(
                 LOCKS,
                 locks.moveSocket(sara.socketId(), "sock-resumed", sara.nodeId())

@@ -47,6 +47,20 @@ class HeldLocksTest {
     }
 
     @Test
+    void theNewestTokenOfAConfiguratorIsOfTheGrantsStillBelievedHeldThere() {
+        Resource elsewhere = Resource.variables(2);
+        assertEquals(0, held.newestIn(1), "nothing told");
+        held.granted(grant(FILTERS, 8));
+        held.granted(grant(VARIABLES, 7));
+        held.granted(grant(elsewhere, 30));
+        assertEquals(8, held.newestIn(1));
+        assertEquals(30, held.newestIn(2));
+        held.ended(FILTERS, 8);
+        assertEquals(7, held.newestIn(1));
+        assertEquals(0, held.newestIn(3));
+    }
+
+    @Test
     void anEndWithoutATokenTakesWhicheverGrantThePageHad() {
         held.granted(grant(VARIABLES, 7));
         held.ended(VARIABLES);

@@ -155,12 +155,17 @@ public class LockScripts {
                 .map(reply -> ScriptReplies.released(reply.toString()));
     }
 
-    public Uni<SocketRenewal> renewSocket(long configuratorId, String socketId, Duration lease) {
-        List<String> k =
-                List.of(keys.locks(configuratorId), keys.waiting(configuratorId).get(2)); // locks, waiters
-        return executor.run(RENEW_SOCKET, k, List.of(socketId, String.valueOf(lease.toMillis())))
-                .map(reply ->
-                        new SocketRenewal(reply.get(0).toInteger(), reply.get(1).toInteger() == 1));
+    /** @param told the newest fencing token the socket's client was told it holds there, 0 for none */
+    public Uni<SocketRenewal> renewSocket(long configuratorId, String socketId, Duration lease, long told) {
+        List<String> k = List.of(
+                keys.locks(configuratorId),
+                keys.waiting(configuratorId).get(2),
+                keys.configurator(configuratorId)); // locks, waiters, configurator
+        return executor.run(RENEW_SOCKET, k, List.of(socketId, String.valueOf(lease.toMillis()), String.valueOf(told)))
+                .map(reply -> new SocketRenewal(
+                        reply.get(0).toInteger(),
+                        reply.get(1).toInteger() == 1,
+                        reply.get(2).toInteger() == 1));
     }
 
     public Uni<MovedSocket> moveSocket(

@@ -5,6 +5,7 @@ import io.editlock.lock.LockAudit;
 import io.editlock.lock.MovedSocket;
 import io.editlock.lock.ReleaseReason;
 import io.editlock.lock.ReleasedLock;
+import io.editlock.redis.StoreDataWatch;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -12,6 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.LongUnaryOperator;
 import java.util.stream.Collectors;
 
 /**
@@ -24,12 +26,15 @@ public class SocketLocks {
     private final LockScripts scripts;
     private final SocketIndex index;
     private final LockAudit audit;
+    private final StoreDataWatch dataWatch;
     private final Duration lease;
 
-    public SocketLocks(LockScripts scripts, SocketIndex index, LockAudit audit, EditlockConfig config) {
+    public SocketLocks(
+            LockScripts scripts, SocketIndex index, LockAudit audit, StoreDataWatch dataWatch, EditlockConfig config) {
         this.scripts = scripts;
         this.index = index;
         this.audit = audit;
+        this.dataWatch = dataWatch;
         this.lease = config.lease().ttl();
     }
 
@@ -47,12 +52,15 @@ public class SocketLocks {
 
     /**
      * Renews the socket's leases and vouches for its places in lines, and takes the configurators where
-     * it keeps nothing off its index.
+     * it keeps nothing off its index. A store found behind a grant its client was told of went back in
+     * time: {@link StoreDataWatch#wentBack} has every node tell what was lost.
      *
+     * @param told configurator id to the newest fencing token the socket's client was told it holds
+     *     there, 0 for none
      * @return the number of locks renewed
      */
-    public Uni<Integer> renew(String socketId) {
-        return renew(socketId, true);
+    public Uni<Integer> renew(String socketId, LongUnaryOperator told) {
+        return renew(socketId, told, true);
     }
 
     /**
@@ -60,25 +68,32 @@ public class SocketLocks {
      * answered UNAVAILABLE after its move ran all the same reads it again when retried, to find the
      * configurators whose locks it moved already (docs/protocol.md §5).
      */
-    public Uni<Integer> renewDropped(String socketId) {
-        return renew(socketId, false);
+    public Uni<Integer> renewDropped(String socketId, LongUnaryOperator told) {
+        return renew(socketId, told, false);
     }
 
-    private Uni<Integer> renew(String socketId, boolean takeOffEmpty) {
-        return index.configurators(socketId)
-                .flatMap(ids -> Multi.createFrom()
-                        .iterable(ids)
-                        .onItem()
-                        .transformToUniAndMerge(id -> renewIn(id, socketId, takeOffEmpty))
-                        .collect()
-                        .with(Collectors.summingInt(Integer::intValue)))
-                .call(() -> index.renew(socketId));
+    private Uni<Integer> renew(String socketId, LongUnaryOperator told, boolean takeOffEmpty) {
+        return Uni.createFrom().deferred(() -> {
+            long alarmsBefore = dataWatch.alarms();
+            return index.configurators(socketId)
+                    .flatMap(ids -> Multi.createFrom()
+                            .iterable(ids)
+                            .onItem()
+                            .transformToUniAndMerge(id -> renewIn(id, socketId, told, takeOffEmpty, alarmsBefore))
+                            .collect()
+                            .with(Collectors.summingInt(Integer::intValue)))
+                    .call(() -> index.renew(socketId));
+        });
     }
 
-    private Uni<Integer> renewIn(long configuratorId, String socketId, boolean takeOffEmpty) {
+    private Uni<Integer> renewIn(
+            long configuratorId, String socketId, LongUnaryOperator told, boolean takeOffEmpty, long alarmsBefore) {
         return Uni.createFrom().deferred(() -> {
             SocketIndex.Mark mark = index.mark(socketId); // before the script looks
-            return scripts.renewSocket(configuratorId, socketId, lease)
+            return scripts.renewSocket(configuratorId, socketId, lease, told.applyAsLong(configuratorId))
+                    .call(renewal -> renewal.behind()
+                            ? dataWatch.wentBack(alarmsBefore)
+                            : Uni.createFrom().voidItem())
                     .call(renewal -> renewal.keeps() || !takeOffEmpty
                             ? Uni.createFrom().voidItem()
                             : index.takeOff(mark, configuratorId))
