@@ -12,7 +12,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.LongUnaryOperator;
 
 /**
  * The one API of edit locks that the WebSocket and REST layers call. Every decision is one script
@@ -101,17 +100,14 @@ public class LockService {
     }
 
     /** The socket lives: renew the leases it keeps (and the user's configurator record). @return the number renewed */
-    /**
-     * @param told configurator id to the newest fencing token the socket's client was told it holds
-     *     there, 0 for none: a store behind it lost writes, and every node tells what was lost
-     */
-    public Uni<Integer> renewSocket(String socketId, String userId, LongUnaryOperator told) {
+    /** @param told what the socket's client was told it holds, checked against the store (§6) */
+    public Uni<Integer> renewSocket(String socketId, String userId, ToldGrants told) {
         return storeFailures(socketLocks.renew(socketId, told).call(() -> users.renew(userId)));
     }
 
     /** A dropped socket waiting for its resume: as {@link #renewSocket}, its index left whole. */
-    public Uni<Integer> renewDroppedSocket(String socketId, String userId, LongUnaryOperator told) {
-        return storeFailures(socketLocks.renewDropped(socketId, told).call(() -> users.renew(userId)));
+    public Uni<Integer> renewDroppedSocket(String socketId, String userId) {
+        return storeFailures(socketLocks.renewDropped(socketId).call(() -> users.renew(userId)));
     }
 
     /** Resume: the locks a dropped socket kept move to the new socket, same grants. */

@@ -9,8 +9,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.jboss.logging.Logger;
 
@@ -24,9 +22,9 @@ import org.jboss.logging.Logger;
  * {@link StoreDataLost}, and the event relays tell what was missed as after a cut subscription.
  *
  * <p>A store that lost only its latest writes (a fail-over to a replica a moment behind) keeps its
- * mark. A lease renewal then finds that the store never handed out a grant this node told its client
- * of, and calls {@link #wentBack}: the marks are replaced, so that every node catches up as for a lost
- * mark, this one at once.
+ * mark. The lease renewals of a socket then find a grant its client was told of missing twice in a row,
+ * with no end announced in between, and call {@link #wentBack}: the marks are replaced, so that every
+ * node catches up as for a lost mark, this one at once.
  */
 @ApplicationScoped
 public class StoreDataWatch {
@@ -37,11 +35,11 @@ public class StoreDataWatch {
     private final StoreMarks marks;
     private final Event<StoreDataLost> lost;
     /** Each mark as this node last saw it, by its key; empty before the first look. */
-    private volatile Map<String, String> seen = Map.of();
+    private Map<String, String> seen = Map.of();
     /** How often this node found the data lost: a renewal that began before the last time is caught up by it. */
-    private final AtomicLong alarms = new AtomicLong();
+    private long alarms;
     /** A {@link #wentBack} is replacing the marks: the catch-up it fires covers what other renewals find meanwhile. */
-    private final AtomicBoolean replacing = new AtomicBoolean();
+    private boolean replacing;
 
     public StoreDataWatch(PipelinedRedis redis, StoreMarks marks, Event<StoreDataLost> lost) {
         this.redis = redis;
@@ -66,44 +64,63 @@ public class StoreDataWatch {
 
     /** @return whether the data changed since the last look (the event was fired) */
     public Uni<Boolean> check() {
-        return marks.keys().flatMap(keys -> each(keys, this::read)).map(now -> {
-            Map<String, String> last = seen;
-            seen = now;
-            // A mark this node has not seen before (a new shard, the first look) is no loss.
-            boolean changed = now.entrySet().stream()
-                    .anyMatch(mark -> last.containsKey(mark.getKey())
-                            && !last.get(mark.getKey()).equals(mark.getValue()));
-            if (changed) {
-                LOG.warn("the lock store's data is not the data this node saw before (flushed, or a"
-                        + " fail-over lost it): telling holders and watchers what they missed");
-                raise();
-            }
-            return changed;
+        return Uni.createFrom().deferred(() -> {
+            long before = alarms();
+            return marks.keys().flatMap(keys -> each(keys, this::read)).map(now -> {
+                boolean changed = compare(now, before);
+                if (changed) {
+                    LOG.warn("the lock store's data is not the data this node saw before (flushed, or a"
+                            + " fail-over lost it): telling holders and watchers what they missed");
+                    lost.fire(new StoreDataLost());
+                }
+                return changed;
+            });
         });
     }
 
+    /** Whether the marks read are not the ones seen before; counts the alarm when they are not. */
+    private synchronized boolean compare(Map<String, String> now, long alarmsBefore) {
+        // The marks were replaced since this look began: what it read may be from before that.
+        if (alarms != alarmsBefore) {
+            return false;
+        }
+        Map<String, String> last = seen;
+        seen = now;
+        // A mark this node has not seen before (a new shard, the first look) is no loss.
+        boolean changed = now.entrySet().stream()
+                .anyMatch(mark -> last.containsKey(mark.getKey())
+                        && !last.get(mark.getKey()).equals(mark.getValue()));
+        if (changed) {
+            alarms++;
+        }
+        return changed;
+    }
+
     /** How often this node found the store's data lost so far; see {@link #wentBack}. */
-    public long alarms() {
-        return alarms.get();
+    public synchronized long alarms() {
+        return alarms;
     }
 
     /**
-     * A renewal found the store behind a grant it had answered: it lost writes while this node's
-     * connections stayed up. Every mark is replaced, so that the other nodes catch up at their next look,
-     * and this node catches up now; when the marks cannot be written, this node catches up all the same.
+     * A renewal found a grant lost by the store: it went back in time while this node's connections
+     * stayed up. Every mark is replaced, so that the other nodes catch up at their next look, and this
+     * node catches up now; when the marks cannot be written, this node catches up all the same.
      *
      * @param alarmsBefore {@link #alarms()} when the renewal began: when this node found the data lost
      *     since, that catch-up read the store after this renewal's loss and covers it
      */
     public Uni<Void> wentBack(long alarmsBefore) {
-        if (alarms.get() != alarmsBefore || !replacing.compareAndSet(false, true)) {
-            return Uni.createFrom().voidItem();
+        synchronized (this) {
+            // A replacement under way tells what this renewal found too: its catch-up reads after it.
+            if (alarms != alarmsBefore || replacing) {
+                return Uni.createFrom().voidItem();
+            }
+            replacing = true;
         }
         LOG.warn("the lock store lost grants it had answered (a fail-over to a replica that had not caught up?):"
                 + " telling holders and watchers what they missed, on every node");
         return marks.keys()
                 .flatMap(keys -> each(keys, this::replace))
-                .invoke(now -> seen = now)
                 .onFailure()
                 .invoke(failure -> LOG.warnf(
                         "the store marks were not replaced (%s): the other nodes catch up only if they find the"
@@ -111,14 +128,32 @@ public class StoreDataWatch {
                         failure.getMessage()))
                 .onFailure()
                 .recoverWithNull()
-                .invoke(this::raise)
-                .eventually(() -> replacing.set(false))
+                .invoke(now -> {
+                    if (replaced(now, alarmsBefore)) {
+                        lost.fire(new StoreDataLost());
+                    }
+                })
+                .eventually(this::replaceEnded)
                 .replaceWithVoid();
     }
 
-    private void raise() {
-        alarms.incrementAndGet();
-        lost.fire(new StoreDataLost());
+    /**
+     * The marks are replaced ({@code now}; null when they could not be): whether this node is still to
+     * catch up, which it is unless a look found the new marks first and raised the alarm itself.
+     */
+    private synchronized boolean replaced(Map<String, String> now, long alarmsBefore) {
+        if (now != null) {
+            seen = now;
+        }
+        if (alarms != alarmsBefore) {
+            return false;
+        }
+        alarms++;
+        return true;
+    }
+
+    private synchronized void replaceEnded() {
+        replacing = false;
     }
 
     private Uni<String> replace(String key) {

@@ -2,25 +2,31 @@ package io.editlock.session;
 
 import io.editlock.lock.Lock;
 import io.editlock.lock.Resource;
+import io.editlock.lock.ToldGrants;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The locks a socket's client was told it holds and not yet told it lost. The node keeps this so that
  * after a while of not hearing the store (its subscription cut, the store restarted) it can tell the
  * client of each lock that ended meanwhile, which it would otherwise never hear of (docs/protocol.md
  * §4). A grant is known by its fencing token: news of an older grant's end never takes away a newer
- * grant of the same page.
+ * grant of the same page. The socket's lease renewals check these grants against the store, which may
+ * have lost some by going back in time (§6; {@link ToldGrants}).
  */
-public final class HeldLocks {
+public final class HeldLocks implements ToldGrants {
 
     /** A grant as the client was told of it, and when ({@link System#nanoTime()}). */
     public record Told(Resource resource, long token, long atNanos) {}
 
     /** A socket holds a handful of locks at most (docs/protocol.md §2). */
     private final Map<Resource, Told> told = new HashMap<>(4);
+    /** Grants the last renewal of their configurator found gone from the store, with the token it looked for. */
+    private final Map<Resource, Long> foundGone = new HashMap<>(2);
 
     /** The client was told it holds {@code lock} (a re-entry is the same grant, told when it was first). */
     public synchronized void granted(Lock lock) {
@@ -57,23 +63,48 @@ public final class HeldLocks {
     /** Whether the client believes it holds anything in that configurator. */
     public synchronized boolean anyIn(long configuratorId) {
         for (Resource resource : told.keySet()) {
-            if (resource.configuratorId() != null && resource.configuratorId() == configuratorId) {
+            if (isIn(resource, configuratorId)) {
                 return true;
             }
         }
         return false;
     }
 
-    /** The newest fencing token of a grant in that configurator the client believes it holds; 0 for none. */
-    public synchronized long newestIn(long configuratorId) {
-        long newest = 0;
+    @Override
+    public synchronized Map<Resource, Long> in(long configuratorId) {
+        Map<Resource, Long> in = new HashMap<>(2);
         for (Told grant : told.values()) {
-            Long in = grant.resource().configuratorId();
-            if (in != null && in == configuratorId && grant.token() > newest) {
-                newest = grant.token();
+            if (isIn(grant.resource(), configuratorId)) {
+                in.put(grant.resource(), grant.token());
             }
         }
-        return newest;
+        return in;
+    }
+
+    @Override
+    public synchronized Set<Resource> stillMissing(long configuratorId, Map<Resource, Long> missing) {
+        Set<Resource> still = new HashSet<>(2);
+        missing.forEach((resource, token) -> {
+            if (believed(resource, token) && token.equals(foundGone.get(resource))) {
+                still.add(resource);
+            }
+        });
+        foundGone.keySet().removeIf(resource -> isIn(resource, configuratorId));
+        missing.forEach((resource, token) -> {
+            if (believed(resource, token)) {
+                foundGone.put(resource, token);
+            }
+        });
+        return still;
+    }
+
+    private boolean believed(Resource resource, long token) {
+        Told current = told.get(resource);
+        return current != null && current.token() == token;
+    }
+
+    private static boolean isIn(Resource resource, long configuratorId) {
+        return resource.configuratorId() != null && resource.configuratorId() == configuratorId;
     }
 
     /** @return whether {@code grant} was still believed held: only then is its client to be told it is lost */

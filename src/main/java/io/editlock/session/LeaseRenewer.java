@@ -97,8 +97,8 @@ public class LeaseRenewer {
         boolean open = session.connection().isOpen();
         String userId = session.identity().userId();
         Uni<Void> renewed = (open
-                        ? locks.renewSocket(session.socketId(), userId, session.heldLocks()::newestIn)
-                        : locks.renewDroppedSocket(session.socketId(), userId, session.heldLocks()::newestIn))
+                        ? locks.renewSocket(session.socketId(), userId, session.heldLocks())
+                        : locks.renewDroppedSocket(session.socketId(), userId))
                 .replaceWithVoid();
         if (session.resumable() && open) {
             renewed = renewed.chain(() -> resumes.refresh(session));

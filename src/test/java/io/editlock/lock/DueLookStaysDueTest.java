@@ -62,7 +62,7 @@ class DueLookStaysDueTest {
         until(firstLook.minus(LEASE.dividedBy(2)));
         assertEquals(
                 1,
-                locks.renewSocket(xavier.socketId(), xavier.userId(), nothingTold -> 0)
+                locks.renewSocket(xavier.socketId(), xavier.userId(), ToldGrants.NONE)
                         .await()
                         .atMost(WAIT));
         Instant xavierEnds = locks.locks(c).await().atMost(WAIT).get(0).expiresAt();

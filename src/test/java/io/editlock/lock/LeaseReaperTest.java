@@ -125,7 +125,7 @@ class LeaseReaperTest {
                 .pollDelay(Duration.ZERO)
                 .pollInterval(Duration.ofMillis(500))
                 .until(() -> {
-                    int renewed = locks.renewSocket(sara.socketId(), sara.userId(), nothingTold -> 0)
+                    int renewed = locks.renewSocket(sara.socketId(), sara.userId(), ToldGrants.NONE)
                             .await()
                             .atMost(WAIT);
                     return renewed == 1

@@ -138,7 +138,7 @@ class SocketIndexPruningTest {
         ScriptHooks.install(pipelined)
                 .beforeNext(
                         "acquire_lock",
-                        () -> locks.renewSocket(tom.socketId(), tom.userId(), nothingTold -> 0)
+                        () -> locks.renewSocket(tom.socketId(), tom.userId(), ToldGrants.NONE)
                                 .replaceWithVoid());
         assertInstanceOf(
                 AcquireResult.Granted.class,
@@ -229,7 +229,7 @@ class SocketIndexPruningTest {
     }
 
     private int renew(Holder holder) {
-        return locks.renewSocket(holder.socketId(), holder.userId(), nothingTold -> 0)
+        return locks.renewSocket(holder.socketId(), holder.userId(), ToldGrants.NONE)
                 .await()
                 .atMost(WAIT);
     }

@@ -163,7 +163,7 @@ class SocketLifecycleTest {
 
         // Renew until Redis's clock has moved on from the grant, so that a later lease end is visible.
         await("a renewal with a later lease end").atMost(WAIT).untilAsserted(() -> {
-            int renewed = locks.renewSocket(sara.socketId(), sara.userId(), nothingTold -> 0)
+            int renewed = locks.renewSocket(sara.socketId(), sara.userId(), ToldGrants.NONE)
                     .await()
                     .atMost(WAIT);
             assertEquals(1, renewed, "the socket keeps one lock, so one lease must be renewed");

@@ -65,7 +65,7 @@ class ThousandsOfLocksOfOneSocketTest {
 
         assertEquals(
                 LOCKS,
-                locks.renewSocket(sara.socketId(), sara.userId(), nothingTold -> 0)
+                locks.renewSocket(sara.socketId(), sara.userId(), ToldGrants.NONE)
                         .await()
                         .atMost(WAIT));
         assertEquals(

@@ -99,7 +99,7 @@ class TimedOutRequestTest {
                     "Sara was told the store is unavailable: she must hold nothing");
             assertEquals(
                     0,
-                    locks.renewSocket(sara.socketId(), sara.userId(), nothingTold -> 0)
+                    locks.renewSocket(sara.socketId(), sara.userId(), ToldGrants.NONE)
                             .await()
                             .atMost(WAIT),
                     "her socket must not renew a lock it was told it did not get");
@@ -144,7 +144,7 @@ class TimedOutRequestTest {
                         "Sara was told the store is unavailable: the late grant must go back"));
         assertEquals(
                 0,
-                locks.renewSocket(sara.socketId(), sara.userId(), nothingTold -> 0)
+                locks.renewSocket(sara.socketId(), sara.userId(), ToldGrants.NONE)
                         .await()
                         .atMost(WAIT),
                 "her socket must not renew a lock it was told it did not get");

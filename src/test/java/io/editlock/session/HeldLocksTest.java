@@ -10,6 +10,7 @@ import io.editlock.lock.Resource;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** What a socket's client was told it holds, grant by grant (by fencing token). */
@@ -47,17 +48,47 @@ class HeldLocksTest {
     }
 
     @Test
-    void theNewestTokenOfAConfiguratorIsOfTheGrantsStillBelievedHeldThere() {
+    void theGrantsOfAConfiguratorAreThoseStillBelievedHeldThere() {
         Resource elsewhere = Resource.variables(2);
-        assertEquals(0, held.newestIn(1), "nothing told");
         held.granted(grant(FILTERS, 8));
         held.granted(grant(VARIABLES, 7));
         held.granted(grant(elsewhere, 30));
-        assertEquals(8, held.newestIn(1));
-        assertEquals(30, held.newestIn(2));
         held.ended(FILTERS, 8);
-        assertEquals(7, held.newestIn(1));
-        assertEquals(0, held.newestIn(3));
+        assertEquals(Map.of(VARIABLES, 7L), held.in(1));
+        assertEquals(Map.of(elsewhere, 30L), held.in(2));
+        assertEquals(Map.of(), held.in(3));
+    }
+
+    @Test
+    void aGrantIsStillMissingOnlyWhenTheRenewalBeforeFoundItGoneToo() {
+        held.granted(grant(VARIABLES, 7));
+        held.granted(grant(FILTERS, 8));
+        assertEquals(Set.of(), held.stillMissing(1, Map.of(VARIABLES, 7L)), "gone once: its end may be on its way");
+        assertEquals(Set.of(VARIABLES), held.stillMissing(1, Map.of(VARIABLES, 7L, FILTERS, 8L)));
+        assertEquals(Set.of(FILTERS), held.stillMissing(1, Map.of(FILTERS, 8L)));
+        assertEquals(Set.of(), held.stillMissing(1, Map.of()), "found again: no longer missing");
+        assertEquals(Set.of(), held.stillMissing(1, Map.of(FILTERS, 8L)));
+    }
+
+    @Test
+    void aGrantWhoseEndWasToldOrThatWasGrantedAgainIsNotStillMissing() {
+        held.granted(grant(VARIABLES, 7));
+        held.granted(grant(FILTERS, 8));
+        held.stillMissing(1, Map.of(VARIABLES, 7L, FILTERS, 8L));
+        held.ended(VARIABLES, 7);
+        held.granted(grant(FILTERS, 9));
+        assertEquals(Set.of(), held.stillMissing(1, Map.of(VARIABLES, 7L, FILTERS, 8L)));
+        assertEquals(Set.of(), held.stillMissing(1, Map.of(FILTERS, 9L)), "the new grant was gone only once");
+    }
+
+    @Test
+    void aRenewalOfOneConfiguratorLeavesWhatAnotherFoundGone() {
+        Resource elsewhere = Resource.variables(2);
+        held.granted(grant(VARIABLES, 7));
+        held.granted(grant(elsewhere, 30));
+        held.stillMissing(2, Map.of(elsewhere, 30L));
+        held.stillMissing(1, Map.of());
+        assertEquals(Set.of(elsewhere), held.stillMissing(2, Map.of(elsewhere, 30L)));
     }
 
     @Test

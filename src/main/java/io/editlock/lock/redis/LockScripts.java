@@ -19,6 +19,7 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Typed calls of the lock scripts in {@code src/main/resources/lua/}: domain types in, script
@@ -155,17 +156,23 @@ public class LockScripts {
                 .map(reply -> ScriptReplies.released(reply.toString()));
     }
 
-    /** @param told the newest fencing token the socket's client was told it holds there, 0 for none */
-    public Uni<SocketRenewal> renewSocket(long configuratorId, String socketId, Duration lease, long told) {
-        List<String> k = List.of(
-                keys.locks(configuratorId),
-                keys.waiting(configuratorId).get(2),
-                keys.configurator(configuratorId)); // locks, waiters, configurator
-        return executor.run(RENEW_SOCKET, k, List.of(socketId, String.valueOf(lease.toMillis()), String.valueOf(told)))
-                .map(reply -> new SocketRenewal(
-                        reply.get(0).toInteger(),
-                        reply.get(1).toInteger() == 1,
-                        reply.get(2).toInteger() == 1));
+    /** @param told the fencing token of each grant there that the socket's client was told it holds */
+    public Uni<SocketRenewal> renewSocket(
+            long configuratorId, String socketId, Duration lease, Map<Resource, Long> told) {
+        List<String> k =
+                List.of(keys.locks(configuratorId), keys.waiting(configuratorId).get(2)); // locks, waiters
+        List<String> a = new ArrayList<>(2 + 2 * told.size());
+        a.add(socketId);
+        a.add(String.valueOf(lease.toMillis()));
+        told.forEach((resource, token) -> {
+            a.add(resource.field());
+            a.add(String.valueOf(token));
+        });
+        return executor.run(RENEW_SOCKET, k, a).map(reply -> {
+            List<String> missing = new ArrayList<>(reply.get(2).size());
+            reply.get(2).forEach(field -> missing.add(field.toString()));
+            return new SocketRenewal(reply.get(0).toInteger(), reply.get(1).toInteger() == 1, missing);
+        });
     }
 
     public Uni<MovedSocket> moveSocket(

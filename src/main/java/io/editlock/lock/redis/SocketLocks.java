@@ -5,15 +5,18 @@ import io.editlock.lock.LockAudit;
 import io.editlock.lock.MovedSocket;
 import io.editlock.lock.ReleaseReason;
 import io.editlock.lock.ReleasedLock;
+import io.editlock.lock.Resource;
+import io.editlock.lock.ToldGrants;
 import io.editlock.redis.StoreDataWatch;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
-import java.util.function.LongUnaryOperator;
 import java.util.stream.Collectors;
 
 /**
@@ -52,14 +55,13 @@ public class SocketLocks {
 
     /**
      * Renews the socket's leases and vouches for its places in lines, and takes the configurators where
-     * it keeps nothing off its index. A store found behind a grant its client was told of went back in
-     * time: {@link StoreDataWatch#wentBack} has every node tell what was lost.
+     * it keeps nothing, and its client believes it holds nothing, off its index. A grant its client was
+     * told of that the store lost (missing at two renewals in a row, {@link ToldGrants}) means the store
+     * went back in time: {@link StoreDataWatch#wentBack} has every node tell what was lost.
      *
-     * @param told configurator id to the newest fencing token the socket's client was told it holds
-     *     there, 0 for none
      * @return the number of locks renewed
      */
-    public Uni<Integer> renew(String socketId, LongUnaryOperator told) {
+    public Uni<Integer> renew(String socketId, ToldGrants told) {
         return renew(socketId, told, true);
     }
 
@@ -68,11 +70,11 @@ public class SocketLocks {
      * answered UNAVAILABLE after its move ran all the same reads it again when retried, to find the
      * configurators whose locks it moved already (docs/protocol.md §5).
      */
-    public Uni<Integer> renewDropped(String socketId, LongUnaryOperator told) {
-        return renew(socketId, told, false);
+    public Uni<Integer> renewDropped(String socketId) {
+        return renew(socketId, ToldGrants.NONE, false);
     }
 
-    private Uni<Integer> renew(String socketId, LongUnaryOperator told, boolean takeOffEmpty) {
+    private Uni<Integer> renew(String socketId, ToldGrants told, boolean takeOffEmpty) {
         return Uni.createFrom().deferred(() -> {
             long alarmsBefore = dataWatch.alarms();
             return index.configurators(socketId)
@@ -87,18 +89,31 @@ public class SocketLocks {
     }
 
     private Uni<Integer> renewIn(
-            long configuratorId, String socketId, LongUnaryOperator told, boolean takeOffEmpty, long alarmsBefore) {
+            long configuratorId, String socketId, ToldGrants told, boolean takeOffEmpty, long alarmsBefore) {
         return Uni.createFrom().deferred(() -> {
             SocketIndex.Mark mark = index.mark(socketId); // before the script looks
-            return scripts.renewSocket(configuratorId, socketId, lease, told.applyAsLong(configuratorId))
-                    .call(renewal -> renewal.behind()
-                            ? dataWatch.wentBack(alarmsBefore)
-                            : Uni.createFrom().voidItem())
-                    .call(renewal -> renewal.keeps() || !takeOffEmpty
+            Map<Resource, Long> believed = told.in(configuratorId);
+            return scripts.renewSocket(configuratorId, socketId, lease, believed)
+                    .call(renewal -> told.stillMissing(configuratorId, missing(believed, renewal))
+                                    .isEmpty()
+                            ? Uni.createFrom().voidItem()
+                            : dataWatch.wentBack(alarmsBefore))
+                    // A grant believed held keeps the configurator listed until its end is told or found lost.
+                    .call(renewal -> renewal.keeps() || !believed.isEmpty() || !takeOffEmpty
                             ? Uni.createFrom().voidItem()
                             : index.takeOff(mark, configuratorId))
                     .map(SocketRenewal::renewed);
         });
+    }
+
+    private static Map<Resource, Long> missing(Map<Resource, Long> believed, SocketRenewal renewal) {
+        Map<Resource, Long> missing = new HashMap<>(2);
+        believed.forEach((resource, token) -> {
+            if (renewal.missing().contains(resource.field())) {
+                missing.put(resource, token);
+            }
+        });
+        return missing;
     }
 
     /** The locks the old socket kept, and its places in lines, move to the new socket, same grants. */

@@ -1,8 +1,10 @@
 package io.editlock.lock.redis;
 
+import java.util.List;
+
 /**
  * What renew_socket_locks answered for one configurator: how many leases of the socket it renewed,
  * whether the socket keeps anything there at all (a lock, a place in a line, a take-over request), and
- * whether the store is behind a grant its client was told of (it went back in time).
+ * the lock fields of the grants its client was told of that the store does not have.
  */
-public record SocketRenewal(int renewed, boolean keeps, boolean behind) {}
+public record SocketRenewal(int renewed, boolean keeps, List<String> missing) {}
