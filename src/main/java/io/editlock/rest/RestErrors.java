@@ -46,9 +46,11 @@ public class RestErrors {
     private static final Logger LOG = Logger.getLogger(RestErrors.class);
 
     private final LockAudit audit;
+    private final RouteMethods routes;
 
-    public RestErrors(LockAudit audit) {
+    public RestErrors(LockAudit audit, RouteMethods routes) {
         this.audit = audit;
+        this.routes = routes;
     }
 
     private static String target(ContainerRequestContext request) {
@@ -82,10 +84,11 @@ public class RestErrors {
     /**
      * Refusals Quarkus makes itself (a body that does not parse, 405 a method the route lacks, 415 a body
      * that is not JSON, 406) arrive as WebApplicationExceptions without a body; clients read every error
-     * the same way, so they get the JSON message too, and keep whatever headers Quarkus set.
+     * the same way, so they get the JSON message too, and keep whatever headers Quarkus set. A 405 names
+     * the methods the path has, which Quarkus leaves out.
      */
     @ServerExceptionMapper
-    public Response webApplication(WebApplicationException e) {
+    public Response webApplication(WebApplicationException e, ContainerRequestContext request) {
         if (e.getCause() instanceof JsonProcessingException) {
             return notJson((JsonProcessingException) e.getCause());
         }
@@ -93,10 +96,14 @@ public class RestErrors {
         if (refusal.getStatus() < Response.Status.BAD_REQUEST.getStatusCode()) {
             return refusal;
         }
-        return Response.fromResponse(refusal)
+        Response.ResponseBuilder answer = Response.fromResponse(refusal)
                 .type(MediaType.APPLICATION_JSON_TYPE)
-                .entity(WireFormat.object().put("message", e.getMessage()))
-                .build();
+                .entity(WireFormat.object().put("message", e.getMessage()));
+        if (refusal.getStatus() == Response.Status.METHOD_NOT_ALLOWED.getStatusCode()
+                && refusal.getAllowedMethods().isEmpty()) {
+            answer.allow(routes.allowed(request.getUriInfo().getPath()));
+        }
+        return answer.build();
     }
 
     /**

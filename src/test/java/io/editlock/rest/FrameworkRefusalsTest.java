@@ -6,6 +6,10 @@ import static org.hamcrest.Matchers.startsWith;
 
 import io.editlock.support.DemoLogin;
 import io.quarkus.test.junit.QuarkusTest;
+import java.util.Set;
+import org.hamcrest.Description;
+import org.hamcrest.Matcher;
+import org.hamcrest.TypeSafeMatcher;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -37,5 +41,47 @@ class FrameworkRefusalsTest {
                 .statusCode(status)
                 .contentType(startsWith("application/json"))
                 .body("message", notNullValue());
+    }
+
+    /** RFC 9110 §15.5.6: a 405 names the methods the path has (HEAD with GET; OPTIONS on every path). */
+    @ParameterizedTest(name = "{0} {1} -> Allow: {2}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "PUT    | /api/configurators                 | GET, HEAD, OPTIONS, POST",
+                "DELETE | /api/configurators                 | GET, HEAD, OPTIONS, POST",
+                "POST   | /api/configurators/7               | DELETE, GET, HEAD, OPTIONS, PATCH",
+                "GET    | /api/configurators/7/items         | OPTIONS, POST",
+                "DELETE | /api/configurators/7/locks         | GET, HEAD, OPTIONS",
+                "PUT    | /api/items/3                       | DELETE, GET, HEAD, OPTIONS, PATCH",
+                "GET    | /api/items/3/attribute-values      | OPTIONS, POST",
+                "POST   | /api/filters/12                    | DELETE, GET, HEAD, OPTIONS, PATCH",
+                "PUT    | /api/variables/12                  | DELETE, GET, HEAD, OPTIONS, PATCH",
+                "GET    | /api/locks/configurator:1          | DELETE, OPTIONS"
+            })
+    void aMethodThePathLacksIsAnsweredWithTheMethodsItHas(String method, String path, String allowed) {
+        as(DemoLogin.user("Sara"))
+                .contentType("application/json")
+                .body("{}")
+                .request(method, path)
+                .then()
+                .statusCode(405)
+                .header("Allow", allowedIn(allowed));
+    }
+
+    /** The header's methods in any order and spacing, as exactly these. */
+    private static Matcher<String> allowedIn(String allowed) {
+        Set<String> expected = Set.of(allowed.split(",\\s*"));
+        return new TypeSafeMatcher<>() {
+            @Override
+            protected boolean matchesSafely(String header) {
+                return Set.of(header.split(",\\s*")).equals(expected);
+            }
+
+            @Override
+            public void describeTo(Description description) {
+                description.appendText("Allow naming exactly " + expected);
+            }
+        };
     }
 }
