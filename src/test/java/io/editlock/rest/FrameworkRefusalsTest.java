@@ -1,17 +1,21 @@
 package io.editlock.rest;
 
 import static io.editlock.support.Api.as;
+import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.startsWith;
 
 import io.editlock.support.DemoLogin;
 import io.quarkus.test.junit.QuarkusTest;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.hamcrest.Description;
 import org.hamcrest.Matcher;
 import org.hamcrest.TypeSafeMatcher;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * docs/rest-api.md, Errors: every error body is JSON with a {@code message}, also the refusals Quarkus
@@ -19,6 +23,20 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 @QuarkusTest
 class FrameworkRefusalsTest {
+
+    /** A method each path lacks, and the methods it has. */
+    private static final String[] ALLOWED = {
+        "PUT    | /api/configurators                 | GET, HEAD, OPTIONS, POST",
+        "DELETE | /api/configurators                 | GET, HEAD, OPTIONS, POST",
+        "POST   | /api/configurators/7               | DELETE, GET, HEAD, OPTIONS, PATCH",
+        "GET    | /api/configurators/7/items         | OPTIONS, POST",
+        "DELETE | /api/configurators/7/locks         | GET, HEAD, OPTIONS",
+        "PUT    | /api/items/3                       | DELETE, GET, HEAD, OPTIONS, PATCH",
+        "GET    | /api/items/3/attribute-values      | OPTIONS, POST",
+        "POST   | /api/filters/12                    | DELETE, GET, HEAD, OPTIONS, PATCH",
+        "PUT    | /api/variables/12                  | DELETE, GET, HEAD, OPTIONS, PATCH",
+        "GET    | /api/locks/configurator:1          | DELETE, OPTIONS"
+    };
 
     @ParameterizedTest(name = "{0} {1} ({2}, accepting {3}) -> {4}")
     @CsvSource(
@@ -45,20 +63,7 @@ class FrameworkRefusalsTest {
 
     /** RFC 9110 §15.5.6: a 405 names the methods the path has (HEAD with GET; OPTIONS on every path). */
     @ParameterizedTest(name = "{0} {1} -> Allow: {2}")
-    @CsvSource(
-            delimiter = '|',
-            value = {
-                "PUT    | /api/configurators                 | GET, HEAD, OPTIONS, POST",
-                "DELETE | /api/configurators                 | GET, HEAD, OPTIONS, POST",
-                "POST   | /api/configurators/7               | DELETE, GET, HEAD, OPTIONS, PATCH",
-                "GET    | /api/configurators/7/items         | OPTIONS, POST",
-                "DELETE | /api/configurators/7/locks         | GET, HEAD, OPTIONS",
-                "PUT    | /api/items/3                       | DELETE, GET, HEAD, OPTIONS, PATCH",
-                "GET    | /api/items/3/attribute-values      | OPTIONS, POST",
-                "POST   | /api/filters/12                    | DELETE, GET, HEAD, OPTIONS, PATCH",
-                "PUT    | /api/variables/12                  | DELETE, GET, HEAD, OPTIONS, PATCH",
-                "GET    | /api/locks/configurator:1          | DELETE, OPTIONS"
-            })
+    @MethodSource("allowed")
     void aMethodThePathLacksIsAnsweredWithTheMethodsItHas(String method, String path, String allowed) {
         as(DemoLogin.user("Sara"))
                 .contentType("application/json")
@@ -67,6 +72,19 @@ class FrameworkRefusalsTest {
                 .then()
                 .statusCode(405)
                 .header("Allow", allowedIn(allowed));
+    }
+
+    /** OPTIONS names the same methods: the path's own, not every method of its resource class. */
+    @ParameterizedTest(name = "OPTIONS {1} -> Allow: {2}")
+    @MethodSource("allowed")
+    void optionsNamesTheMethodsOfThePath(String ignoredMethod, String path, String allowed) {
+        given().request("OPTIONS", path).then().statusCode(200).header("Allow", allowedIn(allowed));
+    }
+
+    static Stream<Arguments> allowed() {
+        return Stream.of(ALLOWED)
+                .map(row -> Arguments.of((Object[])
+                        Stream.of(row.split("\\|")).map(String::strip).toArray(String[]::new)));
     }
 
     /** The header's methods in any order and spacing, as exactly these. */
