@@ -23,6 +23,9 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class CatalogIndex {
 
+    /** Ids in use a create skips before it gives up: far more than a fail-over loses in a second. */
+    static final int MOST_TAKEN = 1000;
+
     private static final Logger LOG = Logger.getLogger(CatalogIndex.class);
 
     private final PipelinedRedis redis;
@@ -33,8 +36,53 @@ public class CatalogIndex {
         this.keys = keys;
     }
 
+    /**
+     * A new id of that kind: the next of its counter that the kind's index does not hold. A counter that
+     * went back below ids in use (the store lost part of its data: a Redis Cluster shard that failed over
+     * to a replica behind, while the shards of the records kept theirs) would hand out an id that
+     * exists, and its create would overwrite that record. Those are skipped, with a warning; after
+     * {@value #MOST_TAKEN} in a row the create is refused (503) until an operator raises the counter.
+     */
     public Uni<Long> nextId(Entity entity) {
-        return execute(Command.INCR, keys.sequence(entity.wireName())).map(Response::toLong);
+        return nextId(entity, 0);
+    }
+
+    private Uni<Long> nextId(Entity entity, int taken) {
+        return execute(Command.INCR, keys.sequence(entity.wireName()))
+                .map(Response::toLong)
+                .flatMap(id -> inUse(entity, id).flatMap(used -> {
+                    if (!used) {
+                        return Uni.createFrom().item(id);
+                    }
+                    if (taken == 0) {
+                        LOG.warnf(
+                                "%s id %d is in use, yet its counter %s handed it out again: the store lost part"
+                                        + " of its data; skipping the ids in use (docs/operations.md)",
+                                entity.wireName(), id, keys.sequence(entity.wireName()));
+                    }
+                    if (taken + 1 >= MOST_TAKEN) {
+                        LOG.errorf(
+                                "%d %s ids in a row were in use: creates are refused until %s is set to the highest"
+                                        + " id in use (docs/operations.md)",
+                                MOST_TAKEN, entity.wireName(), keys.sequence(entity.wireName()));
+                        return Uni.createFrom()
+                                .failure(new LockStoreUnavailableException(
+                                        "the " + entity.wireName() + " id counter is below ids in use", null));
+                    }
+                    return nextId(entity, taken + 1);
+                }));
+    }
+
+    private Uni<Boolean> inUse(Entity entity, long id) {
+        String member = String.valueOf(id);
+        return switch (entity) {
+            case CONFIGURATOR ->
+                execute(Command.ZSCORE, keys.configuratorIndex(), member).map(score -> score != null);
+            case ITEM -> execute(Command.HEXISTS, keys.itemIndex(), member).map(Response::toBoolean);
+            default ->
+                execute(Command.HEXISTS, keys.entryIndex(entity.wireName()), member)
+                        .map(Response::toBoolean);
+        };
     }
 
     public Uni<Void> put(Entity entity, long id, Location where) {

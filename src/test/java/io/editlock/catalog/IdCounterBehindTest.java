@@ -1,0 +1,116 @@
+package io.editlock.catalog;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.editlock.lock.Guard;
+import io.editlock.lock.LockStoreUnavailableException;
+import io.editlock.redis.LockKeys;
+import io.editlock.support.Fixtures;
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.mutiny.redis.client.Command;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * docs/operations.md: an id counter that went back below ids in use (the store lost part of its data)
+ * never hands a create an id that exists: the create takes the next free one, and the records of the
+ * ids in use stay as they were. The counters are set back by hand, as such a loss leaves them.
+ */
+@QuarkusTest
+class IdCounterBehindTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    @Inject
+    ConfiguratorStore store;
+
+    @Inject
+    EntryStore entries;
+
+    @Inject
+    LockKeys keys;
+
+    @Inject
+    ReactiveRedisDataSource redis;
+
+    @Test
+    void aCreateSkipsTheIdsInUseAndLeavesTheirRecordsAsTheyWere() {
+        long c = Fixtures.configurator(store);
+        String name = store.configurator(c).await().atMost(WAIT).name();
+        long item = Fixtures.item(store, c);
+        long filter = Fixtures.entry(entries, Entity.FILTER, c, item, Map.of("expression", "x > 1"));
+        setBack(Entity.CONFIGURATOR, c);
+        setBack(Entity.ITEM, item);
+        setBack(Entity.FILTER, filter);
+
+        long newConfigurator = Fixtures.configurator(store);
+        long newItem = Fixtures.item(store, newConfigurator);
+        long newFilter =
+                Fixtures.entry(entries, Entity.FILTER, newConfigurator, newItem, Map.of("expression", "y < 2"));
+
+        assertTrue(newConfigurator > c, newConfigurator + " after " + c);
+        assertTrue(newItem > item, newItem + " after " + item);
+        assertTrue(newFilter > filter, newFilter + " after " + filter);
+        assertEquals(name, store.configurator(c).await().atMost(WAIT).name(), "the configurator in use kept its name");
+        assertEquals(c, store.item(item).await().atMost(WAIT).configuratorId(), "the item in use is where it was");
+        Entry.Filter kept =
+                (Entry.Filter) entries.find(Entity.FILTER, filter).await().atMost(WAIT);
+        assertEquals("x > 1", kept.expression(), "the filter in use kept its expression");
+        assertFalse(
+                entries.find(Entity.FILTER, newFilter).await().atMost(WAIT).equals(kept), "the new filter is its own");
+    }
+
+    /** A counter far below the ids in use is not walked up forever: the create is refused, nothing written. */
+    @Test
+    void aCounterFarBehindRefusesTheCreateUntilItIsRaised() {
+        long c = Fixtures.configurator(store);
+        long base = 1_000_000_000L + System.nanoTime() % 1_000_000L * 10_000;
+        List<String> phantoms = new ArrayList<>();
+        phantoms.add(keys.itemIndex());
+        for (long id = base + 1; id <= base + CatalogIndex.MOST_TAKEN; id++) {
+            phantoms.add(String.valueOf(id));
+            phantoms.add(String.valueOf(c));
+        }
+        redis.execute(Command.HSET, phantoms.toArray(String[]::new)).await().atMost(WAIT);
+        try {
+            redis.execute(Command.SET, keys.sequence(Entity.ITEM.wireName()), String.valueOf(base))
+                    .await()
+                    .atMost(WAIT);
+
+            assertThrows(
+                    LockStoreUnavailableException.class,
+                    () -> store.addItem(Guard.none(c), "item", null).await().atMost(WAIT));
+            assertEquals(0, store.tree(c).await().atMost(WAIT).items().size(), "nothing was written");
+
+            redis.execute(
+                            Command.SET,
+                            keys.sequence(Entity.ITEM.wireName()),
+                            String.valueOf(base + CatalogIndex.MOST_TAKEN))
+                    .await()
+                    .atMost(WAIT);
+            assertTrue(Fixtures.item(store, c) > base + CatalogIndex.MOST_TAKEN, "raised, it creates again");
+        } finally {
+            List<String> ids = new ArrayList<>();
+            ids.add(keys.itemIndex());
+            for (int i = 1; i < phantoms.size(); i += 2) {
+                ids.add(phantoms.get(i));
+            }
+            redis.execute(Command.HDEL, ids.toArray(String[]::new)).await().atMost(WAIT);
+        }
+    }
+
+    /** The counter as a store that lost its last writes leaves it: the id in use is the next it hands out. */
+    private void setBack(Entity entity, long inUse) {
+        redis.execute(Command.SET, keys.sequence(entity.wireName()), String.valueOf(inUse - 1))
+                .await()
+                .atMost(WAIT);
+    }
+}
