@@ -9,7 +9,7 @@
 -- has: a store that went back in time (a fail-over to a replica that had not caught up) loses grants
 -- without a word, and keeps the mark key that tells a store that lost all its data (StoreDataWatch).
 -- A grant also goes missing here when it ended and its announcement is still on its way: the node
--- decides which it was (a grant missing at two renewals in a row was never announced).
+-- decides which it was (lock/redis/LostGrants: gone for a whole renew interval, all of it heard).
 --
 -- KEYS[1] locks    hash of the configurator's locks (see locks_lib.lua)
 -- KEYS[2] waiters  hash of the configurator's waiters (see waitlines_lib.lua)

@@ -1,14 +1,13 @@
 package io.editlock.lock;
 
 import java.util.Map;
-import java.util.Set;
 
 /**
- * The grants a socket's client was told it holds, as its lease renewal checks them against the store
+ * The grants a socket's client was told it holds, as its lease renewals check them against the store
  * (docs/protocol.md §6). A grant the store no longer has either ended with its announcement still on
  * its way, or was lost by a store that went back in time (a fail-over to a replica that had not caught
- * up), which nobody announces: one that is still missing at the next renewal, and still believed held,
- * was lost.
+ * up), which nobody announces: one that stays gone, and believed held, for a renew interval in which
+ * the node heard every announcement, was lost.
  */
 public interface ToldGrants {
 
@@ -20,8 +19,8 @@ public interface ToldGrants {
         }
 
         @Override
-        public Set<Resource> stillMissing(long configuratorId, Map<Resource, Long> missing) {
-            return Set.of();
+        public Map<Resource, Long> goneSince(long configuratorId, Map<Resource, Long> missing, long now) {
+            return Map.of();
         }
     };
 
@@ -29,10 +28,11 @@ public interface ToldGrants {
     Map<Resource, Long> in(long configuratorId);
 
     /**
-     * The renewal found {@code missing} (resource to the token it looked for) gone from the store.
+     * The renewal found {@code missing} (resource to the token it looked for) gone from the store, at
+     * {@code now} ({@link System#nanoTime()}).
      *
-     * @return those of them the renewal before found gone too, with the same token, and that the client
-     *     still believes it holds: nothing announced their end in between
+     * @return each of them that the client still believes it holds, with when renewals first found it
+     *     gone, none of them having found it since
      */
-    Set<Resource> stillMissing(long configuratorId, Map<Resource, Long> missing);
+    Map<Resource, Long> goneSince(long configuratorId, Map<Resource, Long> missing, long now);
 }

@@ -9,6 +9,7 @@ import io.vertx.mutiny.redis.client.RedisConnection;
 import io.vertx.mutiny.redis.client.Request;
 import io.vertx.mutiny.redis.client.Response;
 import io.vertx.redis.client.ResponseType;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.jboss.logging.Logger;
@@ -41,6 +42,9 @@ public final class LastingSubscription {
     private final Runnable onBack;
     private volatile Attempt current;
     private volatile boolean active;
+    /** When the subscription last came to stand ({@link System#nanoTime()}); meaningless while not active. */
+    private volatile long activeSince;
+
     private volatile boolean stopped;
     private volatile long backoffMs = FIRST_BACKOFF_MS;
     /** Failed attempts since the subscription last stood: the first is logged as a warning, the rest quietly. */
@@ -99,6 +103,15 @@ public final class LastingSubscription {
         return active;
     }
 
+    /**
+     * Since when ({@link System#nanoTime()}) the subscription has stood without a break, so that every
+     * message published since was delivered; empty while it does not stand.
+     */
+    public OptionalLong activeSince() {
+        long since = activeSince;
+        return active ? OptionalLong.of(since) : OptionalLong.empty();
+    }
+
     private void subscribe(boolean afterLoss) {
         if (stopped) {
             return;
@@ -124,6 +137,7 @@ public final class LastingSubscription {
     }
 
     private void stands(boolean afterLoss) {
+        activeSince = System.nanoTime();
         active = true;
         backoffMs = FIRST_BACKOFF_MS;
         int failed = failures;

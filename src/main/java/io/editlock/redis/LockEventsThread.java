@@ -1,6 +1,7 @@
 package io.editlock.redis;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import java.util.OptionalLong;
 
 /**
  * The thread that delivers the lock events to this node. Work that reads the store and then decides
@@ -16,6 +17,15 @@ public class LockEventsThread {
     /** The subscription that delivers the lock events, once it is started. */
     public void deliveredBy(LastingSubscription subscription) {
         this.subscription = subscription;
+    }
+
+    /**
+     * Since when ({@link System#nanoTime()}) this node has heard the lock events without a break; empty
+     * while it does not hear them.
+     */
+    public OptionalLong heardSince() {
+        LastingSubscription current = subscription;
+        return current == null ? OptionalLong.empty() : current.activeSince();
     }
 
     /** Runs the task on that thread; at once while there is no subscription. */

@@ -5,6 +5,7 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,8 +23,8 @@ import org.jboss.logging.Logger;
  * {@link StoreDataLost}, and the event relays tell what was missed as after a cut subscription.
  *
  * <p>A store that lost only its latest writes (a fail-over to a replica a moment behind) keeps its
- * mark. The lease renewals of a socket then find a grant its client was told of missing twice in a row,
- * with no end announced in between, and call {@link #wentBack}: the marks are replaced, so that every
+ * mark. The lease renewals of a socket then find a grant its client was told of gone for a whole renew
+ * interval in which the node heard every lock event and no end of it, and call {@link #wentBack}: the marks are replaced, so that every
  * node catches up as for a lost mark, this one at once.
  */
 @ApplicationScoped
@@ -156,9 +157,19 @@ public class StoreDataWatch {
         replacing = false;
     }
 
+    /**
+     * The mark that follows the one this node saw. Every node that finds the same loss writes the same
+     * one, so that each node catches up once, not once for each node that found it.
+     */
     private Uni<String> replace(String key) {
-        String mark = UUID.randomUUID().toString();
+        String last = seenMark(key);
+        String mark = UUID.nameUUIDFromBytes((last + " went back").getBytes(StandardCharsets.UTF_8))
+                .toString();
         return redis.execute(Command.SET, key, mark).replaceWith(mark);
+    }
+
+    private synchronized String seenMark(String key) {
+        return seen.getOrDefault(key, "");
     }
 
     /** The mark of each key, by its key, as {@code mark} reads or writes it. */

@@ -25,6 +25,7 @@ import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.util.Set;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
@@ -101,7 +102,11 @@ public class RestErrors {
                 .entity(WireFormat.object().put("message", e.getMessage()));
         if (refusal.getStatus() == Response.Status.METHOD_NOT_ALLOWED.getStatusCode()
                 && refusal.getAllowedMethods().isEmpty()) {
-            answer.allow(routes.allowed(request.getUriInfo().getPath()));
+            Set<String> allowed = routes.allowed(request.getUriInfo().getPath());
+            // An empty Allow would say the path has no method at all (a path this table cannot match).
+            if (!allowed.isEmpty()) {
+                answer.allow(allowed);
+            }
         }
         return answer.build();
     }

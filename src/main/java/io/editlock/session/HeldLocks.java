@@ -5,10 +5,8 @@ import io.editlock.lock.Resource;
 import io.editlock.lock.ToldGrants;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The locks a socket's client was told it holds and not yet told it lost. The node keeps this so that
@@ -25,8 +23,10 @@ public final class HeldLocks implements ToldGrants {
 
     /** A socket holds a handful of locks at most (docs/protocol.md §2). */
     private final Map<Resource, Told> told = new HashMap<>(4);
-    /** Grants the last renewal of their configurator found gone from the store, with the token it looked for. */
-    private final Map<Resource, Long> foundGone = new HashMap<>(2);
+    /** Grants the renewals of their configurator found gone from the store, each since it was first found gone. */
+    private final Map<Resource, Gone> foundGone = new HashMap<>(2);
+
+    private record Gone(long token, long since) {}
 
     /** The client was told it holds {@code lock} (a re-entry is the same grant, told when it was first). */
     public synchronized void granted(Lock lock) {
@@ -82,20 +82,17 @@ public final class HeldLocks implements ToldGrants {
     }
 
     @Override
-    public synchronized Set<Resource> stillMissing(long configuratorId, Map<Resource, Long> missing) {
-        Set<Resource> still = new HashSet<>(2);
+    public synchronized Map<Resource, Long> goneSince(long configuratorId, Map<Resource, Long> missing, long now) {
+        Map<Resource, Long> since = new HashMap<>(2);
         missing.forEach((resource, token) -> {
-            if (believed(resource, token) && token.equals(foundGone.get(resource))) {
-                still.add(resource);
+            if (believed(resource, token)) {
+                Gone before = foundGone.get(resource);
+                since.put(resource, before != null && before.token() == token ? before.since() : now);
             }
         });
         foundGone.keySet().removeIf(resource -> isIn(resource, configuratorId));
-        missing.forEach((resource, token) -> {
-            if (believed(resource, token)) {
-                foundGone.put(resource, token);
-            }
-        });
-        return still;
+        since.forEach((resource, first) -> foundGone.put(resource, new Gone(missing.get(resource), first)));
+        return since;
     }
 
     private boolean believed(Resource resource, long token) {

@@ -10,7 +10,6 @@ import io.editlock.lock.Resource;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** What a socket's client was told it holds, grant by grant (by fencing token). */
@@ -60,25 +59,26 @@ class HeldLocksTest {
     }
 
     @Test
-    void aGrantIsStillMissingOnlyWhenTheRenewalBeforeFoundItGoneToo() {
+    void aGrantIsGoneSinceTheFirstOfTheRenewalsInARowThatFoundItGone() {
         held.granted(grant(VARIABLES, 7));
         held.granted(grant(FILTERS, 8));
-        assertEquals(Set.of(), held.stillMissing(1, Map.of(VARIABLES, 7L)), "gone once: its end may be on its way");
-        assertEquals(Set.of(VARIABLES), held.stillMissing(1, Map.of(VARIABLES, 7L, FILTERS, 8L)));
-        assertEquals(Set.of(FILTERS), held.stillMissing(1, Map.of(FILTERS, 8L)));
-        assertEquals(Set.of(), held.stillMissing(1, Map.of()), "found again: no longer missing");
-        assertEquals(Set.of(), held.stillMissing(1, Map.of(FILTERS, 8L)));
+        assertEquals(Map.of(VARIABLES, 100L), held.goneSince(1, Map.of(VARIABLES, 7L), 100));
+        assertEquals(
+                Map.of(VARIABLES, 100L, FILTERS, 200L), held.goneSince(1, Map.of(VARIABLES, 7L, FILTERS, 8L), 200));
+        assertEquals(Map.of(FILTERS, 200L), held.goneSince(1, Map.of(FILTERS, 8L), 300), "variables was found again");
+        assertEquals(Map.of(), held.goneSince(1, Map.of(), 400));
+        assertEquals(Map.of(FILTERS, 500L), held.goneSince(1, Map.of(FILTERS, 8L), 500), "gone anew");
     }
 
     @Test
-    void aGrantWhoseEndWasToldOrThatWasGrantedAgainIsNotStillMissing() {
+    void aGrantWhoseEndWasToldOrThatWasGrantedAgainIsGoneAnew() {
         held.granted(grant(VARIABLES, 7));
         held.granted(grant(FILTERS, 8));
-        held.stillMissing(1, Map.of(VARIABLES, 7L, FILTERS, 8L));
+        held.goneSince(1, Map.of(VARIABLES, 7L, FILTERS, 8L), 100);
         held.ended(VARIABLES, 7);
         held.granted(grant(FILTERS, 9));
-        assertEquals(Set.of(), held.stillMissing(1, Map.of(VARIABLES, 7L, FILTERS, 8L)));
-        assertEquals(Set.of(), held.stillMissing(1, Map.of(FILTERS, 9L)), "the new grant was gone only once");
+        assertEquals(Map.of(), held.goneSince(1, Map.of(VARIABLES, 7L, FILTERS, 8L), 200), "no longer believed held");
+        assertEquals(Map.of(FILTERS, 300L), held.goneSince(1, Map.of(FILTERS, 9L), 300), "the new grant");
     }
 
     @Test
@@ -86,9 +86,9 @@ class HeldLocksTest {
         Resource elsewhere = Resource.variables(2);
         held.granted(grant(VARIABLES, 7));
         held.granted(grant(elsewhere, 30));
-        held.stillMissing(2, Map.of(elsewhere, 30L));
-        held.stillMissing(1, Map.of());
-        assertEquals(Set.of(elsewhere), held.stillMissing(2, Map.of(elsewhere, 30L)));
+        held.goneSince(2, Map.of(elsewhere, 30L), 100);
+        held.goneSince(1, Map.of(), 200);
+        assertEquals(Map.of(elsewhere, 100L), held.goneSince(2, Map.of(elsewhere, 30L), 300));
     }
 
     @Test

@@ -7,13 +7,11 @@ import io.editlock.lock.ReleaseReason;
 import io.editlock.lock.ReleasedLock;
 import io.editlock.lock.Resource;
 import io.editlock.lock.ToldGrants;
-import io.editlock.redis.StoreDataWatch;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -29,15 +27,15 @@ public class SocketLocks {
     private final LockScripts scripts;
     private final SocketIndex index;
     private final LockAudit audit;
-    private final StoreDataWatch dataWatch;
+    private final LostGrants lostGrants;
     private final Duration lease;
 
     public SocketLocks(
-            LockScripts scripts, SocketIndex index, LockAudit audit, StoreDataWatch dataWatch, EditlockConfig config) {
+            LockScripts scripts, SocketIndex index, LockAudit audit, LostGrants lostGrants, EditlockConfig config) {
         this.scripts = scripts;
         this.index = index;
         this.audit = audit;
-        this.dataWatch = dataWatch;
+        this.lostGrants = lostGrants;
         this.lease = config.lease().ttl();
     }
 
@@ -55,9 +53,8 @@ public class SocketLocks {
 
     /**
      * Renews the socket's leases and vouches for its places in lines, and takes the configurators where
-     * it keeps nothing, and its client believes it holds nothing, off its index. A grant its client was
-     * told of that the store lost (missing at two renewals in a row, {@link ToldGrants}) means the store
-     * went back in time: {@link StoreDataWatch#wentBack} has every node tell what was lost.
+     * it keeps nothing, and its client believes it holds nothing, off its index. Grants its client was
+     * told of that the store no longer has are judged by {@link LostGrants}.
      *
      * @return the number of locks renewed
      */
@@ -76,12 +73,12 @@ public class SocketLocks {
 
     private Uni<Integer> renew(String socketId, ToldGrants told, boolean takeOffEmpty) {
         return Uni.createFrom().deferred(() -> {
-            long alarmsBefore = dataWatch.alarms();
+            long begun = lostGrants.renewalBegins();
             return index.configurators(socketId)
                     .flatMap(ids -> Multi.createFrom()
                             .iterable(ids)
                             .onItem()
-                            .transformToUniAndMerge(id -> renewIn(id, socketId, told, takeOffEmpty, alarmsBefore))
+                            .transformToUniAndMerge(id -> renewIn(id, socketId, told, takeOffEmpty, begun))
                             .collect()
                             .with(Collectors.summingInt(Integer::intValue)))
                     .call(() -> index.renew(socketId));
@@ -89,31 +86,18 @@ public class SocketLocks {
     }
 
     private Uni<Integer> renewIn(
-            long configuratorId, String socketId, ToldGrants told, boolean takeOffEmpty, long alarmsBefore) {
+            long configuratorId, String socketId, ToldGrants told, boolean takeOffEmpty, long begun) {
         return Uni.createFrom().deferred(() -> {
             SocketIndex.Mark mark = index.mark(socketId); // before the script looks
             Map<Resource, Long> believed = told.in(configuratorId);
             return scripts.renewSocket(configuratorId, socketId, lease, believed)
-                    .call(renewal -> told.stillMissing(configuratorId, missing(believed, renewal))
-                                    .isEmpty()
-                            ? Uni.createFrom().voidItem()
-                            : dataWatch.wentBack(alarmsBefore))
+                    .call(renewal -> lostGrants.judge(configuratorId, told, believed, renewal, begun))
                     // A grant believed held keeps the configurator listed until its end is told or found lost.
                     .call(renewal -> renewal.keeps() || !believed.isEmpty() || !takeOffEmpty
                             ? Uni.createFrom().voidItem()
                             : index.takeOff(mark, configuratorId))
                     .map(SocketRenewal::renewed);
         });
-    }
-
-    private static Map<Resource, Long> missing(Map<Resource, Long> believed, SocketRenewal renewal) {
-        Map<Resource, Long> missing = new HashMap<>(2);
-        believed.forEach((resource, token) -> {
-            if (renewal.missing().contains(resource.field())) {
-                missing.put(resource, token);
-            }
-        });
-        return missing;
     }
 
     /** The locks the old socket kept, and its places in lines, move to the new socket, same grants. */
