@@ -126,6 +126,44 @@ class EndedWhileResumingTest {
     }
 
     /**
+     * Two pages moved by one resume: one ends while the node hears it, before the move is recorded, the
+     * other while the node hears nothing. Each grant is told once, and the node follows neither.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"a place in the line", "a take-over request"})
+    void oneEndHeardAndOneUnheardWhileTheResumeMovedThemAreEachToldOnce(String what) {
+        Scene scene = PubSubOutage.missed(
+                redis,
+                keys.lockEventsChannel(),
+                () -> {
+                    Scene held = new Scene(what, true).resumingHeldInTheMove();
+                    held.tomEnds(held.other);
+                    held.sara.awaitEvent(frame -> grantOf(frame, held.other), WAIT);
+                    return held;
+                },
+                Scene::tomEndsIt,
+                Scene::letTheMoveGoOn);
+        try {
+            await("the node catches up").atMost(WAIT).until(() -> state.catchUps() > scene.catchUpsBefore);
+        } finally {
+            scene.letTheMoveGoOn();
+        }
+        JsonNode resumed = scene.resumed.join();
+
+        assertEquals("resumed", resumed.path("event").asText(), resumed.toString());
+        scene.sara.awaitEvent(frame -> grantOf(frame, scene.filters), WAIT);
+        WsClient.stays(
+                () -> scene.sara.frames(frame -> grantOf(frame, scene.filters)).size() == 1
+                        && scene.sara
+                                        .frames(frame -> grantOf(frame, scene.other))
+                                        .size()
+                                == 1,
+                Duration.ofSeconds(1),
+                "Sara is told of each grant once");
+        await("the node follows neither").atMost(WAIT).untilAsserted(scene::assertNotFollowed);
+    }
+
+    /**
      * A catch-up during the resume, and nothing ended: the look at what the resume moved tells Sara
      * nothing but, at most, where she stands; the node follows her place or request on.
      */
@@ -182,6 +220,9 @@ class EndedWhileResumingTest {
         final long c = Api.configurator(tomUser);
         final long item = Api.item(tomUser, c, null);
         final Resource filters = Resource.itemPage(item, Page.FILTERS).inConfigurator(c);
+        /** A second page Sara waits for or asked for, the same way; null in a scene of one page. */
+        final Resource other;
+
         final WsClient tom = sockets.connect(base, tomUser);
         final String resumeToken;
         final WsClient sara;
@@ -190,21 +231,42 @@ class EndedWhileResumingTest {
         CompletableFuture<JsonNode> resumed;
 
         Scene(String what) {
+            this(what, false);
+        }
+
+        Scene(String what, boolean twoPages) {
             line = what.startsWith("a place");
-            assertEquals(
-                    "lock-acquired",
-                    tom.request("lock-item-subresource", Map.of("itemId", item, "page", "filters"))
-                            .path("event")
-                            .asText());
+            other = twoPages
+                    ? Resource.itemPage(Api.item(tomUser, c, null), Page.FILTERS)
+                            .inConfigurator(c)
+                    : null;
             SocketElsewhere elsewhere = SocketElsewhere.of(saraUser, lines, c);
-            if (line) {
-                elsewhere.waitsFor(scripts, filters);
-            } else {
-                elsewhere.asksFor(scripts, filters);
-                tom.awaitEvent(frame -> frame.path("event").asText().equals("takeover-requested"), WAIT);
+            for (Resource page : pages()) {
+                assertEquals(
+                        "lock-acquired",
+                        tom.request("lock-item-subresource", Map.of("itemId", page.itemId(), "page", "filters"))
+                                .path("event")
+                                .asText());
+                if (line) {
+                    elsewhere.waitsFor(scripts, page);
+                } else {
+                    elsewhere.asksFor(scripts, page);
+                    tom.awaitEvent(
+                            frame -> frame.path("event").asText().equals("takeover-requested")
+                                    && frame.path("data")
+                                                    .path("resource")
+                                                    .path("itemId")
+                                                    .asLong()
+                                            == page.itemId(),
+                            WAIT);
+                }
             }
             resumeToken = elsewhere.dropped(resumes);
             sara = sockets.connect(base, saraUser);
+        }
+
+        List<Resource> pages() {
+            return other == null ? List.of(filters) : List.of(filters, other);
         }
 
         /** Sara resumes; {@code duringMove} runs right after the store moved her old socket's places and requests. */
@@ -235,16 +297,20 @@ class EndedWhileResumingTest {
 
         /** Tom frees the page (the line serves Sara) or hands it over, in-process. */
         void tomEndsIt() {
+            tomEnds(filters);
+        }
+
+        void tomEnds(Resource page) {
             if (line) {
                 assertInstanceOf(
                         ReleaseResult.Released.class,
-                        locks.release(filters, tomUser.id(), tom.socketId())
+                        locks.release(page, tomUser.id(), tom.socketId())
                                 .await()
                                 .atMost(WAIT));
             } else {
                 assertTrue(
                         takeovers
-                                .answer(filters, tomUser.id(), true)
+                                .answer(page, tomUser.id(), true)
                                 .await()
                                 .atMost(WAIT)
                                 .isPresent(),
@@ -257,7 +323,9 @@ class EndedWhileResumingTest {
         }
 
         void assertNotFollowed() {
-            assertFalse(saraWaits(), "the node follows a place that was served");
+            for (Resource page : pages()) {
+                assertFalse(state.waits(saraUser.id(), c, page.field()), "the node follows a place that was served");
+            }
             assertFalse(state.askedConfigurators().contains(c), "the node follows a take-over request that ended");
         }
     }
