@@ -23,8 +23,8 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class CatalogIndex {
 
-    /** Ids in use a create skips before it gives up: far more than a fail-over loses in a second. */
-    static final int MOST_TAKEN = 1000;
+    /** The widest step over ids in use (2^40, after 41 looks): past it, the counter is not to be trusted. */
+    static final long MOST_STEP = 1L << 40;
 
     private static final Logger LOG = Logger.getLogger(CatalogIndex.class);
 
@@ -37,47 +37,59 @@ public class CatalogIndex {
     }
 
     /**
-     * A new id of that kind: the next of its counter that the kind's index does not hold. A counter that
-     * went back below ids in use (the store lost part of its data: a Redis Cluster shard that failed over
-     * to a replica behind, while the shards of the records kept theirs) would hand out an id that
-     * exists, and its create would overwrite that record. Those are skipped, with a warning; after
-     * {@value #MOST_TAKEN} in a row the create is refused (503) until an operator raises the counter.
+     * A new id of that kind: the next of its counter that is not in use. A counter that went back below
+     * ids in use (the store lost part of its data: a Redis Cluster shard that failed over to a replica
+     * behind, while the shards of the records kept theirs) would hand out an id that exists, and its
+     * create would overwrite that record. Ids in use are skipped, with a warning, in steps that double
+     * each time, so that a counter far behind costs a create a few round trips; every id handed out is
+     * one that was looked at.
      */
     public Uni<Long> nextId(Entity entity) {
-        return nextId(entity, 0);
+        return nextId(entity, 1);
     }
 
-    private Uni<Long> nextId(Entity entity, int taken) {
-        return execute(Command.INCR, keys.sequence(entity.wireName()))
-                .map(Response::toLong)
+    private Uni<Long> nextId(Entity entity, long step) {
+        String counter = keys.sequence(entity.wireName());
+        Uni<Response> next =
+                step == 1 ? execute(Command.INCR, counter) : execute(Command.INCRBY, counter, String.valueOf(step));
+        return next.map(Response::toLong)
                 .flatMap(id -> inUse(entity, id).flatMap(used -> {
                     if (!used) {
                         return Uni.createFrom().item(id);
                     }
-                    if (taken == 0) {
+                    if (step == 1) {
                         LOG.warnf(
-                                "%s id %d is in use, yet its counter %s handed it out again: the store lost part"
-                                        + " of its data; skipping the ids in use (docs/operations.md)",
-                                entity.wireName(), id, keys.sequence(entity.wireName()));
+                                "%s id %d is in use, yet its counter %s handed it out again: the store lost part of its"
+                                        + " data; skipping the ids in use (docs/operations.md)",
+                                entity.wireName(), id, counter);
                     }
-                    if (taken + 1 >= MOST_TAKEN) {
-                        LOG.errorf(
-                                "%d %s ids in a row were in use: creates are refused until %s is set to the highest"
-                                        + " id in use (docs/operations.md)",
-                                MOST_TAKEN, entity.wireName(), keys.sequence(entity.wireName()));
+                    if (step >= MOST_STEP) {
                         return Uni.createFrom()
                                 .failure(new LockStoreUnavailableException(
-                                        "the " + entity.wireName() + " id counter is below ids in use", null));
+                                        "the " + entity.wireName() + " id counter hands out ids in use", null));
                     }
-                    return nextId(entity, taken + 1);
+                    return nextId(entity, step * 2);
                 }));
     }
 
+    /**
+     * Whether the id is taken: in the kind's index, or for a configurator also by one deleted whose
+     * records still wait for their cleanup (its id has already left the list).
+     */
     private Uni<Boolean> inUse(Entity entity, long id) {
         String member = String.valueOf(id);
         return switch (entity) {
-            case CONFIGURATOR ->
-                execute(Command.ZSCORE, keys.configuratorIndex(), member).map(score -> score != null);
+            case CONFIGURATOR -> {
+                List<String> own = new ArrayList<>();
+                own.add(keys.configurator(id));
+                DeletedConfigurators.SET_ASIDE.forEach(set -> own.add(keys.deletedRecords(id, set.collection())));
+                yield Uni.combine()
+                        .all()
+                        .unis(
+                                execute(Command.ZSCORE, keys.configuratorIndex(), member),
+                                execute(Command.EXISTS, own.toArray(String[]::new)))
+                        .with((listed, existing) -> listed != null || existing.toInteger() > 0);
+            }
             case ITEM -> execute(Command.HEXISTS, keys.itemIndex(), member).map(Response::toBoolean);
             default ->
                 execute(Command.HEXISTS, keys.entryIndex(entity.wireName()), member)

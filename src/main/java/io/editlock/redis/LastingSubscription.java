@@ -108,8 +108,10 @@ public final class LastingSubscription {
      * message published since was delivered; empty while it does not stand.
      */
     public OptionalLong activeSince() {
+        // A break and a new subscription between the two reads would pair the old moment with the new one.
         long since = activeSince;
-        return active ? OptionalLong.of(since) : OptionalLong.empty();
+        boolean standing = active;
+        return standing && since == activeSince ? OptionalLong.of(since) : OptionalLong.empty();
     }
 
     private void subscribe(boolean afterLoss) {

@@ -171,29 +171,41 @@ public class IdempotentCreates {
                 .with(cleared -> {}, failed -> {});
     }
 
-    /** The id reserved under the key: a new one for the first attempt, the first attempt's for a retry. */
+    /**
+     * The id reserved under the key: the first attempt's for a retry (read first, so that a retry draws
+     * no id), a new one for the first attempt.
+     */
     private Uni<Long> claim(Entity entity, String keyId, String fingerprint) {
         String claim = keys.idempotencyClaim(keyId);
-        return index.nextId(entity)
-                .flatMap(fresh -> execute(
-                                Command.SET,
-                                claim,
-                                fresh + "|" + fingerprint,
-                                "NX",
-                                "PX",
-                                String.valueOf(ttl.toMillis()))
-                        .flatMap(set -> set != null
-                                ? Uni.createFrom().item(fresh)
-                                : execute(Command.GET, claim).map(existing -> {
-                                    if (existing == null) {
-                                        throw new IdempotencyKeyInUseException(); // gave back this very moment: retry
-                                    }
-                                    String[] parts = existing.split("\\|", 2);
-                                    if (parts.length != 2 || !parts[1].equals(fingerprint)) {
-                                        throw new IdempotencyKeyReusedException();
-                                    }
-                                    return Long.parseLong(parts[0]);
-                                })));
+        return execute(Command.GET, claim)
+                .flatMap(earlier -> earlier != null
+                        ? Uni.createFrom().item(() -> reserved(earlier, fingerprint))
+                        : index.nextId(entity)
+                                .flatMap(fresh -> execute(
+                                                Command.SET,
+                                                claim,
+                                                fresh + "|" + fingerprint,
+                                                "NX",
+                                                "PX",
+                                                String.valueOf(ttl.toMillis()))
+                                        .flatMap(set -> set != null
+                                                ? Uni.createFrom().item(fresh)
+                                                : execute(Command.GET, claim).map(existing -> {
+                                                    if (existing == null) {
+                                                        // Given back this very moment: the client retries.
+                                                        throw new IdempotencyKeyInUseException();
+                                                    }
+                                                    return reserved(existing, fingerprint);
+                                                }))));
+    }
+
+    /** The id a claim reserved, for a request with this fingerprint; another request's claim is a reuse. */
+    private static long reserved(String claim, String fingerprint) {
+        String[] parts = claim.split("\\|", 2);
+        if (parts.length != 2 || !parts[1].equals(fingerprint)) {
+            throw new IdempotencyKeyReusedException();
+        }
+        return Long.parseLong(parts[0]);
     }
 
     /** Refusals (400, 404, 412, 423 …) created nothing; a store failure or a reused key may hide a create. */

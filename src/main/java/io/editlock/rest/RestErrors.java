@@ -25,7 +25,6 @@ import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.util.Set;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
@@ -102,11 +101,7 @@ public class RestErrors {
                 .entity(WireFormat.object().put("message", e.getMessage()));
         if (refusal.getStatus() == Response.Status.METHOD_NOT_ALLOWED.getStatusCode()
                 && refusal.getAllowedMethods().isEmpty()) {
-            Set<String> allowed = routes.allowed(request.getUriInfo().getPath());
-            // An empty Allow would say the path has no method at all (a path this table cannot match).
-            if (!allowed.isEmpty()) {
-                answer.allow(allowed);
-            }
+            answer.allow(routes.allowed(request.getUriInfo().getPath()));
         }
         return answer.build();
     }

@@ -23,13 +23,25 @@ public final class HeldLocks implements ToldGrants {
 
     /** A socket holds a handful of locks at most (docs/protocol.md §2). */
     private final Map<Resource, Told> told = new HashMap<>(4);
+    /**
+     * The newest end heard of a grant of each page that was not noted (yet): one per page the user's
+     * sockets touched, at most.
+     */
+    private final Map<Resource, Long> endedFirst = new HashMap<>(2);
     /** Grants the renewals of their configurator found gone from the store, each since it was first found gone. */
     private final Map<Resource, Gone> foundGone = new HashMap<>(2);
 
     private record Gone(long token, long since) {}
 
-    /** The client was told it holds {@code lock} (a re-entry is the same grant, told when it was first). */
+    /**
+     * The client was told it holds {@code lock} (a re-entry is the same grant, told when it was first),
+     * unless the end of that grant was heard before: a grant is noted a round trip or two after the store
+     * made it, and its end may come in between.
+     */
     public synchronized void granted(Lock lock) {
+        if (Long.valueOf(lock.token()).equals(endedFirst.remove(lock.resource()))) {
+            return;
+        }
         Told before = told.get(lock.resource());
         if (before == null || before.token() != lock.token()) {
             told.put(lock.resource(), new Told(lock.resource(), lock.token(), System.nanoTime()));
@@ -41,6 +53,8 @@ public final class HeldLocks implements ToldGrants {
         Told current = told.get(resource);
         if (current != null && current.token() == token) {
             told.remove(resource);
+        } else if (current == null || current.token() < token) {
+            endedFirst.put(resource, token);
         }
     }
 

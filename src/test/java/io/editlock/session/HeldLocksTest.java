@@ -92,6 +92,18 @@ class HeldLocksTest {
     }
 
     @Test
+    void aGrantWhoseEndWasHeardBeforeItWasNotedIsNotBelievedHeld() {
+        held.granted(grant(VARIABLES, 7));
+        held.ended(VARIABLES, 9);
+        held.granted(grant(VARIABLES, 9));
+        assertEquals(Map.of(VARIABLES, 7L), held.in(1), "the grant of 9 ended before it was noted");
+        held.granted(grant(VARIABLES, 10));
+        assertEquals(Map.of(VARIABLES, 10L), held.in(1), "a later grant is noted");
+        held.ended(VARIABLES, 8);
+        assertEquals(Map.of(VARIABLES, 10L), held.in(1), "the end of an older grant is no news");
+    }
+
+    @Test
     void anEndWithoutATokenTakesWhicheverGrantThePageHad() {
         held.granted(grant(VARIABLES, 7));
         held.ended(VARIABLES);
