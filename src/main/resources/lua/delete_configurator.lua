@@ -20,6 +20,7 @@
 -- KEYS[10..13], ARGV[6..7]  waiting lines (waitlines_lib.lua)
 -- KEYS[14..18]  where items, filters, dependencies, attributeValues and variables are set aside
 --               (absent before: a configurator is deleted once)
+-- KEYS[19]      string: the configurator is deleted and not yet cleaned up; its id is in use until then
 -- Reply (JSON): {s='OK', released}
 --             | {s='NOT_FOUND'} | {s='FORBIDDEN'}
 --             | {s='LOCKED', lock, released} | {s='STALE_TOKEN', released} | {s='GIVEN_UP', released}
@@ -57,6 +58,7 @@ publish_waiting(waiting, live)
 for i, records_key in ipairs({ items_key, filters_key, dependencies_key, attribute_values_key, variables_key }) do
   if redis.call('EXISTS', records_key) == 1 then redis.call('RENAME', records_key, KEYS[13 + i]) end
 end
+redis.call('SET', KEYS[19], '1')
 local deleted = { s = 'OK', released = released }
 for _, entry in ipairs(expired) do released[#released + 1] = entry end
 redis.call('UNLINK', configurator_key, locks_key, children_key, item_entries_key, unpack(KEYS, 10, 13))

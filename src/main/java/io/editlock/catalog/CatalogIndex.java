@@ -73,16 +73,14 @@ public class CatalogIndex {
     }
 
     /**
-     * Whether the id is taken: in the kind's index, or for a configurator also by one deleted whose
-     * records still wait for their cleanup (its id has already left the list).
+     * Whether the id is taken: in the kind's index, or for a configurator also by one that exists, or
+     * was deleted and still waits for its cleanup (its id has already left the list).
      */
     private Uni<Boolean> inUse(Entity entity, long id) {
         String member = String.valueOf(id);
         return switch (entity) {
             case CONFIGURATOR -> {
-                List<String> own = new ArrayList<>();
-                own.add(keys.configurator(id));
-                DeletedConfigurators.SET_ASIDE.forEach(set -> own.add(keys.deletedRecords(id, set.collection())));
+                List<String> own = List.of(keys.configurator(id), keys.deletedConfigurator(id));
                 yield Uni.combine()
                         .all()
                         .unis(

@@ -106,6 +106,7 @@ public class CatalogScripts {
         List<String> withWaiting = new ArrayList<>(keys.withWaiting(k, c));
         DeletedConfigurators.SET_ASIDE.forEach(
                 entity -> withWaiting.add(keys.deletedRecords(c, entity.collection()))); // where each goes aside
+        withWaiting.add(keys.deletedConfigurator(c)); // deleted, not yet cleaned up
         return releasingWrite(
                 DELETE_CONFIGURATOR,
                 withWaiting,

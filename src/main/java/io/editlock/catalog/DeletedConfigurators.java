@@ -73,7 +73,8 @@ public class DeletedConfigurators extends DeleteCleanup {
 
     /**
      * Takes the set-aside ids out of their indexes and the records with them (the last one takes its
-     * hash), and the configurator out of the listing, then the delete's note.
+     * hash), and the configurator out of the listing, then its deleted mark (its id is free from then
+     * on) and the delete's note.
      */
     @Override
     Uni<Long> cleanUp(DeleteNotes.Asked asked) {
@@ -85,6 +86,7 @@ public class DeletedConfigurators extends DeleteCleanup {
                 .collect()
                 .with(Collectors.summingLong(Long::longValue))
                 .call(() -> index.remove(Entity.CONFIGURATOR, List.of(configuratorId)))
+                .call(() -> execute(Command.DEL, keys.deletedConfigurator(configuratorId)))
                 .call(() -> forget(asked))
                 .invoke(removed -> LOG.logf(
                         removed > 0 ? Logger.Level.INFO : Logger.Level.DEBUG,

@@ -103,6 +103,14 @@ public class LockKeys {
     }
 
     /**
+     * String: a deleted configurator whose cleanup has not yet taken its id off the list of configurators
+     * (its list entry goes at once): its id stays in use until then.
+     */
+    public String deletedConfigurator(long configuratorId) {
+        return prefix + ":" + hashTag(configuratorId) + ":deleted";
+    }
+
+    /**
      * Hash: what deleted items left to clean up in the background, until it is done: {@code
      * <itemId>:items} -> JSON array of the ids of the deleted item's sub-tree, whose records are gone;
      * their ids are still in the item index, and their pages' lists, the entries on them and those

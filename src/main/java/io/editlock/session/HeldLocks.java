@@ -5,6 +5,7 @@ import io.editlock.lock.Resource;
 import io.editlock.lock.ToldGrants;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -21,13 +22,21 @@ public final class HeldLocks implements ToldGrants {
     /** A grant as the client was told of it, and when ({@link System#nanoTime()}). */
     public record Told(Resource resource, long token, long atNanos) {}
 
+    private static final int LATEST_ENDS = 8;
+
     /** A socket holds a handful of locks at most (docs/protocol.md §2). */
     private final Map<Resource, Told> told = new HashMap<>(4);
     /**
-     * The newest end heard of a grant of each page that was not noted (yet): one per page the user's
-     * sockets touched, at most.
+     * The latest ends heard of grants that were not noted (yet), by page. Such an end comes within the
+     * round trip or two before its grant is noted, so a few of the latest are enough, and the ends of
+     * the user's other sockets' grants do not pile up here.
      */
-    private final Map<Resource, Long> endedFirst = new HashMap<>(2);
+    private final Map<Resource, Long> endedFirst = new LinkedHashMap<>(8, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Resource, Long> eldest) {
+            return size() > LATEST_ENDS;
+        }
+    };
     /** Grants the renewals of their configurator found gone from the store, each since it was first found gone. */
     private final Map<Resource, Gone> foundGone = new HashMap<>(2);
 

@@ -16,6 +16,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * docs/operations.md: an id counter that went back below ids in use (the store lost part of its data)
@@ -108,13 +110,14 @@ class IdCounterBehindTest {
     }
 
     /**
-     * A deleted configurator leaves the list at once, and its records wait aside for their cleanup: its id
-     * is not handed out meanwhile, or the cleanup would take the new configurator's id off the list.
+     * A deleted configurator leaves the list at once, and waits for its cleanup, empty or not: its id is
+     * not handed out meanwhile, or the cleanup would take the new configurator's id off the list.
      */
-    @Test
-    void theIdOfADeletedConfiguratorWaitingForItsCleanupIsSkipped() {
+    @ParameterizedTest(name = "with an item: {0}")
+    @ValueSource(booleans = {true, false})
+    void theIdOfADeletedConfiguratorWaitingForItsCleanupIsSkipped(boolean withAnItem) {
         long deleted = Fixtures.configurator(store);
-        long item = Fixtures.item(store, deleted);
+        Long item = withAnItem ? Fixtures.item(store, deleted) : null;
         catalogScripts.deleteConfigurator(Guard.none(deleted), true).await().atMost(WAIT);
         redis.execute(Command.ZREM, keys.configuratorIndex(), String.valueOf(deleted))
                 .await()
@@ -124,13 +127,16 @@ class IdCounterBehindTest {
 
             assertTrue(Fixtures.configurator(store) > deleted, "the deleted configurator's id is skipped");
         } finally {
-            List<String> setAside = new ArrayList<>();
+            List<String> left = new ArrayList<>();
+            left.add(keys.deletedConfigurator(deleted));
             DeletedConfigurators.SET_ASIDE.forEach(
-                    entity -> setAside.add(keys.deletedRecords(deleted, entity.collection())));
-            redis.execute(Command.DEL, setAside.toArray(String[]::new)).await().atMost(WAIT);
-            redis.execute(Command.HDEL, keys.itemIndex(), String.valueOf(item))
-                    .await()
-                    .atMost(WAIT);
+                    entity -> left.add(keys.deletedRecords(deleted, entity.collection())));
+            redis.execute(Command.DEL, left.toArray(String[]::new)).await().atMost(WAIT);
+            if (item != null) {
+                redis.execute(Command.HDEL, keys.itemIndex(), String.valueOf(item))
+                        .await()
+                        .atMost(WAIT);
+            }
         }
     }
 

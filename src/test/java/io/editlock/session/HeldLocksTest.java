@@ -104,6 +104,19 @@ class HeldLocksTest {
     }
 
     @Test
+    void onlyTheLatestEndsOfGrantsNotNotedAreKept() {
+        for (long item = 1; item <= 20; item++) {
+            held.ended(Resource.itemPage(item, Page.FILTERS).inConfigurator(1), 100 + item);
+        }
+        held.granted(grant(Resource.itemPage(1, Page.FILTERS).inConfigurator(1), 101));
+        held.granted(grant(Resource.itemPage(20, Page.FILTERS).inConfigurator(1), 120));
+        assertEquals(
+                Map.of(Resource.itemPage(1, Page.FILTERS).inConfigurator(1), 101L),
+                held.in(1),
+                "the end of the first is forgotten, that of the last is not");
+    }
+
+    @Test
     void anEndWithoutATokenTakesWhicheverGrantThePageHad() {
         held.granted(grant(VARIABLES, 7));
         held.ended(VARIABLES);
