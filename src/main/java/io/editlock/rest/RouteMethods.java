@@ -6,10 +6,6 @@ import jakarta.enterprise.inject.spi.BeanManager;
 import jakarta.inject.Singleton;
 import jakarta.ws.rs.HttpMethod;
 import jakarta.ws.rs.Path;
-import jakarta.ws.rs.container.ContainerRequestContext;
-import jakarta.ws.rs.container.ContainerResponseContext;
-import jakarta.ws.rs.core.HttpHeaders;
-import jakarta.ws.rs.core.Response;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
@@ -17,13 +13,11 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import org.jboss.resteasy.reactive.server.ServerResponseFilter;
 
 /**
  * The methods each path of the REST API answers, read once from the resources' own annotations: a 405
- * must name them in its {@code Allow} header (RFC 9110 §15.5.6), which Quarkus REST sends without one,
- * and an OPTIONS answer names them too. A path parameter stands for any one segment: the API's
- * parameters carry no patterns.
+ * must name them in its {@code Allow} header (RFC 9110 §15.5.6), which Quarkus REST sends without one.
+ * A path parameter stands for any one segment: the API's parameters carry no patterns.
  */
 @Singleton
 public class RouteMethods {
@@ -80,21 +74,6 @@ public class RouteMethods {
         }
         allowed.add(HttpMethod.OPTIONS);
         return allowed;
-    }
-
-    /**
-     * Quarkus REST answers OPTIONS itself, naming every method of the path's resource class (a
-     * collection's OPTIONS named its entries' PATCH and DELETE): the answer names the path's own.
-     */
-    @ServerResponseFilter
-    public void allowOnOptions(ContainerRequestContext request, ContainerResponseContext response) {
-        if (HttpMethod.OPTIONS.equals(request.getMethod())
-                && response.getStatusInfo().getFamily() == Response.Status.Family.SUCCESSFUL) {
-            Set<String> allowed = allowed(request.getUriInfo().getPath());
-            if (!allowed.isEmpty()) {
-                response.getHeaders().putSingle(HttpHeaders.ALLOW, String.join(", ", allowed));
-            }
-        }
     }
 
     private static List<Route> routesOf(Class<?> resource, String base) {

@@ -1,7 +1,6 @@
 package io.editlock.rest;
 
 import static io.editlock.support.Api.as;
-import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.startsWith;
 
@@ -72,13 +71,6 @@ class FrameworkRefusalsTest {
                 .then()
                 .statusCode(405)
                 .header("Allow", allowedIn(allowed));
-    }
-
-    /** OPTIONS names the same methods: the path's own, not every method of its resource class. */
-    @ParameterizedTest(name = "OPTIONS {1} -> Allow: {2}")
-    @MethodSource("allowed")
-    void optionsNamesTheMethodsOfThePath(String ignoredMethod, String path, String allowed) {
-        given().request("OPTIONS", path).then().statusCode(200).header("Allow", allowedIn(allowed));
     }
 
     static Stream<Arguments> allowed() {
