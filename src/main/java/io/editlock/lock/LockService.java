@@ -99,8 +99,12 @@ public class LockService {
         return requests.last();
     }
 
-    /** The socket lives: renew the leases it keeps (and the user's configurator record). @return the number renewed */
-    /** @param told what the socket's client was told it holds, checked against the store (§6) */
+    /**
+     * The socket lives: renew the leases it keeps (and the user's configurator record).
+     *
+     * @param told what the socket's client was told it holds, checked against the store (docs/protocol.md §6)
+     * @return the number renewed
+     */
     public Uni<Integer> renewSocket(String socketId, String userId, ToldGrants told) {
         return storeFailures(socketLocks.renew(socketId, told).call(() -> users.renew(userId)));
     }
