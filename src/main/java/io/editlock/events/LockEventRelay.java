@@ -249,7 +249,8 @@ public class LockEventRelay {
             String lostFrame = WireFormat.frame(
                     ServerEvents.LOCK_LOST, WireFormat.lost(ended.resource(), released.reason()), null);
             for (SocketSession session : registry.socketsOf(ended.ownerUserId())) {
-                session.heldLocksIfAny().ifPresent(held -> held.ended(ended.resource(), ended.token()));
+                session.heldLocksOnceAsked()
+                        .ifPresent(held -> held.ended(ended.resource(), ended.token(), released.reason()));
                 if (!session.socketId().equals(released.exceptSocketId())) {
                     send(session, lostFrame);
                 }

@@ -96,22 +96,42 @@ public class RequestHandler {
                 session.resumeToken());
     }
 
-    public Uni<String> handle(SocketSession session, ClientRequest request) {
-        if (!countsAsLockRequest(request)
-                && !frameRate.allow(session.connection().userData())) {
-            return refuse(new SocketError.FrameRateExceeded(frameRate.perSecond()), request.ref());
+    /**
+     * A request's direct reply, and the frames its socket must get right after it, in this order: a
+     * grant whose end the client heard before it is followed by that end again (docs/protocol.md §4).
+     */
+    public record Answer(String reply, List<String> after) {
+
+        static Answer of(String reply) {
+            return new Answer(reply, List.of());
+        }
+    }
+
+    public Uni<Answer> handle(SocketSession session, ClientRequest request) {
+        if (request instanceof ClientRequest.Lock lock) {
+            // Lock requests have the user's own rate, not the socket's frame rate (docs/protocol.md §4, §11).
+            activity.active(session);
+            return lock(session, lock);
+        }
+        if (!frameRate.allow(session.connection().userData())) {
+            return answer(refuse(new SocketError.FrameRateExceeded(frameRate.perSecond()), request.ref()));
         }
         if (request instanceof ClientRequest.Invalid invalid) {
-            return refuse(new SocketError.BadRequest(invalid.message()), invalid.ref());
+            return answer(refuse(new SocketError.BadRequest(invalid.message()), invalid.ref()));
         }
         if (request instanceof ClientRequest.Reauth reauth) {
             // Not a sign of the user: a client renews its token by itself, also while its user is away (§6).
-            return reply(reauth(session, reauth));
+            return answer(reply(reauth(session, reauth)));
         }
         activity.active(session);
-        if (request instanceof ClientRequest.Lock lock) {
-            return lock(session, lock);
+        Uni<Answer> waiting = waitingRequests.handle(session, request);
+        if (waiting != null) {
+            return waiting;
         }
+        return answer(other(session, request));
+    }
+
+    private Uni<String> other(SocketSession session, ClientRequest request) {
         if (request instanceof ClientRequest.Unlock unlock) {
             return unlock(session, unlock);
         }
@@ -127,19 +147,10 @@ public class RequestHandler {
         if (request instanceof ClientRequest.Resume resume) {
             return resume(session, resume);
         }
-        Uni<String> waiting = waitingRequests.handle(session, request);
-        if (waiting != null) {
-            return waiting;
-        }
         return reply(WireFormat.frame(ServerEvents.TOUCHED, WireFormat.object(), request.ref()));
     }
 
-    /** Lock requests have the user's own rate; every other request the socket's frame rate (docs/protocol.md §4, §11). */
-    private static boolean countsAsLockRequest(ClientRequest request) {
-        return request instanceof ClientRequest.Lock;
-    }
-
-    private Uni<String> lock(SocketSession session, ClientRequest.Lock request) {
+    private Uni<Answer> lock(SocketSession session, ClientRequest.Lock request) {
         long started = System.nanoTime();
         return lockRequestRate
                 .allow(session.identity().userId())
@@ -152,23 +163,31 @@ public class RequestHandler {
                     return new LockOutcome.Unavailable(null);
                 })
                 .map(outcome -> {
-                    if (outcome instanceof LockOutcome.Decided decided
-                            && decided.result() instanceof AcquireResult.Granted granted) {
-                        told(session, granted);
-                    }
                     audit.acquireTook(outcome.auditName(), Duration.ofNanos(System.nanoTime() - started));
-                    return LockReplies.of(outcome, request.resource(), request.ref());
+                    String reply = LockReplies.of(outcome, request.resource(), request.ref());
+                    return outcome instanceof LockOutcome.Decided decided
+                                    && decided.result() instanceof AcquireResult.Granted granted
+                            ? told(session, granted, reply)
+                            : Answer.of(reply);
                 });
     }
 
     /**
      * What the reply tells the client it holds now, and holds no more (docs/protocol.md §2): every
-     * grant a reply carries, also that of a {@code wait-for} that found the page free.
+     * grant a reply carries, also that of a {@code wait-for} that found the page free. A grant that
+     * ended before it was noted here (broken, handed over, released by another socket of the user
+     * within the round trip of the reply) had its {@code lock-lost} sent before its reply, which the
+     * client could only ignore: it is sent again after the reply (docs/protocol.md §4).
      */
-    static void told(SocketSession session, AcquireResult.Granted granted) {
+    static Answer told(SocketSession session, AcquireResult.Granted granted, String reply) {
         HeldLocks held = session.heldLocks();
         granted.released().forEach(held::ended);
-        held.granted(granted.lock());
+        Resource resource = granted.lock().resource();
+        return held.granted(granted.lock())
+                .map(reason -> new Answer(
+                        reply,
+                        List.of(WireFormat.frame(ServerEvents.LOCK_LOST, WireFormat.lost(resource, reason), null))))
+                .orElseGet(() -> Answer.of(reply));
     }
 
     private Uni<LockOutcome> acquire(SocketSession session, ClientRequest.Lock request) {
@@ -272,6 +291,10 @@ public class RequestHandler {
                         WireFormat.object().put("expiresAt", expiresAt.toString()),
                         request.ref()))
                 .orElseGet(() -> SocketError.frame(new SocketError.ReauthRefused(), request.ref()));
+    }
+
+    private static Uni<Answer> answer(Uni<String> reply) {
+        return reply.map(Answer::of);
     }
 
     private static Uni<String> refuse(SocketError error, String ref) {

@@ -58,15 +58,21 @@ public class WaitingRequests {
         this.lockAudit = lockAudit;
     }
 
-    /** @return the reply, or null when the request is not one of §13, §14 */
-    public Uni<String> handle(SocketSession session, ClientRequest request) {
+    /** @return the answer, or null when the request is not one of §13, §14 */
+    public Uni<RequestHandler.Answer> handle(SocketSession session, ClientRequest request) {
         if (request instanceof ClientRequest.WaitFor waitFor) {
             return lifecycle
                     .beforeLockRequest(session)
                     .chain(() -> waitFor(session, waitFor.resource(), waitFor.ref(), FREE_RETRIES))
                     .onFailure()
-                    .recoverWithItem(failure -> unavailable(failure, waitFor.resource(), waitFor.ref()));
+                    .recoverWithItem(failure ->
+                            RequestHandler.Answer.of(unavailable(failure, waitFor.resource(), waitFor.ref())));
         }
+        Uni<String> reply = other(session, request);
+        return reply == null ? null : reply.map(RequestHandler.Answer::of);
+    }
+
+    private Uni<String> other(SocketSession session, ClientRequest request) {
         if (request instanceof ClientRequest.StopWaiting stop) {
             return lines.stopWaiting(stop.resource(), session.holder())
                     .map(resolved -> {
@@ -103,7 +109,7 @@ public class WaitingRequests {
         return null;
     }
 
-    private Uni<String> waitFor(SocketSession session, Resource requested, String ref, int retries) {
+    private Uni<RequestHandler.Answer> waitFor(SocketSession session, Resource requested, String ref, int retries) {
         return lines.waitFor(requested, session.holder()).flatMap(outcome -> {
             if (outcome instanceof WaitingLines.Queued queued) {
                 registry.watch(session, queued.resource().configuratorId());
@@ -111,13 +117,13 @@ public class WaitingRequests {
                 ObjectNode data = WireFormat.object();
                 data.set("resource", WireFormat.resource(queued.resource()));
                 data.put("position", queued.position());
-                return Uni.createFrom().item(WireFormat.frame(ServerEvents.QUEUED, data, ref));
+                return answer(WireFormat.frame(ServerEvents.QUEUED, data, ref));
             }
             if (outcome instanceof WaitingLines.LimitExceeded limit) {
-                return Uni.createFrom().item(SocketError.frame(new SocketError.WaitLimitReached(limit.limit()), ref));
+                return answer(SocketError.frame(new SocketError.WaitLimitReached(limit.limit()), ref));
             }
             if (outcome instanceof WaitingLines.NotFound notFound) {
-                return Uni.createFrom().item(LockReplies.of(new AcquireResult.NotFound(notFound.resource()), ref));
+                return answer(LockReplies.of(new AcquireResult.NotFound(notFound.resource()), ref));
             }
             SessionRegistry.LockRoom room = registry.joinForLock(session, outcome.resource());
             return locks.acquire(outcome.resource(), session.holder())
@@ -127,16 +133,20 @@ public class WaitingRequests {
                     .transform(failure -> LockStoreUnavailableException.of(failure, outcome.resource()))
                     .flatMap(result -> {
                         if (result instanceof AcquireResult.Granted granted) {
-                            RequestHandler.told(session, granted);
-                            return Uni.createFrom().item(LockReplies.of(result, ref));
+                            return Uni.createFrom()
+                                    .item(RequestHandler.told(session, granted, LockReplies.of(result, ref)));
                         }
                         room.notGranted();
                         if (result instanceof AcquireResult.Refused && retries > 0) {
                             return waitFor(session, requested, ref, retries - 1);
                         }
-                        return Uni.createFrom().item(LockReplies.of(result, ref));
+                        return answer(LockReplies.of(result, ref));
                     });
         });
+    }
+
+    private static Uni<RequestHandler.Answer> answer(String reply) {
+        return Uni.createFrom().item(RequestHandler.Answer.of(reply));
     }
 
     private static String takeoverReply(SocketSession session, Takeovers.Outcome outcome, String ref) {

@@ -1,6 +1,7 @@
 package io.editlock.session;
 
 import io.editlock.lock.Lock;
+import io.editlock.lock.ReleaseReason;
 import io.editlock.lock.Resource;
 import io.editlock.lock.ToldGrants;
 import java.util.ArrayList;
@@ -8,6 +9,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The locks a socket's client was told it holds and not yet told it lost. The node keeps this so that
@@ -31,9 +33,9 @@ public final class HeldLocks implements ToldGrants {
      * round trip or two before its grant is noted, so a few of the latest are enough, and the ends of
      * the user's other sockets' grants do not pile up here.
      */
-    private final Map<Resource, Long> endedFirst = new LinkedHashMap<>(8, 0.75f, false) {
+    private final Map<Resource, Ended> endedFirst = new LinkedHashMap<>(8, 0.75f, false) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<Resource, Long> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<Resource, Ended> eldest) {
             return size() > LATEST_ENDS;
         }
     };
@@ -42,28 +44,35 @@ public final class HeldLocks implements ToldGrants {
 
     private record Gone(long token, long since) {}
 
+    private record Ended(long token, ReleaseReason reason) {}
+
     /**
      * The client was told it holds {@code lock} (a re-entry is the same grant, told when it was first),
      * unless the end of that grant was heard before: a grant is noted a round trip or two after the store
      * made it, and its end may come in between.
+     *
+     * @return why the grant ended, when that end was heard first: the client got its {@code lock-lost}
+     *     before the grant, and must be told again after it (docs/protocol.md §4)
      */
-    public synchronized void granted(Lock lock) {
-        if (Long.valueOf(lock.token()).equals(endedFirst.remove(lock.resource()))) {
-            return;
+    public synchronized Optional<ReleaseReason> granted(Lock lock) {
+        Ended first = endedFirst.remove(lock.resource());
+        if (first != null && first.token() == lock.token()) {
+            return Optional.of(first.reason());
         }
         Told before = told.get(lock.resource());
         if (before == null || before.token() != lock.token()) {
             told.put(lock.resource(), new Told(lock.resource(), lock.token(), System.nanoTime()));
         }
+        return Optional.empty();
     }
 
-    /** The client was told that the grant of {@code resource} with this token ended. */
-    public synchronized void ended(Resource resource, long token) {
+    /** The grant of {@code resource} with this token ended, for {@code reason}, and its client was told so. */
+    public synchronized void ended(Resource resource, long token, ReleaseReason reason) {
         Told current = told.get(resource);
         if (current != null && current.token() == token) {
             told.remove(resource);
         } else if (current == null || current.token() < token) {
-            endedFirst.put(resource, token);
+            endedFirst.put(resource, new Ended(token, reason));
         }
     }
 

@@ -96,7 +96,10 @@ public class LockingNamespace {
         session.bindEventLoop(Vertx.currentContext());
         ClientRequest request = request(packet);
         socket.enqueue(() -> handler.handle(session, request)
-                .invoke(frame -> socket.reply(packet.ackId(), frame))
+                .invoke(answer -> {
+                    socket.reply(packet.ackId(), answer.reply());
+                    answer.after().forEach(frame -> sender.send(session, frame));
+                })
                 .replaceWithVoid());
     }
 

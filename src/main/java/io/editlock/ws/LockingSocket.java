@@ -97,10 +97,9 @@ public class LockingSocket {
                     session.bindEventLoop(Vertx.currentContext());
                     session.requestStarted();
                     return handler.handle(session, request)
-                            .invoke(reply -> {
-                                if (reply != null) {
-                                    sender.send(session, reply);
-                                }
+                            .invoke(answer -> {
+                                sender.send(session, answer.reply());
+                                answer.after().forEach(frame -> sender.send(session, frame));
                             })
                             .onTermination()
                             .invoke(session::requestEnded)

@@ -6,10 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.editlock.lock.Lock;
 import io.editlock.lock.Page;
+import io.editlock.lock.ReleaseReason;
 import io.editlock.lock.Resource;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** What a socket's client was told it holds, grant by grant (by fencing token). */
@@ -24,9 +26,9 @@ class HeldLocksTest {
     void theEndOfAnOlderGrantDoesNotTakeANewerGrantOfTheSamePage() {
         held.granted(grant(FILTERS, 10));
         held.granted(grant(FILTERS, 11));
-        held.ended(FILTERS, 10);
+        held.ended(FILTERS, 10, ReleaseReason.ADMIN);
         assertEquals(List.of(11L), tokens(held.toldBefore(System.nanoTime() + 1)));
-        held.ended(FILTERS, 11);
+        held.ended(FILTERS, 11, ReleaseReason.ADMIN);
         assertTrue(held.toldBefore(System.nanoTime() + 1).isEmpty());
     }
 
@@ -52,7 +54,7 @@ class HeldLocksTest {
         held.granted(grant(FILTERS, 8));
         held.granted(grant(VARIABLES, 7));
         held.granted(grant(elsewhere, 30));
-        held.ended(FILTERS, 8);
+        held.ended(FILTERS, 8, ReleaseReason.ADMIN);
         assertEquals(Map.of(VARIABLES, 7L), held.in(1));
         assertEquals(Map.of(elsewhere, 30L), held.in(2));
         assertEquals(Map.of(), held.in(3));
@@ -75,7 +77,7 @@ class HeldLocksTest {
         held.granted(grant(VARIABLES, 7));
         held.granted(grant(FILTERS, 8));
         held.goneSince(1, Map.of(VARIABLES, 7L, FILTERS, 8L), 100);
-        held.ended(VARIABLES, 7);
+        held.ended(VARIABLES, 7, ReleaseReason.ADMIN);
         held.granted(grant(FILTERS, 9));
         assertEquals(Map.of(), held.goneSince(1, Map.of(VARIABLES, 7L, FILTERS, 8L), 200), "no longer believed held");
         assertEquals(Map.of(FILTERS, 300L), held.goneSince(1, Map.of(FILTERS, 9L), 300), "the new grant");
@@ -94,19 +96,22 @@ class HeldLocksTest {
     @Test
     void aGrantWhoseEndWasHeardBeforeItWasNotedIsNotBelievedHeld() {
         held.granted(grant(VARIABLES, 7));
-        held.ended(VARIABLES, 9);
-        held.granted(grant(VARIABLES, 9));
+        held.ended(VARIABLES, 9, ReleaseReason.TAKEN_OVER);
+        assertEquals(
+                Optional.of(ReleaseReason.TAKEN_OVER),
+                held.granted(grant(VARIABLES, 9)),
+                "its client is to be told again why it ended");
         assertEquals(Map.of(VARIABLES, 7L), held.in(1), "the grant of 9 ended before it was noted");
-        held.granted(grant(VARIABLES, 10));
+        assertEquals(Optional.empty(), held.granted(grant(VARIABLES, 10)));
         assertEquals(Map.of(VARIABLES, 10L), held.in(1), "a later grant is noted");
-        held.ended(VARIABLES, 8);
+        held.ended(VARIABLES, 8, ReleaseReason.ADMIN);
         assertEquals(Map.of(VARIABLES, 10L), held.in(1), "the end of an older grant is no news");
     }
 
     @Test
     void onlyTheLatestEndsOfGrantsNotNotedAreKept() {
         for (long item = 1; item <= 20; item++) {
-            held.ended(Resource.itemPage(item, Page.FILTERS).inConfigurator(1), 100 + item);
+            held.ended(Resource.itemPage(item, Page.FILTERS).inConfigurator(1), 100 + item, ReleaseReason.ADMIN);
         }
         held.granted(grant(Resource.itemPage(1, Page.FILTERS).inConfigurator(1), 101));
         held.granted(grant(Resource.itemPage(20, Page.FILTERS).inConfigurator(1), 120));
@@ -138,7 +143,7 @@ class HeldLocksTest {
                 .orElseThrow();
         assertTrue(held.lost(variables));
         assertFalse(held.lost(variables), "told once");
-        held.ended(FILTERS, 8);
+        held.ended(FILTERS, 8, ReleaseReason.ADMIN);
         assertFalse(held.lost(filters), "its lock-lost already went out");
     }
 

@@ -1,0 +1,165 @@
+package io.editlock.requests;
+
+import static io.editlock.support.Api.as;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.redis.LockKeys;
+import io.editlock.redis.PipelinedRedis;
+import io.editlock.support.Api;
+import io.editlock.support.DemoLogin;
+import io.editlock.support.DemoLogin.TestUser;
+import io.editlock.support.ScriptHooks;
+import io.editlock.support.Sockets;
+import io.editlock.support.WsClient;
+import io.quarkus.redis.datasource.RedisDataSource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * docs/protocol.md §4: a grant can end (here an admin breaks it) after the store made it and before its
+ * reply leaves the node. Its {@code lock-lost} then reaches the requester first, when the client does
+ * not yet know it holds the page and can only ignore it. The reply must be followed by that
+ * {@code lock-lost} again, or the client believes it holds a page that someone else may take, and its
+ * user loses the edits made under it at the next save.
+ */
+@QuarkusTest
+class GrantEndedBeforeItsReplyTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(15);
+
+    @TestHTTPResource("/")
+    URI base;
+
+    @Inject
+    PipelinedRedis pipelined;
+
+    @Inject
+    RedisDataSource redis;
+
+    @Inject
+    LockKeys keys;
+
+    private final Sockets sockets = new Sockets();
+
+    @AfterEach
+    void close() {
+        sockets.close();
+    }
+
+    /** The requests whose reply carries a grant. */
+    enum Asking {
+        LOCK_CONFIGURATOR {
+            @Override
+            String event() {
+                return "lock-configurator";
+            }
+
+            @Override
+            Map<String, Object> data(long configurator, long item) {
+                return Map.of("configuratorId", configurator);
+            }
+
+            @Override
+            String canonical(long configurator, long item) {
+                return "configurator:" + configurator;
+            }
+        },
+        LOCK_ITEM_PAGE {
+            @Override
+            String event() {
+                return "lock-item-subresource";
+            }
+
+            @Override
+            Map<String, Object> data(long configurator, long item) {
+                return Sockets.page(item, "filters");
+            }
+
+            @Override
+            String canonical(long configurator, long item) {
+                return "item:" + item + ":filters";
+            }
+        },
+        WAIT_FOR_A_FREE_PAGE {
+            @Override
+            String event() {
+                return "wait-for";
+            }
+
+            @Override
+            Map<String, Object> data(long configurator, long item) {
+                return Map.of("resource", Sockets.resource(item, "filters"));
+            }
+
+            @Override
+            String canonical(long configurator, long item) {
+                return "item:" + item + ":filters";
+            }
+        };
+
+        abstract String event();
+
+        abstract Map<String, Object> data(long configurator, long item);
+
+        abstract String canonical(long configurator, long item);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Asking.class)
+    void theEndHeardBeforeTheReplyIsToldAgainAfterIt(Asking asking) {
+        TestUser saraUser = DemoLogin.user("Sara");
+        TestUser ada = DemoLogin.user("Ada", "admin");
+        long c = Api.configurator(saraUser);
+        long item = Api.item(saraUser, c, null);
+        WsClient sara = sockets.connect(base, saraUser);
+        String canonical = asking.canonical(c, item);
+
+        // The store granted the page; before the node reads that answer, an admin breaks the grant and
+        // Sara's socket hears of it.
+        ScriptHooks.install(pipelined)
+                .afterNext(
+                        "acquire_lock",
+                        () -> Uni.createFrom().completionStage(CompletableFuture.runAsync(() -> {
+                            as(ada).delete("/api/locks/" + canonical).then().statusCode(204);
+                            sara.awaitEvent(unasked("lock-lost"), WAIT);
+                        })));
+        JsonNode reply = sara.request(asking.event(), asking.data(c, item));
+        assertEquals("lock-acquired", reply.path("event").asText(), reply.toString());
+        // Whatever follows the reply is sent before the reply to a request sent after it.
+        sara.request("touch", Map.of());
+
+        List<JsonNode> received = sara.received();
+        int replyAt = received.indexOf(reply);
+        List<JsonNode> after = received.subList(replyAt + 1, received.size()).stream()
+                .filter(unasked("lock-lost"))
+                .toList();
+        assertEquals(1, after.size(), "lock-lost once after the reply: " + received);
+        assertEquals("admin", after.get(0).path("data").path("reason").asText(), after.toString());
+        assertEquals(
+                reply.path("data").path("lock").path("resource"),
+                after.get(0).path("data").path("resource"),
+                "the page of the grant: " + received);
+        Set<String> stillLocked = redis.hash(String.class).hgetall(keys.locks(c)).keySet().stream()
+                .filter(field -> !field.startsWith("#")) // bookkeeping (locks_lib.lua), not locks
+                .collect(Collectors.toSet());
+        assertEquals(Set.of(), stillLocked, "the store holds no lock");
+    }
+
+    private static Predicate<JsonNode> unasked(String name) {
+        return frame -> name.equals(frame.path("event").asText()) && !frame.has("ref");
+    }
+}
