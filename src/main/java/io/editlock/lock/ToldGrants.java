@@ -1,5 +1,6 @@
 package io.editlock.lock;
 
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -7,9 +8,15 @@ import java.util.Map;
  * (docs/protocol.md §6). A grant the store no longer has either ended with its announcement still on
  * its way, or was lost by a store that went back in time (a fail-over to a replica that had not caught
  * up), which nobody announces: one that stays gone, and believed held, for a renew interval in which
- * the node heard every announcement, was lost.
+ * the node heard every announcement, was lost. The other way round, a grant the socket keeps that its
+ * client was not told of is either on its way to the client, or was brought back by such a store after
+ * it ended: one that stays untold for a renew interval in which the node heard every announcement is a
+ * stray, which renewals leave to run out.
  */
 public interface ToldGrants {
+
+    /** A grant the socket keeps and its client was not told of, and since when renewals found it so. */
+    record Untold(String field, long token, long since) {}
 
     /** A socket whose grants are not checked (one that dropped: nobody tells it anything until it resumes). */
     ToldGrants NONE = new ToldGrants() {
@@ -22,7 +29,25 @@ public interface ToldGrants {
         public Map<Resource, Long> goneSince(long configuratorId, Map<Resource, Long> missing, long now) {
             return Map.of();
         }
+
+        @Override
+        public boolean checked() {
+            return false;
+        }
+
+        @Override
+        public void foundUntold(long configuratorId, Map<String, Long> untold, long now) {}
+
+        @Override
+        public List<Untold> untold(long configuratorId) {
+            return List.of();
+        }
     };
+
+    /** Whether renewals check these grants against the store at all. */
+    default boolean checked() {
+        return true;
+    }
 
     /** The fencing token of each grant in that configurator that the client believes it holds. */
     Map<Resource, Long> in(long configuratorId);
@@ -35,4 +60,17 @@ public interface ToldGrants {
      *     gone, none of them having found it since
      */
     Map<Resource, Long> goneSince(long configuratorId, Map<Resource, Long> missing, long now);
+
+    /**
+     * The renewal found the socket keeping {@code untold} in that configurator (lock field to token),
+     * grants its client was not told of, at {@code now} ({@link System#nanoTime()}); the grants it found
+     * there before and not now are no longer untold.
+     */
+    void foundUntold(long configuratorId, Map<String, Long> untold, long now);
+
+    /**
+     * The grants renewals keep finding untold in that configurator, each with when they first found it,
+     * none of which the client believes it holds.
+     */
+    List<Untold> untold(long configuratorId);
 }

@@ -44,6 +44,9 @@ public final class HeldLocks implements ToldGrants {
 
     private record Gone(long token, long since) {}
 
+    /** Grants renewals found the socket keeping and its client not told of, by configurator and lock field. */
+    private final Map<Long, Map<String, Untold>> foundUntold = new HashMap<>(1);
+
     private record Ended(long token, ReleaseReason reason) {}
 
     /**
@@ -125,6 +128,49 @@ public final class HeldLocks implements ToldGrants {
         foundGone.keySet().removeIf(resource -> isIn(resource, configuratorId));
         since.forEach((resource, first) -> foundGone.put(resource, new Gone(missing.get(resource), first)));
         return since;
+    }
+
+    @Override
+    public synchronized void foundUntold(long configuratorId, Map<String, Long> untold, long now) {
+        Map<String, Untold> before = foundUntold.getOrDefault(configuratorId, Map.of());
+        Map<String, Untold> found = new HashMap<>(2);
+        untold.forEach((field, token) -> {
+            if (!believed(configuratorId, field, token)) {
+                Untold earlier = before.get(field);
+                found.put(field, earlier != null && earlier.token() == token ? earlier : new Untold(field, token, now));
+            }
+        });
+        if (found.isEmpty()) {
+            foundUntold.remove(configuratorId);
+        } else {
+            foundUntold.put(configuratorId, found);
+        }
+    }
+
+    @Override
+    public synchronized List<Untold> untold(long configuratorId) {
+        Map<String, Untold> found = foundUntold.get(configuratorId);
+        if (found == null) {
+            return List.of();
+        }
+        List<Untold> untold = new ArrayList<>(found.size());
+        for (Untold grant : found.values()) {
+            if (!believed(configuratorId, grant.field(), grant.token())) {
+                untold.add(grant);
+            }
+        }
+        return untold;
+    }
+
+    private boolean believed(long configuratorId, String field, long token) {
+        for (Told grant : told.values()) {
+            if (grant.token() == token
+                    && isIn(grant.resource(), configuratorId)
+                    && grant.resource().field().equals(field)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private boolean believed(Resource resource, long token) {

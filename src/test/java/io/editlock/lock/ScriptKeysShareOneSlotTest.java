@@ -112,7 +112,7 @@ class ScriptKeysShareOneSlotTest {
             scripts.acquire(Resource.variables(c), holder, lease, 17);
             scripts.cancelRequest(Resource.variables(c), "sock-1", 17, ReleaseReason.UNLOCK, lease);
             scripts.releaseSocket(c, "sock-1", ReleaseReason.IDLE, 16);
-            scripts.renewSocket(c, "sock-1", lease, Map.of());
+            scripts.renewSocket(c, "sock-1", lease, Map.of(), Map.of(), true);
             scripts.moveSocket(c, "sock-1", "sock-2", "node-2", lease);
             scripts.reapExpired(c);
             scripts.list(c);

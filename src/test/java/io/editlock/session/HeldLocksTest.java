@@ -8,6 +8,7 @@ import io.editlock.lock.Lock;
 import io.editlock.lock.Page;
 import io.editlock.lock.ReleaseReason;
 import io.editlock.lock.Resource;
+import io.editlock.lock.ToldGrants;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -145,6 +146,27 @@ class HeldLocksTest {
         assertFalse(held.lost(variables), "told once");
         held.ended(FILTERS, 8, ReleaseReason.ADMIN);
         assertFalse(held.lost(filters), "its lock-lost already went out");
+    }
+
+    @Test
+    void aGrantKeptUntoldIsUntoldSinceItWasFirstFoundSoWithThatToken() {
+        held.foundUntold(1, Map.of("var", 7L), 100);
+        held.foundUntold(1, Map.of("var", 7L), 200);
+        assertEquals(List.of(new ToldGrants.Untold("var", 7, 100)), held.untold(1));
+        held.foundUntold(1, Map.of("var", 8L), 300);
+        assertEquals(List.of(new ToldGrants.Untold("var", 8, 300)), held.untold(1), "another grant of it");
+        assertEquals(List.of(), held.untold(2), "another configurator");
+        held.foundUntold(1, Map.of(), 400);
+        assertEquals(List.of(), held.untold(1), "not found any more");
+    }
+
+    @Test
+    void aGrantTheClientWasToldOfIsNotUntold() {
+        held.foundUntold(1, Map.of("var", 7L, "i:5:filters", 3L), 100);
+        held.granted(grant(VARIABLES, 7));
+        assertEquals(List.of(new ToldGrants.Untold("i:5:filters", 3, 100)), held.untold(1), "told since it was found");
+        held.foundUntold(1, Map.of("var", 7L), 200);
+        assertEquals(List.of(), held.untold(1));
     }
 
     private static Lock grant(Resource resource, long token) {

@@ -14,10 +14,12 @@ import io.editlock.redis.ScriptExecutor;
 import io.editlock.redis.Scripts;
 import io.editlock.redis.StoreClock;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -156,22 +158,45 @@ public class LockScripts {
                 .map(reply -> ScriptReplies.released(reply.toString()));
     }
 
-    /** @param told the fencing token of each grant there that the socket's client was told it holds */
+    /**
+     * @param told the fencing token of each grant there that the socket's client was told it holds
+     * @param strays grants of the socket's there not to renew (lock field to fencing token)
+     * @param checked whether the socket's grants are checked at all: not a dropped socket's, whose client
+     *     is told nothing until it resumes
+     */
     public Uni<SocketRenewal> renewSocket(
-            long configuratorId, String socketId, Duration lease, Map<Resource, Long> told) {
+            long configuratorId,
+            String socketId,
+            Duration lease,
+            Map<Resource, Long> told,
+            Map<String, Long> strays,
+            boolean checked) {
         List<String> k =
                 List.of(keys.locks(configuratorId), keys.waiting(configuratorId).get(2)); // locks, waiters
-        List<String> a = new ArrayList<>(2 + 2 * told.size());
+        List<String> a = new ArrayList<>(3 + 2 * (told.size() + strays.size()));
         a.add(socketId);
         a.add(String.valueOf(lease.toMillis()));
-        told.forEach((resource, token) -> {
-            a.add(resource.field());
-            a.add(String.valueOf(token));
-        });
+        a.add(checked ? String.valueOf(told.size()) : "");
+        if (checked) {
+            told.forEach((resource, token) -> {
+                a.add(resource.field());
+                a.add(String.valueOf(token));
+            });
+            strays.forEach((field, token) -> {
+                a.add(field);
+                a.add(String.valueOf(token));
+            });
+        }
         return executor.run(RENEW_SOCKET, k, a).map(reply -> {
             List<String> missing = new ArrayList<>(reply.get(2).size());
             reply.get(2).forEach(field -> missing.add(field.toString()));
-            return new SocketRenewal(reply.get(0).toInteger(), reply.get(1).toInteger() == 1, missing);
+            Response pairs = reply.get(3);
+            Map<String, Long> untold = new HashMap<>(pairs.size());
+            for (int i = 0; i + 1 < pairs.size(); i += 2) {
+                untold.put(
+                        pairs.get(i).toString(), Long.parseLong(pairs.get(i + 1).toString()));
+            }
+            return new SocketRenewal(reply.get(0).toInteger(), reply.get(1).toInteger() == 1, missing, untold);
         });
     }
 

@@ -11,9 +11,11 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.OptionalLong;
+import org.jboss.logging.Logger;
 
 /**
- * Judges the grants a lease renewal found gone from the store (docs/protocol.md §6). An end that was
+ * Judges what a lease renewal found different from what the socket's client was told: grants gone from
+ * the store, and grants the socket keeps that its client was not told of (docs/protocol.md §6). An end that was
  * announced reaches this node within moments, so a grant its client still believes it holds, gone for a
  * whole renew interval in which this node heard every lock event, was lost by a store that went back
  * in time (a fail-over to a replica that had not caught up): every node is then to tell what was lost
@@ -21,6 +23,8 @@ import java.util.OptionalLong;
  */
 @ApplicationScoped
 public class LostGrants {
+
+    private static final Logger LOG = Logger.getLogger(LostGrants.class);
 
     private final LockEventsThread events;
     private final StoreDataWatch dataWatch;
@@ -50,6 +54,7 @@ public class LostGrants {
             }
         });
         long now = System.nanoTime();
+        told.foundUntold(configuratorId, renewal.untold(), now);
         Map<Resource, Long> goneSince = told.goneSince(configuratorId, missing, now);
         return anyLost(goneSince.values(), events.heardSince(), now, intervalNanos)
                 ? dataWatch.wentBack(begun)
@@ -61,14 +66,45 @@ public class LostGrants {
      * which this node heard the lock events (all times {@link System#nanoTime()}).
      */
     static boolean anyLost(Collection<Long> goneSince, OptionalLong heardSince, long now, long intervalNanos) {
-        if (heardSince.isEmpty()) {
-            return false;
-        }
         for (long since : goneSince) {
-            if (heardSince.getAsLong() - since <= 0 && now - since >= intervalNanos) {
+            if (judged(since, heardSince, now, intervalNanos)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * The grants of the socket's in that configurator that its next renewal is to leave out: the store
+     * brought them back after they ended (docs/protocol.md §6), for renewals have found them kept and
+     * untold for a whole interval, all of which this node heard the lock events. Their leases run out,
+     * and the reaper announces their end, as of any lease that ran out.
+     *
+     * @return lock field to fencing token
+     */
+    public Map<String, Long> strays(long configuratorId, String socketId, ToldGrants told) {
+        Map<String, Long> strays = new HashMap<>(2);
+        boolean firstJudged = false;
+        long now = System.nanoTime();
+        OptionalLong heard = events.heardSince();
+        for (ToldGrants.Untold grant : told.untold(configuratorId)) {
+            if (judged(grant.since(), heard, now, intervalNanos)) {
+                strays.put(grant.field(), grant.token());
+                // Said once: a stray another socket keeps alive is found again at every renewal.
+                firstJudged |= now - grant.since() < 2 * intervalNanos;
+            }
+        }
+        if (firstJudged) {
+            LOG.warnf(
+                    "socket %s keeps grants in configurator %d that its client was told ended %s: the lock store"
+                            + " brought them back (a fail-over to a replica behind?); they are no longer renewed",
+                    socketId, configuratorId, strays.keySet());
+        }
+        return strays;
+    }
+
+    /** Found so since {@code since}, for a whole interval, all of which this node heard the lock events. */
+    private static boolean judged(long since, OptionalLong heardSince, long now, long intervalNanos) {
+        return heardSince.isPresent() && heardSince.getAsLong() - since <= 0 && now - since >= intervalNanos;
     }
 }

@@ -54,7 +54,8 @@ public class SocketLocks {
     /**
      * Renews the socket's leases and vouches for its places in lines, and takes the configurators where
      * it keeps nothing, and its client believes it holds nothing, off its index. Grants its client was
-     * told of that the store no longer has are judged by {@link LostGrants}.
+     * told of that the store no longer has, and grants it keeps that its client was not told of, are
+     * judged by {@link LostGrants}; the latter, once judged strays, are no longer renewed.
      *
      * @return the number of locks renewed
      */
@@ -90,7 +91,8 @@ public class SocketLocks {
         return Uni.createFrom().deferred(() -> {
             SocketIndex.Mark mark = index.mark(socketId); // before the script looks
             Map<Resource, Long> believed = told.in(configuratorId);
-            return scripts.renewSocket(configuratorId, socketId, lease, believed)
+            Map<String, Long> strays = lostGrants.strays(configuratorId, socketId, told);
+            return scripts.renewSocket(configuratorId, socketId, lease, believed, strays, told.checked())
                     .call(renewal -> lostGrants.judge(configuratorId, told, believed, renewal, begun))
                     // A grant believed held keeps the configurator listed until its end is told or found lost.
                     .call(renewal -> renewal.keeps() || !believed.isEmpty() || !takeOffEmpty
