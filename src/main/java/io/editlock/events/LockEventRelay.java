@@ -246,14 +246,14 @@ public class LockEventRelay {
             fanOut.send(change.configuratorId(), registry.watchers(change.configuratorId()), releasedFrame, requester);
             Lock ended = released.lock();
             shown.heard(change.configuratorId(), ended);
-            String lostFrame = WireFormat.frame(
-                    ServerEvents.LOCK_LOST, WireFormat.lost(ended.resource(), released.reason()), null);
+            String lostFrame = WireFormat.lockLost(ended.resource(), released.reason());
             for (SocketSession session : registry.socketsOf(ended.ownerUserId())) {
+                Runnable tell = session.socketId().equals(released.exceptSocketId())
+                        ? () -> {}
+                        : () -> send(session, lostFrame);
                 session.heldLocksOnceAsked()
-                        .ifPresent(held -> held.ended(ended.resource(), ended.token(), released.reason()));
-                if (!session.socketId().equals(released.exceptSocketId())) {
-                    send(session, lostFrame);
-                }
+                        .ifPresentOrElse(
+                                held -> held.ended(ended.resource(), ended.token(), released.reason(), tell), tell);
             }
         }
         change.waiting().ifPresent(lengths -> waitingState.counts(change.configuratorId(), lengths));

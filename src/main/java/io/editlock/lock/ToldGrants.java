@@ -10,7 +10,7 @@ import java.util.Map;
  * up), which nobody announces: one that stays gone, and believed held, for a renew interval in which
  * the node heard every announcement, was lost. The other way round, a grant the socket keeps that its
  * client was not told of is either on its way to the client, or was brought back by such a store after
- * it ended: one that stays untold for a renew interval in which the node heard every announcement is a
+ * it ended: one whose end its client was told of, and that stays untold for a renew interval, is a
  * stray, which renewals leave to run out.
  */
 public interface ToldGrants {
@@ -70,7 +70,7 @@ public interface ToldGrants {
 
     /**
      * The grants renewals keep finding untold in that configurator, each with when they first found it,
-     * none of which the client believes it holds.
+     * of which the client was told lately that they ended: not a grant on its way to the client.
      */
     List<Untold> untold(long configuratorId);
 }

@@ -96,6 +96,11 @@ public final class WireFormat {
         return data;
     }
 
+    /** A {@code lock-lost} frame. */
+    public static String lockLost(Resource resource, ReleaseReason reason) {
+        return frame(ServerEvents.LOCK_LOST, lost(resource, reason), null);
+    }
+
     /** {@code lock-lost} data: {resource, reason}. */
     public static ObjectNode lost(Resource resource, ReleaseReason reason) {
         ObjectNode data = NODES.objectNode();

@@ -10,11 +10,13 @@ import io.editlock.lock.AcquireResult;
 import io.editlock.lock.Lock;
 import io.editlock.lock.LockAudit;
 import io.editlock.lock.LockService;
+import io.editlock.lock.ReleaseReason;
 import io.editlock.lock.ReleaseResult;
 import io.editlock.lock.Resource;
 import io.editlock.protocol.ClientRequest;
 import io.editlock.protocol.ServerEvents;
 import io.editlock.protocol.WireFormat;
+import io.editlock.session.FrameSender;
 import io.editlock.session.HeldLocks;
 import io.editlock.session.SessionLifecycle;
 import io.editlock.session.SessionRegistry;
@@ -27,7 +29,9 @@ import io.editlock.waiting.WaitingState;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
 /**
@@ -55,6 +59,7 @@ public class RequestHandler {
     private final UserActivity activity;
     private final WaitEventRelay waitEvents;
     private final ShownLocks shown;
+    private final FrameSender sender;
 
     public RequestHandler(
             LockService locks,
@@ -70,8 +75,10 @@ public class RequestHandler {
             WatchQuota watchQuota,
             UserActivity activity,
             WaitEventRelay waitEvents,
-            ShownLocks shown) {
+            ShownLocks shown,
+            FrameSender sender) {
         this.locks = locks;
+        this.sender = sender;
         this.shown = shown;
         this.catalog = catalog;
         this.registry = registry;
@@ -97,13 +104,37 @@ public class RequestHandler {
     }
 
     /**
-     * A request's direct reply, and the frames its socket must get right after it, in this order: a
-     * grant whose end the client heard before it is followed by that end again (docs/protocol.md §4).
+     * A request's direct reply, and the grants it tells the client of (docs/protocol.md §2): they are
+     * noted as held when the reply is written ({@link #deliver}).
      */
-    public record Answer(String reply, List<String> after) {
+    public record Answer(String reply, List<Lock> grants) {
 
         static Answer of(String reply) {
             return new Answer(reply, List.of());
+        }
+    }
+
+    /**
+     * Writes the answer with {@code writeReply}, noting its grants in the socket's {@link HeldLocks} at
+     * the same moment, under the monitor that the end of a grant is told under too: the client hears
+     * of a grant and of its end in the order the node noted them. A grant whose end was heard before
+     * (broken, handed over, released by another socket of the user while its reply was on its way) had
+     * its {@code lock-lost} sent before the reply, when the client could only ignore it: it is sent
+     * again after the reply (docs/protocol.md §4).
+     */
+    public void deliver(SocketSession session, Answer answer, Consumer<String> writeReply) {
+        if (answer.grants().isEmpty()) {
+            writeReply.accept(answer.reply());
+            return;
+        }
+        HeldLocks held = session.heldLocks();
+        synchronized (held) {
+            List<String> endedFirst = new ArrayList<>(0);
+            for (Lock grant : answer.grants()) {
+                held.granted(grant).ifPresent(reason -> endedFirst.add(WireFormat.lockLost(grant.resource(), reason)));
+            }
+            writeReply.accept(answer.reply());
+            endedFirst.forEach(frame -> sender.send(session, frame));
         }
     }
 
@@ -124,6 +155,9 @@ public class RequestHandler {
             return answer(reply(reauth(session, reauth)));
         }
         activity.active(session);
+        if (request instanceof ClientRequest.Resume resume) {
+            return resume(session, resume);
+        }
         Uni<Answer> waiting = waitingRequests.handle(session, request);
         if (waiting != null) {
             return waiting;
@@ -143,9 +177,6 @@ public class RequestHandler {
             registry.unwatch(session, unwatch.configuratorId());
             ObjectNode data = WireFormat.object().put("configuratorId", unwatch.configuratorId());
             return reply(WireFormat.frame(ServerEvents.UNWATCHED, data, unwatch.ref()));
-        }
-        if (request instanceof ClientRequest.Resume resume) {
-            return resume(session, resume);
         }
         return reply(WireFormat.frame(ServerEvents.TOUCHED, WireFormat.object(), request.ref()));
     }
@@ -174,20 +205,12 @@ public class RequestHandler {
 
     /**
      * What the reply tells the client it holds now, and holds no more (docs/protocol.md §2): every
-     * grant a reply carries, also that of a {@code wait-for} that found the page free. A grant that
-     * ended before it was noted here (broken, handed over, released by another socket of the user
-     * within the round trip of the reply) had its {@code lock-lost} sent before its reply, which the
-     * client could only ignore: it is sent again after the reply (docs/protocol.md §4).
+     * grant a reply carries, also that of a {@code wait-for} that found the page free.
      */
     static Answer told(SocketSession session, AcquireResult.Granted granted, String reply) {
         HeldLocks held = session.heldLocks();
         granted.released().forEach(held::ended);
-        Resource resource = granted.lock().resource();
-        return held.granted(granted.lock())
-                .map(reason -> new Answer(
-                        reply,
-                        List.of(WireFormat.frame(ServerEvents.LOCK_LOST, WireFormat.lost(resource, reason), null))))
-                .orElseGet(() -> Answer.of(reply));
+        return new Answer(reply, List.of(granted.lock()));
     }
 
     private Uni<LockOutcome> acquire(SocketSession session, ClientRequest.Lock request) {
@@ -223,7 +246,10 @@ public class RequestHandler {
                 .map(result -> {
                     if (result instanceof ReleaseResult.Released released) {
                         Lock lock = released.released().lock();
-                        session.heldLocksIfAny().ifPresent(held -> held.ended(lock.resource()));
+                        session.heldLocksIfAny().ifPresent(held -> {
+                            held.ended(lock.resource()); // the reply frees the page, whichever grant it was
+                            held.ended(lock.resource(), lock.token(), ReleaseReason.UNLOCK);
+                        });
                         shown.toldByReply(lock.resource().configuratorId(), lock, session.socketId());
                     }
                     return LockReplies.of(result, request.ref());
@@ -260,7 +286,7 @@ public class RequestHandler {
                 .recoverWithItem(failure -> SocketError.frame(new SocketError.StoreUnreachable(), request.ref()));
     }
 
-    private Uni<String> resume(SocketSession session, ClientRequest.Resume request) {
+    private Uni<Answer> resume(SocketSession session, ClientRequest.Resume request) {
         WaitingState.Resuming resuming =
                 waitingState.resuming(session.identity().userId());
         return lifecycle
@@ -270,17 +296,17 @@ public class RequestHandler {
                 .map(moved -> {
                     if (moved.isEmpty()) {
                         waitingState.notResuming(resuming);
-                        return SocketError.frame(new SocketError.ResumeFailed(), request.ref());
+                        return Answer.of(SocketError.frame(new SocketError.ResumeFailed(), request.ref()));
                     }
                     List<Lock> locks = moved.get().locks();
-                    locks.forEach(session.heldLocks()::granted);
                     waitEvents.resumed(session, resuming, moved.get());
                     ObjectNode data = WireFormat.object();
                     data.set("locks", WireFormat.locks(locks, true));
-                    return WireFormat.frame(ServerEvents.RESUMED, data, request.ref());
+                    return new Answer(WireFormat.frame(ServerEvents.RESUMED, data, request.ref()), locks);
                 })
                 .onFailure()
-                .recoverWithItem(failure -> SocketError.frame(new SocketError.StoreUnreachable(), request.ref()));
+                .recoverWithItem(
+                        failure -> Answer.of(SocketError.frame(new SocketError.StoreUnreachable(), request.ref())));
     }
 
     private String reauth(SocketSession session, ClientRequest.Reauth request) {

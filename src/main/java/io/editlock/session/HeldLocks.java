@@ -24,16 +24,17 @@ public final class HeldLocks implements ToldGrants {
     /** A grant as the client was told of it, and when ({@link System#nanoTime()}). */
     public record Told(Resource resource, long token, long atNanos) {}
 
-    private static final int LATEST_ENDS = 8;
+    private static final int LATEST_ENDS = 16;
 
     /** A socket holds a handful of locks at most (docs/protocol.md §2). */
     private final Map<Resource, Told> told = new HashMap<>(4);
     /**
-     * The latest ends heard of grants that were not noted (yet), by page. Such an end comes within the
-     * round trip or two before its grant is noted, so a few of the latest are enough, and the ends of
-     * the user's other sockets' grants do not pile up here.
+     * The latest ends heard, by page: a grant noted after its end was heard (its reply was on its way, or
+     * it came back as a re-entry) is not held. Such a grant is noted within a round trip or two of its
+     * end, so a few of the latest are enough, and the ends of the user's other sockets' grants do not
+     * pile up here.
      */
-    private final Map<Resource, Ended> endedFirst = new LinkedHashMap<>(8, 0.75f, false) {
+    private final Map<Resource, Ended> latestEnds = new LinkedHashMap<>(8, 0.75f, false) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<Resource, Ended> eldest) {
             return size() > LATEST_ENDS;
@@ -50,17 +51,20 @@ public final class HeldLocks implements ToldGrants {
     private record Ended(long token, ReleaseReason reason) {}
 
     /**
-     * The client was told it holds {@code lock} (a re-entry is the same grant, told when it was first),
+     * The client is told it holds {@code lock} (a re-entry is the same grant, told when it was first),
      * unless the end of that grant was heard before: a grant is noted a round trip or two after the store
-     * made it, and its end may come in between.
+     * made it, and its end may come in between. The caller holds this object's monitor while it tells the
+     * client, as {@link #ended(Resource, long, ReleaseReason, Runnable)} does, so that the client hears of
+     * a grant and of its end in the order they were noted.
      *
      * @return why the grant ended, when that end was heard first: the client got its {@code lock-lost}
-     *     before the grant, and must be told again after it (docs/protocol.md §4)
+     *     before the grant, and must be told again after it (docs/protocol.md §4); the same for every
+     *     socket and every call
      */
     public synchronized Optional<ReleaseReason> granted(Lock lock) {
-        Ended first = endedFirst.remove(lock.resource());
-        if (first != null && first.token() == lock.token()) {
-            return Optional.of(first.reason());
+        Ended end = latestEnds.get(lock.resource());
+        if (end != null && end.token() == lock.token()) {
+            return Optional.of(end.reason());
         }
         Told before = told.get(lock.resource());
         if (before == null || before.token() != lock.token()) {
@@ -69,13 +73,30 @@ public final class HeldLocks implements ToldGrants {
         return Optional.empty();
     }
 
-    /** The grant of {@code resource} with this token ended, for {@code reason}, and its client was told so. */
+    /** As {@link #granted(Lock)}, with {@code tell} telling the client of the grant at the same moment. */
+    public synchronized Optional<ReleaseReason> granted(Lock lock, Runnable tell) {
+        Optional<ReleaseReason> endedFirst = granted(lock);
+        tell.run();
+        return endedFirst;
+    }
+
+    /**
+     * The grant of {@code resource} with this token ended, for {@code reason}, and {@code tell} tells its
+     * client so at the same moment, under this object's monitor (see {@link #granted}).
+     */
+    public synchronized void ended(Resource resource, long token, ReleaseReason reason, Runnable tell) {
+        ended(resource, token, reason);
+        tell.run();
+    }
+
+    /** The grant of {@code resource} with this token ended, for {@code reason}. */
     public synchronized void ended(Resource resource, long token, ReleaseReason reason) {
         Told current = told.get(resource);
         if (current != null && current.token() == token) {
             told.remove(resource);
-        } else if (current == null || current.token() < token) {
-            endedFirst.put(resource, new Ended(token, reason));
+        }
+        if (current == null || current.token() <= token) {
+            latestEnds.put(resource, new Ended(token, reason));
         }
     }
 
@@ -155,11 +176,24 @@ public final class HeldLocks implements ToldGrants {
         }
         List<Untold> untold = new ArrayList<>(found.size());
         for (Untold grant : found.values()) {
-            if (!believed(configuratorId, grant.field(), grant.token())) {
+            if (!believed(configuratorId, grant.field(), grant.token())
+                    && endTold(configuratorId, grant.field(), grant.token())) {
                 untold.add(grant);
             }
         }
         return untold;
+    }
+
+    /** Whether the client was told, lately, that this grant ended. */
+    private boolean endTold(long configuratorId, String field, long token) {
+        for (Map.Entry<Resource, Ended> end : latestEnds.entrySet()) {
+            if (end.getValue().token() == token
+                    && isIn(end.getKey(), configuratorId)
+                    && end.getKey().field().equals(field)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private boolean believed(long configuratorId, String field, long token) {

@@ -96,10 +96,7 @@ public class LockingNamespace {
         session.bindEventLoop(Vertx.currentContext());
         ClientRequest request = request(packet);
         socket.enqueue(() -> handler.handle(session, request)
-                .invoke(answer -> {
-                    socket.reply(packet.ackId(), answer.reply());
-                    answer.after().forEach(frame -> sender.send(session, frame));
-                })
+                .invoke(answer -> handler.deliver(session, answer, reply -> socket.reply(packet.ackId(), reply)))
                 .replaceWithVoid());
     }
 

@@ -485,12 +485,15 @@ public class WaitEventRelay {
                                 LOG.debugf("position of %s in %s not read: %s", userId, field, failure.getMessage())));
     }
 
-    /** Tells every socket of the lock's holder that the user holds it now. */
+    /**
+     * Tells every socket of the lock's holder that the user holds it now; one that heard of the grant's
+     * end before (a catch-up read the grant before its end was delivered) is told of the end again.
+     */
     private void toHolder(Lock lock, String frame) {
-        registry.socketsOf(lock.ownerUserId()).forEach(session -> {
-            session.heldLocks().granted(lock);
-            send(session, frame);
-        });
+        registry.socketsOf(lock.ownerUserId())
+                .forEach(session -> session.heldLocks()
+                        .granted(lock, () -> send(session, frame))
+                        .ifPresent(reason -> send(session, WireFormat.lockLost(lock.resource(), reason))));
     }
 
     private void toUser(String userId, String frame) {

@@ -97,10 +97,7 @@ public class LockingSocket {
                     session.bindEventLoop(Vertx.currentContext());
                     session.requestStarted();
                     return handler.handle(session, request)
-                            .invoke(answer -> {
-                                sender.send(session, answer.reply());
-                                answer.after().forEach(frame -> sender.send(session, frame));
-                            })
+                            .invoke(answer -> handler.deliver(session, answer, reply -> sender.send(session, reply)))
                             .onTermination()
                             .invoke(session::requestEnded)
                             .replaceWithVoid();

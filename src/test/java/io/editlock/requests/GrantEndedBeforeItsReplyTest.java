@@ -1,11 +1,13 @@
 package io.editlock.requests;
 
 import static io.editlock.support.Api.as;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.PipelinedRedis;
+import io.editlock.session.SessionLifecycle;
 import io.editlock.support.Api;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.DemoLogin.TestUser;
@@ -26,6 +28,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -52,6 +55,9 @@ class GrantEndedBeforeItsReplyTest {
 
     @Inject
     LockKeys keys;
+
+    @Inject
+    SessionLifecycle lifecycle;
 
     private final Sockets sockets = new Sockets();
 
@@ -139,20 +145,95 @@ class GrantEndedBeforeItsReplyTest {
                         })));
         JsonNode reply = sara.request(asking.event(), asking.data(c, item));
         assertEquals("lock-acquired", reply.path("event").asText(), reply.toString());
-        // Whatever follows the reply is sent before the reply to a request sent after it.
-        sara.request("touch", Map.of());
 
-        List<JsonNode> received = sara.received();
-        int replyAt = received.indexOf(reply);
-        List<JsonNode> after = received.subList(replyAt + 1, received.size()).stream()
+        JsonNode lost = assertEndToldAfter(sara, reply);
+        assertEquals(
+                reply.path("data").path("lock").path("resource"),
+                lost.path("data").path("resource"),
+                "the page of the grant: " + sara.received());
+        assertNoLocks(c);
+    }
+
+    /** A re-entry is the grant the client holds: its end heard before the re-entry's reply is told again too. */
+    @Test
+    void theEndOfAGrantHeldHeardBeforeAReentrysReplyIsToldAgainAfterIt() {
+        TestUser saraUser = DemoLogin.user("Sara");
+        TestUser ada = DemoLogin.user("Ada", "admin");
+        long c = Api.configurator(saraUser);
+        WsClient sara = sockets.connect(base, saraUser);
+        assertEquals(
+                "lock-acquired",
+                sara.request("lock-variables", Map.of("configuratorId", c))
+                        .path("event")
+                        .asText());
+
+        ScriptHooks.install(pipelined)
+                .afterNext(
+                        "acquire_lock",
+                        () -> Uni.createFrom().completionStage(CompletableFuture.runAsync(() -> {
+                            as(ada).delete("/api/locks/configurator:" + c + ":variables")
+                                    .then()
+                                    .statusCode(204);
+                            sara.awaitEvent(unasked("lock-lost"), WAIT);
+                        })));
+        JsonNode reply = sara.request("lock-variables", Map.of("configuratorId", c));
+        assertEquals("lock-acquired", reply.path("event").asText(), reply.toString());
+
+        assertEndToldAfter(sara, reply);
+        assertNoLocks(c);
+    }
+
+    /** The locks a resume moves are grants its reply tells of, as a lock request's are. */
+    @Test
+    void theEndOfAMovedLockHeardBeforeTheResumedReplyIsToldAgainAfterIt() {
+        TestUser saraUser = DemoLogin.user("Sara");
+        TestUser ada = DemoLogin.user("Ada", "admin");
+        long c = Api.configurator(saraUser);
+        WsClient tab = sockets.connect(base, saraUser);
+        assertEquals(
+                "lock-acquired",
+                tab.request("lock-variables", Map.of("configuratorId", c))
+                        .path("event")
+                        .asText());
+        String socketId = tab.socketId();
+        String resumeToken = tab.resumeToken();
+        tab.drop();
+        await().atMost(WAIT)
+                .until(() -> lifecycle.droppedSessions().stream()
+                        .anyMatch(session -> session.socketId().equals(socketId)));
+        WsClient next = sockets.connect(base, saraUser);
+
+        ScriptHooks.install(pipelined)
+                .afterNext(
+                        "move_socket_locks",
+                        () -> Uni.createFrom().completionStage(CompletableFuture.runAsync(() -> {
+                            as(ada).delete("/api/locks/configurator:" + c + ":variables")
+                                    .then()
+                                    .statusCode(204);
+                            next.awaitEvent(unasked("lock-lost"), WAIT);
+                        })));
+        JsonNode resumed = next.request("resume", Map.of("resumeToken", resumeToken));
+        assertEquals("resumed", resumed.path("event").asText(), resumed.toString());
+        assertEquals(1, resumed.path("data").path("locks").size(), "it moved the lock: " + resumed);
+
+        assertEndToldAfter(next, resumed);
+        assertNoLocks(c);
+    }
+
+    /** After the reply, the client is told once that the grant it told of ended (reason admin). */
+    private static JsonNode assertEndToldAfter(WsClient socket, JsonNode reply) {
+        // Whatever follows the reply is sent before the reply to a request sent after it.
+        socket.request("touch", Map.of());
+        List<JsonNode> received = socket.received();
+        List<JsonNode> after = received.subList(received.indexOf(reply) + 1, received.size()).stream()
                 .filter(unasked("lock-lost"))
                 .toList();
         assertEquals(1, after.size(), "lock-lost once after the reply: " + received);
         assertEquals("admin", after.get(0).path("data").path("reason").asText(), after.toString());
-        assertEquals(
-                reply.path("data").path("lock").path("resource"),
-                after.get(0).path("data").path("resource"),
-                "the page of the grant: " + received);
+        return after.get(0);
+    }
+
+    private void assertNoLocks(long c) {
         Set<String> stillLocked = redis.hash(String.class).hgetall(keys.locks(c)).keySet().stream()
                 .filter(field -> !field.startsWith("#")) // bookkeeping (locks_lib.lua), not locks
                 .collect(Collectors.toSet());

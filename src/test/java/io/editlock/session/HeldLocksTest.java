@@ -149,10 +149,13 @@ class HeldLocksTest {
     }
 
     @Test
-    void aGrantKeptUntoldIsUntoldSinceItWasFirstFoundSoWithThatToken() {
+    void aGrantKeptUntoldWhoseEndWasToldIsUntoldSinceItWasFirstFoundSoWithThatToken() {
+        held.granted(grant(VARIABLES, 7));
+        held.ended(VARIABLES, 7, ReleaseReason.UNLOCK);
         held.foundUntold(1, Map.of("var", 7L), 100);
         held.foundUntold(1, Map.of("var", 7L), 200);
         assertEquals(List.of(new ToldGrants.Untold("var", 7, 100)), held.untold(1));
+        held.ended(VARIABLES, 8, ReleaseReason.ADMIN);
         held.foundUntold(1, Map.of("var", 8L), 300);
         assertEquals(List.of(new ToldGrants.Untold("var", 8, 300)), held.untold(1), "another grant of it");
         assertEquals(List.of(), held.untold(2), "another configurator");
@@ -160,13 +163,31 @@ class HeldLocksTest {
         assertEquals(List.of(), held.untold(1), "not found any more");
     }
 
+    /** A grant on its way to the client (a reply, a grant from a line, a resume's) is no stray. */
+    @Test
+    void aGrantKeptUntoldWhoseEndWasNotToldIsNotUntold() {
+        held.foundUntold(1, Map.of("var", 7L), 100);
+        assertEquals(List.of(), held.untold(1));
+    }
+
     @Test
     void aGrantTheClientWasToldOfIsNotUntold() {
+        held.ended(VARIABLES, 7, ReleaseReason.ADMIN);
+        held.ended(FILTERS, 3, ReleaseReason.ADMIN);
         held.foundUntold(1, Map.of("var", 7L, "i:5:filters", 3L), 100);
+        held.granted(grant(FILTERS, 4));
+        held.foundUntold(1, Map.of("var", 7L, "i:5:filters", 4L), 200);
+        assertEquals(List.of(new ToldGrants.Untold("var", 7, 100)), held.untold(1), "told of the grant of 4");
+    }
+
+    /** A re-entry is the same grant: its end heard before the re-entry's reply is told again, at every call. */
+    @Test
+    void aGrantHeldWhoseEndWasHeardIsEndedWhenToldAgain() {
         held.granted(grant(VARIABLES, 7));
-        assertEquals(List.of(new ToldGrants.Untold("i:5:filters", 3, 100)), held.untold(1), "told since it was found");
-        held.foundUntold(1, Map.of("var", 7L), 200);
-        assertEquals(List.of(), held.untold(1));
+        held.ended(VARIABLES, 7, ReleaseReason.ADMIN);
+        assertEquals(Optional.of(ReleaseReason.ADMIN), held.granted(grant(VARIABLES, 7)));
+        assertEquals(Optional.of(ReleaseReason.ADMIN), held.granted(grant(VARIABLES, 7)), "asked again");
+        assertEquals(Map.of(), held.in(1));
     }
 
     private static Lock grant(Resource resource, long token) {

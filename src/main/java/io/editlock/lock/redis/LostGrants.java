@@ -76,9 +76,10 @@ public class LostGrants {
 
     /**
      * The grants of the socket's in that configurator that its next renewal is to leave out: the store
-     * brought them back after they ended (docs/protocol.md §6), for renewals have found them kept and
-     * untold for a whole interval, all of which this node heard the lock events. Their leases run out,
-     * and the reaper announces their end, as of any lease that ran out.
+     * brought them back after they ended (docs/protocol.md §6), for its client was told they ended, and
+     * renewals have found the socket keeping them for a whole interval. Their leases run out, and the
+     * reaper announces their end, as of any lease that ran out. No break in hearing the lock events
+     * changes that: the client was told of the end, and no catch-up would tell it otherwise.
      *
      * @return lock field to fencing token
      */
@@ -86,9 +87,8 @@ public class LostGrants {
         Map<String, Long> strays = new HashMap<>(2);
         boolean firstJudged = false;
         long now = System.nanoTime();
-        OptionalLong heard = events.heardSince();
         for (ToldGrants.Untold grant : told.untold(configuratorId)) {
-            if (judged(grant.since(), heard, now, intervalNanos)) {
+            if (now - grant.since() >= intervalNanos) {
                 strays.put(grant.field(), grant.token());
                 // Said once: a stray another socket keeps alive is found again at every renewal.
                 firstJudged |= now - grant.since() < 2 * intervalNanos;
