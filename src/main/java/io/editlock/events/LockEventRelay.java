@@ -251,9 +251,9 @@ public class LockEventRelay {
                 Runnable tell = session.socketId().equals(released.exceptSocketId())
                         ? () -> {}
                         : () -> send(session, lostFrame);
-                session.heldLocksOnceAsked()
-                        .ifPresentOrElse(
-                                held -> held.ended(ended.resource(), ended.token(), released.reason(), tell), tell);
+                // Noted for every socket of the holder: any of them may be told of the grant later (its
+                // reply, a line's grant to all of them), and must then hear of its end after it.
+                session.heldLocks().ended(ended.resource(), ended.token(), released.reason(), tell);
             }
         }
         change.waiting().ifPresent(lengths -> waitingState.counts(change.configuratorId(), lengths));

@@ -106,11 +106,14 @@ public class RequestHandler {
     /**
      * A request's direct reply, and the grants it tells the client of (docs/protocol.md §2): they are
      * noted as held when the reply is written ({@link #deliver}).
+     *
+     * @param askedAt when the request came ({@link System#nanoTime()}): an end of a grant heard since is
+     *     one the client heard before the reply
      */
-    public record Answer(String reply, List<Lock> grants) {
+    public record Answer(String reply, List<Lock> grants, long askedAt) {
 
         static Answer of(String reply) {
-            return new Answer(reply, List.of());
+            return new Answer(reply, List.of(), 0);
         }
     }
 
@@ -131,7 +134,8 @@ public class RequestHandler {
         synchronized (held) {
             List<String> endedFirst = new ArrayList<>(0);
             for (Lock grant : answer.grants()) {
-                held.granted(grant).ifPresent(reason -> endedFirst.add(WireFormat.lockLost(grant.resource(), reason)));
+                held.granted(grant, answer.askedAt())
+                        .ifPresent(reason -> endedFirst.add(WireFormat.lockLost(grant.resource(), reason)));
             }
             writeReply.accept(answer.reply());
             endedFirst.forEach(frame -> sender.send(session, frame));
@@ -198,7 +202,7 @@ public class RequestHandler {
                     String reply = LockReplies.of(outcome, request.resource(), request.ref());
                     return outcome instanceof LockOutcome.Decided decided
                                     && decided.result() instanceof AcquireResult.Granted granted
-                            ? told(session, granted, reply)
+                            ? told(session, granted, reply, started)
                             : Answer.of(reply);
                 });
     }
@@ -207,10 +211,10 @@ public class RequestHandler {
      * What the reply tells the client it holds now, and holds no more (docs/protocol.md §2): every
      * grant a reply carries, also that of a {@code wait-for} that found the page free.
      */
-    static Answer told(SocketSession session, AcquireResult.Granted granted, String reply) {
+    static Answer told(SocketSession session, AcquireResult.Granted granted, String reply, long askedAt) {
         HeldLocks held = session.heldLocks();
         granted.released().forEach(held::ended);
-        return new Answer(reply, List.of(granted.lock()));
+        return new Answer(reply, List.of(granted.lock()), askedAt);
     }
 
     private Uni<LockOutcome> acquire(SocketSession session, ClientRequest.Lock request) {
@@ -287,6 +291,7 @@ public class RequestHandler {
     }
 
     private Uni<Answer> resume(SocketSession session, ClientRequest.Resume request) {
+        long asked = System.nanoTime();
         WaitingState.Resuming resuming =
                 waitingState.resuming(session.identity().userId());
         return lifecycle
@@ -302,7 +307,7 @@ public class RequestHandler {
                     waitEvents.resumed(session, resuming, moved.get());
                     ObjectNode data = WireFormat.object();
                     data.set("locks", WireFormat.locks(locks, true));
-                    return new Answer(WireFormat.frame(ServerEvents.RESUMED, data, request.ref()), locks);
+                    return new Answer(WireFormat.frame(ServerEvents.RESUMED, data, request.ref()), locks, asked);
                 })
                 .onFailure()
                 .recoverWithItem(

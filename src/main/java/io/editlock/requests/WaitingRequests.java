@@ -61,9 +61,10 @@ public class WaitingRequests {
     /** @return the answer, or null when the request is not one of §13, §14 */
     public Uni<RequestHandler.Answer> handle(SocketSession session, ClientRequest request) {
         if (request instanceof ClientRequest.WaitFor waitFor) {
+            long asked = System.nanoTime();
             return lifecycle
                     .beforeLockRequest(session)
-                    .chain(() -> waitFor(session, waitFor.resource(), waitFor.ref(), FREE_RETRIES))
+                    .chain(() -> waitFor(session, waitFor.resource(), waitFor.ref(), FREE_RETRIES, asked))
                     .onFailure()
                     .recoverWithItem(failure ->
                             RequestHandler.Answer.of(unavailable(failure, waitFor.resource(), waitFor.ref())));
@@ -109,7 +110,8 @@ public class WaitingRequests {
         return null;
     }
 
-    private Uni<RequestHandler.Answer> waitFor(SocketSession session, Resource requested, String ref, int retries) {
+    private Uni<RequestHandler.Answer> waitFor(
+            SocketSession session, Resource requested, String ref, int retries, long asked) {
         return lines.waitFor(requested, session.holder()).flatMap(outcome -> {
             if (outcome instanceof WaitingLines.Queued queued) {
                 registry.watch(session, queued.resource().configuratorId());
@@ -134,11 +136,11 @@ public class WaitingRequests {
                     .flatMap(result -> {
                         if (result instanceof AcquireResult.Granted granted) {
                             return Uni.createFrom()
-                                    .item(RequestHandler.told(session, granted, LockReplies.of(result, ref)));
+                                    .item(RequestHandler.told(session, granted, LockReplies.of(result, ref), asked));
                         }
                         room.notGranted();
                         if (result instanceof AcquireResult.Refused && retries > 0) {
-                            return waitFor(session, requested, ref, retries - 1);
+                            return waitFor(session, requested, ref, retries - 1, asked);
                         }
                         return answer(LockReplies.of(result, ref));
                     });

@@ -48,23 +48,40 @@ public final class HeldLocks implements ToldGrants {
     /** Grants renewals found the socket keeping and its client not told of, by configurator and lock field. */
     private final Map<Long, Map<String, Untold>> foundUntold = new HashMap<>(1);
 
-    private record Ended(long token, ReleaseReason reason) {}
+    /** @param heardAt {@link System#nanoTime()} */
+    private record Ended(long token, ReleaseReason reason, long heardAt) {}
 
     /**
-     * The client is told it holds {@code lock} (a re-entry is the same grant, told when it was first),
-     * unless the end of that grant was heard before: a grant is noted a round trip or two after the store
-     * made it, and its end may come in between. The caller holds this object's monitor while it tells the
-     * client, as {@link #ended(Resource, long, ReleaseReason, Runnable)} does, so that the client hears of
-     * a grant and of its end in the order they were noted.
-     *
-     * @return why the grant ended, when that end was heard first: the client got its {@code lock-lost}
-     *     before the grant, and must be told again after it (docs/protocol.md §4); the same for every
-     *     socket and every call
+     * The client is told it holds {@code lock}, a grant it did not ask for (a line served it, a holder
+     * handed it over): as {@link #granted(Lock, long)}, with every end heard of it counting.
      */
     public synchronized Optional<ReleaseReason> granted(Lock lock) {
+        return noted(lock, true, 0);
+    }
+
+    /**
+     * The client is told, in the reply to its request asked at {@code askedAt} ({@link
+     * System#nanoTime()}), that it holds {@code lock} (a re-entry is the same grant, told when it was
+     * first), unless the end of that grant was heard since it asked: a grant is noted a round trip or two
+     * after the store made it, and its end may come in between. An end heard before it asked is one the
+     * store took back (it went back in time): the grant stands. The caller holds this object's monitor
+     * while it tells the client, as {@link #ended(Resource, long, ReleaseReason, Runnable)} does, so that
+     * the client hears of a grant and of its end in the order they were noted.
+     *
+     * @return why the grant ended, when that end was heard first: the client got its {@code lock-lost}
+     *     before the grant, and must be told again after it (docs/protocol.md §4)
+     */
+    public synchronized Optional<ReleaseReason> granted(Lock lock, long askedAt) {
+        return noted(lock, false, askedAt);
+    }
+
+    private Optional<ReleaseReason> noted(Lock lock, boolean anyEnd, long askedAt) {
         Ended end = latestEnds.get(lock.resource());
         if (end != null && end.token() == lock.token()) {
-            return Optional.of(end.reason());
+            if (anyEnd || end.heardAt() - askedAt >= 0) {
+                return Optional.of(end.reason());
+            }
+            latestEnds.remove(lock.resource());
         }
         Told before = told.get(lock.resource());
         if (before == null || before.token() != lock.token()) {
@@ -73,20 +90,17 @@ public final class HeldLocks implements ToldGrants {
         return Optional.empty();
     }
 
-    /** As {@link #granted(Lock)}, with {@code tell} telling the client of the grant at the same moment. */
-    public synchronized Optional<ReleaseReason> granted(Lock lock, Runnable tell) {
-        Optional<ReleaseReason> endedFirst = granted(lock);
-        tell.run();
-        return endedFirst;
-    }
-
     /**
      * The grant of {@code resource} with this token ended, for {@code reason}, and {@code tell} tells its
-     * client so at the same moment, under this object's monitor (see {@link #granted}).
+     * client so at the same moment, under this object's monitor (see {@link #granted(Lock, long)}); but
+     * not a client told since of a newer grant of the page, which the end of an older one would take away.
      */
     public synchronized void ended(Resource resource, long token, ReleaseReason reason, Runnable tell) {
+        Told current = told.get(resource);
         ended(resource, token, reason);
-        tell.run();
+        if (current == null || current.token() <= token) {
+            tell.run();
+        }
     }
 
     /** The grant of {@code resource} with this token ended, for {@code reason}. */
@@ -96,7 +110,7 @@ public final class HeldLocks implements ToldGrants {
             told.remove(resource);
         }
         if (current == null || current.token() <= token) {
-            latestEnds.put(resource, new Ended(token, reason));
+            latestEnds.put(resource, new Ended(token, reason, System.nanoTime()));
         }
     }
 

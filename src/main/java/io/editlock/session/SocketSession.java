@@ -246,15 +246,6 @@ public final class SocketSession {
         return Optional.ofNullable(held);
     }
 
-    /**
-     * The locks its client was told it holds, from its first lock request on (before its first grant is
-     * noted: the end of that grant may be heard first, see {@link HeldLocks#granted}); else as {@link
-     * #heldLocksIfAny}.
-     */
-    public Optional<HeldLocks> heldLocksOnceAsked() {
-        return mayKeepLocks ? Optional.of(heldLocks()) : heldLocksIfAny();
-    }
-
     /** Set before the first lock request: from then on, its end has to release in the store. */
     public boolean mayKeepLocks() {
         return mayKeepLocks;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.editlock.lock.Lock;
 import io.editlock.lock.MovedSocket;
+import io.editlock.lock.ReleaseReason;
 import io.editlock.lock.Resource;
 import io.editlock.lock.ResourceType;
 import io.editlock.lock.redis.LockRecords;
@@ -16,6 +17,7 @@ import io.editlock.redis.LockEventsThread;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.PipelinedRedis;
 import io.editlock.session.FrameSender;
+import io.editlock.session.HeldLocks;
 import io.editlock.session.NodeIdentity;
 import io.editlock.session.SessionRegistry;
 import io.editlock.session.SocketSession;
@@ -490,10 +492,15 @@ public class WaitEventRelay {
      * end before (a catch-up read the grant before its end was delivered) is told of the end again.
      */
     private void toHolder(Lock lock, String frame) {
-        registry.socketsOf(lock.ownerUserId())
-                .forEach(session -> session.heldLocks()
-                        .granted(lock, () -> send(session, frame))
-                        .ifPresent(reason -> send(session, WireFormat.lockLost(lock.resource(), reason))));
+        registry.socketsOf(lock.ownerUserId()).forEach(session -> {
+            HeldLocks held = session.heldLocks();
+            // Under the monitor the ends of grants are told under (HeldLocks.ended).
+            synchronized (held) {
+                Optional<ReleaseReason> endedFirst = held.granted(lock);
+                send(session, frame);
+                endedFirst.ifPresent(reason -> send(session, WireFormat.lockLost(lock.resource(), reason)));
+            }
+        });
     }
 
     private void toUser(String userId, String frame) {

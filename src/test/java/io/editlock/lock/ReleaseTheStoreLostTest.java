@@ -124,7 +124,7 @@ class ReleaseTheStoreLostTest {
             WsClient.stays(
                     () -> tom.events("lock-released").stream().noneMatch(frame -> isPage(frame, "attributes")),
                     FREED_WITHIN,
-                    "the page stays Sara's: her other socket was told it holds it");
+                    "the page stays Sara's: her other socket was told it holds it: " + saraElsewhere.received());
             assertEquals("lock-failed", event(tom.request("lock-item-subresource", page(item, "attributes"))));
         }
     }

@@ -10,6 +10,7 @@ import io.editlock.lock.ReleaseReason;
 import io.editlock.lock.Resource;
 import io.editlock.lock.ToldGrants;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -188,6 +189,34 @@ class HeldLocksTest {
         assertEquals(Optional.of(ReleaseReason.ADMIN), held.granted(grant(VARIABLES, 7)));
         assertEquals(Optional.of(ReleaseReason.ADMIN), held.granted(grant(VARIABLES, 7)), "asked again");
         assertEquals(Map.of(), held.in(1));
+    }
+
+    /** A re-entry of a grant the store took back after its end was told: the client holds it again. */
+    @Test
+    void aGrantWhoseEndWasHeardBeforeItWasAskedForStands() {
+        held.ended(VARIABLES, 7, ReleaseReason.UNLOCK);
+        long askedAfter = System.nanoTime() + 1;
+        assertEquals(Optional.empty(), held.granted(grant(VARIABLES, 7), askedAfter));
+        assertEquals(Map.of(VARIABLES, 7L), held.in(1));
+        assertEquals(Optional.empty(), held.granted(grant(VARIABLES, 7), askedAfter), "and stays held");
+    }
+
+    @Test
+    void aGrantWhoseEndWasHeardSinceItWasAskedForIsNotHeld() {
+        long asked = System.nanoTime();
+        held.ended(VARIABLES, 7, ReleaseReason.ADMIN);
+        assertEquals(Optional.of(ReleaseReason.ADMIN), held.granted(grant(VARIABLES, 7), asked));
+        assertEquals(Map.of(), held.in(1));
+    }
+
+    @Test
+    void theEndOfAnOlderGrantIsNotToldToAClientHoldingANewerOne() {
+        held.granted(grant(VARIABLES, 9));
+        List<String> told = new ArrayList<>();
+        held.ended(VARIABLES, 7, ReleaseReason.ADMIN, () -> told.add("7"));
+        held.ended(VARIABLES, 9, ReleaseReason.ADMIN, () -> told.add("9"));
+        held.ended(FILTERS, 3, ReleaseReason.ADMIN, () -> told.add("3"));
+        assertEquals(List.of("9", "3"), told);
     }
 
     private static Lock grant(Resource resource, long token) {
