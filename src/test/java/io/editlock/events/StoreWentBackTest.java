@@ -11,6 +11,7 @@ import io.editlock.redis.LockKeys;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.DemoLogin.TestUser;
 import io.editlock.support.Fixtures;
+import io.editlock.support.HashSnapshot;
 import io.editlock.support.WsClient;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -75,7 +76,7 @@ class StoreWentBackTest {
                 WsClient wu = WsClient.connect(base, DemoLogin.user("Wu").token())) {
             wu.request("watch", Map.of("configuratorId", c));
             tom.request("lock-item-subresource", Map.of("itemId", item, "page", "filters"));
-            List<String> before = hash(keys.locks(c));
+            HashSnapshot before = HashSnapshot.of(redis, keys.locks(c));
             String mark = mark();
             assertEquals(
                     "lock-acquired",
@@ -84,7 +85,7 @@ class StoreWentBackTest {
                             .asText());
             wu.awaitEvent(frame -> lockUpdated(frame, c, 2));
 
-            putBack(keys.locks(c), before);
+            before.putBack();
             if (takenAgain) {
                 assertEquals(
                         "lock-acquired",
@@ -201,25 +202,5 @@ class StoreWentBackTest {
         Response mark = redis.execute(Command.GET, keys.storeMark()).await().atMost(WAIT);
         assertTrue(mark != null, "the node keeps a mark in the store");
         return mark.toString();
-    }
-
-    /** The hash's fields and values, one after the other. */
-    private List<String> hash(String key) {
-        Response all = redis.execute(Command.HGETALL, key).await().atMost(WAIT);
-        List<String> flat = new ArrayList<>();
-        for (String field : all.getKeys()) {
-            flat.add(field);
-            flat.add(all.get(field).toString());
-        }
-        assertTrue(!flat.isEmpty(), key + " holds the lock taken before");
-        return flat;
-    }
-
-    private void putBack(String key, List<String> fieldsAndValues) {
-        List<String> args = new ArrayList<>();
-        args.add(key);
-        args.addAll(fieldsAndValues);
-        redis.execute(Command.DEL, key).await().atMost(WAIT);
-        redis.execute(Command.HSET, args.toArray(String[]::new)).await().atMost(WAIT);
     }
 }

@@ -9,6 +9,7 @@ import io.editlock.redis.LockKeys;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.DemoLogin.TestUser;
 import io.editlock.support.Fixtures;
+import io.editlock.support.HashSnapshot;
 import io.editlock.support.WsClient;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -16,12 +17,9 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.vertx.mutiny.redis.client.Command;
-import io.vertx.mutiny.redis.client.Response;
 import jakarta.inject.Inject;
 import java.net.URI;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -69,15 +67,7 @@ class ReleaseTheStoreLostTest {
         TestUser saraUser = DemoLogin.user("Sara");
         try (WsClient sara = WsClient.connect(base, saraUser.token());
                 WsClient tom = WsClient.connect(base, DemoLogin.user("Tom").token())) {
-            tom.request("watch", Map.of("configuratorId", c));
-            assertEquals("lock-acquired", event(sara.request("lock-item-subresource", page(item, "filters"))));
-            assertEquals("lock-acquired", event(sara.request("lock-item-subresource", page(item, "attributes"))));
-            List<String> before = hash(keys.locks(c));
-            assertEquals("lock-released", event(sara.request("unlock-item-subresource", page(item, "attributes"))));
-            tom.awaitEvent(frame -> lockUpdated(frame, c, 1));
-            tom.clear();
-
-            putBack(keys.locks(c), before);
+            releaseTheStoreLoses(sara, tom, c, item);
             assertEquals(
                     "lock-failed",
                     event(tom.request("lock-item-subresource", page(item, "attributes"))),
@@ -109,15 +99,7 @@ class ReleaseTheStoreLostTest {
         try (WsClient sara = WsClient.connect(base, saraUser.token());
                 WsClient saraElsewhere = WsClient.connect(base, saraUser.token());
                 WsClient tom = WsClient.connect(base, DemoLogin.user("Tom").token())) {
-            tom.request("watch", Map.of("configuratorId", c));
-            sara.request("lock-item-subresource", page(item, "filters"));
-            sara.request("lock-item-subresource", page(item, "attributes"));
-            List<String> before = hash(keys.locks(c));
-            sara.request("unlock-item-subresource", page(item, "attributes"));
-            tom.awaitEvent(frame -> lockUpdated(frame, c, 1));
-            tom.clear();
-
-            putBack(keys.locks(c), before);
+            releaseTheStoreLoses(sara, tom, c, item);
             JsonNode again = saraElsewhere.request("lock-item-subresource", page(item, "attributes"));
             assertEquals("lock-acquired", event(again), again.toString());
 
@@ -127,6 +109,21 @@ class ReleaseTheStoreLostTest {
                     "the page stays Sara's: her other socket was told it holds it: " + saraElsewhere.received());
             assertEquals("lock-failed", event(tom.request("lock-item-subresource", page(item, "attributes"))));
         }
+    }
+
+    /**
+     * Sara holds the item's filters and attributes pages and gives the attributes back, as Tom, who
+     * watches, sees; then the store goes back to before the release.
+     */
+    private void releaseTheStoreLoses(WsClient sara, WsClient tom, long c, long item) {
+        tom.request("watch", Map.of("configuratorId", c));
+        assertEquals("lock-acquired", event(sara.request("lock-item-subresource", page(item, "filters"))));
+        assertEquals("lock-acquired", event(sara.request("lock-item-subresource", page(item, "attributes"))));
+        HashSnapshot before = HashSnapshot.of(redis, keys.locks(c));
+        assertEquals("lock-released", event(sara.request("unlock-item-subresource", page(item, "attributes"))));
+        tom.awaitEvent(frame -> lockUpdated(frame, c, 1));
+        tom.clear();
+        before.putBack();
     }
 
     private static Map<String, Object> page(long item, String page) {
@@ -145,24 +142,5 @@ class ReleaseTheStoreLostTest {
         return "lock-updated".equals(event(frame))
                 && frame.path("data").path("configuratorId").asLong() == configuratorId
                 && frame.path("data").path("locks").size() == locks;
-    }
-
-    /** The hash's fields and values, one after the other. */
-    private List<String> hash(String key) {
-        Response all = redis.execute(Command.HGETALL, key).await().atMost(WAIT);
-        List<String> flat = new ArrayList<>();
-        for (String field : all.getKeys()) {
-            flat.add(field);
-            flat.add(all.get(field).toString());
-        }
-        return flat;
-    }
-
-    private void putBack(String key, List<String> fieldsAndValues) {
-        List<String> args = new ArrayList<>();
-        args.add(key);
-        args.addAll(fieldsAndValues);
-        redis.execute(Command.DEL, key).await().atMost(WAIT);
-        redis.execute(Command.HSET, args.toArray(String[]::new)).await().atMost(WAIT);
     }
 }

@@ -128,7 +128,6 @@ class GrantEndedBeforeItsReplyTest {
     @EnumSource(Asking.class)
     void theEndHeardBeforeTheReplyIsToldAgainAfterIt(Asking asking) {
         TestUser saraUser = DemoLogin.user("Sara");
-        TestUser ada = DemoLogin.user("Ada", "admin");
         long c = Api.configurator(saraUser);
         long item = Api.item(saraUser, c, null);
         WsClient sara = sockets.connect(base, saraUser);
@@ -136,13 +135,7 @@ class GrantEndedBeforeItsReplyTest {
 
         // The store granted the page; before the node reads that answer, an admin breaks the grant and
         // Sara's socket hears of it.
-        ScriptHooks.install(pipelined)
-                .afterNext(
-                        "acquire_lock",
-                        () -> Uni.createFrom().completionStage(CompletableFuture.runAsync(() -> {
-                            as(ada).delete("/api/locks/" + canonical).then().statusCode(204);
-                            sara.awaitEvent(unasked("lock-lost"), WAIT);
-                        })));
+        breakBeforeTheReply("acquire_lock", canonical, sara);
         JsonNode reply = sara.request(asking.event(), asking.data(c, item));
         assertEquals("lock-acquired", reply.path("event").asText(), reply.toString());
 
@@ -158,7 +151,6 @@ class GrantEndedBeforeItsReplyTest {
     @Test
     void theEndOfAGrantHeldHeardBeforeAReentrysReplyIsToldAgainAfterIt() {
         TestUser saraUser = DemoLogin.user("Sara");
-        TestUser ada = DemoLogin.user("Ada", "admin");
         long c = Api.configurator(saraUser);
         WsClient sara = sockets.connect(base, saraUser);
         assertEquals(
@@ -167,15 +159,7 @@ class GrantEndedBeforeItsReplyTest {
                         .path("event")
                         .asText());
 
-        ScriptHooks.install(pipelined)
-                .afterNext(
-                        "acquire_lock",
-                        () -> Uni.createFrom().completionStage(CompletableFuture.runAsync(() -> {
-                            as(ada).delete("/api/locks/configurator:" + c + ":variables")
-                                    .then()
-                                    .statusCode(204);
-                            sara.awaitEvent(unasked("lock-lost"), WAIT);
-                        })));
+        breakBeforeTheReply("acquire_lock", "configurator:" + c + ":variables", sara);
         JsonNode reply = sara.request("lock-variables", Map.of("configuratorId", c));
         assertEquals("lock-acquired", reply.path("event").asText(), reply.toString());
 
@@ -187,7 +171,6 @@ class GrantEndedBeforeItsReplyTest {
     @Test
     void theEndOfAMovedLockHeardBeforeTheResumedReplyIsToldAgainAfterIt() {
         TestUser saraUser = DemoLogin.user("Sara");
-        TestUser ada = DemoLogin.user("Ada", "admin");
         long c = Api.configurator(saraUser);
         WsClient tab = sockets.connect(base, saraUser);
         assertEquals(
@@ -203,21 +186,28 @@ class GrantEndedBeforeItsReplyTest {
                         .anyMatch(session -> session.socketId().equals(socketId)));
         WsClient next = sockets.connect(base, saraUser);
 
-        ScriptHooks.install(pipelined)
-                .afterNext(
-                        "move_socket_locks",
-                        () -> Uni.createFrom().completionStage(CompletableFuture.runAsync(() -> {
-                            as(ada).delete("/api/locks/configurator:" + c + ":variables")
-                                    .then()
-                                    .statusCode(204);
-                            next.awaitEvent(unasked("lock-lost"), WAIT);
-                        })));
+        breakBeforeTheReply("move_socket_locks", "configurator:" + c + ":variables", next);
         JsonNode resumed = next.request("resume", Map.of("resumeToken", resumeToken));
         assertEquals("resumed", resumed.path("event").asText(), resumed.toString());
         assertEquals(1, resumed.path("data").path("locks").size(), "it moved the lock: " + resumed);
 
         assertEndToldAfter(next, resumed);
         assertNoLocks(c);
+    }
+
+    /**
+     * The next run of the script hands its answer on only after an admin broke the lock and the socket
+     * heard of it: the end is heard before the grant's reply is written.
+     */
+    private void breakBeforeTheReply(String script, String canonical, WsClient socket) {
+        TestUser ada = DemoLogin.user("Ada", "admin");
+        ScriptHooks.install(pipelined)
+                .afterNext(
+                        script,
+                        () -> Uni.createFrom().completionStage(CompletableFuture.runAsync(() -> {
+                            as(ada).delete("/api/locks/" + canonical).then().statusCode(204);
+                            socket.awaitEvent(unasked("lock-lost"), WAIT);
+                        })));
     }
 
     /** After the reply, the client is told once that the grant it told of ended (reason admin). */
