@@ -77,7 +77,8 @@ public final class HeldLocks implements ToldGrants {
 
     private Optional<ReleaseReason> noted(Lock lock, boolean anyEnd, long askedAt) {
         Ended end = latestEnds.get(lock.resource());
-        if (end != null && end.token() == lock.token()) {
+        // The end of a newer grant of the page is the end of this one too: the user had this one first.
+        if (end != null && end.token() >= lock.token()) {
             if (anyEnd || end.heardAt() - askedAt >= 0) {
                 return Optional.of(end.reason());
             }

@@ -241,7 +241,7 @@ public final class SocketSession {
         return roomDecisions;
     }
 
-    /** The locks its client was told it holds, or empty when it was never told of one. */
+    /** The locks its client was told it holds, or empty when it was told of no grant and of no end. */
     public Optional<HeldLocks> heldLocksIfAny() {
         return Optional.ofNullable(held);
     }

@@ -209,6 +209,16 @@ class HeldLocksTest {
         assertEquals(Map.of(), held.in(1));
     }
 
+    /** Tokens of a page only grow: the end of a newer grant heard since the request asked ends its grant too. */
+    @Test
+    void aGrantWhosePageEndedAgainSinceItWasAskedForIsNotHeld() {
+        long asked = System.nanoTime();
+        held.ended(VARIABLES, 5, ReleaseReason.ADMIN);
+        held.ended(VARIABLES, 6, ReleaseReason.TAKEN_OVER);
+        assertEquals(Optional.of(ReleaseReason.TAKEN_OVER), held.granted(grant(VARIABLES, 5), asked));
+        assertEquals(Map.of(), held.in(1));
+    }
+
     @Test
     void theEndOfAnOlderGrantIsNotToldToAClientHoldingANewerOne() {
         held.granted(grant(VARIABLES, 9));
