@@ -251,8 +251,8 @@ public class RequestHandler {
                     if (result instanceof ReleaseResult.Released released) {
                         Lock lock = released.released().lock();
                         session.heldLocksIfAny().ifPresent(held -> {
-                            held.ended(lock.resource()); // the reply frees the page, whichever grant it was
                             held.ended(lock.resource(), lock.token(), ReleaseReason.UNLOCK);
+                            held.ended(lock.resource()); // the reply frees the page, whichever grant it was
                         });
                         shown.toldByReply(lock.resource().configuratorId(), lock, session.socketId());
                     }

@@ -25,6 +25,7 @@ public final class HeldLocks implements ToldGrants {
     public record Told(Resource resource, long token, long atNanos) {}
 
     private static final int LATEST_ENDS = 16;
+    private static final int ENDS_OF_HELD = 256;
 
     /** A socket holds a handful of locks at most (docs/protocol.md §2). */
     private final Map<Resource, Told> told = new HashMap<>(4);
@@ -38,6 +39,18 @@ public final class HeldLocks implements ToldGrants {
         @Override
         protected boolean removeEldestEntry(Map.Entry<Resource, Ended> eldest) {
             return size() > LATEST_ENDS;
+        }
+    };
+    /**
+     * The fencing tokens of the latest grants the client was told it held and then told ended, by page:
+     * what tells a grant the store brought back (a stray) from one on its way to the client. Kept for
+     * more pages than {@link #latestEnds}, as a socket may have held many when an idle release ended
+     * them all.
+     */
+    private final Map<Resource, Long> endsOfHeld = new LinkedHashMap<>(8, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Resource, Long> eldest) {
+            return size() > ENDS_OF_HELD;
         }
     };
     /** Grants the renewals of their configurator found gone from the store, each since it was first found gone. */
@@ -109,6 +122,7 @@ public final class HeldLocks implements ToldGrants {
         Told current = told.get(resource);
         if (current != null && current.token() == token) {
             told.remove(resource);
+            endsOfHeld.put(resource, token);
         }
         if (current == null || current.token() <= token) {
             latestEnds.put(resource, new Ended(token, reason, System.nanoTime()));
@@ -202,13 +216,20 @@ public final class HeldLocks implements ToldGrants {
     /** Whether the client was told, lately, that this grant ended. */
     private boolean endTold(long configuratorId, String field, long token) {
         for (Map.Entry<Resource, Ended> end : latestEnds.entrySet()) {
-            if (end.getValue().token() == token
-                    && isIn(end.getKey(), configuratorId)
-                    && end.getKey().field().equals(field)) {
+            if (end.getValue().token() == token && isPage(end.getKey(), configuratorId, field)) {
+                return true;
+            }
+        }
+        for (Map.Entry<Resource, Long> end : endsOfHeld.entrySet()) {
+            if (end.getValue() == token && isPage(end.getKey(), configuratorId, field)) {
                 return true;
             }
         }
         return false;
+    }
+
+    private static boolean isPage(Resource resource, long configuratorId, String field) {
+        return isIn(resource, configuratorId) && resource.field().equals(field);
     }
 
     private boolean believed(long configuratorId, String field, long token) {

@@ -11,6 +11,7 @@ import io.editlock.lock.Resource;
 import io.editlock.lock.ToldGrants;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -162,6 +163,20 @@ class HeldLocksTest {
         assertEquals(List.of(), held.untold(2), "another configurator");
         held.foundUntold(1, Map.of(), 400);
         assertEquals(List.of(), held.untold(1), "not found any more");
+    }
+
+    /** An idle release ends every lock a socket held: each of them the store brings back is a stray. */
+    @Test
+    void theEndsOfManyGrantsHeldAreAllKnownAsTold() {
+        Map<String, Long> untold = new HashMap<>();
+        for (long item = 1; item <= 40; item++) {
+            Resource page = Resource.itemPage(item, Page.FILTERS).inConfigurator(1);
+            held.granted(grant(page, 100 + item));
+            held.ended(page, 100 + item, ReleaseReason.IDLE);
+            untold.put(page.field(), 100 + item);
+        }
+        held.foundUntold(1, untold, 100);
+        assertEquals(40, held.untold(1).size(), "none forgotten: " + held.untold(1));
     }
 
     /** A grant on its way to the client (a reply, a grant from a line, a resume's) is no stray. */
