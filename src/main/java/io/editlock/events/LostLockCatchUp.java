@@ -3,7 +3,6 @@ package io.editlock.events;
 import io.editlock.lock.Lock;
 import io.editlock.lock.LockService;
 import io.editlock.lock.ReleaseReason;
-import io.editlock.protocol.ServerEvents;
 import io.editlock.protocol.WireFormat;
 import io.editlock.session.FrameSender;
 import io.editlock.session.HeldLocks;
@@ -85,11 +84,15 @@ public class LostLockCatchUp {
         HeldLocks.Told grant = holding.grant();
         boolean kept = stored.stream()
                 .anyMatch(lock -> lock.resource().equals(grant.resource()) && lock.token() == grant.token());
-        if (!kept && holding.held().lost(grant)) {
-            sender.send(
-                    holding.session(),
-                    WireFormat.frame(
-                            ServerEvents.LOCK_LOST, WireFormat.lost(grant.resource(), ReleaseReason.EXPIRED), null));
+        if (kept) {
+            return;
+        }
+        // Under the monitor a reply noting a newer grant of the page is written under
+        // (RequestHandler.deliver): this lock-lost must not come after that reply.
+        synchronized (holding.held()) {
+            if (holding.held().lost(grant)) {
+                sender.send(holding.session(), WireFormat.lockLost(grant.resource(), ReleaseReason.EXPIRED));
+            }
         }
     }
 
