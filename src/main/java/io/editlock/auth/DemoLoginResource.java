@@ -3,9 +3,11 @@ package io.editlock.auth;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.config.EditlockConfig;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.ArrayList;
@@ -16,10 +18,13 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 /** {@code POST /api/auth/demo-login}: a token for any name, when demo login is on (docs/protocol.md §3). */
-@Path("/api/auth/demo-login")
+@Path(DemoLoginResource.PATH)
 public class DemoLoginResource {
+
+    static final String PATH = "/api/auth/demo-login";
 
     private static final int MAX_FIELD = 128;
 
@@ -34,15 +39,23 @@ public class DemoLoginResource {
     /** The body, as the demo and tests send it; the endpoint reads it strictly from JSON (no coercion). */
     public record DemoLoginRequest(String userId, String name, List<String> roles) {}
 
+    /**
+     * With demo login off the path does not exist for any method: without this, a GET would be answered 405
+     * naming POST, telling a prober that the route is there.
+     */
+    @ServerRequestFilter(preMatching = true)
+    public void hideWhenOff(ContainerRequestContext request) {
+        if (!config.demoLogin().enabled() && PATH.equals(request.getUriInfo().getPath())) {
+            throw new NotFoundException("demo login is off on this server");
+        }
+    }
+
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Demo login: a signed token for any user (only when editlock.demo-login.enabled)")
     @RequestBody(content = @Content(schema = @Schema(implementation = DemoLoginRequest.class)))
     public Response login(JsonNode body) {
-        if (!config.demoLogin().enabled()) {
-            return Response.status(Response.Status.NOT_FOUND).build();
-        }
         String problem = problemWith(body);
         if (problem != null) {
             return Response.status(Response.Status.BAD_REQUEST)

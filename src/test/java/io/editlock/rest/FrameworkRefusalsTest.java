@@ -33,6 +33,7 @@ class FrameworkRefusalsTest {
         "PUT    | /api/items/3                       | DELETE, GET, HEAD, OPTIONS, PATCH",
         "GET    | /api/items/3/attribute-values      | OPTIONS, POST",
         "POST   | /api/filters/12                    | DELETE, GET, HEAD, OPTIONS, PATCH",
+        "POST   | /api/filters/a%2Fb                 | DELETE, GET, HEAD, OPTIONS, PATCH",
         "PUT    | /api/variables/12                  | DELETE, GET, HEAD, OPTIONS, PATCH",
         "GET    | /api/locks/configurator:1          | DELETE, OPTIONS"
     };
@@ -65,6 +66,7 @@ class FrameworkRefusalsTest {
     @MethodSource("allowed")
     void aMethodThePathLacksIsAnsweredWithTheMethodsItHas(String method, String path, String allowed) {
         as(DemoLogin.user("Sara"))
+                .urlEncodingEnabled(false)
                 .contentType("application/json")
                 .body("{}")
                 .request(method, path)

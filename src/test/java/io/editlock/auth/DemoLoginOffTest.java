@@ -1,0 +1,37 @@
+package io.editlock.auth;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.notNullValue;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** docs/protocol.md §3: with demo login off, its path is not there, whatever the method. */
+@QuarkusTest
+@TestProfile(DemoLoginOffTest.Off.class)
+class DemoLoginOffTest {
+
+    public static class Off implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("editlock.demo-login.enabled", "false");
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"POST", "GET", "HEAD", "PUT", "DELETE", "PATCH"})
+    void everyMethodFindsNothing(String method) {
+        var answer = given().contentType("application/json")
+                .body("{\"userId\":\"u-sara\",\"name\":\"Sara\"}")
+                .request(method, "/api/auth/demo-login")
+                .then()
+                .statusCode(404);
+        if (!method.equals("HEAD")) {
+            answer.body("message", notNullValue());
+        }
+    }
+}
