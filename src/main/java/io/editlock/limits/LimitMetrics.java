@@ -2,6 +2,7 @@ package io.editlock.limits;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -11,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * something on this node. A steady count names a client that misbehaves or a limit set too low.
  */
 @ApplicationScoped
+@Startup // its meters are there from the start, at 0, before the first event they count
 public class LimitMetrics {
 
     /** The {@code limit} tag values. */

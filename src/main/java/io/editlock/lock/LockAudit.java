@@ -3,10 +3,12 @@ package io.editlock.lock;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.quarkus.runtime.Startup;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
@@ -28,10 +30,14 @@ import org.jboss.logging.Logger;
  * through {@link AuditText#quote}: no user can write a line of the audit log, nor a field of one.
  */
 @ApplicationScoped
+@Startup // its meters are there from the start, at 0, before the first event they count
 public class LockAudit {
 
     private static final Logger AUDIT = Logger.getLogger("editlock.audit");
     static final long BATCH_MS = 10;
+    /** The {@code outcome} tags of the acquire timer, each there from the start. */
+    public static final List<String> ACQUIRE_OUTCOMES =
+            List.of("granted", "refused", "not_found", "rate_limited", "unavailable");
 
     private final MeterRegistry registry;
     private final Counter conflicts;
@@ -55,6 +61,9 @@ public class LockAudit {
         // release reads as no data, not as none released.
         for (ReleaseReason reason : ReleaseReason.values()) {
             releaseCounter(reason);
+        }
+        for (String outcome : ACQUIRE_OUTCOMES) {
+            acquireTimer(outcome);
         }
         writer.scheduleWithFixedDelay(this::flush, BATCH_MS, BATCH_MS, TimeUnit.MILLISECONDS);
     }
@@ -84,17 +93,19 @@ public class LockAudit {
         }
     }
 
-    /** @param outcome granted, refused, not_found, rate_limited or unavailable */
+    /** @param outcome one of {@link #ACQUIRE_OUTCOMES} */
     public void acquireTook(String outcome, Duration took) {
-        acquireTimers
-                .computeIfAbsent(
-                        outcome,
-                        tag -> Timer.builder("editlock.lock.acquire")
-                                .description("Lock request latency on the server, by outcome")
-                                .tag("outcome", tag)
-                                .publishPercentileHistogram()
-                                .register(registry))
-                .record(took);
+        acquireTimer(outcome).record(took);
+    }
+
+    private Timer acquireTimer(String outcome) {
+        return acquireTimers.computeIfAbsent(
+                outcome,
+                tag -> Timer.builder("editlock.lock.acquire")
+                        .description("Lock request latency on the server, by outcome")
+                        .tag("outcome", tag)
+                        .publishPercentileHistogram()
+                        .register(registry));
     }
 
     public void granted(Lock lock, boolean reentry) {

@@ -6,8 +6,10 @@ import io.editlock.lock.LockAudit;
 import io.editlock.lock.Resource;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -19,7 +21,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * make) by the node of the new holder's socket.
  */
 @ApplicationScoped
+@Startup // its meters are there from the start, at 0, before the first event they count
 public class WaitingAudit {
+
+    /** The {@code outcome} tags of {@code editlock.takeover}. */
+    private static final List<String> TAKEOVER_OUTCOMES =
+            List.of("requested", "accepted", "refused", "timeout", "granted");
 
     private final MeterRegistry registry;
     private final LockAudit audit;
@@ -36,6 +43,7 @@ public class WaitingAudit {
         this.queued = Counter.builder("editlock.waiting.joined")
                 .description("Users who joined a waiting line")
                 .register(registry);
+        TAKEOVER_OUTCOMES.forEach(this::takeover);
     }
 
     public void joined(Resource resource, String userId, long position) {
