@@ -1,0 +1,45 @@
+package io.editlock.auth;
+
+import io.quarkus.security.UnauthorizedException;
+import io.quarkus.security.identity.CurrentIdentityAssociation;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.HttpMethod;
+import jakarta.ws.rs.Priorities;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import org.jboss.resteasy.reactive.server.ServerRequestFilter;
+
+/**
+ * 401 comes first on the REST API (docs/protocol.md §3, §8): a request without a usable bearer token
+ * hears nothing else, not which methods a path has (405), which bodies or answers it takes (415, 406),
+ * nor whether it exists (404). The resources' own {@code @Authenticated} checks run only after a route
+ * matched, so this asks for the caller before matching. The demo sign-in, where tokens come from, and
+ * preflight {@code OPTIONS}, which browsers send without credentials, are left to their routes.
+ */
+public class TokenFirst {
+
+    private static final String API = "/api/";
+
+    private final CurrentIdentityAssociation identity;
+
+    public TokenFirst(CurrentIdentityAssociation identity) {
+        this.identity = identity;
+    }
+
+    @ServerRequestFilter(preMatching = true, priority = Priorities.AUTHENTICATION)
+    public Uni<Void> requireToken(ContainerRequestContext request) {
+        String path = request.getUriInfo().getPath();
+        if (!path.startsWith(API)
+                || path.equals(DemoLoginResource.PATH)
+                || request.getMethod().equals(HttpMethod.OPTIONS)) {
+            return Uni.createFrom().voidItem();
+        }
+        // A token that does not verify fails here with the exception a route's own check would raise.
+        return identity.getDeferredIdentity()
+                .invoke(caller -> {
+                    if (caller.isAnonymous()) {
+                        throw new UnauthorizedException();
+                    }
+                })
+                .replaceWithVoid();
+    }
+}
