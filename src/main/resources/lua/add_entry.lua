@@ -26,16 +26,16 @@ local configurator_key, locks_key, items_key, entries_key, item_entries_key = KE
 local guard, configurator_id, entity, entry_id = cjson.decode(ARGV[1]), ARGV[2], ARGV[3], ARGV[4]
 local item_id, page, record, referenced = ARGV[5], ARGV[6], cjson.decode(ARGV[7]), ARGV[8]
 local content_channel, max_entries = ARGV[9], tonumber(ARGV[10])
--- A configurator or item deleted since takes its first answers with it: a retry is 404, as any write there.
+-- A retry gets the first answer even when the configurator or item was deleted since (§8).
+local replayed = idempotent_replay(KEYS[6], ARGV[11], function()
+  return redis.call('HEXISTS', entries_key, entry_id) == 1
+end)
+if replayed ~= nil then return replayed end
 if item_id == '' then
   if redis.call('EXISTS', configurator_key) == 0 then return reply({ s = 'NOT_FOUND' }) end
 elseif redis.call('HEXISTS', items_key, item_id) == 0 then
   return reply({ s = 'NOT_FOUND' })
 end
-local replayed = idempotent_replay(KEYS[6], ARGV[11], function()
-  return redis.call('HEXISTS', entries_key, entry_id) == 1
-end)
-if replayed ~= nil then return replayed end
 
 if referenced ~= '' and redis.call('HEXISTS', items_key, referenced) == 0 then
   return reply({ s = 'INVALID', message = 'item ' .. referenced .. ' is not an item of configurator ' .. configurator_id })

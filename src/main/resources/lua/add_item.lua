@@ -18,12 +18,12 @@
 local configurator_key, locks_key, items_key, children_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local guard, configurator_id, item_id, name, parent_id = cjson.decode(ARGV[1]), ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 local content_channel, max_items = ARGV[6], tonumber(ARGV[7])
--- A configurator deleted since takes its first answers with it: a retry is 404, as any write there.
-if redis.call('EXISTS', configurator_key) == 0 then return reply({ s = 'NOT_FOUND' }) end
+-- A retry gets the first answer even when the configurator was deleted since (§8).
 local replayed = idempotent_replay(KEYS[5], ARGV[8], function()
   return redis.call('HEXISTS', items_key, item_id) == 1
 end)
 if replayed ~= nil then return replayed end
+if redis.call('EXISTS', configurator_key) == 0 then return reply({ s = 'NOT_FOUND' }) end
 
 if parent_id ~= '' and redis.call('HEXISTS', items_key, parent_id) == 0 then
   return reply({ s = 'INVALID', message = 'parentItemId ' .. parent_id .. ' is not an item of configurator ' .. configurator_id })

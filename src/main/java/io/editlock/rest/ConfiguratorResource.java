@@ -176,12 +176,11 @@ public class ConfiguratorResource {
     @Parameter(name = IdempotentCreates.HEADER, in = ParameterIn.HEADER)
     public Uni<Response> addItem(@PathParam("id") String id, JsonNode body) {
         Bodies.NewItem item = Bodies.newItem(body);
-        idempotent.validateKey();
-        var guard = guards.require().guard();
-        return idempotent.create(
+        return idempotent.createUnder(
+                guards,
                 Entity.ITEM,
                 body,
-                idempotency -> store.addItem(guard, item.name(), item.parentItemId(), idempotency)
+                (guard, idempotency) -> store.addItem(guard, item.name(), item.parentItemId(), idempotency)
                         .map(created -> Response.created(URI.create("/api/items/" + created.id()))
                                 .entity(created)
                                 .build()));

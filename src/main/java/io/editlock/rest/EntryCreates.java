@@ -29,12 +29,12 @@ public class EntryCreates {
 
     Uni<Response> add(Entity entity, JsonNode body) {
         var fields = Bodies.newEntry(entity, body);
-        idempotent.validateKey();
-        var guard = guards.require().guard();
-        return idempotent.create(
+        return idempotent.createUnder(
+                guards,
                 entity,
                 body,
-                idempotency -> entries.add(guard, entity, fields, idempotency).map(EntryCreates::created));
+                (guard, idempotency) ->
+                        entries.add(guard, entity, fields, idempotency).map(EntryCreates::created));
     }
 
     /** 201 with the entry and its Location. */

@@ -26,6 +26,11 @@ public class GuardContext {
         this.unknown = UnknownIdException.of(entity, id);
     }
 
+    /** The 404 of an id that names nothing; null when the id was found. */
+    UnknownIdException unknown() {
+        return unknown;
+    }
+
     /** The guard of this request; a 404 when its id names nothing. */
     public Guarded require() {
         if (guarded != null) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.editlock.auth.Identity;
 import io.editlock.catalog.CatalogIndex;
 import io.editlock.catalog.Entity;
@@ -13,6 +14,7 @@ import io.editlock.catalog.IdempotencyKeyInUseException;
 import io.editlock.catalog.IdempotencyKeyReusedException;
 import io.editlock.catalog.InvalidInputException;
 import io.editlock.config.EditlockConfig;
+import io.editlock.lock.Guard;
 import io.editlock.lock.LockStoreUnavailableException;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.PipelinedRedis;
@@ -20,7 +22,9 @@ import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -28,8 +32,10 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.eclipse.microprofile.jwt.JsonWebToken;
@@ -65,6 +71,7 @@ public class IdempotentCreates {
     private final LockKeys keys;
     private final JsonWebToken token;
     private final CurrentVertxRequest request;
+    private final ObjectMapper json;
     private final Duration ttl;
 
     public IdempotentCreates(
@@ -74,6 +81,7 @@ public class IdempotentCreates {
             LockKeys keys,
             JsonWebToken token,
             CurrentVertxRequest request,
+            ObjectMapper json,
             EditlockConfig config) {
         this.redis = redis;
         this.marks = marks;
@@ -81,6 +89,7 @@ public class IdempotentCreates {
         this.keys = keys;
         this.token = token;
         this.request = request;
+        this.json = json;
         this.ttl = config.idempotency().ttl();
     }
 
@@ -113,6 +122,25 @@ public class IdempotentCreates {
     }
 
     /**
+     * A create under the place its path names ({@link GuardContext}): as {@link #create}, with that
+     * place's guard. When the place names nothing (any more), a retry whose first attempt was answered
+     * gets that answer again (docs/protocol.md §8: the first answer, even when the place was deleted
+     * since); anything else is the place's 404.
+     */
+    public Uni<Response> createUnder(
+            GuardContext guards, Entity entity, JsonNode body, BiFunction<Guard, Idempotency, Uni<Response>> create) {
+        validateKey();
+        String key = sentKey();
+        if (key == null || guards.unknown() == null) {
+            Guard guard = guards.require().guard();
+            return create(entity, body, idempotency -> create.apply(guard, idempotency));
+        }
+        String fingerprint = fingerprint(body);
+        return execute(Command.GET, keys.idempotencyClaim(keyId(key)))
+                .map(claim -> firstAnswer(claim, fingerprint).orElseThrow(guards::unknown));
+    }
+
+    /**
      * @param entity what is created (whose id sequence the reservation draws from)
      * @param body   the request body as parsed (part of the fingerprint, in its canonical form)
      * @param create the create itself, given null without a key
@@ -123,9 +151,8 @@ public class IdempotentCreates {
             return create.apply(null);
         }
         validateKey();
-        String keyId = sha256(Identity.of(token).userId() + "\u0000" + key);
-        var http = request.getCurrent().request();
-        String fingerprint = sha256(http.method().name() + " " + route(http.path()) + "\n" + canonical(body));
+        String keyId = keyId(key);
+        String fingerprint = fingerprint(body);
         String mark = UUID.randomUUID().toString();
         AtomicBoolean anotherHoldsTheMark = new AtomicBoolean();
         return marks.mark(keyId, mark)
@@ -139,7 +166,8 @@ public class IdempotentCreates {
                                     .onFailure(IdempotentCreates::createdNothing)
                                     .call(() -> execute(Command.DEL, keys.idempotencyClaim(keyId))
                                             .onFailure()
-                                            .recoverWithNull()));
+                                            .recoverWithNull())
+                                    .call(answer -> rememberAnswer(keyId, id, fingerprint, answer)));
                 })
                 // The mark goes before the answer, so that a retry right after it replays the answer.
                 .call(() -> marks.clear(keyId, mark)
@@ -199,13 +227,69 @@ public class IdempotentCreates {
                                                 }))));
     }
 
-    /** The id a claim reserved, for a request with this fingerprint; another request's claim is a reuse. */
+    /**
+     * A claim is {@code <id>|<fingerprint>}, and once the create was answered {@code |<answer>} after
+     * that. The id it reserved, for a request with this fingerprint; another request's claim is a reuse.
+     */
     private static long reserved(String claim, String fingerprint) {
-        String[] parts = claim.split("\\|", 2);
-        if (parts.length != 2 || !parts[1].equals(fingerprint)) {
+        String[] parts = claim.split("\\|", 3);
+        if (parts.length < 2 || !parts[1].equals(fingerprint)) {
             throw new IdempotencyKeyReusedException();
         }
         return Long.parseLong(parts[0]);
+    }
+
+    /**
+     * The claim keeps the answer too, outside the place's keys, for a retry that comes after the place
+     * was deleted, when the record beside it can no longer be found. Only a lost answer of this write
+     * leaves the claim without it, and that retry then gets the place's 404.
+     */
+    private Uni<Void> rememberAnswer(String keyId, long id, String fingerprint, Response answer) {
+        if (answer.getStatus() != Response.Status.CREATED.getStatusCode()) {
+            return Uni.createFrom().voidItem();
+        }
+        ObjectNode kept = json.createObjectNode()
+                .put("status", answer.getStatus())
+                .put("location", answer.getLocation().toString())
+                .set("body", json.valueToTree(answer.getEntity()));
+        return execute(Command.SET, keys.idempotencyClaim(keyId), id + "|" + fingerprint + "|" + kept, "XX", "KEEPTTL")
+                .onFailure()
+                .recoverWithNull()
+                .replaceWithVoid();
+    }
+
+    /** The answer a claim kept, for a request with this fingerprint; none when there is no claim or no answer in it. */
+    private Optional<Response> firstAnswer(String claim, String fingerprint) {
+        if (claim == null) {
+            return Optional.empty();
+        }
+        reserved(claim, fingerprint);
+        String[] parts = claim.split("\\|", 3);
+        if (parts.length < 3) {
+            return Optional.empty();
+        }
+        JsonNode kept;
+        try {
+            kept = json.readTree(parts[2]);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a claim keeps an answer that is not JSON", e);
+        }
+        return Optional.of(Response.status(kept.path("status").asInt())
+                .location(URI.create(kept.path("location").asText()))
+                .type(MediaType.APPLICATION_JSON_TYPE)
+                .entity(kept.get("body"))
+                .build());
+    }
+
+    /** The user and key, hashed: never meets another user's key. */
+    private String keyId(String key) {
+        return sha256(Identity.of(token).userId() + "\u0000" + key);
+    }
+
+    /** The request's method, route and body: another request under the same key is refused. */
+    private String fingerprint(JsonNode body) {
+        var http = request.getCurrent().request();
+        return sha256(http.method().name() + " " + route(http.path()) + "\n" + canonical(body));
     }
 
     /** Refusals (400, 404, 412, 423 …) created nothing; a store failure or a reused key may hide a create. */
