@@ -248,12 +248,15 @@ public class LockEventRelay {
             shown.heard(change.configuratorId(), ended);
             String lostFrame = WireFormat.lockLost(ended.resource(), released.reason());
             for (SocketSession session : registry.socketsOf(ended.ownerUserId())) {
-                Runnable tell = session.socketId().equals(released.exceptSocketId())
-                        ? () -> {}
-                        : () -> send(session, lostFrame);
+                Runnable tell = () -> send(session, lostFrame);
                 // Noted for every socket of the holder: any of them may be told of the grant later (its
                 // reply, a line's grant to all of them), and must then hear of its end after it.
-                session.heldLocks().ended(ended.resource(), ended.token(), released.reason(), tell);
+                if (session.socketId().equals(released.exceptSocketId())) {
+                    // The unlock's reply tells it, unless that reply was UNAVAILABLE.
+                    session.heldLocks().endedAsAsked(ended.resource(), ended.token(), released.reason(), tell);
+                } else {
+                    session.heldLocks().ended(ended.resource(), ended.token(), released.reason(), tell);
+                }
             }
         }
         change.waiting().ifPresent(lengths -> waitingState.counts(change.configuratorId(), lengths));

@@ -110,10 +110,19 @@ public class RequestHandler {
      * @param askedAt when the request came ({@link System#nanoTime()}): an end of a grant heard since is
      *     one the client heard before the reply
      */
-    public record Answer(String reply, List<Lock> grants, long askedAt) {
+    public record Answer(String reply, List<Lock> grants, long askedAt, Resource unlockUnavailable) {
+
+        public Answer(String reply, List<Lock> grants, long askedAt) {
+            this(reply, grants, askedAt, null);
+        }
 
         static Answer of(String reply) {
             return new Answer(reply, List.of(), 0);
+        }
+
+        /** An unlock of {@code resource} answered UNAVAILABLE, which its release may still follow. */
+        static Answer unlockUnavailable(String reply, Resource resource) {
+            return new Answer(reply, List.of(), 0, resource);
         }
     }
 
@@ -126,6 +135,16 @@ public class RequestHandler {
      * again after the reply (docs/protocol.md §4).
      */
     public void deliver(SocketSession session, Answer answer, Consumer<String> writeReply) {
+        Resource unlocked = answer.unlockUnavailable();
+        if (unlocked != null) {
+            // The script may have run in time and only its answer come late: its release is told after the reply.
+            session.heldLocks()
+                    .unlockUnavailable(
+                            unlocked,
+                            () -> writeReply.accept(answer.reply()),
+                            () -> sender.send(session, WireFormat.lockLost(unlocked, ReleaseReason.UNLOCK)));
+            return;
+        }
         if (answer.grants().isEmpty()) {
             writeReply.accept(answer.reply());
             return;
@@ -162,6 +181,9 @@ public class RequestHandler {
         if (request instanceof ClientRequest.Resume resume) {
             return resume(session, resume);
         }
+        if (request instanceof ClientRequest.Unlock unlock) {
+            return unlock(session, unlock);
+        }
         Uni<Answer> waiting = waitingRequests.handle(session, request);
         if (waiting != null) {
             return waiting;
@@ -170,9 +192,6 @@ public class RequestHandler {
     }
 
     private Uni<String> other(SocketSession session, ClientRequest request) {
-        if (request instanceof ClientRequest.Unlock unlock) {
-            return unlock(session, unlock);
-        }
         if (request instanceof ClientRequest.Watch watch) {
             return watch(session, watch);
         }
@@ -245,21 +264,29 @@ public class RequestHandler {
                 .invoke(room::notGranted);
     }
 
-    private Uni<String> unlock(SocketSession session, ClientRequest.Unlock request) {
+    /**
+     * An unlock answered UNAVAILABLE may have been carried out all the same (its script ran in time, its
+     * answer came late): the socket is then told of the release when the node hears it (docs/protocol.md
+     * §4), which {@link HeldLocks#unlockAsked} makes possible.
+     */
+    private Uni<Answer> unlock(SocketSession session, ClientRequest.Unlock request) {
+        session.heldLocks().unlockAsked(request.resource());
         return locks.release(request.resource(), session.identity().userId(), session.socketId())
                 .map(result -> {
+                    HeldLocks held = session.heldLocks();
                     if (result instanceof ReleaseResult.Released released) {
                         Lock lock = released.released().lock();
-                        session.heldLocksIfAny().ifPresent(held -> {
-                            held.ended(lock.resource(), lock.token(), ReleaseReason.UNLOCK);
-                            held.ended(lock.resource()); // the reply frees the page, whichever grant it was
-                        });
+                        held.ended(lock.resource(), lock.token(), ReleaseReason.UNLOCK);
+                        held.ended(lock.resource()); // the reply frees the page, whichever grant it was
                         shown.toldByReply(lock.resource().configuratorId(), lock, session.socketId());
+                    } else {
+                        held.unlockAnswered(request.resource());
                     }
-                    return LockReplies.of(result, request.ref());
+                    return Answer.of(LockReplies.of(result, request.ref()));
                 })
                 .onFailure()
-                .recoverWithItem(failure -> LockReplies.unlockUnavailable(request.resource(), request.ref()));
+                .recoverWithItem(failure -> Answer.unlockUnavailable(
+                        LockReplies.unlockUnavailable(request.resource(), request.ref()), request.resource()));
     }
 
     private Uni<String> watch(SocketSession session, ClientRequest.Watch request) {

@@ -65,6 +65,25 @@ public final class HeldLocks implements ToldGrants {
     private record Ended(long token, ReleaseReason reason, long heardAt) {}
 
     /**
+     * Where an unlock of this socket stands that its release may still answer (docs/protocol.md §4): asked
+     * and not yet answered, its release heard while its reply was on its way, or answered UNAVAILABLE.
+     */
+    private enum Unlock {
+        ASKED,
+        RELEASE_HEARD,
+        ANSWERED_UNAVAILABLE
+    }
+
+    private static final int UNLOCKS = 16;
+
+    private final Map<Resource, Unlock> unlocks = new LinkedHashMap<>(4, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Resource, Unlock> eldest) {
+            return size() > UNLOCKS;
+        }
+    };
+
+    /**
      * The client is told it holds {@code lock}, a grant it did not ask for (a line served it, a holder
      * handed it over): as {@link #granted(Lock, long)}, with every end heard of it counting.
      */
@@ -132,6 +151,50 @@ public final class HeldLocks implements ToldGrants {
     /** The client was told that whichever grant of {@code resource} it held ended. */
     public synchronized void ended(Resource resource) {
         told.remove(resource);
+        unlocks.remove(resource);
+    }
+
+    /** This socket asks to unlock {@code resource}; its release names this socket as the one that asked. */
+    public synchronized void unlockAsked(Resource resource) {
+        unlocks.put(resource, Unlock.ASKED);
+    }
+
+    /** The unlock of {@code resource} was answered, and not with UNAVAILABLE: its reply told what became of it. */
+    public synchronized void unlockAnswered(Resource resource) {
+        unlocks.remove(resource);
+    }
+
+    /**
+     * The release that this socket's unlock of {@code resource} asked for, heard: as {@link #ended(Resource,
+     * long, ReleaseReason, Runnable)}, but its reply tells the client, unless that reply was UNAVAILABLE (the
+     * script ran in time and its answer came late): then {@code tell} tells it now.
+     */
+    public synchronized void endedAsAsked(Resource resource, long token, ReleaseReason reason, Runnable tell) {
+        Told current = told.get(resource);
+        ended(resource, token, reason);
+        Unlock unlock = unlocks.get(resource);
+        if (unlock == Unlock.ASKED) {
+            unlocks.put(resource, Unlock.RELEASE_HEARD);
+        } else if (unlock == Unlock.ANSWERED_UNAVAILABLE) {
+            unlocks.remove(resource);
+            if (current == null || current.token() <= token) {
+                tell.run();
+            }
+        }
+    }
+
+    /**
+     * The unlock of {@code resource} is answered UNAVAILABLE with {@code writeReply}, under this object's
+     * monitor. The store may have carried it out all the same: if its release was heard meanwhile, {@code
+     * tellReleased} follows the reply at once; else {@link #endedAsAsked} tells it when it is heard.
+     */
+    public synchronized void unlockUnavailable(Resource resource, Runnable writeReply, Runnable tellReleased) {
+        writeReply.run();
+        if (unlocks.remove(resource) == Unlock.RELEASE_HEARD) {
+            tellReleased.run();
+        } else {
+            unlocks.put(resource, Unlock.ANSWERED_UNAVAILABLE);
+        }
     }
 
     /** The grants the client was told of before {@code nanos}, and still believes it holds. */

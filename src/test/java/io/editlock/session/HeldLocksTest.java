@@ -26,6 +26,43 @@ class HeldLocksTest {
     private final HeldLocks held = new HeldLocks();
 
     @Test
+    void anUnlocksReleaseHeardBeforeItsUnavailableReplyIsToldAfterTheReply() {
+        held.granted(grant(VARIABLES, 7));
+        List<String> told = new ArrayList<>();
+        held.unlockAsked(VARIABLES);
+        held.endedAsAsked(VARIABLES, 7, ReleaseReason.UNLOCK, () -> told.add("lost"));
+        assertEquals(List.of(), told, "the reply is still to come");
+        held.unlockUnavailable(VARIABLES, () -> told.add("reply"), () -> told.add("lost"));
+        assertEquals(List.of("reply", "lost"), told);
+    }
+
+    @Test
+    void anUnlocksReleaseHeardAfterItsUnavailableReplyIsToldWhenHeard() {
+        held.granted(grant(VARIABLES, 7));
+        List<String> told = new ArrayList<>();
+        held.unlockAsked(VARIABLES);
+        held.unlockUnavailable(VARIABLES, () -> told.add("reply"), () -> told.add("lost at once"));
+        held.endedAsAsked(VARIABLES, 7, ReleaseReason.UNLOCK, () -> told.add("lost"));
+        assertEquals(List.of("reply", "lost"), told);
+        held.endedAsAsked(VARIABLES, 7, ReleaseReason.UNLOCK, () -> told.add("again"));
+        assertEquals(List.of("reply", "lost"), told, "told once");
+    }
+
+    @Test
+    void anUnlocksReleaseIsToldByItsReplyWhenTheReplyIsNotUnavailable() {
+        held.granted(grant(VARIABLES, 7));
+        List<String> told = new ArrayList<>();
+        held.unlockAsked(VARIABLES);
+        held.endedAsAsked(VARIABLES, 7, ReleaseReason.UNLOCK, () -> told.add("lost"));
+        held.ended(VARIABLES);
+        held.endedAsAsked(VARIABLES, 7, ReleaseReason.UNLOCK, () -> told.add("lost"));
+        held.unlockAsked(FILTERS);
+        held.unlockAnswered(FILTERS);
+        held.endedAsAsked(FILTERS, 8, ReleaseReason.UNLOCK, () -> told.add("lost"));
+        assertEquals(List.of(), told);
+    }
+
+    @Test
     void theEndOfAnOlderGrantDoesNotTakeANewerGrantOfTheSamePage() {
         held.granted(grant(FILTERS, 10));
         held.granted(grant(FILTERS, 11));
