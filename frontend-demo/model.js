@@ -119,6 +119,48 @@ export function lostReasonText(reason) {
 }
 
 /**
+ * The saved value a draft field edits, by the draft's key (as pages.js names them: `e:filters:31:expression`,
+ * `cfg:12:name`, `item:5:name`), as `view` has it, in the text an input shows.
+ * @param {ConfiguratorView | null} view
+ * @param {string} key
+ * @returns {string | null | undefined} null: the field edits nothing saved (a new entry, a message);
+ *   undefined: what it edits is gone (deleted)
+ */
+export function savedValue(view, key) {
+  const parts = key.split(':');
+  const text = (/** @type {unknown} */ value) => (value === undefined || value === null ? '' : String(value));
+  if (!view) {
+    return null;
+  }
+  if (parts[0] === 'cfg' && parts.length === 3) {
+    return Number(parts[1]) === view.id ? text(view.name) : undefined;
+  }
+  if (parts[0] === 'item' && parts.length === 3) {
+    const item = view.items.get(Number(parts[1]));
+    return item ? text(item.name) : undefined;
+  }
+  if (parts[0] === 'e' && parts.length === 4) {
+    const [, kind, id, field] = parts;
+    const lists = kind === 'variables' ? [view.variables]
+      : [...view.items.values()].map((item) => item[/** @type {'filters' | 'dependencies' | 'attributes'} */ (kind)] || []);
+    const entry = lists.flat().find((candidate) => candidate.id === Number(id));
+    return entry ? text(entry[field]) : undefined;
+  }
+  return null;
+}
+
+/**
+ * The drafts typed over a saved value that is no longer what is saved: someone else saved (or deleted)
+ * it meanwhile, and saving the draft would write over that without anyone seeing it.
+ * @param {Map<string, string>} bases the saved value each draft was typed over, by the draft's key
+ * @param {ConfiguratorView | null} view as it is saved now
+ * @returns {string[]} their keys
+ */
+export function staleDrafts(bases, view) {
+  return [...bases].filter(([key, base]) => savedValue(view, key) !== base).map(([key]) => key);
+}
+
+/**
  * What a lock covers, in words, for the lock list ("Frame · Filters").
  * @param {Resource} resource
  * @param {ConfiguratorView | null} view

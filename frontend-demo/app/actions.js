@@ -2,6 +2,7 @@
 
 import { resourceKey } from '../editlock-client.js';
 import { ApiError } from '../api.js';
+import { savedValue } from '../model.js';
 
 /**
  * @param {import('./context.js').App} app
@@ -17,6 +18,10 @@ export function createActions(app) {
     go: app.navigation.go,
     /** @param {string} field @param {string} value */
     draft(field, value) {
+      const base = savedValue(state.view, field);
+      if (!state.draftBases.has(field) && typeof base === 'string') {
+        state.draftBases.set(field, base); // what the user saw when they began to change it
+      }
       state.drafts.set(field, value);
     },
     /** @param {string} prefix */
@@ -24,6 +29,7 @@ export function createActions(app) {
       for (const key of [...state.drafts.keys()]) {
         if (key.startsWith(prefix)) {
           state.drafts.delete(key);
+          state.draftBases.delete(key);
         }
       }
     },

@@ -59,6 +59,7 @@ export function createConfigurator(app) {
       state.viewError = null;
       state.locks = [];
       state.drafts.clear();
+      state.draftBases.clear();
       if (!to || !client) {
         return;
       }

@@ -3,7 +3,7 @@
 // holds it, they are done, it was taken away, the connection came back).
 
 import { blockingLock, conflicts, resourceKey } from '../editlock-client.js';
-import { lostReasonText } from '../model.js';
+import { lostReasonText, staleDrafts } from '../model.js';
 
 /** @typedef {import('./store.js').Edit} Edit */
 /** @typedef {import('../editlock-client.js').Lock} Lock */
@@ -55,11 +55,11 @@ export function createEditSession(app) {
         }
         return;
       }
-      Object.assign(edit, { status: 'editing', token: lock.token, blockedBy: null, reason: null, message: null });
       if (lock.resource.configuratorId) {
         edit.resource.configuratorId = lock.resource.configuratorId;
       }
       releaseSteps(edit);
+      await editWith(edit, lock);
     } catch (failure) {
       if (state.edit !== edit) {
         return;
@@ -68,6 +68,43 @@ export function createEditSession(app) {
     } finally {
       edit.acquiring = false;
       app.render();
+    }
+  }
+
+  /**
+   * The page is ours (again) under `lock`. A grant other than the one the page was editable with is new
+   * (docs/protocol.md §7): others may have saved the page meanwhile. So, while drafts wait, the page is
+   * read again before it turns editable, and a draft typed over a value that is no longer what is saved is
+   * dropped, with a word to the user: saved with the new token, it would write over their save unseen.
+   * @param {Edit} edit
+   * @param {Lock} lock
+   */
+  async function editWith(edit, lock) {
+    if (edit.token !== lock.token && state.draftBases.size > 0) {
+      Object.assign(edit, { status: 'opening', blockedBy: null, reason: null, message: null });
+      app.render();
+      await app.configurator.reload();
+      if (state.edit !== edit || edit.status !== 'opening' || app.session?.client.heldLock(edit.resource)?.token !== lock.token) {
+        return; // the page was left, or its lock lost, meanwhile
+      }
+      dropStaleDrafts();
+    }
+    Object.assign(edit, { status: 'editing', token: lock.token, blockedBy: null, reason: null, message: null });
+    app.render();
+  }
+
+  /** Drops the drafts whose saved value changed since they were begun, and says so. */
+  function dropStaleDrafts() {
+    const stale = staleDrafts(state.draftBases, state.view);
+    for (const key of stale) {
+      state.drafts.delete(key);
+      state.draftBases.delete(key);
+    }
+    if (stale.length > 0) {
+      app.toast(stale.length === 1
+        ? 'Your unsaved change was dropped: someone else changed the same field while you could not edit. The page shows what is saved now.'
+        : `Your ${stale.length} unsaved changes were dropped: someone else changed the same fields while you could not edit. The page shows what is saved now.`,
+      'error', { ms: 15_000 });
     }
   }
 
@@ -171,7 +208,7 @@ export function createEditSession(app) {
         return;
       }
       if (edit.key === resourceKey(lock.resource)) {
-        Object.assign(edit, { status: 'editing', token: lock.token, blockedBy: null, reason: null, message: null });
+        editWith(edit, lock);
         return;
       }
       edit.steps = [...(edit.steps || []), lock.resource];

@@ -57,6 +57,7 @@ export function createSignIn(app) {
     app.session = null;
     Object.assign(state, { auth: null, connection: 'idle', route: { view: 'home' }, configurators: null, view: null, locks: [], edit: null });
     state.drafts.clear();
+    state.draftBases.clear();
     history.replaceState(null, '', '#/');
     app.render();
     // The page's lock fences the deletes: closing frees it, and they would be refused with 412 (as leave() waits).

@@ -41,6 +41,8 @@
  * @property {import('../editlock-client.js').Lock[]} locks every lock in the open configurator
  * @property {Edit | null} edit
  * @property {Map<string, string>} drafts what the user typed, by field, kept across redraws
+ * @property {Map<string, string>} draftBases the saved value each draft was typed over (model.js savedValue), by
+ *   field: a draft whose base is no longer what is saved is never saved over it
  * @property {Toast[]} toasts
  * @property {boolean} busy signing in
  * @property {Map<string, {send: () => Promise<boolean>, timer: any}>} pendingDeletes entries deleted but
@@ -60,6 +62,7 @@ export function initialState() {
     locks: [],
     edit: null,
     drafts: new Map(),
+    draftBases: new Map(),
     toasts: [],
     busy: false,
     pendingDeletes: new Map(),

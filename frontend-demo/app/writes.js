@@ -61,13 +61,15 @@ export function createWrites(app) {
         const name = body.lockedBy || 'someone else';
         app.edit.blocked(edit, { name, userId: body.lockedByUserId, resource: body.resource }); // the 423 names the lock in the way
         showBlocker(edit, body);
-        app.toast(`Not saved: ${name} is editing this page now. Your change stays in the form; save it again when the page is yours.`);
+        app.toast(`Not saved: ${name} is editing this page now. Your change stays in the form; save it again when the page is yours `
+          + '(if they change the same field meanwhile, yours is dropped then, and you see what they saved).');
         app.configurator.resync();
         break;
       }
       case 412:
         Object.assign(edit, { status: 'lost', reason: 'Your edit lock ran out (you were away, or the connection was lost), so this change was not saved.' });
-        app.toast('Not saved: your edit lock ran out. Click \u201cEdit again\u201d, then save once more \u2014 your change is still in the form.', 'error');
+        app.toast('Not saved: your edit lock ran out. Click \u201cEdit again\u201d: the page is read again, and your change stays in the form '
+          + 'to save once more \u2014 unless someone else changed the same field meanwhile; then it is dropped, and you see what they saved.', 'error', { ms: 12_000 });
         app.configurator.resync();
         break;
       case 404:

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { createEditSession } from '../app/edit-session.js';
+import { normalizeConfigurator } from '../model.js';
 import {
   FakeSocket, FILTERS, connected as connectedTo, deferred, installFakeSockets, lockOf, removeFakeSockets, settled, until,
 } from './support/scripted-server.js';
@@ -28,20 +29,37 @@ function connected() {
   return connectedTo({ token: 'jwt', requestTimeoutMs: 1000, backoffBaseMs: 5, backoffMaxMs: 20, resumeRetryDelaysMs: [10] });
 }
 
+/** Configurator 12 as GET /api/configurators/12 answers, item 5's one filter (31) reading `expression`. */
+const configuratorWith = (expression) => normalizeConfigurator({
+  id: 12, name: 'City bike', items: [{ id: 5, name: 'Frame', filters: [{ id: 31, expression }] }, { id: 6, name: 'Fork' }],
+});
+
 /**
  * The parts of the demo an edit session reaches, around `client`; the client's events reach the session
- * as sign-in.js wires them. `pendingDeletes` is what `writes.sendPendingDeletes()` returns.
+ * as sign-in.js wires them. `pendingDeletes` is what `writes.sendPendingDeletes()` returns; reading the
+ * configurator again gives `saved()` (and counts the reads); toasts are kept in `app.toasts`.
  */
-function demoAround(client, { pendingDeletes = [] } = {}) {
+function demoAround(client, { pendingDeletes = [], saved = () => configuratorWith('frame.size >= 54') } = {}) {
   const app = {
-    state: { edit: null, route: { view: 'item', configuratorId: 12 }, locks: [], auth: { userId: '7' } },
+    state: { edit: null, route: { view: 'item', configuratorId: 12 }, locks: [], auth: { userId: '7' },
+      view: saved(), drafts: new Map(), draftBases: new Map() },
     render: () => {},
-    session: { client, handover: { opened() {}, left() {} } },
+    toasts: [],
+    toast: (text) => { app.toasts.push(text); return () => {}; },
+    reads: 0,
+    configurator: { reload: async () => { app.reads += 1; app.state.view = saved(); } },
+    session: { client, handover: { opened() {}, left() {}, takenOver: () => null } },
     writes: { sendPendingDeletes: () => pendingDeletes },
   };
   app.edit = createEditSession(app);
   client.addEventListener('lock-lost', (event) => app.edit.lockLost(event.detail));
   return app;
+}
+
+/** What the user typed into filter 31 over `base` (as actions.draft keeps it). */
+function typed(app, value, base = 'frame.size >= 54') {
+  app.state.drafts.set('e:filters:31:expression', value);
+  app.state.draftBases.set('e:filters:31:expression', base);
 }
 
 describe('the demo\u2019s edit session', () => {
@@ -65,6 +83,45 @@ describe('the demo\u2019s edit session', () => {
     // Unsaved input in the form was made under grant 17: it must not go out with 23 as if nothing happened.
     assert.equal(app.state.edit.status, 'lost');
     assert.match(app.state.edit.reason, /connection was lost/);
+    client.close();
+  });
+
+  it('"Edit again" after the lock was taken away reads the page again and drops a draft someone saved over', async () => {
+    const { client, socket } = await connected();
+    let expression = 'frame.size >= 54';
+    const app = demoAround(client, { saved: () => configuratorWith(expression) });
+    app.edit.open('item:5:filters', { ...FILTERS });
+    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
+    await until(() => app.state.edit.status === 'editing');
+    typed(app, 'tom-draft');
+
+    socket.push('lock-lost', { resource: FILTERS, reason: 'admin' });
+    await until(() => app.state.edit.status === 'lost');
+    expression = 'sara-saved';
+    app.edit.retry();
+    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(18), released: [] }]);
+    await until(() => app.state.edit.status === 'editing');
+    assert.equal(app.state.edit.token, 18);
+    assert.equal(app.state.drafts.has('e:filters:31:expression'), false, 'the input shows what Sara saved');
+    client.close();
+  });
+
+  it('"Edit again" keeps a draft whose saved value nobody changed', async () => {
+    const { client, socket } = await connected();
+    const app = demoAround(client);
+    app.edit.open('item:5:filters', { ...FILTERS });
+    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
+    await until(() => app.state.edit.status === 'editing');
+    typed(app, 'tom-draft');
+
+    socket.push('lock-lost', { resource: FILTERS, reason: 'admin' });
+    await until(() => app.state.edit.status === 'lost');
+    app.edit.retry();
+    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(18), released: [] }]);
+    await until(() => app.state.edit.status === 'editing');
+    assert.equal(app.reads, 1);
+    assert.equal(app.state.drafts.get('e:filters:31:expression'), 'tom-draft');
+    assert.deepEqual(app.toasts, []);
     client.close();
   });
 

@@ -90,7 +90,7 @@ function recordIntervals() {
  */
 function demoAround(t, client) {
   const app = {
-    state: { edit: null, route: { view: 'item', configuratorId: 12 }, locks: [], auth: { userId: '7' } },
+    state: { edit: null, route: { view: 'item', configuratorId: 12 }, locks: [], auth: { userId: '7' }, drafts: new Map(), draftBases: new Map() },
     render: () => {},
     writes: { sendPendingDeletes: () => [] },
     toasts: [],

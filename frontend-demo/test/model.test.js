@@ -1,0 +1,34 @@
+// The demo's drafts (model.js): which saved value a draft edits, and which drafts are stale.
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { normalizeConfigurator, savedValue, staleDrafts } from '../model.js';
+
+const VIEW = normalizeConfigurator({
+  id: 12, name: 'City bike', variables: [{ id: 40, name: 'weight', formula: 'sum(w)' }],
+  items: [{ id: 5, name: 'Frame', filters: [{ id: 31, expression: 'size >= 54' }], dependencies: [{ id: 33, targetItemId: 6, effect: 'requires' }],
+    children: [{ id: 6, name: 'Fork' }] }],
+});
+
+describe('the saved value a draft edits', () => {
+  it('is read from the configurator by the draft\u2019s key, as the input shows it', () => {
+    assert.equal(savedValue(VIEW, 'e:filters:31:expression'), 'size >= 54');
+    assert.equal(savedValue(VIEW, 'e:dependencies:33:targetItemId'), '6');
+    assert.equal(savedValue(VIEW, 'e:variables:40:formula'), 'sum(w)');
+    assert.equal(savedValue(VIEW, 'cfg:12:name'), 'City bike');
+    assert.equal(savedValue(VIEW, 'item:6:name'), 'Fork');
+  });
+
+  it('is undefined when what it edits is gone, null when it edits nothing saved', () => {
+    assert.equal(savedValue(VIEW, 'e:filters:99:expression'), undefined);
+    assert.equal(savedValue(VIEW, 'item:99:name'), undefined);
+    assert.equal(savedValue(VIEW, 'new:filters:5:expression'), null);
+    assert.equal(savedValue(VIEW, 'new-item:name'), null);
+    assert.equal(savedValue(VIEW, 'takeover-message:item:5:filters'), null);
+  });
+
+  it('makes a draft stale once it is no longer its base: changed or deleted by someone else', () => {
+    const bases = new Map([['e:filters:31:expression', 'size >= 52'], ['item:6:name', 'Fork'], ['e:filters:99:expression', 'x']]);
+    assert.deepEqual(staleDrafts(bases, VIEW), ['e:filters:31:expression', 'e:filters:99:expression']);
+  });
+});
