@@ -250,6 +250,28 @@ export function createEditSession(app) {
       }
     },
 
+    /**
+     * After a drop that could not be resumed, asking again got a lock anew (`lock-acquired` with `retaken`,
+     * after its `lock-lost`): a new grant. The open page is editable again under it (read again first, as
+     * for any new grant); the lock of a page not open here is given back, as leaving the page would have,
+     * unless the open page asked for it (a lock in its way).
+     * @param {Lock} lock
+     */
+    retaken(lock) {
+      const key = resourceKey(lock.resource);
+      const edit = state.edit;
+      if (edit && edit.key === key) {
+        if (!edit.acquiring && edit.status !== 'missing') {
+          app.toast('Reconnected. The page had been released meanwhile; it is yours again.');
+          editWith(edit, lock);
+        }
+        return;
+      }
+      if (!edit?.steps?.some((step) => resourceKey(step) === key)) {
+        app.session?.client.unlock(lock.resource).catch(() => {});
+      }
+    },
+
     /** @param {{resource: Resource, reason: string, refusal?: any}} detail */
     lockLost({ resource, reason, refusal }) {
       const edit = state.edit;

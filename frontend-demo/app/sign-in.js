@@ -90,6 +90,11 @@ export function createSignIn(app) {
     on('lock-updated', (detail) => app.edit.lockUpdated(detail));
     on('lock-released', (detail) => app.edit.lockReleased(detail));
     on('lock-lost', (detail) => app.edit.lockLost(detail));
+    on('lock-acquired', (detail) => {
+      if (detail.retaken) {
+        app.edit.retaken(detail.lock); // a new grant after a drop that could not be resumed
+      }
+    });
     on('content-changed', (detail) => app.configurator.contentChanged(detail));
     on('connected', ({ reconnected }) => {
       if (reconnected) {

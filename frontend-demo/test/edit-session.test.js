@@ -53,6 +53,7 @@ function demoAround(client, { pendingDeletes = [], saved = () => configuratorWit
   };
   app.edit = createEditSession(app);
   client.addEventListener('lock-lost', (event) => app.edit.lockLost(event.detail));
+  client.addEventListener('lock-acquired', (event) => event.detail.retaken && app.edit.retaken(event.detail.lock));
   return app;
 }
 
@@ -62,27 +63,52 @@ function typed(app, value, base = 'frame.size >= 54') {
   app.state.draftBases.set('e:filters:31:expression', base);
 }
 
+/** The drop of the client's first socket, a resume refused for good, and item 5's filters asked for again. */
+async function dropAndRetake(socket, token) {
+  socket.drop();
+  const second = await until(() => FakeSocket.all[1]);
+  second.welcome('resume-2');
+  await second.answer('resume', () => ['error', { code: 'RESUME_FAILED', message: 'gone' }]);
+  await second.answer('resume', () => ['error', { code: 'RESUME_FAILED', message: 'gone' }]);
+  await second.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(token), released: [] }]);
+  return second;
+}
+
 describe('the demo\u2019s edit session', () => {
   beforeEach(installFakeSockets);
   afterEach(removeFakeSockets);
 
-  it('a page whose grant ended during a drop is no longer editable, though asking again got the page anew', async () => {
+  it('a page whose grant ended during a drop is editable again under the grant asked for anew', async () => {
     const { client, socket } = await connected();
     const app = demoAround(client);
     app.edit.open('item:5:filters', { ...FILTERS });
     await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
     await until(() => app.state.edit.status === 'editing');
 
-    socket.drop();
-    const second = await until(() => FakeSocket.all[1]);
-    second.welcome('resume-2');
-    await second.answer('resume', () => ['error', { code: 'RESUME_FAILED', message: 'gone' }]);
-    await second.answer('resume', () => ['error', { code: 'RESUME_FAILED', message: 'gone' }]);
-    await second.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(23), released: [] }]);
+    await dropAndRetake(socket, 23);
     await until(() => client.state === 'open');
-    // Unsaved input in the form was made under grant 17: it must not go out with 23 as if nothing happened.
-    assert.equal(app.state.edit.status, 'lost');
-    assert.match(app.state.edit.reason, /connection was lost/);
+    await until(() => app.state.edit.status === 'editing');
+    assert.equal(app.state.edit.token, 23, 'the new grant fences the saves: the server holds the page for this user');
+    client.close();
+  });
+
+  it('a grant asked for anew after a drop drops the draft whose saved value changed meanwhile, and keeps the others', async () => {
+    const { client, socket } = await connected();
+    let expression = 'frame.size >= 54';
+    const app = demoAround(client, { saved: () => configuratorWith(expression) });
+    app.edit.open('item:5:filters', { ...FILTERS });
+    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
+    await until(() => app.state.edit.status === 'editing');
+    typed(app, 'tom-draft');
+    app.state.drafts.set('new:filters:5:expression', 'a new filter'); // based on nothing saved
+
+    expression = 'sara-saved'; // someone else held the page while this socket was gone, and saved
+    await dropAndRetake(socket, 23);
+    await until(() => app.state.edit.status === 'editing');
+    assert.equal(app.reads, 1, 'the page was read again before it turned editable');
+    assert.equal(app.state.drafts.has('e:filters:31:expression'), false, 'never saved over what was saved meanwhile');
+    assert.equal(app.state.drafts.get('new:filters:5:expression'), 'a new filter');
+    assert.match(app.toasts.join('\n'), /unsaved change was dropped/);
     client.close();
   });
 
@@ -122,6 +148,29 @@ describe('the demo\u2019s edit session', () => {
     assert.equal(app.reads, 1);
     assert.equal(app.state.drafts.get('e:filters:31:expression'), 'tom-draft');
     assert.deepEqual(app.toasts, []);
+    client.close();
+  });
+
+  it('a lock asked for anew after a drop, of a page no longer open, is given back', async () => {
+    const { client, socket } = await connected();
+    const app = demoAround(client);
+    const kept = client.lock({ ...FILTERS }); // held, but not by the page open now
+    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
+    await kept;
+    app.edit.open('configurator:12:variables', { type: 'variables', configuratorId: 12 });
+    await socket.answer('lock-variables', () => ['lock-acquired', { lock: { ...lockOf(18), resource: { type: 'variables', configuratorId: 12 } }, released: [] }]);
+    await until(() => app.state.edit.status === 'editing');
+
+    socket.drop();
+    const second = await until(() => FakeSocket.all[1]);
+    second.welcome('resume-2');
+    await second.answer('resume', () => ['error', { code: 'RESUME_FAILED', message: 'gone' }]);
+    await second.answer('resume', () => ['error', { code: 'RESUME_FAILED', message: 'gone' }]);
+    await second.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(23), released: [] }]);
+    await second.answer('lock-variables', () => ['lock-acquired', { lock: { ...lockOf(18), resource: { type: 'variables', configuratorId: 12 } }, released: [] }]);
+    const unlock = await until(() => filtersUnlocks(second)[0]);
+    assert.deepEqual(unlock.data, { itemId: 5, page: 'filters' });
+    assert.equal(app.state.edit.status, 'editing', 'the open page keeps its lock');
     client.close();
   });
 
