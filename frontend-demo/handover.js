@@ -52,6 +52,12 @@ export function installHandover(app) {
    * @type {Map<string, Asked | null>}
    */
   const askedForLeftPages = new Map();
+  /**
+   * Who asked us for a page we hold, by its key, and whether the user handed it over here: a `lock-lost`
+   * `taken-over` says who has the page, and whether they got it by a yes or when the time ran out.
+   * @type {Map<string, import('./model.js').TakenOver>}
+   */
+  const askedOfUs = new Map();
   /** @type {WeakSet<Edit>} the edit sessions of pages left, so that a request whose reply comes after is known as one */
   const leftSessions = new WeakSet();
   /** @type {ReturnType<typeof setInterval> | null} */
@@ -167,6 +173,7 @@ export function installHandover(app) {
     if (!client.heldLock(detail.resource)) {
       return;
     }
+    askedOfUs.set(resourceKey(detail.resource), { byUserName: detail.byUserName, handedOver: false });
     handover.request = detail;
     tick();
     render();
@@ -299,9 +306,20 @@ export function installHandover(app) {
       tick();
       render();
       if (request) {
+        const asked = askedOfUs.get(resourceKey(request.resource));
+        if (asked) {
+          asked.handedOver = accept;
+        }
         await client.answerTakeover(request.resource, accept).catch((failure) => toast(failure.message, 'error'));
       }
     },
+    /**
+     * Who last asked us for the page `key` (from their `takeover-requested`), and whether the user handed
+     * it over here: for the words of a `lock-lost` `taken-over`.
+     * @param {string} key
+     * @returns {import('./model.js').TakenOver | null}
+     */
+    takenOver: (key) => askedOfUs.get(key) || null,
     /**
      * The open page is left: its line with it, and the dialog about its lock. Its take-over request stands
      * (there is no withdrawing it): it is kept among those of pages left.
@@ -328,6 +346,7 @@ export function installHandover(app) {
     close() {
       Object.assign(handover, { asked: null, queue: null, request: null });
       askedForLeftPages.clear();
+      askedOfUs.clear();
       tick();
     },
   };

@@ -101,10 +101,18 @@ export function editedByMessage(name) {
 }
 
 /**
+ * Who took a page over from us (docs/protocol.md §13): the asker's name, from their `takeover-requested`,
+ * and whether the user handed it over here (else it passed when the consent window ended, or was handed
+ * over in another tab).
+ * @typedef {{byUserName: string, handedOver: boolean}} TakenOver
+ */
+
+/**
  * Why a lock was taken away, in words (lock-lost reasons).
  * @param {string} reason
+ * @param {TakenOver | null} [takenOver] for `taken-over`: who asked, and whether the user said yes here
  */
-export function lostReasonText(reason) {
+export function lostReasonText(reason, takenOver = null) {
   switch (reason) {
     case 'expired': return 'Your editing session expired, so the page was released.';
     case 'admin': return 'An administrator released your edit lock.';
@@ -113,9 +121,19 @@ export function lostReasonText(reason) {
     case 'disconnect': return 'Your connection was lost for too long, so the page was released.';
     case 'deleted': return 'This was deleted.';
     case 'unlock': return 'You released this page in another tab.';
-    case 'taken-over': return 'You handed this page over to someone who asked for it.';
+    case 'taken-over': return takenOverText(takenOver);
     default: return 'Your edit lock was released.';
   }
+}
+
+/** @param {TakenOver | null} takenOver */
+function takenOverText(takenOver) {
+  const who = takenOver ? takenOver.byUserName : 'Someone';
+  if (takenOver && takenOver.handedOver) {
+    return `You handed this page over to ${who}.`;
+  }
+  // Not said yes to here: the consent window ended without a "Keep" (or another tab handed it over).
+  return `${who} asked for this page and you did not keep it within the time given, so it passed to them.`;
 }
 
 /**

@@ -303,7 +303,7 @@ export function createEditSession(app) {
       } else if (reason === 'deleted') {
         Object.assign(edit, { status: 'missing' });
       } else {
-        Object.assign(edit, { status: 'lost', reason: lostReasonText(reason) });
+        Object.assign(edit, { status: 'lost', reason: lostReasonText(reason, app.session?.handover.takenOver(edit.key)) });
       }
       app.render();
     },

@@ -94,7 +94,7 @@ describe('asking for a page and waiting in line', { timeout: 300_000 }, () => {
 
     await waitForStatus(tom.page, 'editing');
     await waitForStatus(sara.page, 'lost');
-    assert.ok((await bannerText(sara.page)).includes('You handed this page over'));
+    assert.ok((await bannerText(sara.page)).includes('You handed this page over to Tom.'), await bannerText(sara.page));
     assert.equal(await dialog.count(), 0);
     await screenshot(tom.page, 'tom-got-the-page');
   });
@@ -130,6 +130,9 @@ describe('asking for a page and waiting in line', { timeout: 300_000 }, () => {
     assert.ok(took >= (CONSENT_SECONDS - 1) * 1000, `not before the deadline (${took} ms)`);
     await waitForStatus(sara.page, 'lost');
     assert.equal(await sara.page.locator('[data-testid=takeover-dialog]').count(), 0, 'the dialog goes with the page');
+    const told = await bannerText(sara.page);
+    assert.ok(!told.includes('You handed this page over'), `Sara did not hand it over: ${told}`);
+    assert.ok(told.includes('Tom asked for this page and you did not keep it within the time given'), `Sara is told who has it, and why: ${told}`);
   });
 
   it('two waiters are served in order, each page turning editable by itself', async () => {

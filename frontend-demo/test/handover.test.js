@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { installHandover } from '../handover.js';
 import { createEditSession } from '../app/edit-session.js';
 import { EditlockClient } from '../editlock-client.js';
+import { lostReasonText } from '../model.js';
 import {
   FakeSocket, FILTERS, MemoryStorage, connected as connectedTo, installFakeSockets, lockOf, removeFakeSockets, settled, until,
 } from './support/scripted-server.js';
@@ -289,6 +290,30 @@ describe('the demo\u2019s take-over and waiting part', () => {
       app.handover.close();
       assert.equal(app.state.handover.request, null);
       assert.equal(intervals.running.size, 0);
+      client.close();
+    });
+
+    it('a page that passed when nobody answered names the asker, and does not say the user handed it over', async () => {
+      const { client, socket } = await connected();
+      const app = handoverOn(client);
+      await askedForFilters(client, socket, 1200);
+      await until(() => app.state.handover.request === null); // the window ended without an answer
+      const taken = app.handover.takenOver('item:5:filters');
+      assert.deepEqual(taken, { byUserName: 'Omar', handedOver: false });
+      const words = lostReasonText('taken-over', taken);
+      assert.doesNotMatch(words, /You handed/);
+      assert.match(words, /^Omar asked for this page and you did not keep it/);
+      client.close();
+    });
+
+    it('a page handed over with the dialog says so, naming who has it', async () => {
+      const { client, socket } = await connected();
+      const app = handoverOn(client);
+      await askedForFilters(client, socket);
+      const answered = app.handover.answer(true);
+      await socket.answer('answer-takeover', () => ['takeover-answered', { resource: FILTERS, accept: true }]);
+      await answered;
+      assert.equal(lostReasonText('taken-over', app.handover.takenOver('item:5:filters')), 'You handed this page over to Omar.');
       client.close();
     });
 

@@ -1,8 +1,8 @@
-// The demo's drafts (model.js): which saved value a draft edits, and which drafts are stale.
+// The demo's words and drafts (model.js): which saved value a draft edits, and which drafts are stale.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { normalizeConfigurator, savedValue, staleDrafts } from '../model.js';
+import { lostReasonText, normalizeConfigurator, savedValue, staleDrafts } from '../model.js';
 
 const VIEW = normalizeConfigurator({
   id: 12, name: 'City bike', variables: [{ id: 40, name: 'weight', formula: 'sum(w)' }],
@@ -30,5 +30,14 @@ describe('the saved value a draft edits', () => {
   it('makes a draft stale once it is no longer its base: changed or deleted by someone else', () => {
     const bases = new Map([['e:filters:31:expression', 'size >= 52'], ['item:6:name', 'Fork'], ['e:filters:99:expression', 'x']]);
     assert.deepEqual(staleDrafts(bases, VIEW), ['e:filters:31:expression', 'e:filters:99:expression']);
+  });
+});
+
+describe('why a page was taken over, in words', () => {
+  it('says the user handed it over only when they did, and names who has it', () => {
+    assert.equal(lostReasonText('taken-over', { byUserName: 'Tom', handedOver: true }), 'You handed this page over to Tom.');
+    assert.equal(lostReasonText('taken-over', { byUserName: 'Tom', handedOver: false }),
+      'Tom asked for this page and you did not keep it within the time given, so it passed to them.');
+    assert.doesNotMatch(lostReasonText('taken-over'), /You handed/);
   });
 });
