@@ -30,7 +30,7 @@ export function createTabs(userId) {
       if (!held) {
         held = locks.request(gate(key), { mode: 'shared' }, () => new Promise((seen) => {
           locks.request(`${gate(key)}\n${tab}`, () => new Promise((release) => seen(() => release(undefined))));
-        }));
+        })).catch(() => () => {}); // Web Locks refused: the other tabs cannot see it, and the page is edited all the same
         mine.set(key, held);
       }
       await held;
@@ -54,13 +54,18 @@ export function createTabs(userId) {
         await unlock();
         return;
       }
-      await locks.request(gate(key), { mode: 'exclusive' }, async () => {
+      const unlocked = await locks.request(gate(key), { mode: 'exclusive' }, async () => {
         const { held = [] } = await locks.query();
         const others = held.some((lock) => lock.name?.startsWith(`${gate(key)}\n`) && lock.name !== `${gate(key)}\n${tab}`);
-        if (!others && !mine.has(key)) {
-          await unlock();
+        if (others || mine.has(key)) {
+          return true; // another tab edits it (or this one again): it stays
         }
-      });
+        await unlock();
+        return true;
+      }).catch(() => false);
+      if (!unlocked) {
+        await unlock(); // Web Locks refused: unlock as a single tab does
+      }
     },
 
     /** Signed out: this tab edits nothing any more. */
