@@ -45,9 +45,18 @@ public class DemoLoginResource {
      */
     @ServerRequestFilter(preMatching = true)
     public void hideWhenOff(ContainerRequestContext request) {
-        if (!config.demoLogin().enabled() && PATH.equals(request.getUriInfo().getPath())) {
-            throw new NotFoundException("demo login is off on this server");
+        if (!config.demoLogin().enabled() && isPath(request.getUriInfo().getPath())) {
+            throw off();
         }
+    }
+
+    /** This path, as the router matches it: with trailing slashes too. */
+    static boolean isPath(String path) {
+        return PATH.equals(path.replaceFirst("/+$", ""));
+    }
+
+    private static NotFoundException off() {
+        return new NotFoundException("demo login is off on this server");
     }
 
     @POST
@@ -56,6 +65,9 @@ public class DemoLoginResource {
     @Operation(summary = "Demo login: a signed token for any user (only when editlock.demo-login.enabled)")
     @RequestBody(content = @Content(schema = @Schema(implementation = DemoLoginRequest.class)))
     public Response login(JsonNode body) {
+        if (!config.demoLogin().enabled()) {
+            throw off(); // the filter hides the path already; this stays the last word on handing out tokens
+        }
         String problem = problemWith(body);
         if (problem != null) {
             return Response.status(Response.Status.BAD_REQUEST)

@@ -13,7 +13,7 @@ import org.jboss.resteasy.reactive.server.ServerRequestFilter;
  * hears nothing else, not which methods a path has (405), which bodies or answers it takes (415, 406),
  * nor whether it exists (404). The resources' own {@code @Authenticated} checks run only after a route
  * matched, so this asks for the caller before matching. The demo sign-in, where tokens come from, and
- * preflight {@code OPTIONS}, which browsers send without credentials, are left to their routes.
+ * a browser's CORS preflight, which carries no credentials, are left to their routes.
  */
 public class TokenFirst {
 
@@ -28,9 +28,7 @@ public class TokenFirst {
     @ServerRequestFilter(preMatching = true, priority = Priorities.AUTHENTICATION)
     public Uni<Void> requireToken(ContainerRequestContext request) {
         String path = request.getUriInfo().getPath();
-        if (!path.startsWith(API)
-                || path.equals(DemoLoginResource.PATH)
-                || request.getMethod().equals(HttpMethod.OPTIONS)) {
+        if (!path.startsWith(API) || DemoLoginResource.isPath(path) || isPreflight(request)) {
             return Uni.createFrom().voidItem();
         }
         // A token that does not verify fails here with the exception a route's own check would raise.
@@ -41,5 +39,12 @@ public class TokenFirst {
                     }
                 })
                 .replaceWithVoid();
+    }
+
+    /** A browser's CORS preflight, which carries no credentials by design; any other OPTIONS needs a token. */
+    private static boolean isPreflight(ContainerRequestContext request) {
+        return request.getMethod().equals(HttpMethod.OPTIONS)
+                && request.getHeaderString("Origin") != null
+                && request.getHeaderString("Access-Control-Request-Method") != null;
     }
 }

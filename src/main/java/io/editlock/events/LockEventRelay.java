@@ -251,11 +251,14 @@ public class LockEventRelay {
                 Runnable tell = () -> send(session, lostFrame);
                 // Noted for every socket of the holder: any of them may be told of the grant later (its
                 // reply, a line's grant to all of them), and must then hear of its end after it.
-                if (session.socketId().equals(released.exceptSocketId())) {
-                    // The unlock's reply tells it, unless that reply was UNAVAILABLE.
-                    session.heldLocks().endedAsAsked(ended.resource(), ended.token(), released.reason(), tell);
-                } else {
+                if (!session.socketId().equals(released.exceptSocketId())) {
                     session.heldLocks().ended(ended.resource(), ended.token(), released.reason(), tell);
+                } else if (released.reason() == ReleaseReason.UNLOCK) {
+                    // Its unlock's reply tells it, unless that reply was UNAVAILABLE.
+                    session.heldLocks().endedByItsUnlock(ended.resource(), ended.token(), tell);
+                } else {
+                    // The reply that made it tells it (a grant's released list).
+                    session.heldLocks().ended(ended.resource(), ended.token(), released.reason(), () -> {});
                 }
             }
         }

@@ -142,7 +142,7 @@ public class RequestHandler {
                     .unlockUnavailable(
                             unlocked,
                             () -> writeReply.accept(answer.reply()),
-                            () -> sender.send(session, WireFormat.lockLost(unlocked, ReleaseReason.UNLOCK)));
+                            released -> sender.send(session, WireFormat.lockLost(released, ReleaseReason.UNLOCK)));
             return;
         }
         if (answer.grants().isEmpty()) {

@@ -276,7 +276,7 @@ public class IdempotentCreates {
         }
         return Optional.of(Response.status(kept.path("status").asInt())
                 .location(URI.create(kept.path("location").asText()))
-                .type(MediaType.APPLICATION_JSON_TYPE)
+                .type(MediaType.APPLICATION_JSON_TYPE.withCharset(StandardCharsets.UTF_8.name()))
                 .entity(kept.get("body"))
                 .build());
     }

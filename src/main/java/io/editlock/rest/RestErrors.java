@@ -101,7 +101,6 @@ public class RestErrors {
                 .entity(WireFormat.object().put("message", e.getMessage()));
         if (refusal.getStatus() == Response.Status.METHOD_NOT_ALLOWED.getStatusCode()
                 && refusal.getAllowedMethods().isEmpty()) {
-            // Raw, so that an encoded slash stays inside its segment as the router saw it.
             answer.allow(routes.allowed(request.getUriInfo().getRequestUri().getRawPath()));
         }
         return answer.build();

@@ -8,6 +8,8 @@ import jakarta.ws.rs.HttpMethod;
 import jakarta.ws.rs.Path;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -54,12 +56,14 @@ public class RouteMethods {
     }
 
     /**
-     * What {@code path} (as the request names it, below the root) answers: its methods, HEAD where it
+     * What {@code rawPath} (as the request sent it, percent-encoded: an encoded slash stays inside its
+     * segment, as the router saw it) answers: its methods, HEAD where it
      * answers GET, and OPTIONS, which Quarkus REST answers on every path of a resource. Empty when no
      * route has that path.
      */
-    public Set<String> allowed(String path) {
-        List<String> segments = segments(path);
+    public Set<String> allowed(String rawPath) {
+        List<String> segments =
+                segments(rawPath).stream().map(RouteMethods::decoded).toList();
         Set<String> allowed = new TreeSet<>();
         for (Route route : routes) {
             if (route.matches(segments)) {
@@ -100,6 +104,13 @@ public class RouteMethods {
             }
         }
         return null;
+    }
+
+    /** A segment of a request's path as the router matches it: without matrix parameters, decoded. */
+    private static String decoded(String rawSegment) {
+        String segment = rawSegment.split(";", 2)[0];
+        // URLDecoder reads '+' as a space, which is a form's rule, not a path's.
+        return URLDecoder.decode(segment.replace("+", "%2B"), StandardCharsets.UTF_8);
     }
 
     private static List<String> segments(String path) {

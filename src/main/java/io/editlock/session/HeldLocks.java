@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * The locks a socket's client was told it holds and not yet told it lost. The node keeps this so that
@@ -74,11 +75,18 @@ public final class HeldLocks implements ToldGrants {
         ANSWERED_UNAVAILABLE
     }
 
+    /** @param released the page as the release named it (with its configurator), once heard */
+    private record UnlockState(Unlock stage, Resource released) {}
+
     private static final int UNLOCKS = 16;
 
-    private final Map<Resource, Unlock> unlocks = new LinkedHashMap<>(4, 0.75f, false) {
+    /**
+     * By canonical name: the client names an item page without its configurator, the release names it
+     * with.
+     */
+    private final Map<String, UnlockState> unlocks = new LinkedHashMap<>(4, 0.75f, false) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<Resource, Unlock> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<String, UnlockState> eldest) {
             return size() > UNLOCKS;
         }
     };
@@ -151,32 +159,36 @@ public final class HeldLocks implements ToldGrants {
     /** The client was told that whichever grant of {@code resource} it held ended. */
     public synchronized void ended(Resource resource) {
         told.remove(resource);
-        unlocks.remove(resource);
+        unlocks.remove(resource.canonical());
     }
 
     /** This socket asks to unlock {@code resource}; its release names this socket as the one that asked. */
     public synchronized void unlockAsked(Resource resource) {
-        unlocks.put(resource, Unlock.ASKED);
+        unlocks.put(resource.canonical(), new UnlockState(Unlock.ASKED, null));
     }
 
     /** The unlock of {@code resource} was answered, and not with UNAVAILABLE: its reply told what became of it. */
     public synchronized void unlockAnswered(Resource resource) {
-        unlocks.remove(resource);
+        unlocks.remove(resource.canonical());
     }
 
     /**
-     * The release that this socket's unlock of {@code resource} asked for, heard: as {@link #ended(Resource,
-     * long, ReleaseReason, Runnable)}, but its reply tells the client, unless that reply was UNAVAILABLE (the
-     * script ran in time and its answer came late): then {@code tell} tells it now.
+     * A release by an unlock that this socket asked for, heard: as {@link #ended(Resource, long,
+     * ReleaseReason, Runnable)}, but the unlock's reply tells the client, unless that reply was UNAVAILABLE
+     * (the script ran in time and its answer came late): then {@code tell} tells it now.
      */
-    public synchronized void endedAsAsked(Resource resource, long token, ReleaseReason reason, Runnable tell) {
+    public synchronized void endedByItsUnlock(Resource resource, long token, Runnable tell) {
         Told current = told.get(resource);
-        ended(resource, token, reason);
-        Unlock unlock = unlocks.get(resource);
-        if (unlock == Unlock.ASKED) {
-            unlocks.put(resource, Unlock.RELEASE_HEARD);
-        } else if (unlock == Unlock.ANSWERED_UNAVAILABLE) {
-            unlocks.remove(resource);
+        ended(resource, token, ReleaseReason.UNLOCK);
+        String page = resource.canonical();
+        UnlockState unlock = unlocks.get(page);
+        if (unlock == null) {
+            return;
+        }
+        if (unlock.stage() == Unlock.ASKED) {
+            unlocks.put(page, new UnlockState(Unlock.RELEASE_HEARD, resource));
+        } else if (unlock.stage() == Unlock.ANSWERED_UNAVAILABLE) {
+            unlocks.remove(page);
             if (current == null || current.token() <= token) {
                 tell.run();
             }
@@ -186,14 +198,18 @@ public final class HeldLocks implements ToldGrants {
     /**
      * The unlock of {@code resource} is answered UNAVAILABLE with {@code writeReply}, under this object's
      * monitor. The store may have carried it out all the same: if its release was heard meanwhile, {@code
-     * tellReleased} follows the reply at once; else {@link #endedAsAsked} tells it when it is heard.
+     * tellReleased} is given the page as the release named it and follows the reply at once; else {@link
+     * #endedByItsUnlock} tells it when it is heard.
      */
-    public synchronized void unlockUnavailable(Resource resource, Runnable writeReply, Runnable tellReleased) {
+    public synchronized void unlockUnavailable(
+            Resource resource, Runnable writeReply, Consumer<Resource> tellReleased) {
         writeReply.run();
-        if (unlocks.remove(resource) == Unlock.RELEASE_HEARD) {
-            tellReleased.run();
+        String page = resource.canonical();
+        UnlockState unlock = unlocks.remove(page);
+        if (unlock != null && unlock.stage() == Unlock.RELEASE_HEARD) {
+            tellReleased.accept(unlock.released());
         } else {
-            unlocks.put(resource, Unlock.ANSWERED_UNAVAILABLE);
+            unlocks.put(page, new UnlockState(Unlock.ANSWERED_UNAVAILABLE, null));
         }
     }
 

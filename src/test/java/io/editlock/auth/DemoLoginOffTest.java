@@ -8,7 +8,7 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** docs/protocol.md §3: with demo login off, its path is not there, whatever the method. */
 @QuarkusTest
@@ -22,12 +22,22 @@ class DemoLoginOffTest {
         }
     }
 
-    @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"POST", "GET", "HEAD", "PUT", "DELETE", "PATCH"})
-    void everyMethodFindsNothing(String method) {
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource({
+        "POST, /api/auth/demo-login",
+        "GET, /api/auth/demo-login",
+        "HEAD, /api/auth/demo-login",
+        "PUT, /api/auth/demo-login",
+        "DELETE, /api/auth/demo-login",
+        "PATCH, /api/auth/demo-login",
+        "POST, /api/auth/demo-login/",
+        "POST, /api/auth/demo-login//",
+        "GET, /api/auth/demo-login/"
+    })
+    void everyMethodFindsNothing(String method, String path) {
         var answer = given().contentType("application/json")
                 .body("{\"userId\":\"u-sara\",\"name\":\"Sara\"}")
-                .request(method, "/api/auth/demo-login")
+                .request(method, path)
                 .then()
                 .statusCode(404);
         if (!method.equals("HEAD")) {

@@ -1,11 +1,13 @@
 package io.editlock.auth;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.notNullValue;
 
 import io.editlock.support.DemoLogin;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.specification.RequestSpecification;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -27,7 +29,8 @@ class TokenFirstTest {
                 "GET    | /api/nothing-here               | application/json | application/json | 404",
                 "GET    | /api/configurators/999999999    | application/json | application/json | 404",
                 "PATCH  | /api/filters/999999999          | application/json | application/json | 400",
-                "DELETE | /api/locks/configurator:1       | application/json | application/json | 403"
+                "DELETE | /api/locks/configurator:1       | application/json | application/json | 403",
+                "OPTIONS| /api/configurators/5            | application/json | application/json | 200"
             })
     void noTokenIsRefusedBeforeAnythingElse(
             String method, String path, String contentType, String accept, int withToken) {
@@ -42,6 +45,16 @@ class TokenFirstTest {
                 .request(method, path)
                 .then()
                 .statusCode(withToken);
+    }
+
+    /** A browser's CORS preflight carries no credentials by design: it is left to the route. */
+    @Test
+    void aPreflightNeedsNoToken() {
+        given().header("Origin", "https://configurator.example")
+                .header("Access-Control-Request-Method", "PATCH")
+                .options("/api/filters/5")
+                .then()
+                .statusCode(not(401));
     }
 
     private static void refusedWith401(

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.lock.LockService;
+import io.editlock.lock.Page;
 import io.editlock.lock.Resource;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.PipelinedRedis;
@@ -27,6 +28,8 @@ import java.util.Map;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * docs/protocol.md §4: an unlock answered UNAVAILABLE may have been carried out all the same, when its
@@ -61,17 +64,38 @@ class UnlockAnsweredLateTest {
         sockets.close();
     }
 
+    /** The pages an unlock names: an item page is named without its configurator, its release with it. */
+    enum Locked {
+        VARIABLES,
+        ITEM_PAGE;
+
+        /** The page's resource, as the client names it, in a configurator with one item. */
+        Resource resource(long c, long item) {
+            return this == VARIABLES ? Resource.variables(c) : Resource.itemPage(item, Page.FILTERS);
+        }
+
+        String suffix() {
+            return this == VARIABLES ? "variables" : "item-subresource";
+        }
+
+        Map<String, Object> data(long c, long item) {
+            return this == VARIABLES ? Map.of("configuratorId", c) : Map.of("itemId", item, "page", "filters");
+        }
+    }
+
     /** The release is heard while the answer is on its way, and the answer then does not come. */
-    @Test
-    void aReleaseHeardBeforeTheUnavailableReplyIsToldAfterIt() {
+    @ParameterizedTest
+    @EnumSource(Locked.class)
+    void aReleaseHeardBeforeTheUnavailableReplyIsToldAfterIt(Locked page) {
         TestUser saraUser = DemoLogin.user("Sara");
         long c = Api.configurator(saraUser);
+        long item = Api.item(saraUser, c, null);
         WsClient sara = sockets.connect(base, saraUser);
         WsClient tom = sockets.connect(base, DemoLogin.user("Tom"));
         tom.request("watch", Map.of("configuratorId", c));
         assertEquals(
                 "lock-acquired",
-                sara.request("lock-variables", Map.of("configuratorId", c))
+                sara.request("lock-" + page.suffix(), page.data(c, item))
                         .path("event")
                         .asText());
 
@@ -79,40 +103,42 @@ class UnlockAnsweredLateTest {
             tom.awaitEvent(frame -> "lock-released".equals(frame.path("event").asText()), WAIT);
             throw new IllegalStateException("the answer was lost on its way");
         });
-        JsonNode reply = sara.request("unlock-variables", Map.of("configuratorId", c));
+        JsonNode reply = sara.request("unlock-" + page.suffix(), page.data(c, item));
 
         assertUnavailable(reply);
-        assertLostOnceAfter(sara, reply);
+        assertLostOnceAfter(sara, reply, c);
         assertFalse(held(c), "the store released it");
     }
 
     /** The answer does not come in time, and the release the store made all the same is heard after it. */
-    @Test
-    void aReleaseHeardAfterTheUnavailableReplyIsToldWhenItIsHeard() {
+    @ParameterizedTest
+    @EnumSource(Locked.class)
+    void aReleaseHeardAfterTheUnavailableReplyIsToldWhenItIsHeard(Locked page) {
         TestUser saraUser = DemoLogin.user("Sara");
         long c = Api.configurator(saraUser);
+        long item = Api.item(saraUser, c, null);
         WsClient sara = sockets.connect(base, saraUser);
         assertEquals(
                 "lock-acquired",
-                sara.request("lock-variables", Map.of("configuratorId", c))
+                sara.request("lock-" + page.suffix(), page.data(c, item))
                         .path("event")
                         .asText());
 
         ScriptHooks.install(pipelined)
                 .beforeNext(
                         "release_lock", () -> Uni.createFrom().failure(new IllegalStateException("no answer in time")));
-        JsonNode reply = sara.request("unlock-variables", Map.of("configuratorId", c));
+        JsonNode reply = sara.request("unlock-" + page.suffix(), page.data(c, item));
         assertUnavailable(reply);
         assertTrue(held(c), "nothing was released yet");
 
         // The store runs the unlock late, as asked by that socket.
-        locks.release(Resource.variables(c), saraUser.id(), sara.socketId())
+        locks.release(page.resource(c, item), saraUser.id(), sara.socketId())
                 .await()
                 .atMost(WAIT);
 
         JsonNode lost = sara.awaitEvent(unasked("lock-lost"), WAIT);
         assertEquals("unlock", lost.path("data").path("reason").asText(), lost.toString());
-        assertLostOnceAfter(sara, reply);
+        assertLostOnceAfter(sara, reply, c);
     }
 
     /** An unlock answered UNAVAILABLE that the store never carried out leaves the socket holding the page. */
@@ -146,13 +172,40 @@ class UnlockAnsweredLateTest {
         assertEquals(List.of(), sara.frames(unasked("lock-lost")), "told by its reply: " + sara.received());
     }
 
+    /**
+     * The one-configurator rule's release names the socket that asked for the other configurator: its
+     * reply tells it ({@code released}), and no {@code lock-lost} comes, whatever an earlier unlock left.
+     */
+    @Test
+    void aReleaseByTheOneConfiguratorRuleIsToldByItsReplyOnly() {
+        TestUser saraUser = DemoLogin.user("Sara");
+        long first = Api.configurator(saraUser);
+        long second = Api.configurator(saraUser);
+        WsClient sara = sockets.connect(base, saraUser);
+        assertEquals(
+                "lock-acquired",
+                sara.request("lock-configurator", Map.of("configuratorId", first))
+                        .path("event")
+                        .asText());
+        ScriptHooks.install(pipelined)
+                .beforeNext(
+                        "release_lock", () -> Uni.createFrom().failure(new IllegalStateException("no answer in time")));
+        assertUnavailable(sara.request("unlock-configurator", Map.of("configuratorId", first)));
+
+        JsonNode switched = sara.request("lock-configurator", Map.of("configuratorId", second));
+        assertEquals("lock-acquired", switched.path("event").asText(), switched.toString());
+        assertEquals(1, switched.path("data").path("released").size(), switched.toString());
+        sara.request("touch", Map.of());
+        assertEquals(List.of(), sara.frames(unasked("lock-lost")), "told by the reply: " + sara.received());
+    }
+
     private static void assertUnavailable(JsonNode reply) {
         assertEquals("unlock-failed", reply.path("event").asText(), reply.toString());
         assertEquals("UNAVAILABLE", reply.path("data").path("code").asText(), reply.toString());
     }
 
     /** After the reply, and before the reply to a request sent after it, one lock-lost (reason unlock). */
-    private static void assertLostOnceAfter(WsClient socket, JsonNode reply) {
+    private static void assertLostOnceAfter(WsClient socket, JsonNode reply, long c) {
         socket.request("touch", Map.of());
         List<JsonNode> received = socket.received();
         List<JsonNode> after = received.subList(received.indexOf(reply) + 1, received.size()).stream()
@@ -160,6 +213,14 @@ class UnlockAnsweredLateTest {
                 .toList();
         assertEquals(1, after.size(), "lock-lost once after the reply: " + received);
         assertEquals("unlock", after.get(0).path("data").path("reason").asText(), after.toString());
+        assertEquals(
+                c,
+                after.get(0)
+                        .path("data")
+                        .path("resource")
+                        .path("configuratorId")
+                        .asLong(),
+                "the page with its configurator (docs/protocol.md §4): " + after);
         assertEquals(
                 List.of(),
                 received.subList(0, received.indexOf(reply)).stream()

@@ -34,6 +34,8 @@ class FrameworkRefusalsTest {
         "GET    | /api/items/3/attribute-values      | OPTIONS, POST",
         "POST   | /api/filters/12                    | DELETE, GET, HEAD, OPTIONS, PATCH",
         "POST   | /api/filters/a%2Fb                 | DELETE, GET, HEAD, OPTIONS, PATCH",
+        "PUT    | /api/%63onfigurators/5             | DELETE, GET, HEAD, OPTIONS, PATCH",
+        "GET    | /api/items/5/%66ilters             | OPTIONS, POST",
         "PUT    | /api/variables/12                  | DELETE, GET, HEAD, OPTIONS, PATCH",
         "GET    | /api/locks/configurator:1          | DELETE, OPTIONS"
     };

@@ -70,6 +70,7 @@ class KeyedRetryAfterDeleteTest {
         if (status == 201) {
             assertEquals(created.first().header("Location"), retry.header("Location"), scenario);
             assertEquals(created.first().asString(), retry.asString(), scenario + ": the first answer again");
+            assertEquals(created.first().contentType(), retry.contentType(), scenario + ": its Content-Type too");
             as(sara).get(retry.header("Location")).then().statusCode(404);
         }
         assertFalse(indexed(created.entity(), created.id()), scenario + ": the retry put an index entry back");

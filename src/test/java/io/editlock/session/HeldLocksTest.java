@@ -30,10 +30,10 @@ class HeldLocksTest {
         held.granted(grant(VARIABLES, 7));
         List<String> told = new ArrayList<>();
         held.unlockAsked(VARIABLES);
-        held.endedAsAsked(VARIABLES, 7, ReleaseReason.UNLOCK, () -> told.add("lost"));
+        held.endedByItsUnlock(VARIABLES, 7, () -> told.add("lost"));
         assertEquals(List.of(), told, "the reply is still to come");
-        held.unlockUnavailable(VARIABLES, () -> told.add("reply"), () -> told.add("lost"));
-        assertEquals(List.of("reply", "lost"), told);
+        held.unlockUnavailable(VARIABLES, () -> told.add("reply"), page -> told.add("lost " + page));
+        assertEquals(List.of("reply", "lost " + VARIABLES), told);
     }
 
     @Test
@@ -41,10 +41,10 @@ class HeldLocksTest {
         held.granted(grant(VARIABLES, 7));
         List<String> told = new ArrayList<>();
         held.unlockAsked(VARIABLES);
-        held.unlockUnavailable(VARIABLES, () -> told.add("reply"), () -> told.add("lost at once"));
-        held.endedAsAsked(VARIABLES, 7, ReleaseReason.UNLOCK, () -> told.add("lost"));
+        held.unlockUnavailable(VARIABLES, () -> told.add("reply"), page -> told.add("lost at once"));
+        held.endedByItsUnlock(VARIABLES, 7, () -> told.add("lost"));
         assertEquals(List.of("reply", "lost"), told);
-        held.endedAsAsked(VARIABLES, 7, ReleaseReason.UNLOCK, () -> told.add("again"));
+        held.endedByItsUnlock(VARIABLES, 7, () -> told.add("again"));
         assertEquals(List.of("reply", "lost"), told, "told once");
     }
 
@@ -53,12 +53,12 @@ class HeldLocksTest {
         held.granted(grant(VARIABLES, 7));
         List<String> told = new ArrayList<>();
         held.unlockAsked(VARIABLES);
-        held.endedAsAsked(VARIABLES, 7, ReleaseReason.UNLOCK, () -> told.add("lost"));
+        held.endedByItsUnlock(VARIABLES, 7, () -> told.add("lost"));
         held.ended(VARIABLES);
-        held.endedAsAsked(VARIABLES, 7, ReleaseReason.UNLOCK, () -> told.add("lost"));
+        held.endedByItsUnlock(VARIABLES, 7, () -> told.add("lost"));
         held.unlockAsked(FILTERS);
         held.unlockAnswered(FILTERS);
-        held.endedAsAsked(FILTERS, 8, ReleaseReason.UNLOCK, () -> told.add("lost"));
+        held.endedByItsUnlock(FILTERS, 8, () -> told.add("lost"));
         assertEquals(List.of(), told);
     }
 
