@@ -10,13 +10,11 @@
  */
 
 /**
- * The signed-in user's connections: the socket client, the REST API, the take-over and waiting part, the other tabs.
+ * The signed-in user's connections: the socket client, the REST API, the take-over and waiting part.
  * @typedef {object} Session
  * @property {import('../editlock-client.js').EditlockClient} client
  * @property {import('../api.js').Api} api
  * @property {ReturnType<typeof import('../handover.js').installHandover>} handover
- * @property {ReturnType<typeof import('./tabs.js').createTabs>} tabs the user's other tabs in this browser, so
- *   that leaving a page does not unlock it while another tab edits it
  */
 
 /**

@@ -44,15 +44,14 @@ export function createEditSession(app) {
     if (edit.acquiring || state.edit !== edit || !app.session) {
       return;
     }
-    const { client, tabs } = app.session;
+    const { client } = app.session;
     edit.acquiring = true;
     clearTimeout(retryTimer);
     try {
-      await tabs?.editing(edit.key); // the user's other tabs see it before the lock is asked for
       const lock = await client.lock(edit.resource);
       if (state.edit !== edit) {
         if (!reopened(edit.key)) {
-          giveBack(edit.resource); // the user moved on meanwhile
+          client.unlock(edit.resource).catch(() => {}); // the user moved on meanwhile
         }
         return;
       }
@@ -110,24 +109,6 @@ export function createEditSession(app) {
   }
 
   /**
-   * Unlocks a lock nobody here edits with any more, unless another tab of the user edits that page.
-   * @param {Resource} resource
-   */
-  function giveBack(resource) {
-    const client = app.session?.client;
-    if (!client) {
-      return;
-    }
-    const unlock = () => client.unlock(resource).then(() => {}, () => {});
-    const tabs = app.session?.tabs;
-    if (tabs) {
-      tabs.unlockUnlessEdited(resourceKey(resource), unlock);
-    } else {
-      unlock();
-    }
-  }
-
-  /**
    * Releases the locks handed to us only because they stood in the page's way (edit.steps): the page is
    * ours, or left, and a lock the user holds without looking at it (a whole configurator) would keep
    * everybody else out for nothing. One that the page open now is itself stays: it is that page's lock.
@@ -139,7 +120,7 @@ export function createEditSession(app) {
     const client = app.session?.client;
     for (const step of steps) {
       if (client && !reopened(resourceKey(step)) && client.heldLock(step)) {
-        giveBack(step);
+        client.unlock(step).catch(() => {});
       }
     }
   }
@@ -171,14 +152,13 @@ export function createEditSession(app) {
   function leave(edit) {
     clearTimeout(retryTimer);
     app.session?.handover.left(edit);
-    app.session?.tabs?.left(edit.key);
     // Deletes waiting for their Undo go out now, while the page's lock still fences them.
     const deletes = app.writes.sendPendingDeletes();
     const client = app.session?.client;
     if (client && (client.heldLock(edit.resource) || edit.steps?.length)) {
       Promise.allSettled(deletes).then(() => {
         if (!reopened(edit.key) && client.heldLock(edit.resource)) {
-          giveBack(edit.resource); // not while another tab of the user still edits the page
+          client.unlock(edit.resource).catch(() => {});
         }
         releaseSteps(edit);
       });
@@ -288,7 +268,7 @@ export function createEditSession(app) {
         return;
       }
       if (!edit?.steps?.some((step) => resourceKey(step) === key)) {
-        giveBack(lock.resource);
+        app.session?.client.unlock(lock.resource).catch(() => {});
       }
     },
 

@@ -4,7 +4,6 @@
 import { EditlockClient, tokenExpiry } from '../editlock-client.js';
 import { Api, demoLogin } from '../api.js';
 import { installHandover } from '../handover.js';
-import { createTabs } from './tabs.js';
 import { saveSession, forgetSession } from '../session.js';
 
 /** A token with less than this left is replaced (the client renews the socket's a minute before its end). */
@@ -55,7 +54,6 @@ export function createSignIn(app) {
     const session = app.session;
     forgetSession(localStorage);
     session?.handover.close();
-    session?.tabs.close();
     app.session = null;
     Object.assign(state, { auth: null, connection: 'idle', route: { view: 'home' }, configurators: null, view: null, locks: [], edit: null });
     state.drafts.clear();
@@ -106,7 +104,7 @@ export function createSignIn(app) {
     });
     const handover = installHandover({ client, state, render: app.render, toast: app.toast,
       granted: (lock, forKey) => app.edit.granted(lock, forKey), retry: (edit) => app.edit.acquire(edit) });
-    app.session = { client, api, handover, tabs: createTabs(auth.userId) };
+    app.session = { client, api, handover };
     on('resumed', (detail) => {
       if (detail.locks.length > 0 && !detail.reload) {
         app.toast('Reconnected. Your edit lock was kept.');

@@ -14,7 +14,7 @@ function signedIn(deletes) {
     state: { ...initialState(), auth: { token: 't', userId: 'demo-sara', name: 'Sara', admin: false }, route: { view: 'item', configuratorId: 12 } },
     render: () => {},
     toast: () => () => {},
-    session: { client: { close: (reason) => closes.push(reason) }, handover: { close() {} }, tabs: { close() {} } },
+    session: { client: { close: (reason) => closes.push(reason) }, handover: { close() {} } },
     sentWhileSignedIn: null,
   };
   app.writes = {
