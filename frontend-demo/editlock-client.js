@@ -299,7 +299,8 @@ function requestsFor(resource) {
  * - `lock-released` `{resource, reason, ownerUserId, ownerUserName}` — a lock in a watched configurator was released
  * - `lock-lost` `{resource, reason}` — one of your locks was taken away (`expired`, `admin`, `idle`,
  *   `replaced`, `disconnect`, `deleted`); also when a drop could not be resumed, even if asking again
- *   got the page anew: then `lock-acquired` `{lock, released, retaken: true}` follows with the new grant
+ *   got the page anew: then `lock-acquired` `{lock, released, retaken: true}` follows with the new grant.
+ *   One for a lock this client does not hold (another tab's grant) is not emitted
  * - `content-changed` `{configuratorId, entity, id, op}` — a REST write changed a watched configurator
  * - `statechange` `{state, previous}` — see {@link ConnectionState}
  * - `connected` `{welcome, reconnected}` — a socket is open and ready (after a reconnect: resumed and re-watched)
@@ -824,6 +825,9 @@ export class EditlockClient extends EventTarget {
   #broadcast(event, data) {
     switch (event) {
       case 'lock-lost':
+        if (!data.resource || !this.heldLock(data.resource)) {
+          return; // a lock this client does not hold: another tab's grant, or one not known here yet (docs/protocol.md §4)
+        }
         this.#forget(data.resource);
         break;
       case 'lock-released':

@@ -66,6 +66,18 @@ describe('EditlockClient', () => {
     client.close();
   });
 
+  it('ignores a lock-lost for a lock it does not hold (another tab\u2019s grant that ended)', async () => {
+    const { client, socket } = await connected();
+    const lost = events(client, 'lock-lost');
+    socket.push('lock-lost', { resource: FILTERS, reason: 'disconnect' });
+    const granted = client.lockItemPage(5, 'filters');
+    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
+    await granted;
+    assert.deepEqual(lost, [], 'no lock-lost is told for a lock this client never held');
+    assert.equal(client.heldLock(FILTERS)?.token, 17, 'the grant that came after stays');
+    client.close();
+  });
+
   it('after a drop reconnects, retries RESUME_FAILED, gets the same grant back and watches again', async () => {
     const { client, socket } = await connected();
     const watching = client.watch(12);
