@@ -169,11 +169,16 @@ export function installHandover(app) {
     }
   });
   on('takeover-requested', (detail) => {
-    // Every socket of the holder is asked; the dialog belongs where the page is held (a tab editing it).
+    // Every socket of the holder is asked; the dialog belongs where the page is held and open (the tab
+    // editing it). Other tabs need none: the answer of one is the user's.
+    const key = resourceKey(detail.resource);
     if (!client.heldLock(detail.resource)) {
       return;
     }
-    askedOfUs.set(resourceKey(detail.resource), { byUserName: detail.byUserName, handedOver: false });
+    askedOfUs.set(key, { byUserName: detail.byUserName, handedOver: false });
+    if (state.edit?.key !== key) {
+      return;
+    }
     handover.request = detail;
     tick();
     render();

@@ -132,8 +132,9 @@ function takenOverText(takenOver) {
   if (takenOver && takenOver.handedOver) {
     return `You handed this page over to ${who}.`;
   }
-  // Not said yes to here: the consent window ended without a "Keep" (or another tab handed it over).
-  return `${who} asked for this page and you did not keep it within the time given, so it passed to them.`;
+  // Not said yes to here: the consent window ended without a "Keep", or another tab of the user handed it
+  // over; this tab cannot tell which, so it says only what is true either way.
+  return `${who} asked for this page; it passed to them.`;
 }
 
 /**

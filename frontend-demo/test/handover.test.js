@@ -54,8 +54,9 @@ function closeAfter(t, client, app) {
 
 const EDIT = { key: 'item:5:filters', resource: FILTERS, status: 'blocked', blockedBy: { name: 'Sara' } };
 
-/** The client holds FILTERS (as Tom), and Omar asks Tom for it, with a consent window of `windowMs`. */
-async function askedForFilters(client, socket, windowMs = 30_000) {
+/** The client holds FILTERS (as Tom), open in `app`, and Omar asks Tom for it, with a consent window of `windowMs`. */
+async function askedForFilters(app, client, socket, windowMs = 30_000) {
+  app.state.edit = { key: 'item:5:filters', resource: FILTERS, status: 'editing' };
   const granted = client.lockItemPage(5, 'filters');
   await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17, ['7', 'Tom']), released: [] }]);
   await granted;
@@ -261,7 +262,7 @@ describe('the demo\u2019s take-over and waiting part', () => {
     it('goes, and its clock stops, when the holder unlocks the page', async () => {
       const { client, socket } = await connected();
       const app = handoverOn(client);
-      await askedForFilters(client, socket);
+      await askedForFilters(app, client, socket);
       assert.equal(app.state.handover.request.byUserName, 'Omar');
       assert.equal(intervals.running.size, 1, 'the countdown runs');
 
@@ -276,7 +277,7 @@ describe('the demo\u2019s take-over and waiting part', () => {
     it('goes at once, and its clock stops, when the page is left', async () => {
       const { client, socket } = await connected();
       const app = handoverOn(client);
-      await askedForFilters(client, socket);
+      await askedForFilters(app, client, socket);
       app.handover.left({ key: 'item:5:filters', resource: FILTERS, status: 'editing' });
       assert.equal(app.state.handover.request, null);
       assert.equal(intervals.running.size, 0);
@@ -286,7 +287,7 @@ describe('the demo\u2019s take-over and waiting part', () => {
     it('goes, and its clock stops, on sign-out', async () => {
       const { client, socket } = await connected();
       const app = handoverOn(client);
-      await askedForFilters(client, socket);
+      await askedForFilters(app, client, socket);
       app.handover.close();
       assert.equal(app.state.handover.request, null);
       assert.equal(intervals.running.size, 0);
@@ -296,20 +297,20 @@ describe('the demo\u2019s take-over and waiting part', () => {
     it('a page that passed when nobody answered names the asker, and does not say the user handed it over', async () => {
       const { client, socket } = await connected();
       const app = handoverOn(client);
-      await askedForFilters(client, socket, 1200);
+      await askedForFilters(app, client, socket, 1200);
       await until(() => app.state.handover.request === null); // the window ended without an answer
       const taken = app.handover.takenOver('item:5:filters');
       assert.deepEqual(taken, { byUserName: 'Omar', handedOver: false });
       const words = lostReasonText('taken-over', taken);
       assert.doesNotMatch(words, /You handed/);
-      assert.match(words, /^Omar asked for this page and you did not keep it/);
+      assert.equal(words, 'Omar asked for this page; it passed to them.');
       client.close();
     });
 
     it('a page handed over with the dialog says so, naming who has it', async () => {
       const { client, socket } = await connected();
       const app = handoverOn(client);
-      await askedForFilters(client, socket);
+      await askedForFilters(app, client, socket);
       const answered = app.handover.answer(true);
       await socket.answer('answer-takeover', () => ['takeover-answered', { resource: FILTERS, accept: true }]);
       await answered;
@@ -320,11 +321,25 @@ describe('the demo\u2019s take-over and waiting part', () => {
     it('goes when its consent window is over (another tab may have answered: this one hears nothing of it)', async () => {
       const { client, socket } = await connected();
       const app = handoverOn(client);
-      await askedForFilters(client, socket, 1200);
+      await askedForFilters(app, client, socket, 1200);
       const deadline = Date.parse(app.state.handover.request.deadline);
       await until(() => app.state.handover.request === null);
       assert.ok(Date.now() >= deadline, 'not before the deadline');
       assert.equal(intervals.running.size, 0, 'not left standing at 0 s');
+      client.close();
+    });
+
+    it('is shown only in a tab whose open page it is: a tab that holds the page but shows another shows none', async () => {
+      const { client, socket } = await connected();
+      const app = handoverOn(client);
+      await askedForFilters(app, client, socket);
+      assert.ok(app.state.handover.request, 'shown in the tab showing the page');
+      app.state.handover.request = null;
+      app.state.edit = { key: 'item:6:filters', resource: { ...FILTERS, itemId: 6 }, status: 'editing' };
+      socket.push('takeover-requested', { resource: FILTERS, byUserId: '8', byUserName: 'Omar', deadline: new Date(Date.now() + 30_000).toISOString() });
+      assert.equal(app.state.handover.request, null, 'no dialog in a tab showing another page');
+      assert.deepEqual(app.handover.takenOver('item:5:filters'), { byUserName: 'Omar', handedOver: false });
+      app.handover.close();
       client.close();
     });
 
