@@ -35,8 +35,9 @@ const LEFT_LINE_BECAUSE = /** @type {Record<string, string>} */ ({
 
 /**
  * @param {{client: import('./editlock-client.js').EditlockClient, state: State, render: () => void,
- *          toast: import('./app/context.js').ToastFn, granted: (lock: Lock, forKey?: string) => void,
- *          retry: (edit: Edit) => void}} app `granted(lock, forKey)`: a lock handed to us for the page `forKey`
+ *          toast: import('./app/context.js').ToastFn, granted: (lock: Lock, forKey?: string, asked?: boolean) => void,
+ *          retry: (edit: Edit) => void}} app `granted(lock, forKey, asked)`: a lock handed to us for the page
+ *          `forKey`; `asked`: this tab asked for it (its socket keeps the lock, docs/protocol.md §13, §14)
  */
 export function installHandover(app) {
   const { client, state, render, toast } = app;
@@ -100,14 +101,19 @@ export function installHandover(app) {
     }
   };
 
-  /** @param {Lock} lock */
-  const grantedHere = (lock) => {
+  /**
+   * @param {Lock} lock
+   * @param {boolean} [askedHere] asked for by this tab's socket (a wait-for answered with the lock)
+   */
+  const grantedHere = (lock, askedHere = false) => {
     const key = resourceKey(lock.resource);
     const asked = handover.asked;
+    // Only the sockets that asked keep a grant from a line or a hand-over: this tab's line or request.
+    const keptHere = askedHere || asked?.lock === key || handover.queue?.key === key;
     if (asked && asked.lock === key) handover.asked = null;
     if (handover.queue && handover.queue.key === key) handover.queue = null;
     // A lock asked for because it stood in the open page's way is handed on for that page.
-    app.granted(lock, asked && asked.lock === key ? asked.key : key);
+    app.granted(lock, asked && asked.lock === key ? asked.key : key, keptHere);
     tick();
     render();
   };
@@ -289,7 +295,7 @@ export function installHandover(app) {
       try {
         const reply = await client.waitFor(edit.resource);
         if ('lock' in reply) {
-          grantedHere(reply.lock);
+          grantedHere(reply.lock, true);
           return;
         }
         handover.queue = { key: edit.key, position: reply.position };

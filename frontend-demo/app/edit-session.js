@@ -199,16 +199,24 @@ export function createEditSession(app) {
      * own lock makes it editable now. Another one stood in its way (the configurator lock Tom held while
      * Sara looked at an item page): with it ours, the page is locked next, and that lock is released
      * once the page is ours: the user asked for the page, not for more.
+     * Only the sockets that asked keep a grant from a line or a hand-over (docs/protocol.md §13, §14): a tab
+     * told of one it did not ask for asks for the lock itself first. The re-entry keeps the same token and
+     * makes this socket one that keeps the lock, so the page stays editable when the asking tab closes.
      * @param {Lock} lock
      * @param {string} [forKey] the page it was asked for, when not the lock's own
+     * @param {boolean} [asked] this tab's socket asked for it (and keeps it)
      */
-    granted(lock, forKey = resourceKey(lock.resource)) {
+    granted(lock, forKey = resourceKey(lock.resource), asked = false) {
       const edit = state.edit;
       if (!edit || edit.key !== forKey) {
         return;
       }
       if (edit.key === resourceKey(lock.resource)) {
-        editWith(edit, lock);
+        if (asked) {
+          editWith(edit, lock);
+        } else {
+          acquire(edit);
+        }
         return;
       }
       edit.steps = [...(edit.steps || []), lock.resource];

@@ -103,7 +103,7 @@ export function createSignIn(app) {
       }
     });
     const handover = installHandover({ client, state, render: app.render, toast: app.toast,
-      granted: (lock, forKey) => app.edit.granted(lock, forKey), retry: (edit) => app.edit.acquire(edit) });
+      granted: (lock, forKey, asked) => app.edit.granted(lock, forKey, asked), retry: (edit) => app.edit.acquire(edit) });
     app.session = { client, api, handover };
     on('resumed', (detail) => {
       if (detail.locks.length > 0 && !detail.reload) {

@@ -209,6 +209,44 @@ describe('the demo\u2019s edit session', () => {
     client.close();
   });
 
+  it('a grant another tab asked for (its turn in line) makes the page editable only once this tab has asked for the lock too', async () => {
+    const { client, socket } = await connected();
+    const app = demoAround(client);
+    app.edit.open('item:5:filters', { ...FILTERS });
+    const toms = lockOf(20, ['8', 'Tom']);
+    await socket.answer('lock-item-subresource', () => ['lock-failed', {
+      resource: FILTERS, code: 'LOCKED', message: 'Currently edited by Tom', lockedBy: 'Tom', lockedByUserId: '8', blocking: toms,
+    }]);
+    await until(() => app.state.edit.status === 'blocked');
+
+    // Another tab of Sara waited in line: every socket of hers is told, only that tab's keeps the grant.
+    socket.push('lock-acquired', { lock: lockOf(40), released: [], queued: true });
+    app.edit.granted(lockOf(40), 'item:5:filters', false);
+    const again = await until(() => socket.sent.filter((f) => f.event === 'lock-item-subresource')[1]);
+    assert.deepEqual(again.data, { itemId: 5, page: 'filters' }, 'this socket asks for the lock itself');
+    assert.notEqual(app.state.edit.status, 'editing', 'not editable on a grant this socket does not keep');
+    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(40), released: [] }]); // a re-entry
+    await until(() => app.state.edit.status === 'editing');
+    assert.equal(app.state.edit.token, 40, 'the same grant, kept by this socket too');
+    client.close();
+  });
+
+  it('a grant this tab asked for makes the page editable at once', async () => {
+    const { client, socket } = await connected();
+    const app = demoAround(client);
+    app.edit.open('item:5:filters', { ...FILTERS });
+    await socket.answer('lock-item-subresource', () => ['lock-failed', {
+      resource: FILTERS, code: 'LOCKED', message: 'Currently edited by Tom', lockedBy: 'Tom', lockedByUserId: '8', blocking: lockOf(20, ['8', 'Tom']),
+    }]);
+    await until(() => app.state.edit.status === 'blocked');
+    socket.push('takeover-granted', { lock: lockOf(41) });
+    app.edit.granted(lockOf(41), 'item:5:filters', true);
+    await until(() => app.state.edit.status === 'editing');
+    assert.equal(app.state.edit.token, 41);
+    assert.equal(socket.sent.filter((f) => f.event === 'lock-item-subresource').length, 1, 'nothing more to ask for');
+    client.close();
+  });
+
   describe('a lock in the page\u2019s way handed over for it (Tom edited the structure)', () => {
     /** Item 5's filters open and refused for Tom's structure; then his configurator lock is the client's. */
     async function handedOver(t) {

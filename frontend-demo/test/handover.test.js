@@ -20,7 +20,7 @@ function handoverOn(client) {
   const app = { state: { edit: null }, toasts: [], renders: 0, granted: [] };
   app.handover = installHandover({
     client, state: app.state, render: () => { app.renders += 1; }, toast: (text, kind) => app.toasts.push({ text, kind }),
-    granted: (lock, forKey) => app.granted.push({ lock, forKey }), retry: () => {},
+    granted: (lock, forKey, asked) => app.granted.push({ lock, forKey, asked }), retry: () => {},
   });
   return app;
 }
@@ -100,7 +100,7 @@ function demoAround(t, client) {
   app.edit = createEditSession(app);
   const handover = installHandover({
     client, state: app.state, render: () => {}, toast: (text, kind) => app.toasts.push({ text, kind }),
-    granted: (lock, forKey) => app.edit.granted(lock, forKey), retry: (edit) => app.edit.acquire(edit),
+    granted: (lock, forKey, asked) => app.edit.granted(lock, forKey, asked), retry: (edit) => app.edit.acquire(edit),
   });
   app.session = { client, handover };
   t.after(() => {
@@ -183,6 +183,34 @@ describe('the demo\u2019s take-over and waiting part', () => {
     client.close();
   });
 
+  it('a grant from the line is handed on as asked only in the tab that waited, not in another tab showing the page', async () => {
+    const first = await connected();
+    const waitingTab = handoverOn(first.client);
+    waitingTab.state.edit = { ...EDIT };
+    const waiting = waitingTab.handover.waitForPage(waitingTab.state.edit);
+    await first.socket.answer('wait-for', (frame) => ['queued', { resource: frame.data.resource, position: 1 }]);
+    await waiting;
+    // Another tab of the user, on the same page, that did not wait: a client on a socket of its own.
+    const other = new EditlockClient({ url: 'ws://test/locking', token: 'jwt', activityTarget: null, closeOnPageHide: false });
+    const opened = other.connect();
+    const second = { client: other, socket: await until(() => FakeSocket.all[1]) };
+    second.socket.welcome('r2', 'Tom');
+    await opened;
+    const otherTab = handoverOn(second.client);
+    otherTab.state.edit = { ...EDIT };
+
+    const lock = lockOf(31, ['7', 'Tom']);
+    first.socket.push('lock-acquired', { lock, released: [], queued: true });
+    second.socket.push('lock-acquired', { lock, released: [], queued: true });
+
+    assert.deepEqual(waitingTab.granted, [{ lock, forKey: 'item:5:filters', asked: true }], 'the waiting tab\u2019s socket keeps it');
+    assert.deepEqual(otherTab.granted, [{ lock, forKey: 'item:5:filters', asked: false }], 'the other tab must ask for it itself');
+    waitingTab.handover.close();
+    otherTab.handover.close();
+    first.client.close();
+    second.client.close();
+  });
+
   it('a place the server ended unasked no longer shows, and the user is told why', async () => {
     const { client, socket } = await connected();
     const app = handoverOn(client);
@@ -213,7 +241,7 @@ describe('the demo\u2019s take-over and waiting part', () => {
 
     const handed = heldBy(STRUCTURE, ['7', 'Sara'], 30);
     socket.push('takeover-granted', { lock: handed });
-    assert.deepEqual(app.granted, [{ lock: handed, forKey: 'item:5:filters' }], 'granted for the page Sara opened');
+    assert.deepEqual(app.granted, [{ lock: handed, forKey: 'item:5:filters', asked: true }], 'granted for the page Sara opened');
     assert.equal(app.state.handover.asked, null);
   });
 
