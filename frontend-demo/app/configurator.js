@@ -12,17 +12,23 @@ export function createConfigurator(app) {
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let reloadTimer;
 
-  /** Loads the open configurator (again). */
+  /**
+   * Loads the open configurator (again).
+   * @returns {Promise<boolean>} whether state.view is now what the server has (false: it could not be read,
+   *   or another configurator is open by now)
+   */
   async function reload() {
     const id = state.route.configuratorId;
     if (!id || !app.session) {
-      return;
+      return false;
     }
+    let read = false;
     try {
       const body = await app.session.api.configurator(id);
       if (state.route.configuratorId === id) {
         state.view = normalizeConfigurator(body);
         state.viewError = null;
+        read = true;
       }
     } catch (failure) {
       const error = /** @type {Error} */ (failure);
@@ -33,6 +39,7 @@ export function createConfigurator(app) {
       }
     }
     app.render();
+    return read;
   }
 
   /** Loads it again soon: many changes in a row, one load. */

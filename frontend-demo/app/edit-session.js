@@ -23,8 +23,14 @@ function blockedByOf(refusal) {
   return { name: refusal.lockedBy || 'someone else', userId: refusal.lockedByUserId, resource: refusal.blocking?.resource };
 }
 
-/** @param {import('./context.js').App} app */
-export function createEditSession(app) {
+/** The waits before the page is read again, when reading it before it turns editable under a new grant failed. */
+const REREAD_DELAYS_MS = [1000, 2000, 4000];
+
+/**
+ * @param {import('./context.js').App} app
+ * @param {{rereadDelaysMs?: number[]}} [options]
+ */
+export function createEditSession(app, { rereadDelaysMs = REREAD_DELAYS_MS } = {}) {
   const { state } = app;
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let retryTimer;
@@ -76,6 +82,7 @@ export function createEditSession(app) {
    * (docs/protocol.md §7): others may have saved the page meanwhile. So, while drafts wait, the page is
    * read again before it turns editable, and a draft typed over a value that is no longer what is saved is
    * dropped, with a word to the user: saved with the new token, it would write over their save unseen.
+   * A read that fails is tried again; if it keeps failing, the drafts that cannot be checked are dropped.
    * @param {Edit} edit
    * @param {Lock} lock
    */
@@ -83,14 +90,59 @@ export function createEditSession(app) {
     if (edit.token !== lock.token && state.draftBases.size > 0) {
       Object.assign(edit, { status: 'opening', blockedBy: null, reason: null, message: null });
       app.render();
-      await app.configurator.reload();
-      if (state.edit !== edit || edit.status !== 'opening' || app.session?.client.heldLock(edit.resource)?.token !== lock.token) {
+      const read = await readAgain(edit, lock);
+      if (read === null) {
         return; // the page was left, or its lock lost, meanwhile
       }
-      dropStaleDrafts();
+      if (read) {
+        dropStaleDrafts();
+      } else {
+        dropUncheckedDrafts();
+      }
     }
     Object.assign(edit, { status: 'editing', token: lock.token, blockedBy: null, reason: null, message: null });
     app.render();
+  }
+
+  /**
+   * Reads the page again for `editWith`, after each of the back-off waits again while the read fails; the
+   * page stays "opening" meanwhile.
+   * @param {Edit} edit
+   * @param {Lock} lock
+   * @returns {Promise<boolean | null>} whether it was read; null: the page was left, or its lock lost, meanwhile
+   */
+  async function readAgain(edit, lock) {
+    const stillOurs = () => state.edit === edit && edit.status === 'opening'
+      && app.session?.client.heldLock(edit.resource)?.token === lock.token;
+    for (const wait of [...rereadDelaysMs, null]) {
+      const read = await app.configurator.reload();
+      if (!stillOurs()) {
+        return null;
+      }
+      if (read || wait === null) {
+        return read;
+      }
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      if (!stillOurs()) {
+        return null;
+      }
+    }
+    return false;
+  }
+
+  /** The page could not be read again: drops every draft typed over a saved value (none can be checked), and says so. */
+  function dropUncheckedDrafts() {
+    const unchecked = [...state.draftBases.keys()];
+    for (const key of unchecked) {
+      state.drafts.delete(key);
+      state.draftBases.delete(key);
+    }
+    if (unchecked.length > 0) {
+      app.toast(unchecked.length === 1
+        ? 'Your unsaved change was dropped: the page could not be read again to check it against what others saved meanwhile.'
+        : `Your ${unchecked.length} unsaved changes were dropped: the page could not be read again to check them against what others saved meanwhile.`,
+      'error', { ms: 15_000 });
+    }
   }
 
   /** Drops the drafts whose saved value changed since they were begun, and says so. */

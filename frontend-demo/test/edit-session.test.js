@@ -37,9 +37,10 @@ const configuratorWith = (expression) => normalizeConfigurator({
 /**
  * The parts of the demo an edit session reaches, around `client`; the client's events reach the session
  * as sign-in.js wires them. `pendingDeletes` is what `writes.sendPendingDeletes()` returns; reading the
- * configurator again gives `saved()` (and counts the reads); toasts are kept in `app.toasts`.
+ * configurator again gives `saved()` (and counts the reads) unless `readFails(read)` (the read's number, from
+ * 1); toasts are kept in `app.toasts`. A failed read is tried again after 5, 10 and 20 ms.
  */
-function demoAround(client, { pendingDeletes = [], saved = () => configuratorWith('frame.size >= 54') } = {}) {
+function demoAround(client, { pendingDeletes = [], saved = () => configuratorWith('frame.size >= 54'), readFails = () => false } = {}) {
   const app = {
     state: { edit: null, route: { view: 'item', configuratorId: 12 }, locks: [], auth: { userId: '7' },
       view: saved(), drafts: new Map(), draftBases: new Map() },
@@ -47,11 +48,20 @@ function demoAround(client, { pendingDeletes = [], saved = () => configuratorWit
     toasts: [],
     toast: (text) => { app.toasts.push(text); return () => {}; },
     reads: 0,
-    configurator: { reload: async () => { app.reads += 1; app.state.view = saved(); } },
+    configurator: {
+      reload: async () => {
+        app.reads += 1;
+        if (readFails(app.reads)) {
+          return false;
+        }
+        app.state.view = saved();
+        return true;
+      },
+    },
     session: { client, handover: { opened() {}, left() {}, takenOver: () => null } },
     writes: { sendPendingDeletes: () => pendingDeletes },
   };
-  app.edit = createEditSession(app);
+  app.edit = createEditSession(app, { rereadDelaysMs: [5, 10, 20] });
   client.addEventListener('lock-lost', (event) => app.edit.lockLost(event.detail));
   client.addEventListener('lock-acquired', (event) => event.detail.retaken && app.edit.retaken(event.detail.lock));
   return app;
@@ -129,6 +139,51 @@ describe('the demo\u2019s edit session', () => {
     await until(() => app.state.edit.status === 'editing');
     assert.equal(app.state.edit.token, 18);
     assert.equal(app.state.drafts.has('e:filters:31:expression'), false, 'the input shows what Sara saved');
+    client.close();
+  });
+
+  it('"Edit again" whose read fails stays opening and reads again, then checks the drafts against what it read', async () => {
+    const { client, socket } = await connected();
+    let expression = 'frame.size >= 54';
+    const app = demoAround(client, { saved: () => configuratorWith(expression), readFails: (read) => read <= 2 });
+    app.edit.open('item:5:filters', { ...FILTERS });
+    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
+    await until(() => app.state.edit.status === 'editing');
+    typed(app, 'tom-draft');
+
+    socket.push('lock-lost', { resource: FILTERS, reason: 'admin' });
+    await until(() => app.state.edit.status === 'lost');
+    expression = 'sara-saved';
+    app.edit.retry();
+    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(18), released: [] }]);
+    await until(() => app.reads === 1);
+    assert.equal(app.state.edit.status, 'opening', 'not editable while the page could not be read');
+    await until(() => app.state.edit.status === 'editing');
+    assert.equal(app.reads, 3, 'read again until it could be');
+    assert.equal(app.state.drafts.has('e:filters:31:expression'), false, 'never saved over what Sara saved');
+    client.close();
+  });
+
+  it('"Edit again" whose reads keep failing drops the drafts it cannot check, with a word, and keeps new entries', async () => {
+    const { client, socket } = await connected();
+    const app = demoAround(client, { readFails: (read) => read >= 1 });
+    app.edit.open('item:5:filters', { ...FILTERS });
+    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
+    await until(() => app.state.edit.status === 'editing');
+    typed(app, 'tom-draft'); // over a value someone may have saved over meanwhile: it cannot be told
+    app.state.drafts.set('new:filters:5:expression', 'a new filter'); // based on nothing saved
+
+    socket.push('lock-lost', { resource: FILTERS, reason: 'admin' });
+    await until(() => app.state.edit.status === 'lost');
+    app.edit.retry();
+    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(18), released: [] }]);
+    await until(() => app.state.edit.status === 'editing');
+    assert.equal(app.reads, 4, 'the read and three more, backing off');
+    assert.equal(app.state.edit.token, 18);
+    assert.equal(app.state.drafts.has('e:filters:31:expression'), false, 'not saved unchecked');
+    assert.equal(app.state.draftBases.size, 0);
+    assert.equal(app.state.drafts.get('new:filters:5:expression'), 'a new filter');
+    assert.match(app.toasts.join('\n'), /could not be read again/);
     client.close();
   });
 
