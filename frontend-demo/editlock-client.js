@@ -830,11 +830,7 @@ export class EditlockClient extends EventTarget {
         }
         this.#forget(data.resource);
         break;
-      case 'lock-released':
-        if (this.welcome && data.ownerUserId === this.welcome.userId) {
-          this.#forget(data.resource); // released by another socket of ours
-        }
-        break;
+      case 'lock-released': // released by another socket of ours: its lock-lost, which may come after, forgets it
       case 'lock-updated':
       case 'content-changed':
         break;

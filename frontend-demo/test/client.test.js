@@ -78,6 +78,19 @@ describe('EditlockClient', () => {
     client.close();
   });
 
+  it('a lock released elsewhere (a hand-over) is still told lost when its lock-released comes first, as a watcher\u2019s', async () => {
+    const { client, socket } = await connected();
+    const granted = client.lockItemPage(5, 'filters');
+    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
+    await granted;
+    const lost = events(client, 'lock-lost');
+    socket.push('lock-released', { resource: FILTERS, reason: 'taken-over', ownerUserId: '7', ownerUserName: 'Sara' });
+    socket.push('lock-lost', { resource: FILTERS, reason: 'taken-over' });
+    assert.deepEqual(lost, [{ resource: FILTERS, reason: 'taken-over' }]);
+    assert.equal(client.heldLock(FILTERS), undefined);
+    client.close();
+  });
+
   it('after a drop reconnects, retries RESUME_FAILED, gets the same grant back and watches again', async () => {
     const { client, socket } = await connected();
     const watching = client.watch(12);
