@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startServer } from './server.js';
 import { User, screenshot, waitForStatus } from './browser.js';
-import { consentSentinel } from './sentinels.js';
+import { consentSentinel, graceSentinel } from './sentinels.js';
 
 const CONSENT_SECONDS = 4;
 
@@ -238,6 +238,41 @@ describe('asking for a page and waiting in line', { timeout: 300_000 }, () => {
       assert.equal(await firstTab.locator('[data-testid=queue-position]').count(), 0, 'the first tab shows no place in line');
     } finally {
       await secondTab.close();
+      tom.page = firstTab;
+    }
+  });
+
+  it('Tom waits in one tab; his other tab on the page asks for the lock too, and keeps it when the waiting tab closes', async () => {
+    const [horn, grip] = await setUp(server.baseUrl, ['Horn', 'Grip']); // a configurator of its own
+    await open(sara, horn);
+    await waitForStatus(sara.page, 'editing');
+    const firstTab = tom.page;
+    await open(tom, horn);
+    await waitForStatus(firstTab, 'blocked');
+    const waitingTab = await tom.newTab();
+    try {
+      await open(tom, horn);
+      await waitForStatus(waitingTab, 'blocked');
+      await waitingTab.click('[data-testid=wait-for]');
+      await waitingTab.locator('[data-testid=queue-position]', { hasText: 'You are next.' }).waitFor();
+
+      await open(sara, grip); // Sara is done: the line serves Tom, and only the waiting tab's socket keeps the grant
+      await waitForStatus(waitingTab, 'editing');
+      await waitForStatus(firstTab, 'editing');
+      const token = await waitingTab.getAttribute('[data-testid=page]', 'data-lock-token');
+      assert.equal(await firstTab.getAttribute('[data-testid=page]', 'data-lock-token'), token, 'the same grant in both tabs');
+
+      const sentinel = await graceSentinel(server.baseUrl);
+      await waitingTab.close();
+      await sentinel.end('drop'); // past the closed tab's grace, however its socket went
+      assert.equal(await pageWithStatus(firstTab, 'editing').count(), 1, `the other tab still edits: ${await bannerText(firstTab)}`);
+      const hornId = Number(horn.split('/')[4]);
+      const locks = (await locksIn(server.baseUrl, horn)).filter((lock) => lock.resource.itemId === hornId);
+      assert.deepEqual(locks.map((lock) => lock.ownerUserName), ['Tom'], 'Tom still holds the page');
+    } finally {
+      if (!waitingTab.isClosed()) {
+        await waitingTab.close();
+      }
       tom.page = firstTab;
     }
   });
