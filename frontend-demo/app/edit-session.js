@@ -95,9 +95,11 @@ export function createEditSession(app, { rereadDelaysMs = REREAD_DELAYS_MS } = {
         return; // the page was left, or its lock lost, meanwhile
       }
       if (read) {
-        dropStaleDrafts();
+        dropDrafts(staleDrafts(state.draftBases, state.view),
+          'someone else changed the same field while you could not edit. The page shows what is saved now.');
       } else {
-        dropUncheckedDrafts();
+        dropDrafts([...state.draftBases.keys()],
+          'the page could not be read again to check it against what others saved meanwhile.');
       }
     }
     Object.assign(edit, { status: 'editing', token: lock.token, blockedBy: null, reason: null, message: null });
@@ -130,33 +132,20 @@ export function createEditSession(app, { rereadDelaysMs = REREAD_DELAYS_MS } = {
     return false;
   }
 
-  /** The page could not be read again: drops every draft typed over a saved value (none can be checked), and says so. */
-  function dropUncheckedDrafts() {
-    const unchecked = [...state.draftBases.keys()];
-    for (const key of unchecked) {
+  /**
+   * Drops these drafts, each typed over a saved value that changed since or that cannot be checked, and
+   * says why.
+   * @param {string[]} keys
+   * @param {string} why ends the sentence "Your unsaved change was dropped: …"
+   */
+  function dropDrafts(keys, why) {
+    for (const key of keys) {
       state.drafts.delete(key);
       state.draftBases.delete(key);
     }
-    if (unchecked.length > 0) {
-      app.toast(unchecked.length === 1
-        ? 'Your unsaved change was dropped: the page could not be read again to check it against what others saved meanwhile.'
-        : `Your ${unchecked.length} unsaved changes were dropped: the page could not be read again to check them against what others saved meanwhile.`,
-      'error', { ms: 15_000 });
-    }
-  }
-
-  /** Drops the drafts whose saved value changed since they were begun, and says so. */
-  function dropStaleDrafts() {
-    const stale = staleDrafts(state.draftBases, state.view);
-    for (const key of stale) {
-      state.drafts.delete(key);
-      state.draftBases.delete(key);
-    }
-    if (stale.length > 0) {
-      app.toast(stale.length === 1
-        ? 'Your unsaved change was dropped: someone else changed the same field while you could not edit. The page shows what is saved now.'
-        : `Your ${stale.length} unsaved changes were dropped: someone else changed the same fields while you could not edit. The page shows what is saved now.`,
-      'error', { ms: 15_000 });
+    if (keys.length > 0) {
+      const what = keys.length === 1 ? 'Your unsaved change was' : `Your ${keys.length} unsaved changes were`;
+      app.toast(`${what} dropped: ${why}`, 'error', { ms: 15_000 });
     }
   }
 

@@ -73,6 +73,13 @@ function typed(app, value, base = 'frame.size >= 54') {
   app.state.draftBases.set('e:filters:31:expression', base);
 }
 
+/** Opens item 5's filters, and the server grants them (token 17). */
+async function editingFilters(app, socket) {
+  app.edit.open('item:5:filters', { ...FILTERS });
+  await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
+  await until(() => app.state.edit.status === 'editing');
+}
+
 /** The drop of the client's first socket, a resume refused for good, and item 5's filters asked for again. */
 async function dropAndRetake(socket, token) {
   socket.drop();
@@ -91,9 +98,7 @@ describe('the demo\u2019s edit session', () => {
   it('a page whose grant ended during a drop is editable again under the grant asked for anew', async () => {
     const { client, socket } = await connected();
     const app = demoAround(client);
-    app.edit.open('item:5:filters', { ...FILTERS });
-    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
-    await until(() => app.state.edit.status === 'editing');
+    await editingFilters(app, socket);
 
     await dropAndRetake(socket, 23);
     await until(() => client.state === 'open');
@@ -106,9 +111,7 @@ describe('the demo\u2019s edit session', () => {
     const { client, socket } = await connected();
     let expression = 'frame.size >= 54';
     const app = demoAround(client, { saved: () => configuratorWith(expression) });
-    app.edit.open('item:5:filters', { ...FILTERS });
-    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
-    await until(() => app.state.edit.status === 'editing');
+    await editingFilters(app, socket);
     typed(app, 'tom-draft');
     app.state.drafts.set('new:filters:5:expression', 'a new filter'); // based on nothing saved
 
@@ -126,9 +129,7 @@ describe('the demo\u2019s edit session', () => {
     const { client, socket } = await connected();
     let expression = 'frame.size >= 54';
     const app = demoAround(client, { saved: () => configuratorWith(expression) });
-    app.edit.open('item:5:filters', { ...FILTERS });
-    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
-    await until(() => app.state.edit.status === 'editing');
+    await editingFilters(app, socket);
     typed(app, 'tom-draft');
 
     socket.push('lock-lost', { resource: FILTERS, reason: 'admin' });
@@ -146,9 +147,7 @@ describe('the demo\u2019s edit session', () => {
     const { client, socket } = await connected();
     let expression = 'frame.size >= 54';
     const app = demoAround(client, { saved: () => configuratorWith(expression), readFails: (read) => read <= 2 });
-    app.edit.open('item:5:filters', { ...FILTERS });
-    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
-    await until(() => app.state.edit.status === 'editing');
+    await editingFilters(app, socket);
     typed(app, 'tom-draft');
 
     socket.push('lock-lost', { resource: FILTERS, reason: 'admin' });
@@ -167,9 +166,7 @@ describe('the demo\u2019s edit session', () => {
   it('"Edit again" whose reads keep failing drops the drafts it cannot check, with a word, and keeps new entries', async () => {
     const { client, socket } = await connected();
     const app = demoAround(client, { readFails: (read) => read >= 1 });
-    app.edit.open('item:5:filters', { ...FILTERS });
-    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
-    await until(() => app.state.edit.status === 'editing');
+    await editingFilters(app, socket);
     typed(app, 'tom-draft'); // over a value someone may have saved over meanwhile: it cannot be told
     app.state.drafts.set('new:filters:5:expression', 'a new filter'); // based on nothing saved
 
@@ -190,9 +187,7 @@ describe('the demo\u2019s edit session', () => {
   it('"Edit again" keeps a draft whose saved value nobody changed', async () => {
     const { client, socket } = await connected();
     const app = demoAround(client);
-    app.edit.open('item:5:filters', { ...FILTERS });
-    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
-    await until(() => app.state.edit.status === 'editing');
+    await editingFilters(app, socket);
     typed(app, 'tom-draft');
 
     socket.push('lock-lost', { resource: FILTERS, reason: 'admin' });
@@ -233,9 +228,7 @@ describe('the demo\u2019s edit session', () => {
     const { client, socket } = await connected();
     const deleted = deferred();
     const app = demoAround(client, { pendingDeletes: [deleted.promise] });
-    app.edit.open('item:5:filters', { ...FILTERS });
-    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
-    await until(() => app.state.edit.status === 'editing');
+    await editingFilters(app, socket);
 
     app.edit.leave(app.state.edit); // the unlock waits for the delete
     app.edit.open('item:5:filters', { ...FILTERS }); // the user comes back: a new session of the same page

@@ -124,9 +124,7 @@ class UnlockAnsweredLateTest {
                         .path("event")
                         .asText());
 
-        ScriptHooks.install(pipelined)
-                .beforeNext(
-                        "release_lock", () -> Uni.createFrom().failure(new IllegalStateException("no answer in time")));
+        unlockNeverAnswered();
         JsonNode reply = sara.request("unlock-" + page.suffix(), page.data(c, item));
         assertUnavailable(reply);
         assertTrue(held(c), "nothing was released yet");
@@ -153,9 +151,7 @@ class UnlockAnsweredLateTest {
                         .path("event")
                         .asText());
 
-        ScriptHooks.install(pipelined)
-                .beforeNext(
-                        "release_lock", () -> Uni.createFrom().failure(new IllegalStateException("no answer in time")));
+        unlockNeverAnswered();
         JsonNode reply = sara.request("unlock-variables", Map.of("configuratorId", c));
         assertUnavailable(reply);
 
@@ -187,9 +183,7 @@ class UnlockAnsweredLateTest {
                 sara.request("lock-configurator", Map.of("configuratorId", first))
                         .path("event")
                         .asText());
-        ScriptHooks.install(pipelined)
-                .beforeNext(
-                        "release_lock", () -> Uni.createFrom().failure(new IllegalStateException("no answer in time")));
+        unlockNeverAnswered();
         assertUnavailable(sara.request("unlock-configurator", Map.of("configuratorId", first)));
 
         JsonNode switched = sara.request("lock-configurator", Map.of("configuratorId", second));
@@ -197,6 +191,13 @@ class UnlockAnsweredLateTest {
         assertEquals(1, switched.path("data").path("released").size(), switched.toString());
         sara.request("touch", Map.of());
         assertEquals(List.of(), sara.frames(unasked("lock-lost")), "told by the reply: " + sara.received());
+    }
+
+    /** The next unlock gets no answer in time, and the store never runs it. */
+    private void unlockNeverAnswered() {
+        ScriptHooks.install(pipelined)
+                .beforeNext(
+                        "release_lock", () -> Uni.createFrom().failure(new IllegalStateException("no answer in time")));
     }
 
     private static void assertUnavailable(JsonNode reply) {
