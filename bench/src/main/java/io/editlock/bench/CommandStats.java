@@ -43,6 +43,21 @@ final class CommandStats {
         return calls;
     }
 
+    /**
+     * Read events Redis processed since the last reset ({@code total_reads_processed}), less the one of
+     * this call itself: each is a batch of commands a client sent and Redis read at once, so on a
+     * quiet server it counts round trips (a pipeline read whole is one).
+     */
+    static long readEvents(Resp redis) throws IOException {
+        String info = (String) redis.call("INFO", "stats");
+        for (String line : info.split("\r?\n")) {
+            if (line.startsWith("total_reads_processed:")) {
+                return Long.parseLong(line.substring("total_reads_processed:".length()).trim()) - 1;
+            }
+        }
+        throw new IOException("INFO stats has no total_reads_processed (Redis 6.0 or newer has)");
+    }
+
     static long total(Map<String, Long> calls) {
         return calls.values().stream().mapToLong(Long::longValue).sum();
     }

@@ -60,6 +60,8 @@ final class Road {
     private final Resp redis;
     /** Per measured run of the road at hand: Redis command -> calls. */
     private final List<Map<String, Long>> commands = new ArrayList<>();
+    /** Per measured run: Redis read events, the round trips to Redis. */
+    private final List<Long> readEvents = new ArrayList<>();
 
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
@@ -153,6 +155,7 @@ final class Road {
     private Set<String> measured() throws Exception {
         Set<String> ran = dump();
         if (redis != null) {
+            readEvents.add(CommandStats.readEvents(redis));
             commands.add(CommandStats.read(redis));
         }
         return ran;
@@ -252,7 +255,12 @@ final class Road {
                 .ifPresent(fewest -> System.out.println(
                         "   Redis commands (the run with the fewest; a script's own commands included): "
                                 + CommandStats.total(fewest) + " " + fewest));
+        readEvents.stream()
+                .min(Comparator.naturalOrder())
+                .ifPresent(fewest -> System.out.println(
+                        "   Redis round trips (read events Redis processed, in the run with the fewest): " + fewest));
         commands.clear();
+        readEvents.clear();
     }
 
     private static Map<String, Set<String>> byFile(Set<String> methods) {
