@@ -7,7 +7,6 @@ import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.ArrayList;
@@ -18,7 +17,6 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
-import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 /** {@code POST /api/auth/demo-login}: a token for any name, when demo login is on (docs/protocol.md §3). */
 @Path(DemoLoginResource.PATH)
@@ -39,23 +37,7 @@ public class DemoLoginResource {
     /** The body, as the demo and tests send it; the endpoint reads it strictly from JSON (no coercion). */
     public record DemoLoginRequest(String userId, String name, List<String> roles) {}
 
-    /**
-     * With demo login off the path does not exist for any method: without this, a GET would be answered 405
-     * naming POST, telling a prober that the route is there.
-     */
-    @ServerRequestFilter(preMatching = true)
-    public void hideWhenOff(ContainerRequestContext request) {
-        if (!config.demoLogin().enabled() && isPath(request.getUriInfo().getPath())) {
-            throw off();
-        }
-    }
-
-    /** This path, as the router matches it: with trailing slashes too. */
-    static boolean isPath(String path) {
-        return PATH.equals(path.replaceFirst("/+$", ""));
-    }
-
-    private static NotFoundException off() {
+    static NotFoundException off() {
         return new NotFoundException("demo login is off on this server");
     }
 
@@ -66,7 +48,7 @@ public class DemoLoginResource {
     @RequestBody(content = @Content(schema = @Schema(implementation = DemoLoginRequest.class)))
     public Response login(JsonNode body) {
         if (!config.demoLogin().enabled()) {
-            throw off(); // the filter hides the path already; this stays the last word on handing out tokens
+            throw off(); // TokenFirst hides the path already; this stays the last word on handing out tokens
         }
         String problem = problemWith(body);
         if (problem != null) {

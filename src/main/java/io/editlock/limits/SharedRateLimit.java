@@ -32,8 +32,11 @@ public final class SharedRateLimit {
     private final ScriptExecutor scripts;
     private final BiFunction<String, Long, String> counterKey;
     private final LongSupplier storeMillis;
+    private final int perSecond;
     private final String limit;
     private final String block;
+    /** Told of every request this limit refuses (the limit's metric). */
+    private final Runnable refused;
     /** This node's allowance of the current window, per user; past windows are dropped by {@link #forgetPastWindows}. */
     private final Map<String, Allowance> allowances = new ConcurrentHashMap<>();
 
@@ -46,20 +49,42 @@ public final class SharedRateLimit {
             BiFunction<String, Long, String> counterKey,
             int perSecond,
             LongSupplier storeMillis) {
+        this(scripts, counterKey, perSecond, storeMillis, () -> {});
+    }
+
+    /** @param refused told of every request refused */
+    public SharedRateLimit(
+            ScriptExecutor scripts,
+            BiFunction<String, Long, String> counterKey,
+            int perSecond,
+            LongSupplier storeMillis,
+            Runnable refused) {
         this.scripts = scripts;
         this.counterKey = counterKey;
         this.storeMillis = storeMillis;
+        this.perSecond = perSecond;
         this.limit = String.valueOf(perSecond);
         this.block = String.valueOf(Math.max(1, perSecond / 5));
+        this.refused = refused;
     }
 
     public Uni<Verdict> allow(String userId) {
         long window = storeMillis.getAsLong() / 1000;
         Allowance allowance = allowances.compute(
                 userId, (id, current) -> current == null || current.window != window ? new Allowance(window) : current);
-        return allowance.spend(
-                () -> scripts.run(RESERVE, List.of(counterKey.apply(userId, window)), List.of(limit, block))
-                        .map(reply -> reply.toInteger()));
+        return allowance
+                .spend(() -> scripts.run(RESERVE, List.of(counterKey.apply(userId, window)), List.of(limit, block))
+                        .map(reply -> reply.toInteger()))
+                .invoke(verdict -> {
+                    if (verdict == Verdict.REFUSED) {
+                        refused.run();
+                    }
+                });
+    }
+
+    /** What this limit allows a user a second, over all nodes. */
+    public int perSecond() {
+        return perSecond;
     }
 
     /** Call about once a second, so that users who went quiet leave nothing behind. */

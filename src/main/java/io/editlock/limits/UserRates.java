@@ -5,9 +5,7 @@ import io.editlock.redis.LockKeys;
 import io.editlock.redis.ScriptExecutor;
 import io.editlock.redis.StoreClock;
 import io.quarkus.scheduler.Scheduled;
-import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.util.function.BiFunction;
 
 /**
  * The per-user rates shared by every node (docs/protocol.md §4): lock requests
@@ -17,60 +15,30 @@ import java.util.function.BiFunction;
 @ApplicationScoped
 public class UserRates {
 
-    /** One of the rates: what it allows a user a second, over all nodes. */
-    public static final class Rate {
-        private final SharedRateLimit limit;
-        private final int perSecond;
-        private final Runnable refused;
-
-        Rate(
-                ScriptExecutor scripts,
-                StoreClock clock,
-                BiFunction<String, Long, String> counterKey,
-                int perSecond,
-                Runnable refused) {
-            this.limit = new SharedRateLimit(scripts, counterKey, perSecond, clock::nowMillis);
-            this.perSecond = perSecond;
-            this.refused = refused;
-        }
-
-        public Uni<Verdict> allow(String userId) {
-            return limit.allow(userId).invoke(verdict -> {
-                if (verdict == Verdict.REFUSED) {
-                    refused.run();
-                }
-            });
-        }
-
-        public int perSecond() {
-            return perSecond;
-        }
-    }
-
-    private final Rate lockRequests;
-    private final Rate restWrites;
+    private final SharedRateLimit lockRequests;
+    private final SharedRateLimit restWrites;
 
     public UserRates(
             ScriptExecutor scripts, StoreClock clock, LockKeys keys, LimitMetrics metrics, EditlockConfig config) {
-        this.lockRequests = new Rate(
+        this.lockRequests = new SharedRateLimit(
                 scripts,
-                clock,
                 keys::lockRequestRate,
                 config.rateLimit().lockRequestsPerSecond(),
+                clock::nowMillis,
                 () -> metrics.refused(LimitMetrics.Limit.LOCK_REQUESTS));
-        this.restWrites = new Rate(
+        this.restWrites = new SharedRateLimit(
                 scripts,
-                clock,
                 keys::restWriteRate,
                 config.limits().rest().writesPerSecond(),
+                clock::nowMillis,
                 () -> metrics.refused(LimitMetrics.Limit.REST_WRITES));
     }
 
-    public Rate lockRequests() {
+    public SharedRateLimit lockRequests() {
         return lockRequests;
     }
 
-    public Rate restWrites() {
+    public SharedRateLimit restWrites() {
         return restWrites;
     }
 
@@ -80,7 +48,7 @@ public class UserRates {
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void forgetPastWindows() {
-        lockRequests.limit.forgetPastWindows();
-        restWrites.limit.forgetPastWindows();
+        lockRequests.forgetPastWindows();
+        restWrites.forgetPastWindows();
     }
 }

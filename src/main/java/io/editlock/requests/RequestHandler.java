@@ -3,6 +3,7 @@ package io.editlock.requests;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.editlock.catalog.ConfiguratorStore;
 import io.editlock.limits.FrameRate;
+import io.editlock.limits.SharedRateLimit;
 import io.editlock.limits.UserRates;
 import io.editlock.limits.Verdict;
 import io.editlock.limits.WatchQuota;
@@ -49,7 +50,7 @@ public class RequestHandler {
     private final ConfiguratorStore catalog;
     private final SessionRegistry registry;
     private final SessionLifecycle lifecycle;
-    private final UserRates.Rate lockRequestRate;
+    private final SharedRateLimit lockRequestRate;
     private final LockAudit audit;
     private final WaitingRequests waitingRequests;
     private final WaitingState waitingState;
@@ -237,9 +238,11 @@ public class RequestHandler {
     }
 
     private Uni<LockOutcome> acquire(SocketSession session, ClientRequest.Lock request) {
-        return lifecycle
-                .beforeLockRequest(session)
-                .chain(() -> locks.resolve(request.resource()))
+        // The resume record goes out beside the request rather than a round trip before it: its failure
+        // never fails the request (the socket is then only not resumable), and the reply still waits for
+        // it, so a socket told of a grant has its record written or knows it has none.
+        Uni<Void> recorded = lifecycle.beforeLockRequest(session);
+        Uni<LockOutcome> decided = locks.resolve(request.resource())
                 .chain(resolved -> resolved.isPresent()
                         ? acquireInRoom(session, resolved.get())
                                 .<LockOutcome>map(LockOutcome.Decided::new)
@@ -250,6 +253,7 @@ public class RequestHandler {
                                 })
                         : Uni.createFrom()
                                 .item(new LockOutcome.Decided(new AcquireResult.NotFound(request.resource()))));
+        return Uni.combine().all().unis(recorded, decided).with((ignored, outcome) -> outcome);
     }
 
     private Uni<AcquireResult> acquireInRoom(SocketSession session, Resource resolved) {

@@ -1,6 +1,7 @@
 package io.editlock.rest;
 
 import io.editlock.auth.Identity;
+import io.editlock.limits.SharedRateLimit;
 import io.editlock.limits.UserRates;
 import io.editlock.limits.Verdict;
 import io.editlock.lock.LockStoreUnavailableException;
@@ -26,7 +27,7 @@ public class RestWriteLimitFilter {
 
     private static final Set<String> WRITES = Set.of("POST", "PATCH", "PUT", "DELETE");
 
-    private final UserRates.Rate limit;
+    private final SharedRateLimit limit;
     private final JsonWebToken token;
 
     public RestWriteLimitFilter(UserRates rates, JsonWebToken token) {

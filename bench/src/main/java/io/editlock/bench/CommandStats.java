@@ -52,7 +52,9 @@ final class CommandStats {
         String info = (String) redis.call("INFO", "stats");
         for (String line : info.split("\r?\n")) {
             if (line.startsWith("total_reads_processed:")) {
-                return Long.parseLong(line.substring("total_reads_processed:".length()).trim()) - 1;
+                return Long.parseLong(line.substring("total_reads_processed:".length())
+                                .trim())
+                        - 1;
             }
         }
         throw new IOException("INFO stats has no total_reads_processed (Redis 6.0 or newer has)");
