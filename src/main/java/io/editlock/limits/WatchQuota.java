@@ -33,6 +33,11 @@ public class WatchQuota {
         return false;
     }
 
+    /** Whether one more configurator may be noted as asked for. */
+    public boolean roomFor(Set<Long> asked) {
+        return asked.size() < perSocket;
+    }
+
     public int perSocket() {
         return perSocket;
     }

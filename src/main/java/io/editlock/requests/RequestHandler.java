@@ -304,7 +304,10 @@ public class RequestHandler {
                         return refuse(new SocketError.NoConfigurator(configuratorId), request.ref());
                     }
                     // Joined before reading, so that no change between the read and the join is missed.
-                    session.askedToWatch().add(configuratorId);
+                    // One it watches for a lock is served at the limit, but not noted as one more asked for.
+                    if (watchQuota.roomFor(session.askedToWatch())) {
+                        session.askedToWatch().add(configuratorId);
+                    }
                     registry.watch(session, configuratorId);
                     return waitingState
                             .refresh(configuratorId)

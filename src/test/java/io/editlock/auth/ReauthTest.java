@@ -2,6 +2,7 @@ package io.editlock.auth;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.support.WsClient;
@@ -14,9 +15,12 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -64,6 +68,23 @@ class ReauthTest {
                     "the socket must outlive its first token after reauth");
             assertEquals(
                     "touched", client.request("touch", Map.of()).path("event").asText());
+        }
+    }
+
+    /** An identity provider's token with many groups is long; the socket it opened must be renewable with one. */
+    @Test
+    void aLongTokenThatOpenedTheSocketRenewsIt() {
+        String userId = "sara-" + UUID.randomUUID();
+        List<String> groups =
+                IntStream.range(0, 600).mapToObj(i -> "group-" + i).toList();
+        String opened = ServerSigned.sign(ServerSigned.claims(userId, "Sara").groups(Set.copyOf(groups)));
+        String renewal = ServerSigned.sign(
+                ServerSigned.claims(userId, "Sara").groups(Set.copyOf(groups)).expiresIn(7200));
+        assertTrue(renewal.length() > 9_000, "the token must be long: " + renewal.length());
+        try (WsClient client = WsClient.connect(base, opened)) {
+            client.welcome();
+            JsonNode reply = client.request("reauth", Map.of("accessToken", renewal));
+            assertEquals("reauthed", reply.path("event").asText(), "a long token renews the socket: " + reply);
         }
     }
 

@@ -147,6 +147,15 @@ class SocketLimitsTest {
             JsonNode own = sara.request("watch", Map.of("configuratorId", locked));
             assertEquals(
                     "lock-updated", own.path("event").asText(), "watching where it holds a lock, at the limit: " + own);
+            // Served, but not one more asked-for watch: after one unwatch there is room for one again.
+            sara.request("unwatch", Map.of("configuratorId", configurators.get(0)));
+            JsonNode roomAgain = sara.request("watch", Map.of("configuratorId", configurators.get(100)));
+            assertEquals(
+                    "lock-updated",
+                    roomAgain.path("event").asText(),
+                    "99 asked for and the lock's own: room for one more: " + roomAgain);
+            JsonNode full = sara.request("watch", Map.of("configuratorId", configurators.get(0)));
+            assertEquals("LIMIT_EXCEEDED", full.path("data").path("code").asText(), "100 asked for again: " + full);
         }
     }
 
