@@ -250,22 +250,22 @@ public class WaitEventRelay {
      * would wait for a page that never comes (docs/protocol.md §14). {@code why}: {@code stopped} (one
      * socket of the user asked, and has its reply: the others are told), {@code disconnect} (the last
      * socket that asked went away: the others, on any node, are told), {@code idle} (the user's sockets
-     * on any node are told), {@code expired} (no node vouched for the user's sockets any more: sockets
-     * of a node cut off from the store for two leases are alive after all, and only a node that knew of
-     * the place tells); none when the user was told otherwise (a grant, a delete) or has no socket left.
+     * on any node are told), {@code expired} (no node vouched for the asking sockets any more: their
+     * node died, or was cut off and tells its own once it hears; the user's sockets on every node that
+     * hears it are told); none when the user was told otherwise (a grant, a delete) or has no socket left.
      */
     private void left(long c, JsonNode left) {
         String field = left.path("f").asText();
         String userId = left.path("u").asText();
         String why = left.path("why").asText();
-        boolean toldOfIt = state.left(userId, c, field, left.path("m").asText());
+        state.left(userId, c, field, left.path("m").asText());
         if (why.isEmpty() || state.waits(userId, c, field)) {
             return;
         }
         if (why.equals("stopped") || why.equals("disconnect")) {
             placeEnded(c, field, userId, why, left.path("s").asText());
-        } else if (toldOfIt || why.equals("idle")) {
-            // Idleness is the user's, on every node: each tells the user's sockets it has.
+        } else {
+            // Idleness is the user's, and a node that died tells nobody: each node tells the user's sockets it has.
             placeEnded(c, field, userId, why, null);
         }
     }

@@ -375,7 +375,8 @@ class WaitingAcrossNodesIT {
     /**
      * §14: a waiter whose node died leaves the line once its node stopped vouching for it, also while
      * the page stays held: those behind move up and watchers stop counting it, without waiting for a
-     * release that may be hours away.
+     * release that may be hours away. The user's sockets on the nodes that live are told (reason
+     * {@code expired}).
      */
     @Test
     void aWaiterWhoseNodeDiedLeavesTheLineWhileThePageIsHeld() {
@@ -383,6 +384,8 @@ class WaitingAcrossNodesIT {
         List<WsClient> all = new ArrayList<>();
         try {
             DeadWaiterScene scene = deadWaiterScene(all, doomed, "5");
+            // Gina's other tab, on a node that lives: it did not ask, and is told when her place ends.
+            WsClient otherTab = connect(all, nodeB, "ghost-5", "Gina");
 
             doomed.kill9();
 
@@ -400,6 +403,9 @@ class WaitingAcrossNodesIT {
             assertTrue(
                     scene.holder().events("lock-lost").isEmpty(),
                     "nothing was released: " + scene.holder().received());
+            JsonNode told =
+                    otherTab.awaitEvent(frame -> frame.path("event").asText().equals("not-waiting"), gonePast);
+            assertEquals("expired", told.path("data").path("reason").asText(), "Gina's other tab learns why: " + told);
         } finally {
             all.forEach(WsClient::close);
             doomed.close();
