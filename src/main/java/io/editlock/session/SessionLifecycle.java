@@ -148,21 +148,36 @@ public class SessionLifecycle {
 
     /**
      * Ends the grace period of every dropped socket now and releases what it still keeps; a socket
-     * resumed on another node keeps nothing any more, so that releases nothing.
+     * resumed on another node keeps nothing any more, so that releases nothing. The sockets whose
+     * clients hold no lock go first: each takes its places in lines with it, so that a page the others
+     * free is not handed to one of them for a moment (granted, then released as theirs).
      *
      * @return how many sockets it ended
      */
     public Uni<Integer> endEveryGrace() {
-        List<Uni<Void>> releases = dropped.values().stream()
+        List<SocketSession> ending = dropped.values().stream()
                 .filter(waiting -> {
                     waiting.graceOver().set(true);
                     return dropped.remove(waiting.session().socketId(), waiting);
                 })
-                .map(waiting -> releaseNow(waiting.session()))
+                .map(Dropped::session)
                 .toList();
-        return releases.isEmpty()
-                ? Uni.createFrom().item(0)
-                : Uni.join().all(releases).andCollectFailures().replaceWith(releases.size());
+        List<SocketSession> holdingNothing = ending.stream()
+                .filter(session -> !session.heldLocksIfAny().map(HeldLocks::any).orElse(false))
+                .toList();
+        List<SocketSession> holding = ending.stream()
+                .filter(session -> !holdingNothing.contains(session))
+                .toList();
+        return releaseAll(holdingNothing).chain(() -> releaseAll(holding)).replaceWith(ending.size());
+    }
+
+    private Uni<Void> releaseAll(List<SocketSession> sessions) {
+        return sessions.isEmpty()
+                ? Uni.createFrom().voidItem()
+                : Uni.join()
+                        .all(sessions.stream().map(this::releaseNow).toList())
+                        .andCollectFailures()
+                        .replaceWithVoid();
     }
 
     /**
@@ -242,7 +257,11 @@ public class SessionLifecycle {
     private Uni<Void> keepForGrace(SocketSession session, Duration grace) {
         Dropped waiting = new Dropped(session, new AtomicBoolean());
         dropped.put(session.socketId(), waiting);
-        vertx.setTimer(Math.max(1, grace.toMillis()), id -> endGrace(waiting));
+        // A node that stops ends the graces of its sockets together, in order (endEveryGrace): each on its
+        // own timer, a holder's release could hand a page to a waiter that is leaving too.
+        if (!stopping) {
+            vertx.setTimer(Math.max(1, grace.toMillis()), id -> endGrace(waiting));
+        }
         return resumes.markDropped(session.resumeToken(), grace)
                 .onFailure()
                 .recoverWithNull()

@@ -87,6 +87,70 @@ class NodeStopIT {
         }
     }
 
+    /**
+     * §14: a waiter whose socket leaves with a stopping node is not handed the page that the holder,
+     * leaving with it too, frees: the page goes to the next in line. Four such pages, as the order in
+     * which the node would end its sockets one by one is anyone's.
+     */
+    @Test
+    void aStoppingNodeHandsNoPageToAWaiterLeavingWithIt() throws Exception {
+        int pages = 4;
+        try (RedisProcess redis = TestRedis.start()) {
+            TestTokens tokens = TestTokens.generate();
+            Map<String, String> settings = settings(redis, tokens);
+            List<WsClient> clients = new ArrayList<>();
+            try (ServerNode stays = ServerNode.start("node-stays", settings);
+                    ServerNode leaving = ServerNode.start("node-leaving", settings)) {
+                WsClient omar = connect(clients, stays, tokens, "omar");
+                List<WsClient> nextInLine = new ArrayList<>();
+                for (int i = 0; i < pages; i++) {
+                    long page = stays.createConfigurator(tokens.token("setup", "Setup"), "line");
+                    Map<String, Object> resource =
+                            Map.of("resource", Map.of("type", "configurator", "configuratorId", page));
+                    omar.request("watch", Map.of("configuratorId", page));
+                    grant(connect(clients, leaving, tokens, "hana-" + i), page);
+                    WsClient carl = connect(clients, leaving, tokens, "carl-" + i);
+                    assertEquals(
+                            1,
+                            carl.request("wait-for", resource)
+                                    .path("data")
+                                    .path("position")
+                                    .asInt());
+                    WsClient dora = connect(clients, stays, tokens, "dora-" + i);
+                    assertEquals(
+                            2,
+                            dora.request("wait-for", resource)
+                                    .path("data")
+                                    .path("position")
+                                    .asInt());
+                    nextInLine.add(dora);
+                }
+
+                leaving.stop();
+
+                for (WsClient dora : nextInLine) {
+                    JsonNode granted = dora.awaitEvent(
+                            frame -> frame.path("event").asText().equals("lock-acquired"), GRACE.plusSeconds(10));
+                    assertTrue(granted.path("data").path("queued").asBoolean(), "served from the line: " + granted);
+                }
+                assertEquals(143, leaving.awaitExit(Duration.ofSeconds(10)), "the node exits");
+                assertEquals(
+                        List.of(),
+                        omar.frames(frame -> frame.findValuesAsText("ownerUserId").stream()
+                                .anyMatch(owner -> owner.startsWith("carl-"))),
+                        "no waiter leaving with the node was ever handed a page");
+            } finally {
+                clients.forEach(WsClient::close);
+            }
+        }
+    }
+
+    private static WsClient connect(List<WsClient> clients, ServerNode node, TestTokens tokens, String userId) {
+        WsClient client = WsClient.connect(node.baseUri(), tokens.token(userId, userId));
+        clients.add(client);
+        return client;
+    }
+
     private static long grant(WsClient client, long configuratorId) {
         JsonNode reply = client.request("lock-configurator", Map.of("configuratorId", configuratorId));
         assertEquals("lock-acquired", reply.path("event").asText(), reply.toString());
