@@ -36,6 +36,7 @@ public class ContentEventRelay {
     private final FanOut fanOut;
     private final Vertx vertx;
     private final ListeningReadiness listening;
+    private final StoreDataWatch dataWatch;
     private volatile LastingSubscription subscription;
 
     public ContentEventRelay(
@@ -44,7 +45,9 @@ public class ContentEventRelay {
             SessionRegistry registry,
             FanOut fanOut,
             Vertx vertx,
-            ListeningReadiness listening) {
+            ListeningReadiness listening,
+            StoreDataWatch dataWatch) {
+        this.dataWatch = dataWatch;
         this.listening = listening;
         this.vertx = vertx;
         this.fanOut = fanOut;
@@ -55,7 +58,12 @@ public class ContentEventRelay {
 
     void start(@Observes StartupEvent event) {
         subscription = listening.watch(LastingSubscription.start(
-                redis, vertx, keys.contentEventsChannel(), this::deliver, this::announceMissedWrites));
+                redis,
+                vertx,
+                keys.contentEventsChannel(),
+                this::deliver,
+                dataWatch::catchingUp,
+                this::announceMissedWrites));
     }
 
     void stop(@Observes ShutdownEvent event) {

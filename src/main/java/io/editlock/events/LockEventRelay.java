@@ -83,6 +83,7 @@ public class LockEventRelay {
     /** Catch-up reads of a configurator's locks, by configurator: a change heard meanwhile overtakes them. */
     private final InFlightRequests catchUpReads = new InFlightRequests();
 
+    private final StoreDataWatch dataWatch;
     private volatile LastingSubscription subscription;
 
     public LockEventRelay(
@@ -101,7 +102,9 @@ public class LockEventRelay {
             WaitEventRelay waitEvents,
             ShownLocks shown,
             LocksHeldRecount recount,
-            LockEventsThread eventsThread) {
+            LockEventsThread eventsThread,
+            StoreDataWatch dataWatch) {
+        this.dataWatch = dataWatch;
         this.recount = recount;
         this.eventsThread = eventsThread;
         this.lockScripts = lockScripts;
@@ -121,8 +124,8 @@ public class LockEventRelay {
     }
 
     void start(@Observes StartupEvent event) {
-        subscription = listening.watch(
-                LastingSubscription.start(redis, vertx, keys.lockEventsChannel(), this::deliver, this::resync));
+        subscription = listening.watch(LastingSubscription.start(
+                redis, vertx, keys.lockEventsChannel(), this::deliver, dataWatch::catchingUp, this::resync));
         eventsThread.deliveredBy(subscription);
     }
 

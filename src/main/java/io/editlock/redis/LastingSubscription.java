@@ -1,6 +1,7 @@
 package io.editlock.redis;
 
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.mutiny.redis.client.Command;
@@ -12,6 +13,7 @@ import io.vertx.redis.client.ResponseType;
 import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
 /**
@@ -40,6 +42,7 @@ public final class LastingSubscription {
     private final String channel;
     private final Consumer<String> onMessage;
     private final Runnable onBack;
+    private final Supplier<Uni<Void>> beforeAgain;
     private volatile Attempt current;
     private volatile boolean active;
     /** When the subscription last came to stand ({@link System#nanoTime()}); meaningless while not active. */
@@ -51,11 +54,17 @@ public final class LastingSubscription {
     private volatile int failures;
 
     private LastingSubscription(
-            Redis client, Vertx vertx, String channel, Consumer<String> onMessage, Runnable onBack) {
+            Redis client,
+            Vertx vertx,
+            String channel,
+            Consumer<String> onMessage,
+            Supplier<Uni<Void>> beforeAgain,
+            Runnable onBack) {
         this.client = client;
         this.vertx = vertx;
         this.channel = channel;
         this.onMessage = onMessage;
+        this.beforeAgain = beforeAgain;
         this.onBack = onBack;
     }
 
@@ -65,7 +74,22 @@ public final class LastingSubscription {
      */
     public static LastingSubscription start(
             ReactiveRedisDataSource redis, Vertx vertx, String channel, Consumer<String> onMessage, Runnable onBack) {
-        LastingSubscription subscription = new LastingSubscription(redis.getRedis(), vertx, channel, onMessage, onBack);
+        return start(redis, vertx, channel, onMessage, () -> Uni.createFrom().voidItem(), onBack);
+    }
+
+    /**
+     * @param beforeAgain runs before each subscribe after a loss and is waited for, also when it fails: what
+     *     {@code onBack} then reads of the store, it reads after this
+     */
+    public static LastingSubscription start(
+            ReactiveRedisDataSource redis,
+            Vertx vertx,
+            String channel,
+            Consumer<String> onMessage,
+            Supplier<Uni<Void>> beforeAgain,
+            Runnable onBack) {
+        LastingSubscription subscription =
+                new LastingSubscription(redis.getRedis(), vertx, channel, onMessage, beforeAgain, onBack);
         subscription.subscribe(false);
         return subscription;
     }
@@ -115,6 +139,17 @@ public final class LastingSubscription {
     }
 
     private void subscribe(boolean afterLoss) {
+        if (stopped) {
+            return;
+        }
+        if (!afterLoss) {
+            attempt(false);
+            return;
+        }
+        beforeAgain.get().subscribe().with(ignored -> attempt(true), failure -> attempt(true));
+    }
+
+    private void attempt(boolean afterLoss) {
         if (stopped) {
             return;
         }

@@ -20,7 +20,8 @@ import org.jboss.logging.Logger;
  * the connections is noticed by the subscriptions; this is for what they cannot hear. A mark key
  * lives in Redis for as long as its data does (on a Redis Cluster, one on every shard, for a shard can
  * lose its data alone: {@link StoreMarks}); a node that finds one gone or replaced fires
- * {@link StoreDataLost}, and the event relays tell what was missed as after a cut subscription.
+ * {@link StoreDataLost}, and the event relays tell what was missed as after a cut subscription. A loss
+ * that cut the subscriptions is told by their catch-up alone ({@link #catchingUp}).
  *
  * <p>A store that lost only its latest writes (a fail-over to a replica a moment behind) keeps its
  * mark. The lease renewals of a socket then find a grant its client was told of gone for a whole renew
@@ -77,6 +78,28 @@ public class StoreDataWatch {
                 return changed;
             });
         });
+    }
+
+    /**
+     * A subscription is about to be made again after it was lost, and its owner's catch-up reads the store
+     * after this: the marks as they are now are taken as seen. A loss before now is what that catch-up
+     * makes up for, and the next look does not announce it once more; a loss after now changes the marks
+     * again. Counted as an alarm, so that a look under way, which read before this, compares nothing.
+     */
+    public Uni<Void> catchingUp() {
+        return Uni.createFrom()
+                .deferred(() -> marks.keys().flatMap(keys -> each(keys, this::read)))
+                .invoke(this::adopt)
+                .onFailure()
+                .invoke(failure -> LOG.debugf("store mark not read before a catch-up: %s", failure.getMessage()))
+                .onFailure()
+                .recoverWithNull()
+                .replaceWithVoid();
+    }
+
+    private synchronized void adopt(Map<String, String> now) {
+        seen = now;
+        alarms++;
     }
 
     /** Whether the marks read are not the ones seen before; counts the alarm when they are not. */

@@ -35,6 +35,7 @@ import org.junit.jupiter.api.Test;
 class RedisOutageIT {
 
     static final HttpClient HTTP = HttpClient.newHttpClient();
+    static final Duration LOOKS_EVERY = Duration.ofSeconds(2);
 
     RedisProcess redis;
     TestTokens tokens;
@@ -57,6 +58,9 @@ class RedisOutageIT {
                         tokens.publicKeyFile().toString(),
                         "quarkus.redis.timeout",
                         "2s",
+                        // The store's data is looked at once a renew interval: a few looks in a short wait.
+                        "editlock.lease.renew-interval",
+                        LOOKS_EVERY.toMillis() + "ms",
                         // Its clients never reconnect: a stop that waited for their resumes would only wait.
                         "editlock.session.stop-wait",
                         "0s"));
@@ -137,16 +141,29 @@ class RedisOutageIT {
     @Test
     void aHolderIsToldHerLockIsGoneWhenRedisComesBackWithoutIt() throws IOException {
         long configurator = node.createConfigurator(tokens.token("setup", "Setup"), "outage");
-        try (WsClient sara = WsClient.connect(node.baseUri(), tokens.token("sara", "Sara"))) {
+        try (WsClient sara = WsClient.connect(node.baseUri(), tokens.token("sara", "Sara"));
+                WsClient omar = WsClient.connect(node.baseUri(), tokens.token("omar", "Omar"))) {
             assertEquals(
                     "lock-acquired",
                     sara.request("lock-variables", Map.of("configuratorId", configurator))
                             .path("event")
                             .asText());
+            omar.request("watch", Map.of("configuratorId", configurator));
+            // The node has seen the store's data before it goes: its look has a mark to compare.
+            await().pollDelay(LOOKS_EVERY.multipliedBy(2))
+                    .atMost(LOOKS_EVERY.multipliedBy(3))
+                    .until(() -> true);
 
             redis.kill();
             forgetRedisData();
             redis.start();
+
+            // One loss, one catch-up: the watcher re-reads the configurator once, not again at the next look.
+            omar.awaitEvent(RedisOutageIT::configuratorChanged, Duration.ofSeconds(30));
+            WsClient.stays(
+                    () -> omar.frames(RedisOutageIT::configuratorChanged).size() == 1,
+                    LOOKS_EVERY.multipliedBy(3),
+                    "one content-changed for one loss of the store's data");
 
             JsonNode lost =
                     sara.awaitEvent(frame -> frame.path("event").asText().equals("lock-lost"), Duration.ofSeconds(30));
@@ -159,6 +176,11 @@ class RedisOutageIT {
             assertEquals("expired", lost.path("data").path("reason").asText(), lost.toString());
             assertFalse(sara.isClosed(), "the socket stays open");
         }
+    }
+
+    private static boolean configuratorChanged(JsonNode frame) {
+        return frame.path("event").asText().equals("content-changed")
+                && frame.path("data").path("entity").asText().equals("configurator");
     }
 
     /** Everything Redis wrote to disk (its append-only files), as if it came back on an empty disk. */
