@@ -6,7 +6,9 @@
 -- ARGV[2] reason         'disconnect' | 'idle' | 'expired'
 -- ARGV[3] configuratorId ARGV[4] channel
 -- ARGV[5] upTo           '' = every lock the socket keeps; else only those its lock requests up to
---                        this number granted (an idle release: a grant after the decision stays)
+--                        this number granted (an idle release: a grant after the decision stays);
+--                        'none' = no lock: the socket only leaves its lines and take-over requests (a
+--                        stopping node's sockets leave them all before any of their locks is released)
 -- KEYS[2..5], ARGV[6..7] waiting lines (waitlines_lib.lua; optional): the socket stops waiting
 --                        (and asking for take-overs), but for what it asked after upTo; freed locks
 --                        go to whom comes first
@@ -14,6 +16,7 @@
 local locks_key = KEYS[1]
 local socket_id, reason, configurator_id, channel = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local up_to = tonumber(ARGV[5])
+local keeps_locks = ARGV[5] == 'none'
 
 local now = now_ms()
 local released = {}
@@ -27,7 +30,7 @@ forget_socket(waiting, socket_id, why, up_to)
 local changed, gone = {}, {}
 for field, lock in pairs(live) do
   local request = (lock.q and lock.q[socket_id]) or 0
-  if lock.k[socket_id] ~= nil and (up_to == nil or request <= up_to) then
+  if not keeps_locks and lock.k[socket_id] ~= nil and (up_to == nil or request <= up_to) then
     unkeep(lock, socket_id)
     if has_keepers(lock) then
       changed[#changed + 1] = field

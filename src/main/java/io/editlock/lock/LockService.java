@@ -86,6 +86,11 @@ public class LockService {
         return storeFailures(socketLocks.releaseAll(socketId, reason));
     }
 
+    /** The socket leaves its lines and take-over requests as if it went away; its locks stay. */
+    public Uni<Void> leaveLines(String socketId) {
+        return storeFailures(socketLocks.leaveLines(socketId));
+    }
+
     /**
      * The socket's user is idle: release what the socket's lock requests up to {@code decidedAt} (see
      * {@link #lastRequest()}) gave it and no other socket keeps. A grant after the decision stays.

@@ -224,11 +224,6 @@ public final class HeldLocks implements ToldGrants {
         return before;
     }
 
-    /** Whether the client believes it holds anything. */
-    public synchronized boolean any() {
-        return !told.isEmpty();
-    }
-
     /** Whether the client believes it holds anything in that configurator. */
     public synchronized boolean anyIn(long configuratorId) {
         for (Resource resource : told.keySet()) {

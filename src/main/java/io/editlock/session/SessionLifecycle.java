@@ -148,9 +148,9 @@ public class SessionLifecycle {
 
     /**
      * Ends the grace period of every dropped socket now and releases what it still keeps; a socket
-     * resumed on another node keeps nothing any more, so that releases nothing. The sockets whose
-     * clients hold no lock go first: each takes its places in lines with it, so that a page the others
-     * free is not handed to one of them for a moment (granted, then released as theirs).
+     * resumed on another node keeps nothing any more, so that releases nothing. Every one of them leaves
+     * its lines and take-over requests before any releases a lock: a page that one frees is then handed
+     * to a waiter who stays, never for a moment to one who is leaving too (granted, then released).
      *
      * @return how many sockets it ended
      */
@@ -162,22 +162,26 @@ public class SessionLifecycle {
                 })
                 .map(Dropped::session)
                 .toList();
-        List<SocketSession> holdingNothing = ending.stream()
-                .filter(session -> !session.heldLocksIfAny().map(HeldLocks::any).orElse(false))
-                .toList();
-        List<SocketSession> holding = ending.stream()
-                .filter(session -> !holdingNothing.contains(session))
-                .toList();
-        return releaseAll(holdingNothing).chain(() -> releaseAll(holding)).replaceWith(ending.size());
+        if (ending.isEmpty()) {
+            return Uni.createFrom().item(0);
+        }
+        return Uni.join()
+                .all(ending.stream().map(this::leaveLines).toList())
+                .andCollectFailures()
+                .chain(() -> Uni.join()
+                        .all(ending.stream().map(this::releaseNow).toList())
+                        .andCollectFailures())
+                .replaceWith(ending.size());
     }
 
-    private Uni<Void> releaseAll(List<SocketSession> sessions) {
-        return sessions.isEmpty()
-                ? Uni.createFrom().voidItem()
-                : Uni.join()
-                        .all(sessions.stream().map(this::releaseNow).toList())
-                        .andCollectFailures()
-                        .replaceWithVoid();
+    private Uni<Void> leaveLines(SocketSession session) {
+        return locks.leaveLines(session.socketId())
+                .onFailure()
+                .invoke(failure -> LOG.debugf(
+                        "socket %s did not leave its lines before its release: %s",
+                        session.socketId(), failure.getMessage()))
+                .onFailure()
+                .recoverWithNull();
     }
 
     /**

@@ -89,8 +89,9 @@ class NodeStopIT {
 
     /**
      * §14: a waiter whose socket leaves with a stopping node is not handed the page that the holder,
-     * leaving with it too, frees: the page goes to the next in line. Four such pages, as the order in
-     * which the node would end its sockets one by one is anyone's.
+     * leaving with it too, frees: the page goes to the next in line. The waiter holds a page of its own
+     * as well. Four such pages, as the order in which the node would end its sockets one by one is
+     * anyone's.
      */
     @Test
     void aStoppingNodeHandsNoPageToAWaiterLeavingWithIt() throws Exception {
@@ -110,6 +111,14 @@ class NodeStopIT {
                     omar.request("watch", Map.of("configuratorId", page));
                     grant(connect(clients, leaving, tokens, "hana-" + i), page);
                     WsClient carl = connect(clients, leaving, tokens, "carl-" + i);
+                    // Carl holds a page of his own too: a socket that holds and waits leaves its lines first all the
+                    // same.
+                    long his = stays.createConfigurator(tokens.token("setup", "Setup"), "his");
+                    assertEquals(
+                            "lock-acquired",
+                            carl.request("lock-variables", Map.of("configuratorId", his))
+                                    .path("event")
+                                    .asText());
                     assertEquals(
                             1,
                             carl.request("wait-for", resource)

@@ -147,13 +147,23 @@ public class LockScripts {
     /** @param upTo -1: every lock the socket keeps; else only those its lock requests up to this number granted */
     public Uni<List<ReleasedLock>> releaseSocket(
             long configuratorId, String socketId, ReleaseReason reason, long upTo) {
+        return releaseSocket(configuratorId, socketId, reason, upTo < 0 ? "" : String.valueOf(upTo));
+    }
+
+    /**
+     * The socket leaves its lines and take-over requests there as if it went away, and keeps its locks.
+     *
+     * @return what the run released on the way (leases found expired)
+     */
+    public Uni<List<ReleasedLock>> leaveLines(long configuratorId, String socketId) {
+        return releaseSocket(configuratorId, socketId, ReleaseReason.DISCONNECT, "none");
+    }
+
+    private Uni<List<ReleasedLock>> releaseSocket(
+            long configuratorId, String socketId, ReleaseReason reason, String upTo) {
         List<String> k = List.of(keys.locks(configuratorId)); // locks
-        List<String> a = List.of(
-                socketId,
-                reason.wireName(),
-                String.valueOf(configuratorId),
-                keys.lockEventsChannel(),
-                upTo < 0 ? "" : String.valueOf(upTo));
+        List<String> a =
+                List.of(socketId, reason.wireName(), String.valueOf(configuratorId), keys.lockEventsChannel(), upTo);
         return executor.run(RELEASE_SOCKET, keys.withWaiting(k, configuratorId), keys.withWaitingArgs(a, lease))
                 .map(reply -> ScriptReplies.released(reply.toString()));
     }

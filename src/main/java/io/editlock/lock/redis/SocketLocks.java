@@ -46,6 +46,23 @@ public class SocketLocks {
                 .flatMap(released -> index.remove(socketId).replaceWith(released));
     }
 
+    /**
+     * The socket leaves every line and take-over request it is in, and keeps its locks: sockets that go
+     * together (their node stops) all leave first, so that a lock one of them releases next is handed
+     * to none of the others.
+     */
+    public Uni<Void> leaveLines(String socketId) {
+        return index.configurators(socketId)
+                .flatMap(ids -> Multi.createFrom()
+                        .iterable(ids)
+                        .onItem()
+                        .transformToUniAndMerge(id -> scripts.leaveLines(id, socketId))
+                        .invoke(audit::released)
+                        .collect()
+                        .asList())
+                .replaceWithVoid();
+    }
+
     /** Releases what the socket's lock requests up to {@code decidedAt} gave it and no other socket keeps. */
     public Uni<List<ReleasedLock>> releaseIdle(String socketId, long decidedAt) {
         return release(socketId, index.forgetListed(socketId), ReleaseReason.IDLE, decidedAt);
