@@ -304,8 +304,12 @@ public class RequestHandler {
                         return refuse(new SocketError.NoConfigurator(configuratorId), request.ref());
                     }
                     // Joined before reading, so that no change between the read and the join is missed.
-                    // One it watches for a lock is served at the limit, but not noted as one more asked for.
-                    if (watchQuota.roomFor(session.askedToWatch())) {
+                    // One it watches for a lock it holds there does not count (docs/protocol.md §4), nor does it
+                    // once the lock ends: that watch lasts until an unwatch, as any that came with a lock.
+                    boolean forItsLock = session.heldLocksIfAny()
+                            .map(held -> held.anyIn(configuratorId))
+                            .orElse(false);
+                    if (!forItsLock && watchQuota.roomFor(session.askedToWatch())) {
                         session.askedToWatch().add(configuratorId);
                     }
                     registry.watch(session, configuratorId);

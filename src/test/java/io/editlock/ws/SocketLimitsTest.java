@@ -147,8 +147,14 @@ class SocketLimitsTest {
             JsonNode own = sara.request("watch", Map.of("configuratorId", locked));
             assertEquals(
                     "lock-updated", own.path("event").asText(), "watching where it holds a lock, at the limit: " + own);
-            // Served, but not one more asked-for watch: after one unwatch there is room for one again.
+            // Served, but not one more asked-for watch: after one unwatch there is room for one again,
+            // also when the one it watches for its lock is asked for once more with a place free.
             sara.request("unwatch", Map.of("configuratorId", configurators.get(0)));
+            assertEquals(
+                    "lock-updated",
+                    sara.request("watch", Map.of("configuratorId", locked))
+                            .path("event")
+                            .asText());
             JsonNode roomAgain = sara.request("watch", Map.of("configuratorId", configurators.get(100)));
             assertEquals(
                     "lock-updated",
