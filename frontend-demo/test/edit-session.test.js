@@ -80,6 +80,14 @@ async function editingFilters(app, socket) {
   await until(() => app.state.edit.status === 'editing');
 }
 
+/** Tom edits the filters, types a change, and the lock is taken from him (an admin broke it). */
+async function lostWithADraft(app, socket) {
+  await editingFilters(app, socket);
+  typed(app, 'tom-draft');
+  socket.push('lock-lost', { resource: FILTERS, reason: 'admin' });
+  await until(() => app.state.edit.status === 'lost');
+}
+
 /** The drop of the client's first socket, a resume refused for good, and item 5's filters asked for again. */
 async function dropAndRetake(socket, token) {
   socket.drop();
@@ -129,11 +137,7 @@ describe('the demo\u2019s edit session', () => {
     const { client, socket } = await connected();
     let expression = 'frame.size >= 54';
     const app = demoAround(client, { saved: () => configuratorWith(expression) });
-    await editingFilters(app, socket);
-    typed(app, 'tom-draft');
-
-    socket.push('lock-lost', { resource: FILTERS, reason: 'admin' });
-    await until(() => app.state.edit.status === 'lost');
+    await lostWithADraft(app, socket);
     expression = 'sara-saved';
     app.edit.retry();
     await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(18), released: [] }]);
@@ -147,11 +151,7 @@ describe('the demo\u2019s edit session', () => {
     const { client, socket } = await connected();
     let expression = 'frame.size >= 54';
     const app = demoAround(client, { saved: () => configuratorWith(expression), readFails: (read) => read <= 2 });
-    await editingFilters(app, socket);
-    typed(app, 'tom-draft');
-
-    socket.push('lock-lost', { resource: FILTERS, reason: 'admin' });
-    await until(() => app.state.edit.status === 'lost');
+    await lostWithADraft(app, socket);
     expression = 'sara-saved';
     app.edit.retry();
     await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(18), released: [] }]);
@@ -187,11 +187,7 @@ describe('the demo\u2019s edit session', () => {
   it('"Edit again" keeps a draft whose saved value nobody changed', async () => {
     const { client, socket } = await connected();
     const app = demoAround(client);
-    await editingFilters(app, socket);
-    typed(app, 'tom-draft');
-
-    socket.push('lock-lost', { resource: FILTERS, reason: 'admin' });
-    await until(() => app.state.edit.status === 'lost');
+    await lostWithADraft(app, socket);
     app.edit.retry();
     await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(18), released: [] }]);
     await until(() => app.state.edit.status === 'editing');
