@@ -20,8 +20,13 @@
 --                    from when the socket started waiting or asking here, or from its node's latest
 --                    lease renewal (renew_socket_locks); two, so that a live node whose renewal comes
 --                    late keeps its waiters. A socket past it belongs to a node that died: nobody will
---                    say it went, so the reaper's look at the configurator (forget_dead_waiters) and
---                    the step that would serve it forget it instead
+--                    say it went, so the reaper's look at the configurator (forget_dead_waiters)
+--                    forgets it instead. The step that would hand it a page asks more: its node must
+--                    have vouched for it within the last lease (now < e - lease), or it is forgotten
+--                    there. A node silent for a whole lease has lost its own locks to their leases
+--                    already; a page handed to it would only sit with nobody until its lease ran out,
+--                    and a take-over asked just before the node died would take the page from a
+--                    holder who is there for someone who is not
 --                    '#seq' -> the last seq handed out (next_seq): no seq is handed out twice in a
 --                    configurator, so a member names one place, never a later one of the same user;
 --                    once nobody waits or asks, the hash holds only '#seq', which stays with the
@@ -47,7 +52,8 @@
 --          asker's sockets went, or the asker got the lock another way), by field and asker
 --   why: set when the place or the request ended while sockets of its user may be there that nobody
 --          told: 'expired' when no node vouched for its sockets any more (a dead node's, or a live
---          node's that could not reach the store for two leases), 'idle' when its user went idle
+--          node's that could not reach the store for two leases, or for one when a page was to be
+--          handed to it), 'idle' when its user went idle
 --          (docs/protocol.md §6), 'stopped' when the user's socket s asked to stop waiting (its reply
 --          tells s; the user's other sockets are told by their nodes)
 
@@ -262,15 +268,16 @@ local function forget_socket(ctx, socket_id, why, up_to)
   end
 end
 
--- Forgets the sockets of 'record' (a waiter's place, a take-over request) whose node no longer
--- vouches for them (see 'e:' above): the node died, and no other step would ever say they went.
--- Returns how many it forgot. O(the record's sockets).
+-- Before a page is handed to 'record' (a waiter's place, a take-over request): forgets its sockets
+-- whose node has not vouched for them within the last lease (see 'e:' above): the node died, or lost
+-- the store long enough to lose its own locks, and no other step would ever say they went. Returns
+-- how many it forgot. O(the record's sockets).
 local function forget_dead_sockets(ctx, record, now)
   if ctx == nil or record == nil then return 0 end
   local dead = {}
   for socket_id, _ in pairs(record.k) do
     local vouched = tonumber(redis.call('HGET', ctx.waiters, 'e:' .. socket_id))
-    if vouched ~= nil and vouched <= now then dead[#dead + 1] = socket_id end
+    if vouched ~= nil and vouched - ctx.lease <= now then dead[#dead + 1] = socket_id end
   end
   for _, socket_id in ipairs(dead) do forget_socket(ctx, socket_id, 'expired') end
   return #dead
