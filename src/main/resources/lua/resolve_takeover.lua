@@ -2,13 +2,22 @@
 -- (docs/protocol.md §13): no answer counts as yes. Run by any node's sweep; the request is gone
 -- after the first run, so the hand-over happens once whichever node runs it.
 --
+-- A sweep runs it twice. First with deadNodes '?': it only names the nodes of the asker's sockets.
+-- The sweep asks each node's heartbeat (a key in another slot, so not read here), then runs it with
+-- the nodes found dead: their sockets are forgotten as gone ('expired', as a node that stopped
+-- vouching for them, waitlines_lib.lua) before the hand-over, so that a page is not taken from a
+-- holder who is there for an asker whose node died meanwhile. Without deadNodes it hands over at once.
+--
 -- KEYS[1] locks         hash of the configurator's locks (see locks_lib.lua)
 -- KEYS[2..5]            lines, line, waiters, takeovers (see waitlines_lib.lua)
 -- ARGV[1] field         ARGV[2] configuratorId
 -- ARGV[3] lockChannel   ARGV[4] leaseMs   ARGV[5] waitChannel
--- Reply (JSON): {s='GONE'} | {s='NOT_DUE', deadline} | {s='RESOLVED', handed, holder, released=[...]}
+-- ARGV[6] deadNodes     optional: '?', or a JSON array of the node ids whose heartbeat has ended
+-- Reply (JSON): {s='GONE'} | {s='NOT_DUE', deadline} | {s='DUE', nodes=[nodeId]} (deadNodes '?')
+--             | {s='ENDED', holder} (every socket of the asker was on a dead node: nothing handed over)
+--             | {s='RESOLVED', handed, holder, released=[...]}
 local locks_key, takeovers_key = KEYS[1], KEYS[5]
-local field, configurator_id, channel = ARGV[1], ARGV[2], ARGV[3]
+local field, configurator_id, channel, dead_nodes = ARGV[1], ARGV[2], ARGV[3], ARGV[6]
 
 local pending = redis.call('HGET', takeovers_key, field)
 if not pending then return cjson.encode({ s = 'GONE' }) end
@@ -16,9 +25,40 @@ local takeover = cjson.decode(pending)
 local now = now_ms()
 if takeover.d > now then return cjson.encode({ s = 'NOT_DUE', deadline = takeover.d }) end
 
+if dead_nodes == '?' then
+  local nodes, seen = {}, {}
+  for _, node_id in pairs(takeover.k) do
+    if not seen[node_id] then
+      seen[node_id] = true
+      nodes[#nodes + 1] = node_id
+    end
+  end
+  return cjson.encode({ s = 'DUE', nodes = nodes })
+end
+
 local released = {}
 local live, book = load_live(locks_key, now, released)
 local ctx = waiting_context(KEYS, 2, ARGV, 4, configurator_id, book)
+if dead_nodes ~= nil and dead_nodes ~= '' then
+  local dead = {}
+  for _, node_id in ipairs(cjson.decode(dead_nodes)) do dead[node_id] = true end
+  local gone = {}
+  for socket_id, node_id in pairs(takeover.k) do
+    if dead[node_id] then gone[#gone + 1] = socket_id end
+  end
+  for _, socket_id in ipairs(gone) do forget_socket(ctx, socket_id, 'expired') end
+  if #gone > 0 then
+    pending = redis.call('HGET', takeovers_key, field)
+    if not pending then
+      -- The asker's last socket went with its node: the request ended without a word (§13).
+      local served = #released > 0 and serve(ctx, locks_key, live, now, released)
+      if #released > 0 or served then announce(channel, configurator_id, live, released, now) end
+      publish_waiting(ctx, live)
+      return cjson.encode({ s = 'ENDED', holder = takeover.h, released = released })
+    end
+    takeover = cjson.decode(pending)
+  end
+end
 local handed = hand_over(ctx, locks_key, live, now, field, takeover, released)
 local served = false
 if #released > 0 then served = serve(ctx, locks_key, live, now, released) end

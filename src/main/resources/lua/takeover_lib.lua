@@ -7,7 +7,8 @@
 -- Otherwise the request ends, and the asker is told which lock stands in the way. Returns true when
 -- it handed over.
 local function hand_over(ctx, locks_key, live, now, field, takeover, released)
-  if forget_dead_sockets(ctx, takeover, now) > 0 then
+  local forgot, lease_end = forget_dead_sockets(ctx, takeover, now)
+  if forgot > 0 then
     local still = redis.call('HGET', ctx.takeovers, field)
     if not still then return false end -- its asker's node died: the request ended without a hand-over
     takeover = cjson.decode(still)
@@ -29,7 +30,7 @@ local function hand_over(ctx, locks_key, live, now, field, takeover, released)
     live[field] = nil
     released[#released + 1] = released_entry(lock, 'taken-over', '')
   end
-  local granted, schedule = new_grant(ctx, locks_key, live, field, takeover.u, takeover.n, takeover.k, takeover.r, takeover.last, now)
+  local granted, schedule = new_grant(ctx, locks_key, live, field, takeover.u, takeover.n, takeover.k, takeover.r, takeover.last, now, lease_end)
   ctx.grants[#ctx.grants + 1] = { kind = 'takeover', lock = granted, schedule = schedule }
   leave_line(ctx, field, takeover.u)
   return true

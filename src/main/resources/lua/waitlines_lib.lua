@@ -20,13 +20,9 @@
 --                    from when the socket started waiting or asking here, or from its node's latest
 --                    lease renewal (renew_socket_locks); two, so that a live node whose renewal comes
 --                    late keeps its waiters. A socket past it belongs to a node that died: nobody will
---                    say it went, so the reaper's look at the configurator (forget_dead_waiters)
---                    forgets it instead. The step that would hand it a page asks more: its node must
---                    have vouched for it within the last lease (now < e - lease), or it is forgotten
---                    there. A node silent for a whole lease has lost its own locks to their leases
---                    already; a page handed to it would only sit with nobody until its lease ran out,
---                    and a take-over asked just before the node died would take the page from a
---                    holder who is there for someone who is not
+--                    say it went, so the reaper's look at the configurator (forget_dead_waiters) and
+--                    the step that would serve it forget it instead. A page handed to it gets a lease
+--                    that ends where its node's own leases do (e - lease, see forget_dead_sockets)
 --                    '#seq' -> the last seq handed out (next_seq): no seq is handed out twice in a
 --                    configurator, so a member names one place, never a later one of the same user;
 --                    once nobody waits or asks, the hash holds only '#seq', which stays with the
@@ -52,8 +48,7 @@
 --          asker's sockets went, or the asker got the lock another way), by field and asker
 --   why: set when the place or the request ended while sockets of its user may be there that nobody
 --          told: 'expired' when no node vouched for its sockets any more (a dead node's, or a live
---          node's that could not reach the store for two leases, or for one when a page was to be
---          handed to it), 'idle' when its user went idle
+--          node's that could not reach the store for two leases), 'idle' when its user went idle
 --          (docs/protocol.md §6), 'stopped' when the user's socket s asked to stop waiting (its reply
 --          tells s; the user's other sockets are told by their nodes)
 
@@ -103,12 +98,13 @@ end
 -- lock, locks_lib.lua), so that a request the server gave up on gives back the grant it led to.
 -- 'latest': socketId -> the socket's latest request for it (the record's 'last'), which becomes the
 -- lock's 'q': an idle release decided before it spares the grant, as it spared the place.
-local function new_grant(ctx, locks_key, live, field, user, name, keepers, requests, latest, now)
+-- 'lease_end': when its lease ends (forget_dead_sockets tells), at the latest a lease from now.
+local function new_grant(ctx, locks_key, live, field, user, name, keepers, requests, latest, now, lease_end)
   local asked, last = requests or {}, {}
   -- Every keeper: a socket that came by a resume asked again by a 'last' of its own, without an 'r'.
   for socket in pairs(keepers) do last[socket] = (latest and latest[socket]) or asked[socket] end
   local lock = { type = 'configurator', cfg = ctx.cfg, u = user, n = name, t = next_token(ctx.book, now),
-                 a = now, e = now + ctx.lease, k = keepers, r = asked, q = last }
+                 a = now, e = math.min(lease_end or now + ctx.lease, now + ctx.lease), k = keepers, r = asked, q = last }
   if field == 'var' then
     lock.type = 'variables'
   elseif field ~= 'cfg' then
@@ -268,19 +264,31 @@ local function forget_socket(ctx, socket_id, why, up_to)
   end
 end
 
--- Before a page is handed to 'record' (a waiter's place, a take-over request): forgets its sockets
--- whose node has not vouched for them within the last lease (see 'e:' above): the node died, or lost
--- the store long enough to lose its own locks, and no other step would ever say they went. Returns
--- how many it forgot. O(the record's sockets).
+-- Forgets the sockets of 'record' (a waiter's place, a take-over request) whose node no longer
+-- vouches for them (see 'e:' above): the node died, and no other step would ever say they went.
+-- Returns how many it forgot, and when the lease of a page handed to the sockets left should end:
+-- where the latest word of their nodes put those nodes' own leases (e - lease). A page handed to a
+-- socket whose node died after its last word then sits with nobody no longer than that node's own
+-- locks do, and a live node renews it with them. nil (a whole lease from now) when a socket left has
+-- no 'e:', or when that end has passed: a node silent that long has lost its own locks, or every node
+-- was cut off from the store for that long, and the socket keeps its place for two leases either way.
+-- O(the record's sockets).
 local function forget_dead_sockets(ctx, record, now)
-  if ctx == nil or record == nil then return 0 end
-  local dead = {}
+  if ctx == nil or record == nil then return 0, nil end
+  local dead, lease_end, unvouched = {}, nil, false
   for socket_id, _ in pairs(record.k) do
     local vouched = tonumber(redis.call('HGET', ctx.waiters, 'e:' .. socket_id))
-    if vouched ~= nil and vouched - ctx.lease <= now then dead[#dead + 1] = socket_id end
+    if vouched == nil then
+      unvouched = true
+    elseif vouched <= now then
+      dead[#dead + 1] = socket_id
+    elseif lease_end == nil or vouched - ctx.lease > lease_end then
+      lease_end = vouched - ctx.lease
+    end
   end
   for _, socket_id in ipairs(dead) do forget_socket(ctx, socket_id, 'expired') end
-  return #dead
+  if unvouched or (lease_end ~= nil and lease_end <= now) then lease_end = nil end
+  return #dead, lease_end
 end
 
 -- Forgets every socket of the configurator's lines and take-over requests whose node no longer
@@ -302,8 +310,13 @@ end
 -- caller has just read it). Both must be as they stand now: read since the last forget_socket, which
 -- may have ended that request or taken that head out of the line. O(locks held + log n).
 local function serve_field(ctx, locks_key, live, now, field, raw, head)
-  if raw and forget_dead_sockets(ctx, cjson.decode(raw), now) > 0 then
-    raw = redis.call('HGET', ctx.takeovers, field) -- false: it ended, its asker had no other socket
+  local lease_end
+  if raw then
+    local forgot
+    forgot, lease_end = forget_dead_sockets(ctx, cjson.decode(raw), now)
+    if forgot > 0 then
+      raw = redis.call('HGET', ctx.takeovers, field) -- false: it ended, its asker had no other socket
+    end
   end
   if raw then
     local takeover = cjson.decode(raw)
@@ -318,7 +331,7 @@ local function serve_field(ctx, locks_key, live, now, field, raw, head)
       if other ~= nil then
         ctx.failed[#ctx.failed + 1] = { f = field, u = takeover.u, lock = public_view(other) }
       else
-        local lock, schedule = new_grant(ctx, locks_key, live, field, takeover.u, takeover.n, takeover.k, takeover.r, takeover.last, now)
+        local lock, schedule = new_grant(ctx, locks_key, live, field, takeover.u, takeover.n, takeover.k, takeover.r, takeover.last, now, lease_end)
         ctx.grants[#ctx.grants + 1] = { kind = 'takeover', lock = lock, schedule = schedule }
         leave_line(ctx, field, takeover.u)
         return
@@ -339,10 +352,11 @@ local function serve_field(ctx, locks_key, live, now, field, raw, head)
     else
       local entry = waiter_of(ctx, field, user)
       -- Sockets of a dead node forgotten: the head (the same user, if they have others) is read again.
-      if forget_dead_sockets(ctx, entry, now) == 0 then
+      local forgot, head_lease_end = forget_dead_sockets(ctx, entry, now)
+      if forgot == 0 then
         if blocked_for(live, field, user, nil) ~= nil then return end
         leave_line(ctx, field, user, entry)
-        local lock, schedule = new_grant(ctx, locks_key, live, field, user, entry.n, entry.k, entry.r, entry.last, now)
+        local lock, schedule = new_grant(ctx, locks_key, live, field, user, entry.n, entry.k, entry.r, entry.last, now, head_lease_end)
         ctx.grants[#ctx.grants + 1] = { kind = 'queued', lock = lock, schedule = schedule }
         return
       end

@@ -81,8 +81,17 @@ public class SocketPresence {
         if (node.id().equals(nodeId)) {
             return Uni.createFrom().item(openHere(socketId));
         }
-        return redis.execute(Command.EXISTS, keys.nodeAlive(nodeId))
-                .flatMap(alive -> alive.toInteger() == 0 ? Uni.createFrom().item(false) : ask(nodeId, socketId));
+        return isAlive(nodeId)
+                .flatMap(alive ->
+                        alive ? ask(nodeId, socketId) : Uni.createFrom().item(false));
+    }
+
+    /** @return whether the node's heartbeat goes on (this node's always does while it answers) */
+    public Uni<Boolean> isAlive(String nodeId) {
+        if (node.id().equals(nodeId)) {
+            return Uni.createFrom().item(true);
+        }
+        return redis.execute(Command.EXISTS, keys.nodeAlive(nodeId)).map(alive -> alive.toInteger() != 0);
     }
 
     private Uni<Boolean> ask(String nodeId, String socketId) {

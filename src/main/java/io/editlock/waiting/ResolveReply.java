@@ -12,6 +12,12 @@ public sealed interface ResolveReply {
     /** The store's clock has not reached the deadline yet. */
     record NotDue(long deadline) implements ResolveReply {}
 
+    /** Due, and nothing done yet: the nodes of the asker's sockets, whose heartbeats decide who is gone. */
+    record Due(List<String> nodes) implements ResolveReply {}
+
+    /** The asker's sockets all went with their nodes: the request ended, nothing was handed over. */
+    record Ended(String holder, List<ReleasedLock> released) implements ResolveReply {}
+
     /** No answer in time counts as yes: handed over. @param holder who was asked */
     record Resolved(String holder, List<ReleasedLock> released) implements ResolveReply {}
 }

@@ -3,6 +3,7 @@ package io.editlock.waiting;
 import io.editlock.lock.LockAudit;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.PipelinedRedis;
+import io.editlock.session.SocketPresence;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -29,14 +30,21 @@ public class TakeoverSweeper {
     private final LockKeys keys;
     private final LockAudit lockAudit;
     private final WaitingAudit audit;
+    private final SocketPresence presence;
 
     public TakeoverSweeper(
-            PipelinedRedis redis, WaitingScripts scripts, LockKeys keys, LockAudit lockAudit, WaitingAudit audit) {
+            PipelinedRedis redis,
+            WaitingScripts scripts,
+            LockKeys keys,
+            LockAudit lockAudit,
+            WaitingAudit audit,
+            SocketPresence presence) {
         this.redis = redis;
         this.scripts = scripts;
         this.keys = keys;
         this.lockAudit = lockAudit;
         this.audit = audit;
+        this.presence = presence;
     }
 
     /** {@code <configuratorId>|<field>|<deadline>}: one entry per request, so a later request on the same lock is its own. */
@@ -81,22 +89,52 @@ public class TakeoverSweeper {
         String[] parts = member.split("\\|");
         long configuratorId = Long.parseLong(parts[0]);
         String field = parts[1];
-        return scripts.resolveTakeover(configuratorId, field).flatMap(reply -> {
-            if (reply instanceof ResolveReply.NotDue notDue) {
-                // The store's clock is ahead of this node's: look again at the store's deadline.
-                return redis.execute(Command.ZADD, keys.takeoverDeadlines(), String.valueOf(notDue.deadline()), member)
-                        .replaceWithVoid();
-            }
-            if (reply instanceof ResolveReply.Resolved resolved) {
-                recordTimeout(configuratorId, field, resolved);
-            }
-            return redis.execute(Command.ZREM, keys.takeoverDeadlines(), member).replaceWithVoid();
-        });
+        return scripts.askersNodes(configuratorId, field)
+                .flatMap(reply -> reply instanceof ResolveReply.Due due
+                        ? deadAmong(due.nodes()).flatMap(dead -> scripts.resolveTakeover(configuratorId, field, dead))
+                        : Uni.createFrom().item(reply))
+                .flatMap(reply -> {
+                    if (reply instanceof ResolveReply.NotDue notDue) {
+                        // The store's clock is ahead of this node's: look again at the store's deadline.
+                        return redis.execute(
+                                        Command.ZADD,
+                                        keys.takeoverDeadlines(),
+                                        String.valueOf(notDue.deadline()),
+                                        member)
+                                .replaceWithVoid();
+                    }
+                    record(configuratorId, field, reply);
+                    return redis.execute(Command.ZREM, keys.takeoverDeadlines(), member)
+                            .replaceWithVoid();
+                });
     }
 
-    private void recordTimeout(long configuratorId, String field, ResolveReply.Resolved reply) {
-        lockAudit.released(reply.released());
-        audit.answered(Fields.resource(configuratorId, field), reply.holder(), "timeout");
+    /**
+     * The nodes whose heartbeat ended. A socket's node vouches for it for two leases after its last
+     * renewal; the heartbeat tells within seconds that a node died, so that a page is not handed at the
+     * deadline to an asker who went with it (docs/protocol.md §5, §13).
+     */
+    private Uni<List<String>> deadAmong(List<String> nodes) {
+        if (nodes.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        return Multi.createFrom()
+                .iterable(nodes)
+                .onItem()
+                .transformToUniAndConcatenate(nodeId -> presence.isAlive(nodeId).map(alive -> alive ? "" : nodeId))
+                .filter(nodeId -> !nodeId.isEmpty())
+                .collect()
+                .asList();
+    }
+
+    private void record(long configuratorId, String field, ResolveReply reply) {
+        if (reply instanceof ResolveReply.Resolved resolved) {
+            lockAudit.released(resolved.released());
+            audit.answered(Fields.resource(configuratorId, field), resolved.holder(), "timeout");
+        } else if (reply instanceof ResolveReply.Ended ended) {
+            lockAudit.released(ended.released());
+            audit.answered(Fields.resource(configuratorId, field), ended.holder(), "asker-gone");
+        }
     }
 
     private static List<String> members(Response reply) {

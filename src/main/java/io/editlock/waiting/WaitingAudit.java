@@ -26,7 +26,7 @@ public class WaitingAudit {
 
     /** The {@code outcome} tags of {@code editlock.takeover}. */
     private static final List<String> TAKEOVER_OUTCOMES =
-            List.of("requested", "accepted", "refused", "timeout", "granted");
+            List.of("requested", "accepted", "refused", "timeout", "asker-gone", "granted");
 
     private final MeterRegistry registry;
     private final LockAudit audit;
@@ -57,7 +57,7 @@ public class WaitingAudit {
                 + AuditText.quote(holderId) + " deadline=" + Instant.ofEpochMilli(deadlineMillis));
     }
 
-    /** @param outcome accepted, refused, timeout */
+    /** @param outcome accepted, refused, timeout, asker-gone */
     public void answered(Resource resource, String holderId, String outcome) {
         takeover(outcome).increment();
         audit.write("takeover-" + outcome + " resource=" + resource + " holder=" + AuditText.quote(holderId));

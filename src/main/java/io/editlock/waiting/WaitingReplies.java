@@ -84,6 +84,9 @@ final class WaitingReplies {
         return switch (reply.path("s").asText()) {
             case "GONE" -> new ResolveReply.Gone();
             case "NOT_DUE" -> new ResolveReply.NotDue(reply.path("deadline").asLong());
+            case "DUE" -> new ResolveReply.Due(texts(reply.path("nodes")));
+            case "ENDED" ->
+                new ResolveReply.Ended(reply.path("holder").asText(), LockRecords.released(reply.path("released")));
             case "RESOLVED" ->
                 new ResolveReply.Resolved(reply.path("holder").asText(), LockRecords.released(reply.path("released")));
             default -> throw new IllegalStateException("resolve_takeover answered " + json);
@@ -114,5 +117,14 @@ final class WaitingReplies {
 
     private static Lock lockOrNull(JsonNode record) {
         return record.isObject() ? LockRecords.lock(record) : null;
+    }
+
+    /** A JSON array of strings; cjson writes an empty list as {}, which means none too. */
+    private static List<String> texts(JsonNode array) {
+        List<String> texts = new ArrayList<>();
+        if (array.isArray()) {
+            array.forEach(text -> texts.add(text.asText()));
+        }
+        return texts;
     }
 }

@@ -1,5 +1,7 @@
 package io.editlock.waiting;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.editlock.config.EditlockConfig;
 import io.editlock.lock.Holder;
 import io.editlock.lock.LockStoreUnavailableException;
@@ -14,6 +16,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.function.Function;
 
@@ -205,12 +208,27 @@ public class WaitingScripts {
                 WaitingReplies::answerTakeover);
     }
 
-    public Uni<ResolveReply> resolveTakeover(long c, String field) {
+    /** A request past its deadline names the nodes of its asker's sockets ({@link ResolveReply.Due}), and changes nothing. */
+    public Uni<ResolveReply> askersNodes(long c, String field) {
+        return resolve(c, field, "?");
+    }
+
+    /**
+     * Hands the request past its deadline over, after forgetting the asker's sockets on {@code deadNodes}
+     * (nodes whose heartbeat ended): a page is not handed to a socket whose node died.
+     */
+    public Uni<ResolveReply> resolveTakeover(long c, String field, Collection<String> deadNodes) {
+        ArrayNode dead = JsonNodeFactory.instance.arrayNode();
+        deadNodes.forEach(dead::add);
+        return resolve(c, field, dead.toString());
+    }
+
+    private Uni<ResolveReply> resolve(long c, String field, String deadNodes) {
         List<String> k = keys.withWaiting(List.of(keys.locks(c)), c); // locks, …
         return run(
                 RESOLVE_TAKEOVER,
                 k,
-                List.of(field, id(c), keys.lockEventsChannel(), ms(lease), keys.lockEventsChannel()),
+                List.of(field, id(c), keys.lockEventsChannel(), ms(lease), keys.lockEventsChannel(), deadNodes),
                 WaitingReplies::resolveTakeover);
     }
 

@@ -145,7 +145,8 @@ class ScriptKeysShareOneSlotTest {
             waiting.withdraw(WaitingScripts.Asked.WAIT_FOR, Resource.configurator(c), holder, 18, lease);
             waiting.withdraw(WaitingScripts.Asked.TAKEOVER, Resource.variables(c), holder, 19, lease);
             waiting.answerTakeover(Resource.variables(c), "7", true);
-            waiting.resolveTakeover(c, "var");
+            waiting.askersNodes(c, "var");
+            waiting.resolveTakeover(c, "var", List.of("node-gone"));
             waiting.readTakeovers(c, List.of(new WaitingState.AskedTakeover("var", "7", "8")));
             executor.about = null; // a user's lines: one key of the user's, about no configurator
             waiting.reserveLine("7", c + "|var", 20, lease, lease);

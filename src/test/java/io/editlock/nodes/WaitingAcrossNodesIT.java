@@ -535,16 +535,17 @@ class WaitingAcrossNodesIT {
     }
 
     /**
-     * §13, §5: a take-over request ends without a word when its asker's last socket went. A page is
-     * handed only to a socket whose node spoke within the last lease: at the deadline, a lease and a bit
-     * after Eve asked from a node that died right then, Fred keeps the page (as with the defaults: a
-     * consent window as long as the lease), although her place still counts until two leases passed.
+     * §13, §5: a take-over request ends without a word when its asker's last socket went. At the
+     * deadline, an asker whose node's heartbeat ended (five seconds after its last beat) has gone, even
+     * while its place still counts (two leases after its node's last renewal): the holder keeps the page.
+     * The window ends between the two, so only the heartbeat tells.
      */
     @Test
     void aTakeOverWhoseAskersNodeDiedIsNotHandedOver() {
         Map<String, String> slowConsent = new HashMap<>(settings());
         slowConsent.put(
-                "editlock.waiting.consent-window", LEASE.plusMillis(1500).toMillis() + "ms");
+                "editlock.waiting.consent-window",
+                LEASE.multipliedBy(2).minusMillis(500).toMillis() + "ms");
         ServerNode doomed = ServerNode.start("wait-doomed-asker", slowConsent);
         long[] ids = configuratorWithItem(nodeA);
         long item = ids[1];

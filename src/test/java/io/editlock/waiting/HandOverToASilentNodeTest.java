@@ -22,19 +22,22 @@ import io.vertx.redis.client.Command;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
+import java.util.UUID;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * docs/protocol.md §5, §13, §14: a page is handed to a waiter or a take-over asker only while the
- * asker's node has vouched for its socket within the last lease. A node silent for longer has lost its
- * own locks to their leases already: it died (or lost the store), and the page goes past it, or stays
- * with the holder who is there.
+ * docs/protocol.md §5, §13, §14: a page handed to someone who is not asking at that moment (the head of
+ * a line on a release, a take-over asker at the deadline) must not end up with a node that died.
  *
- * <p>The node's silence is staged in the store: the socket's "vouched for until" ({@code e:<socketId>}
- * in the waiters hash, lua/waitlines_lib.lua) is two leases after the node's last word. No scheduler
- * runs, so no reaper or sweep forgets the socket first; half a lease left means the node has been
- * silent for a lease and a half, a lease and a half left that it spoke half a lease ago.
+ * <p>A take-over past its deadline goes to its asker only while the asker's node's heartbeat goes on;
+ * otherwise the request ends and the holder, who is there, keeps the page. A page handed from a line
+ * gets a lease that ends where the waiter's node's own leases do, a lease after that node's last word:
+ * if the node died since, the page is free again with that node's locks.
+ *
+ * <p>The node's last word is staged in the store: the socket's "vouched for until" ({@code
+ * e:<socketId>} in the waiters hash, lua/waitlines_lib.lua) is two leases after it. No scheduler runs,
+ * so no heartbeat, reaper or sweep runs but those the test calls.
  */
 @QuarkusTest
 @TestProfile(CommandCounter.NoBackgroundWork.class)
@@ -49,6 +52,9 @@ class HandOverToASilentNodeTest {
     WaitingScripts waiting;
 
     @Inject
+    TakeoverSweeper sweeper;
+
+    @Inject
     ConfiguratorStore store;
 
     @Inject
@@ -59,22 +65,25 @@ class HandOverToASilentNodeTest {
 
     private long request;
 
-    /** Anna unlocks the filters; Dora waits first, from a node last heard of {@code silentFor} ago; Kim waits next. */
-    @ParameterizedTest(name = "Dora's node silent for {0} leases: the filters go to {1}")
-    @CsvSource({"1.5, Kim", "0.5, Dora"})
-    void aReleaseServesTheFirstWaiterWhoseNodeSpokeWithinTheLease(double silentFor, String served) {
+    /**
+     * Anna unlocks the filters; Dora waits first, from a node last heard of {@code silentFor} leases ago.
+     * Her place stands for two leases after it, so she gets the page; its lease ends where her node's own
+     * leases do, or a lease from now when those have ended already (a node cut off from the store that
+     * long gets the time its renewal needs).
+     */
+    @ParameterizedTest(name = "Dora's node silent for {0} leases: her lease ends {1}")
+    @CsvSource({"0.5, where her node's leases end", "1.5, a lease from now"})
+    void aPageHandedFromALineLastsAsLongAsTheLeasesOfTheWaitersNode(double silentFor, String leaseEnds) {
         long c = Fixtures.configurator(store);
         Resource filters =
                 Resource.itemPage(Fixtures.item(store, c), Page.FILTERS).inConfigurator(c);
         Holder anna = Fixtures.user("Anna");
         Holder dora = Fixtures.user("Dora");
-        Holder kim = Fixtures.user("Kim");
         assertInstanceOf(
                 AcquireResult.Granted.class,
                 locks.acquire(filters, anna).await().atMost(WAIT));
         assertEquals(1, queued(filters, dora));
-        assertEquals(2, queued(filters, kim));
-        lastHeardOf(c, dora, silentFor);
+        long lastWord = lastHeardOf(c, dora, silentFor);
 
         assertInstanceOf(
                 ReleaseResult.Released.class,
@@ -82,31 +91,46 @@ class HandOverToASilentNodeTest {
 
         List<Lock> held = locks.locks(c).await().atMost(WAIT);
         assertEquals(1, held.size(), held.toString());
-        assertEquals(served, held.get(0).ownerUserName(), "the filters went to " + served + ": " + held);
+        Lock handed = held.get(0);
+        assertEquals("Dora", handed.ownerUserName(), held.toString());
+        long lease = locks.lease().toMillis();
+        long expected = silentFor < 1 ? lastWord + lease : handed.acquiredAt().toEpochMilli() + lease;
+        assertEquals(expected, handed.expiresAt().toEpochMilli(), "the lease ends " + leaseEnds + ": " + handed);
     }
 
-    /** Hana did not answer Dora's take-over request in time; Dora's node was last heard of {@code silentFor} ago. */
-    @ParameterizedTest(name = "Dora's node silent for {0} leases: the filters end with {1}")
-    @CsvSource({"1.5, Hana", "0.5, Dora"})
-    void aTakeOverIsHandedAtItsDeadlineOnlyToAnAskerWhoseNodeSpokeWithinTheLease(double silentFor, String holder) {
+    /** Hana did not answer Dora's take-over request in time; the sweep finds it past its deadline. */
+    @ParameterizedTest(name = "Dora's node alive: {0}; the filters end with {1}")
+    @CsvSource({"false, Hana", "true, Dora"})
+    void aTakeOverIsHandedAtItsDeadlineOnlyToAnAskerWhoseNodeLives(boolean alive, String holder) {
         long c = Fixtures.configurator(store);
         Resource filters =
                 Resource.itemPage(Fixtures.item(store, c), Page.FILTERS).inConfigurator(c);
         Holder hana = Fixtures.user("Hana");
-        Holder dora = Fixtures.user("Dora");
+        String doraId = "Dora-" + UUID.randomUUID();
+        Holder dora = new Holder(doraId, "Dora", "sock-" + UUID.randomUUID(), "node-" + UUID.randomUUID());
+        if (alive) {
+            redis.value(String.class)
+                    .psetex(keys.nodeAlive(dora.nodeId()), 60_000, "1")
+                    .await()
+                    .atMost(WAIT);
+        }
         assertInstanceOf(
                 AcquireResult.Granted.class,
                 locks.acquire(filters, hana).await().atMost(WAIT));
-        assertInstanceOf(
+        TakeoverReply.Pending pending = assertInstanceOf(
                 TakeoverReply.Pending.class,
                 waiting.requestTakeover(filters, dora, "", Duration.ofMillis(1), ++request)
                         .await()
                         .atMost(WAIT));
-        lastHeardOf(c, dora, silentFor);
+        redis.sortedSet(String.class)
+                .zadd(
+                        keys.takeoverDeadlines(),
+                        pending.deadline(),
+                        TakeoverSweeper.member(c, filters.field(), pending.deadline()))
+                .await()
+                .atMost(WAIT);
 
-        assertInstanceOf(
-                ResolveReply.Resolved.class,
-                waiting.resolveTakeover(c, filters.field()).await().atMost(WAIT));
+        sweeper.resolveDue().await().atMost(WAIT);
 
         List<Lock> held = locks.locks(c).await().atMost(WAIT);
         assertEquals(1, held.size(), held.toString());
@@ -115,6 +139,10 @@ class HandOverToASilentNodeTest {
                 0L,
                 redis.hash(String.class).hlen(keys.waiting(c).get(3)).await().atMost(WAIT),
                 "the request ended");
+        assertEquals(
+                List.of("#seq"),
+                redis.hash(String.class).hkeys(keys.waiting(c).get(2)).await().atMost(WAIT),
+                "nothing of Dora's socket is left");
     }
 
     private long queued(Resource resource, Holder holder) {
@@ -123,14 +151,15 @@ class HandOverToASilentNodeTest {
         return assertInstanceOf(WaitReply.Queued.class, reply, reply.toString()).position();
     }
 
-    /** Stages the last word of the holder's node: {@code silentFor} leases ago, by the store's clock. */
-    private void lastHeardOf(long c, Holder holder, double silentFor) {
+    /** Stages the last word of the holder's node, {@code silentFor} leases ago by the store's clock, and returns it. */
+    private long lastHeardOf(long c, Holder holder, double silentFor) {
         long lease = locks.lease().toMillis();
-        long vouchedUntil = storeMillis() + 2 * lease - Math.round(silentFor * lease);
+        long lastWord = storeMillis() - Math.round(silentFor * lease);
         redis.hash(String.class)
-                .hset(keys.waiting(c).get(2), "e:" + holder.socketId(), String.valueOf(vouchedUntil))
+                .hset(keys.waiting(c).get(2), "e:" + holder.socketId(), String.valueOf(lastWord + 2 * lease))
                 .await()
                 .atMost(WAIT);
+        return lastWord;
     }
 
     private long storeMillis() {

@@ -93,6 +93,20 @@ class WaitingRepliesTest {
         ResolveReply.Resolved done = assertInstanceOf(ResolveReply.Resolved.class, resolved, "RESOLVED");
         assertEquals("7", done.holder(), "who was asked");
         assertEquals(1, done.released().size(), "the handed lock");
+        assertEquals(
+                new ResolveReply.Due(List.of("node-a", "node-b")),
+                WaitingReplies.resolveTakeover("{\"s\":\"DUE\",\"nodes\":[\"node-a\",\"node-b\"]}"),
+                "DUE");
+        assertEquals(
+                new ResolveReply.Due(List.of()),
+                WaitingReplies.resolveTakeover("{\"s\":\"DUE\",\"nodes\":{}}"),
+                "DUE with no node: cjson's empty list");
+        ResolveReply.Ended ended = assertInstanceOf(
+                ResolveReply.Ended.class,
+                WaitingReplies.resolveTakeover("{\"s\":\"ENDED\",\"holder\":\"7\",\"released\":{}}"),
+                "ENDED");
+        assertEquals("7", ended.holder(), "who was asked");
+        assertEquals(List.of(), ended.released(), "nothing released");
     }
 
     @Test
