@@ -77,6 +77,24 @@ public class EngineIoRoute {
                         session -> resume(request, session, upgrade), () -> fail(request, EngineError.UNKNOWN_SID));
     }
 
+    /**
+     * The sid alone carries a session that a socket signed in on, and it travels in every URL: a page
+     * of another site must not take the session over with it, although a CONNECT is the only step that
+     * checks the token (docs/protocol.md §3, §12). A request with an Origin comes from the page that
+     * opened the session, or, when that request had none (a browser sends none with a same-site GET),
+     * from a page the Origin check permits. A request without one (a same-site GET, a client outside a
+     * browser) is let through, as at the CONNECT; so is a refused page on its own session, which
+     * learns at its CONNECT why it is refused.
+     */
+    private boolean fromTheSessionsPage(HttpServerRequest request, EngineSession session) {
+        String origin = request.getHeader(HttpHeaders.ORIGIN);
+        String opened = session.handshake().origin();
+        if (origin == null || origin.equals(opened)) {
+            return true;
+        }
+        return opened == null && origins.permits(origin, request.getHeader(HttpHeaders.HOST), request.scheme());
+    }
+
     private void handshake(HttpServerRequest request, boolean upgrade) {
         if (request.method() != HttpMethod.GET) {
             fail(request, EngineError.BAD_HANDSHAKE_METHOD);
@@ -94,6 +112,10 @@ public class EngineIoRoute {
     }
 
     private void resume(HttpServerRequest request, EngineSession session, boolean upgrade) {
+        if (!fromTheSessionsPage(request, session)) {
+            fail(request, EngineError.BAD_REQUEST);
+            return;
+        }
         if (upgrade) {
             if (!session.isPolling()) {
                 fail(request, EngineError.BAD_REQUEST);

@@ -32,12 +32,16 @@ final class EngineSession {
         /** Whether a Socket.IO socket is connected on the session. */
         boolean connected();
 
-        /** Called once, whatever ended the session. */
-        void onClose(String reason);
+        /**
+         * Called once, whatever ended the session. @param pageGone the WebSocket transport closed
+         * with 1001: the browser's page went away, perhaps only to load again (docs/protocol.md §5)
+         */
+        void onClose(String reason, boolean pageGone);
     }
 
     private static final String TEXT_PLAIN = "text/plain; charset=UTF-8";
     private static final short MESSAGE_TOO_BIG = 1009;
+    private static final short GOING_AWAY = 1001;
     private static final short POLICY_VIOLATION = 1008;
     /**
      * While an upgrade is being probed, a poll is answered with a noop at most this often: the client
@@ -270,10 +274,14 @@ final class EngineSession {
 
     /** Ends the session: the server's close, a ping timeout, the client's close packet, a lost transport. */
     void close(String reason) {
-        close(reason, (short) 1000);
+        close(reason, (short) 1000, false);
     }
 
     private void close(String reason, short webSocketCode) {
+        close(reason, webSocketCode, false);
+    }
+
+    private void close(String reason, short webSocketCode, boolean pageGone) {
         boolean keepSid;
         synchronized (this) {
             if (closed) {
@@ -302,7 +310,7 @@ final class EngineSession {
         }
         Listener current = listener;
         if (current != null) {
-            current.onClose(reason);
+            current.onClose(reason, pageGone);
         }
     }
 
@@ -517,7 +525,9 @@ final class EngineSession {
             }
         }
         if (isTransport(webSocket)) {
-            close("transport close");
+            // Polling cannot tell a reload from a lost network; the WebSocket transport can, as /locking does.
+            Short code = webSocket.closeStatusCode();
+            close("transport close", (short) 1000, code != null && code == GOING_AWAY);
         }
     }
 

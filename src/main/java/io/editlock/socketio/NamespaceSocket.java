@@ -144,15 +144,17 @@ final class NamespaceSocket implements ClientConnection {
     }
 
     /**
-     * The socket is over: {@code clean} after the client's disconnect (its locks are released at
-     * once), otherwise a drop that waits out the grace period for a resume (docs/protocol.md §5).
-     * Requests still waiting get no reply; the one in flight finishes first, so that a grant or a
-     * resume it is making belongs to what the end releases or keeps, not to a socket nobody renews.
+     * The socket is over, {@code how} as a /locking socket's close would say (docs/protocol.md §5):
+     * {@link CloseReason#NORMAL} after the client's disconnect (its locks are released at once), 1001
+     * when the page went away (the reload grace), otherwise a drop that waits out the grace period
+     * for a resume. Requests still waiting get no reply; the one in flight finishes first, so that a
+     * grant or a resume it is making belongs to what the end releases or keeps, not to a socket
+     * nobody renews.
      */
-    void end(boolean clean) {
+    void end(CloseReason how) {
         if (ended.compareAndSet(false, true) && session != null) {
             requests.end(() -> lifecycle
-                    .closed(session, clean ? CloseReason.NORMAL : CloseReason.ABNORMAL)
+                    .closed(session, how)
                     .subscribe()
                     .with(ignored -> {}, failure -> LOG.debugf("closing %s failed: %s", id, failure.getMessage())));
         }

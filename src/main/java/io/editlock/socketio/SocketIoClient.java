@@ -1,5 +1,6 @@
 package io.editlock.socketio;
 
+import io.quarkus.websockets.next.CloseReason;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 
 /**
@@ -10,6 +11,8 @@ import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 final class SocketIoClient implements EngineSession.Listener {
 
     private static final String INVALID_NAMESPACE = "{\"message\":\"Invalid namespace\"}";
+    /** The close of a /locking socket whose page went away, which a WebSocket transport's 1001 is too. */
+    private static final CloseReason PAGE_GONE = new CloseReason(1001);
     /** No socket: before the first CONNECT, after a refused one, after the client's DISCONNECT. */
     private static final Object NONE = new Object();
     /** A CONNECT is being decided. */
@@ -57,7 +60,7 @@ final class SocketIoClient implements EngineSession.Listener {
             case SocketIoPacket.CONNECT -> connect(packet.payload());
             case SocketIoPacket.DISCONNECT -> {
                 if (current != null && STATE.compareAndSet(this, current, NONE)) {
-                    current.end(true);
+                    current.end(CloseReason.NORMAL);
                     engine.closeUnlessConnectedSoon();
                 }
             }
@@ -93,7 +96,7 @@ final class SocketIoClient implements EngineSession.Listener {
         } else if (STATE.compareAndSet(this, CONNECTING, opened)) {
             namespace.greet(engine, opened);
         } else {
-            opened.end(false);
+            opened.end(CloseReason.ABNORMAL);
         }
     }
 
@@ -119,9 +122,9 @@ final class SocketIoClient implements EngineSession.Listener {
     }
 
     @Override
-    public void onClose(String reason) {
+    public void onClose(String reason, boolean pageGone) {
         if (STATE.getAndSet(this, CLOSED) instanceof NamespaceSocket current) {
-            current.end(false);
+            current.end(pageGone ? PAGE_GONE : CloseReason.ABNORMAL);
         }
     }
 }

@@ -1,11 +1,13 @@
 package io.editlock.socketio;
 
+import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.editlock.support.DemoLogin;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -18,6 +20,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 @QuarkusTest
 class SocketIoOriginTest {
+
+    private static final String HOST = "editlock.example:8080";
 
     @ParameterizedTest(name = "Origin {0}, Host {1}: {2}")
     @CsvSource(
@@ -50,5 +54,47 @@ class SocketIoOriginTest {
         assertTrue(
                 allowed ? reply.startsWith("40/locking,") : reply.startsWith("44/locking,{\"message\":\"" + outcome),
                 "connect from " + origin + " on " + host + ": " + reply);
+    }
+
+    /**
+     * The sid travels in every URL: a page of another site must not use it to post into (or poll, or
+     * upgrade) a session it did not open. A request without an Origin, or from the page that opened the
+     * session, or from a permitted page when the opening request had no Origin (a browser's same-site
+     * GET), is served.
+     */
+    @ParameterizedTest(name = "opened from {0}, then a post from {1}: {2}")
+    @CsvSource(
+            delimiter = '|',
+            nullValues = "none",
+            value = {
+                "none                          | none                          | 200",
+                "none                          | http://editlock.example:8080  | 200",
+                "none                          | https://evil.example          | 400",
+                "http://editlock.example:8080  | http://editlock.example:8080  | 200",
+                "http://editlock.example:8080  | none                          | 200",
+                "http://editlock.example:8080  | https://evil.example          | 400",
+                "https://evil.example          | https://evil.example          | 200"
+            })
+    void onlyThePageThatOpenedASessionMayUseItsSid(String openedFrom, String postFrom, int status) {
+        Map<String, String> opening = new HashMap<>(Map.of("Host", HOST));
+        if (openedFrom != null) {
+            opening.put("Origin", openedFrom);
+        }
+        EngineIoClient client = EngineIoClient.of(EngineIoClient.open(opening));
+        Map<String, String> posting = new HashMap<>(Map.of("Host", HOST));
+        if (postFrom != null) {
+            posting.put("Origin", postFrom);
+        }
+
+        given().headers(posting)
+                .queryParam("EIO", "4")
+                .queryParam("transport", "polling")
+                .queryParam("sid", client.sid)
+                .contentType("text/plain;charset=UTF-8")
+                .body("6")
+                .when()
+                .post("/socket.io/")
+                .then()
+                .statusCode(status);
     }
 }

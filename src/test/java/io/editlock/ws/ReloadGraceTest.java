@@ -25,10 +25,17 @@ import io.quarkus.test.junit.TestProfile;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -37,7 +44,8 @@ import org.junit.jupiter.api.Test;
  * docs/protocol.md §5: a page that goes away closes with 1001, and a reload is such a page. Its
  * locks wait the short reload grace for the reloaded page's resume, then go with reason disconnect
  * (1000, the client is done, releases at once). The grace period of a drop is set far longer here, so
- * that a release after the reload grace cannot be mistaken for one after the grace period.
+ * that a release after the reload grace cannot be mistaken for one after the grace period. A
+ * Socket.IO client on the WebSocket transport is told apart the same way (§12).
  */
 @QuarkusTest
 @TestProfile(ReloadGraceTest.ShortReloadGrace.class)
@@ -143,6 +151,57 @@ class ReloadGraceTest {
                     after.compareTo(GRACE) < 0,
                     "released after the reload grace, not the long grace period: " + after.toMillis() + " ms");
             assertEquals(List.of(), currentLocks(c), "nothing is held any more");
+        }
+    }
+
+    /**
+     * §12: a Socket.IO client on the WebSocket transport closes with 1001 too when its page goes away,
+     * and gets the same reload grace (on long-polling there is no close code to tell).
+     */
+    @Test
+    void aSocketIoPageThatWentAwayIsReleasedAfterTheReloadGraceNotTheGracePeriod() throws Exception {
+        long c = Fixtures.configurator(store);
+        try (WsClient sara = WsClient.connect(base, DemoLogin.user("Sara").token())) {
+            sara.request("watch", Map.of("configuratorId", c));
+            BlockingQueue<String> packets = new LinkedBlockingQueue<>();
+            WebSocket tom = HttpClient.newHttpClient()
+                    .newWebSocketBuilder()
+                    .buildAsync(
+                            URI.create(base.toString().replaceFirst("^http", "ws")
+                                    + "socket.io/?EIO=4&transport=websocket"),
+                            new WebSocket.Listener() {
+                                @Override
+                                public CompletionStage<?> onText(WebSocket socket, CharSequence data, boolean last) {
+                                    packets.add(data.toString());
+                                    socket.request(1);
+                                    return null;
+                                }
+                            })
+                    .get(10, TimeUnit.SECONDS);
+            tom.sendText("40/locking,{\"token\":\"" + DemoLogin.user("Tom").token() + "\"}", true);
+            tom.sendText("42/locking,1[\"lock-configurator\",{\"configuratorId\":" + c + "}]", true);
+            String reply = await().atMost(Duration.ofSeconds(10))
+                    .until(
+                            () -> packets.stream()
+                                    .filter(packet -> packet.startsWith("43/locking,1"))
+                                    .findFirst(),
+                            Optional::isPresent)
+                    .get();
+            assertTrue(reply.contains("lock-acquired"), reply);
+
+            long closedAt = System.nanoTime();
+            tom.sendClose(1001, "page gone").get(10, TimeUnit.SECONDS);
+
+            JsonNode released = sara.awaitEvent(
+                    frame -> "lock-released".equals(frame.path("event").asText()), RELOAD_GRACE.plusSeconds(10));
+            Duration after = Duration.ofNanos(System.nanoTime() - closedAt);
+            assertEquals("disconnect", released.path("data").path("reason").asText(), released.toString());
+            assertTrue(
+                    after.compareTo(RELOAD_GRACE.minusMillis(200)) >= 0,
+                    "kept for the reload grace, not released at once: released after " + after.toMillis() + " ms");
+            assertTrue(
+                    after.compareTo(GRACE) < 0,
+                    "released after the reload grace, not the long grace period: " + after.toMillis() + " ms");
         }
     }
 
