@@ -23,6 +23,7 @@ import jakarta.inject.Inject;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -41,8 +42,22 @@ import org.junit.jupiter.api.Test;
  * per socket or per user would fill a production Redis over the months.
  */
 @QuarkusTest
-@TestProfile(ShortLeases.class)
+@TestProfile(NothingLeftBehindTest.RenewedShortLeases.class)
 class NothingLeftBehindTest {
+
+    /**
+     * Short leases that the node renews while their sockets live, as in production: what a live socket
+     * keeps stays until it ends, and what ends goes by itself soon after.
+     */
+    public static class RenewedShortLeases extends ShortLeases {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            Map<String, String> settings = new HashMap<>(super.getConfigOverrides());
+            settings.put("editlock.lease.ttl", "4s");
+            settings.put("editlock.lease.renew-interval", "1s");
+            return settings;
+        }
+    }
 
     /**
      * Keys that go by themselves: most within minutes (a lock hash a while after its last lease, rate
