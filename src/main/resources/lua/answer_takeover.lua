@@ -23,6 +23,12 @@ local answered, handed, late = false, false, false
 -- before the reaper saw it) has nothing left to refuse: the freed lock goes to the asker below, as
 -- it would have had the reaper come first (§13: B gets a lock that A released meanwhile).
 local holding = live[field] ~= nil and live[field].u == user_id
+if takeover ~= nil and takeover.h == user_id and holding and forget_dead_sockets(ctx, takeover, now) > 0 then
+  -- The asker's node died: a request whose asker's last socket went with it has ended, and an answer
+  -- to it is an answer to nothing (§13), not a yes that hands nothing over.
+  pending = redis.call('HGET', ctx.takeovers, field)
+  takeover = pending and cjson.decode(pending) or nil
+end
 if takeover ~= nil and takeover.h == user_id and holding then
   -- No answer before the deadline counts as yes, also when one comes after it and before the sweep:
   -- a late refusal is no refusal (it is answered as an answer to nothing), a late yes is a yes.

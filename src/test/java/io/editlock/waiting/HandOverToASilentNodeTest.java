@@ -1,6 +1,7 @@
 package io.editlock.waiting;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import io.editlock.catalog.ConfiguratorStore;
@@ -23,6 +24,7 @@ import jakarta.inject.Inject;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -143,6 +145,39 @@ class HandOverToASilentNodeTest {
                 List.of("#seq"),
                 redis.hash(String.class).hkeys(keys.waiting(c).get(2)).await().atMost(WAIT),
                 "nothing of Dora's socket is left");
+    }
+
+    /**
+     * Hana accepts Dora's take-over request, but Dora's node has died (past its two leases): the request
+     * ended with her last socket, and the answer is one to nothing, not a yes that hands nothing over.
+     */
+    @Test
+    void anAcceptanceAfterTheAskersNodeDiedIsAnAnswerToNothing() {
+        long c = Fixtures.configurator(store);
+        Resource filters =
+                Resource.itemPage(Fixtures.item(store, c), Page.FILTERS).inConfigurator(c);
+        Holder hana = Fixtures.user("Hana");
+        Holder dora = Fixtures.user("Dora");
+        assertInstanceOf(
+                AcquireResult.Granted.class,
+                locks.acquire(filters, hana).await().atMost(WAIT));
+        assertInstanceOf(
+                TakeoverReply.Pending.class,
+                waiting.requestTakeover(filters, dora, "", Duration.ofMinutes(5), ++request)
+                        .await()
+                        .atMost(WAIT));
+        lastHeardOf(c, dora, 2.5);
+
+        AnswerReply answer =
+                waiting.answerTakeover(filters, hana.userId(), true).await().atMost(WAIT);
+
+        assertFalse(answer.answered(), "no request stands any more: " + answer);
+        List<Lock> held = locks.locks(c).await().atMost(WAIT);
+        assertEquals(List.of("Hana"), held.stream().map(Lock::ownerUserName).toList(), held.toString());
+        assertEquals(
+                0L,
+                redis.hash(String.class).hlen(keys.waiting(c).get(3)).await().atMost(WAIT),
+                "the request ended");
     }
 
     private long queued(Resource resource, Holder holder) {
