@@ -76,14 +76,10 @@ class HandOverToASilentNodeTest {
     @ParameterizedTest(name = "Dora's node silent for {0} leases: her lease ends {1}")
     @CsvSource({"0.5, where her node's leases end", "1.5, a lease from now"})
     void aPageHandedFromALineLastsAsLongAsTheLeasesOfTheWaitersNode(double silentFor, String leaseEnds) {
-        long c = Fixtures.configurator(store);
-        Resource filters =
-                Resource.itemPage(Fixtures.item(store, c), Page.FILTERS).inConfigurator(c);
         Holder anna = Fixtures.user("Anna");
+        Resource filters = filtersHeldBy(anna);
+        long c = filters.configuratorId();
         Holder dora = Fixtures.user("Dora");
-        assertInstanceOf(
-                AcquireResult.Granted.class,
-                locks.acquire(filters, anna).await().atMost(WAIT));
         assertEquals(1, queued(filters, dora));
         long lastWord = lastHeardOf(c, dora, silentFor);
 
@@ -104,10 +100,9 @@ class HandOverToASilentNodeTest {
     @ParameterizedTest(name = "Dora's node alive: {0}; the filters end with {1}")
     @CsvSource({"false, Hana", "true, Dora"})
     void aTakeOverIsHandedAtItsDeadlineOnlyToAnAskerWhoseNodeLives(boolean alive, String holder) {
-        long c = Fixtures.configurator(store);
-        Resource filters =
-                Resource.itemPage(Fixtures.item(store, c), Page.FILTERS).inConfigurator(c);
         Holder hana = Fixtures.user("Hana");
+        Resource filters = filtersHeldBy(hana);
+        long c = filters.configuratorId();
         String doraId = "Dora-" + UUID.randomUUID();
         Holder dora = new Holder(doraId, "Dora", "sock-" + UUID.randomUUID(), "node-" + UUID.randomUUID());
         if (alive) {
@@ -116,9 +111,6 @@ class HandOverToASilentNodeTest {
                     .await()
                     .atMost(WAIT);
         }
-        assertInstanceOf(
-                AcquireResult.Granted.class,
-                locks.acquire(filters, hana).await().atMost(WAIT));
         TakeoverReply.Pending pending = assertInstanceOf(
                 TakeoverReply.Pending.class,
                 waiting.requestTakeover(filters, dora, "", Duration.ofMillis(1), ++request)
@@ -153,14 +145,10 @@ class HandOverToASilentNodeTest {
      */
     @Test
     void anAcceptanceAfterTheAskersNodeDiedIsAnAnswerToNothing() {
-        long c = Fixtures.configurator(store);
-        Resource filters =
-                Resource.itemPage(Fixtures.item(store, c), Page.FILTERS).inConfigurator(c);
         Holder hana = Fixtures.user("Hana");
+        Resource filters = filtersHeldBy(hana);
+        long c = filters.configuratorId();
         Holder dora = Fixtures.user("Dora");
-        assertInstanceOf(
-                AcquireResult.Granted.class,
-                locks.acquire(filters, hana).await().atMost(WAIT));
         assertInstanceOf(
                 TakeoverReply.Pending.class,
                 waiting.requestTakeover(filters, dora, "", Duration.ofMinutes(5), ++request)
@@ -178,6 +166,17 @@ class HandOverToASilentNodeTest {
                 0L,
                 redis.hash(String.class).hlen(keys.waiting(c).get(3)).await().atMost(WAIT),
                 "the request ended");
+    }
+
+    /** The filters page of a new item, which {@code holder} holds. */
+    private Resource filtersHeldBy(Holder holder) {
+        long c = Fixtures.configurator(store);
+        Resource filters =
+                Resource.itemPage(Fixtures.item(store, c), Page.FILTERS).inConfigurator(c);
+        assertInstanceOf(
+                AcquireResult.Granted.class,
+                locks.acquire(filters, holder).await().atMost(WAIT));
+        return filters;
     }
 
     private long queued(Resource resource, Holder holder) {

@@ -137,19 +137,7 @@ class ReloadGraceTest {
             long closedAt = System.nanoTime();
             tom.sendClose(1001);
 
-            JsonNode released = sara.awaitEvent(
-                    frame -> "lock-released".equals(frame.path("event").asText()), RELOAD_GRACE.plusSeconds(10));
-            Duration after = Duration.ofNanos(System.nanoTime() - closedAt);
-            assertEquals(
-                    "disconnect",
-                    released.path("data").path("reason").asText(),
-                    "released as a disconnect: " + released);
-            assertTrue(
-                    after.compareTo(RELOAD_GRACE.minusMillis(200)) >= 0,
-                    "kept for the reload grace, not released at once: released after " + after.toMillis() + " ms");
-            assertTrue(
-                    after.compareTo(GRACE) < 0,
-                    "released after the reload grace, not the long grace period: " + after.toMillis() + " ms");
+            assertReleasedAfterTheReloadGrace(sara, closedAt);
             assertEquals(List.of(), currentLocks(c), "nothing is held any more");
         }
     }
@@ -192,17 +180,23 @@ class ReloadGraceTest {
             long closedAt = System.nanoTime();
             tom.sendClose(1001, "page gone").get(10, TimeUnit.SECONDS);
 
-            JsonNode released = sara.awaitEvent(
-                    frame -> "lock-released".equals(frame.path("event").asText()), RELOAD_GRACE.plusSeconds(10));
-            Duration after = Duration.ofNanos(System.nanoTime() - closedAt);
-            assertEquals("disconnect", released.path("data").path("reason").asText(), released.toString());
-            assertTrue(
-                    after.compareTo(RELOAD_GRACE.minusMillis(200)) >= 0,
-                    "kept for the reload grace, not released at once: released after " + after.toMillis() + " ms");
-            assertTrue(
-                    after.compareTo(GRACE) < 0,
-                    "released after the reload grace, not the long grace period: " + after.toMillis() + " ms");
+            assertReleasedAfterTheReloadGrace(sara, closedAt);
         }
+    }
+
+    /** The watcher is told of the release with reason disconnect, after the reload grace (from {@code closedAt}, nanoTime). */
+    private static void assertReleasedAfterTheReloadGrace(WsClient watcher, long closedAt) {
+        JsonNode released = watcher.awaitEvent(
+                frame -> "lock-released".equals(frame.path("event").asText()), RELOAD_GRACE.plusSeconds(10));
+        Duration after = Duration.ofNanos(System.nanoTime() - closedAt);
+        assertEquals(
+                "disconnect", released.path("data").path("reason").asText(), "released as a disconnect: " + released);
+        assertTrue(
+                after.compareTo(RELOAD_GRACE.minusMillis(200)) >= 0,
+                "kept for the reload grace, not released at once: released after " + after.toMillis() + " ms");
+        assertTrue(
+                after.compareTo(GRACE) < 0,
+                "released after the reload grace, not the long grace period: " + after.toMillis() + " ms");
     }
 
     /**
