@@ -1,6 +1,8 @@
 -- answer_takeover: the holder accepts or refuses a pending take-over (docs/protocol.md §13).
--- Accepting hands the lock over in this same run (hand_over in takeover_lib.lua), and so does any
--- answer after the deadline, before a sweep came to resolve it: only an answer in time can refuse.
+-- Accepting hands the lock over in this same run (hand_over in takeover_lib.lua), also after the
+-- deadline. Only an answer in time can refuse: a refusal after the deadline counts as no answer, and
+-- leaves the request to the sweep that is due, which hands over once it has checked that the
+-- asker's server lives (resolve_takeover.lua).
 --
 -- KEYS[1] locks         hash of the configurator's locks (see locks_lib.lua)
 -- KEYS[2..5]            lines, line, waiters, takeovers (see waitlines_lib.lua)
@@ -8,8 +10,8 @@
 -- ARGV[4] accept        '1' | '0'
 -- ARGV[5] lockChannel   ARGV[6] leaseMs   ARGV[7] waitChannel
 -- Reply (JSON): {s='ANSWERED', handed, late, released=[...]} | {s='NOT_FOUND', late, released=[...]}
---              (NOT_FOUND also for a refusal after the deadline); late: the answer came after the
---              deadline and the run handed the lock over, as a sweep would have (it counts as no answer)
+--              (NOT_FOUND also for a refusal after the deadline); late: a yes came after the deadline
+--              and the run handed the lock over, as a sweep would have (it counts as no answer)
 local locks_key = KEYS[1]
 local field, configurator_id, user_id, accept, channel = ARGV[1], ARGV[2], ARGV[3], ARGV[4] == '1', ARGV[5]
 local now = now_ms()
@@ -32,11 +34,12 @@ end
 if takeover ~= nil and takeover.h == user_id and holding then
   -- No answer before the deadline counts as yes, also when one comes after it and before the sweep:
   -- a late refusal is no refusal (it is answered as an answer to nothing), a late yes is a yes.
-  late = takeover.d <= now
-  answered = accept or not late
-  if accept or late then
+  local due = takeover.d <= now
+  answered = accept or not due
+  if accept then
     handed = hand_over(ctx, locks_key, live, now, field, takeover, released)
-  else
+    late = due and handed
+  elseif not due then
     end_takeover(ctx, field, takeover)
     ctx.refused[#ctx.refused + 1] = { f = field, u = takeover.u, by = takeover.hn }
   end

@@ -83,13 +83,18 @@ public class EngineIoRoute {
      * checks the token (docs/protocol.md §3, §12). A request with an Origin comes from the page that
      * opened the session, or, when that request had none (a browser sends none with a same-site GET),
      * from a page the Origin check permits. A request without one (a same-site GET, a client outside a
-     * browser) is let through, as at the CONNECT; so is a refused page on its own session, which
-     * learns at its CONNECT why it is refused.
+     * browser) is let through, as at the CONNECT, unless its browser names it cross-site; so is a
+     * refused page on its own session, which learns at its CONNECT why it is refused.
      */
     private boolean fromTheSessionsPage(HttpServerRequest request, EngineSession session) {
         String origin = request.getHeader(HttpHeaders.ORIGIN);
         String opened = session.handshake().origin();
-        if (origin == null || origin.equals(opened)) {
+        if (origin == null) {
+            // A page of another site can still send a GET without an Origin (an image, a script):
+            // browsers that say where a request comes from name it cross-site.
+            return !"cross-site".equals(request.getHeader("Sec-Fetch-Site"));
+        }
+        if (origin.equals(opened)) {
             return true;
         }
         return opened == null && origins.permits(origin, request.getHeader(HttpHeaders.HOST), request.scheme());

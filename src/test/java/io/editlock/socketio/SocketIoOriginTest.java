@@ -97,4 +97,24 @@ class SocketIoOriginTest {
                 .then()
                 .statusCode(status);
     }
+
+    /**
+     * A page of another site can send a GET without an Origin (an image, a script): a browser that says
+     * where a request comes from names it cross-site, and it is refused; a same-origin one is served.
+     */
+    @ParameterizedTest(name = "a poll without an Origin, Sec-Fetch-Site {0}: {1}")
+    @CsvSource({"cross-site, 400", "same-origin, 200"})
+    void aPollWithoutAnOriginThatItsBrowserCallsCrossSiteIsRefused(String fetchSite, int status) {
+        EngineIoClient client = EngineIoClient.connected("Sara");
+        client.post("42/locking,1[\"touch\",{}]"); // its ack waits: the poll below is answered at once
+
+        given().headers(Map.of("Sec-Fetch-Site", fetchSite, "Sec-Fetch-Mode", "no-cors"))
+                .queryParam("EIO", "4")
+                .queryParam("transport", "polling")
+                .queryParam("sid", client.sid)
+                .when()
+                .get("/socket.io/")
+                .then()
+                .statusCode(status);
+    }
 }

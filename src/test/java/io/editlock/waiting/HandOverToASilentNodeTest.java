@@ -168,6 +168,50 @@ class HandOverToASilentNodeTest {
                 "the request ended");
     }
 
+    /**
+     * Hana refuses Dora's request after its deadline, before the sweep came: that counts as no answer,
+     * and the hand-over is the sweep's, which finds Dora's node dead. Hana keeps the page.
+     */
+    @Test
+    void aRefusalAfterTheDeadlineLeavesTheHandOverToTheSweepsHeartbeatCheck() {
+        Holder hana = Fixtures.user("Hana");
+        Resource filters = filtersHeldBy(hana);
+        long c = filters.configuratorId();
+        Holder dora = new Holder(
+                "Dora-" + UUID.randomUUID(), "Dora", "sock-" + UUID.randomUUID(), "node-" + UUID.randomUUID());
+        TakeoverReply.Pending pending = assertInstanceOf(
+                TakeoverReply.Pending.class,
+                waiting.requestTakeover(filters, dora, "", Duration.ofMillis(1), ++request)
+                        .await()
+                        .atMost(WAIT));
+        redis.sortedSet(String.class)
+                .zadd(
+                        keys.takeoverDeadlines(),
+                        pending.deadline(),
+                        TakeoverSweeper.member(c, filters.field(), pending.deadline()))
+                .await()
+                .atMost(WAIT);
+
+        AnswerReply answer =
+                waiting.answerTakeover(filters, hana.userId(), false).await().atMost(WAIT);
+        assertFalse(answer.answered(), "too late to refuse: " + answer);
+        assertEquals(List.of("Hana"), owners(c), "a late refusal hands nothing over by itself");
+
+        sweeper.resolveDue().await().atMost(WAIT);
+
+        assertEquals(List.of("Hana"), owners(c), "the sweep found Dora's node dead");
+        assertEquals(
+                0L,
+                redis.hash(String.class).hlen(keys.waiting(c).get(3)).await().atMost(WAIT),
+                "the request ended");
+    }
+
+    private List<String> owners(long c) {
+        return locks.locks(c).await().atMost(WAIT).stream()
+                .map(Lock::ownerUserName)
+                .toList();
+    }
+
     /** The filters page of a new item, which {@code holder} holds. */
     private Resource filtersHeldBy(Holder holder) {
         long c = Fixtures.configurator(store);
