@@ -4,9 +4,10 @@
 --
 -- A sweep runs it twice. First with deadNodes '?': it only names the nodes of the asker's sockets.
 -- The sweep asks each node's heartbeat (a key in another slot, so not read here), then runs it with
--- the nodes found dead: their sockets are forgotten as gone ('expired', as a node that stopped
--- vouching for them, waitlines_lib.lua) before the hand-over, so that a page is not taken from a
--- holder who is there for an asker whose node died meanwhile. Without deadNodes it hands over at once.
+-- the nodes found dead: their sockets leave this request before the hand-over, so that a page is not
+-- taken from a holder who is there for an asker whose node died meanwhile. Only this request: their
+-- places elsewhere last until no node vouches for them (waitlines_lib.lua), for a node only cut off
+-- from the store is alive. Without deadNodes it hands over at once.
 --
 -- KEYS[1] locks         hash of the configurator's locks (see locks_lib.lua)
 -- KEYS[2..5]            lines, line, waiters, takeovers (see waitlines_lib.lua)
@@ -46,17 +47,21 @@ if dead_nodes ~= nil and dead_nodes ~= '' then
   for socket_id, node_id in pairs(takeover.k) do
     if dead[node_id] then gone[#gone + 1] = socket_id end
   end
-  for _, socket_id in ipairs(gone) do forget_socket(ctx, socket_id, 'expired') end
-  if #gone > 0 then
-    pending = redis.call('HGET', takeovers_key, field)
-    if not pending then
-      -- The asker's last socket went with its node: the request ended without a word (§13).
-      local served = #released > 0 and serve(ctx, locks_key, live, now, released)
-      if #released > 0 or served then announce(channel, configurator_id, live, released, now) end
-      publish_waiting(ctx, live)
-      return cjson.encode({ s = 'ENDED', holder = takeover.h, released = released })
-    end
-    takeover = cjson.decode(pending)
+  for _, socket_id in ipairs(gone) do
+    takeover.k[socket_id] = nil
+    if takeover.r then takeover.r[socket_id] = nil end
+    if takeover.last then takeover.last[socket_id] = nil end
+    socket_index_update(ctx, socket_id, 't|' .. field, false)
+  end
+  if #gone > 0 and next(takeover.k) == nil then
+    -- The asker's last socket went with its node: the request ended without a word (§13).
+    end_takeover(ctx, field, takeover, 'expired')
+    local served = #released > 0 and serve(ctx, locks_key, live, now, released)
+    if #released > 0 or served then announce(channel, configurator_id, live, released, now) end
+    publish_waiting(ctx, live)
+    return cjson.encode({ s = 'ENDED', holder = takeover.h, released = released })
+  elseif #gone > 0 then
+    redis.call('HSET', takeovers_key, field, cjson.encode(takeover))
   end
 end
 local handed = hand_over(ctx, locks_key, live, now, field, takeover, released)

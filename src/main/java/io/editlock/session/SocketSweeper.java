@@ -3,10 +3,7 @@ package io.editlock.session;
 import io.editlock.config.EditlockConfig;
 import io.editlock.lock.LockService;
 import io.editlock.protocol.CloseReasons;
-import io.editlock.redis.LockKeys;
-import io.editlock.redis.PipelinedRedis;
 import io.quarkus.scheduler.Scheduled;
-import io.vertx.mutiny.redis.client.Command;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 
@@ -14,50 +11,36 @@ import java.time.Duration;
  * Looks at this node's sockets: one whose token ended is closed ({@link TokenLifetime}); a user idle past the idle timeout loses the locks of that socket
  * (reason idle); a socket that answered no ping within the ping timeout is dropped (dead peer: a
  * closed laptop sends no close frame, so {@code @OnClose} alone would never come). Also keeps this
- * node's heartbeat, which tells resumes on other nodes whether it still lives.
+ * node's heartbeat ({@link NodeHeartbeat}).
  */
 @ApplicationScoped
 public class SocketSweeper {
-
-    /** How often Quarkus's scheduler looks at its timers: no interval is shorter in practice. */
-    private static final Duration SCHEDULER_TICK = Duration.ofSeconds(1);
 
     private final SessionRegistry registry;
     private final SessionLifecycle lifecycle;
     private final TokenLifetime tokenLifetime;
     private final LockService locks;
-    private final PipelinedRedis redis;
-    private final LockKeys keys;
-    private final NodeIdentity node;
+    private final NodeHeartbeat heartbeat;
     private final UserActivity activity;
     private final long idleTimeoutNanos;
     private final long pingTimeoutNanos;
-    private final Duration heartbeatTtl;
 
     public SocketSweeper(
             SessionRegistry registry,
             SessionLifecycle lifecycle,
             TokenLifetime tokenLifetime,
             LockService locks,
-            PipelinedRedis redis,
-            LockKeys keys,
-            NodeIdentity node,
+            NodeHeartbeat heartbeat,
             UserActivity activity,
             EditlockConfig config) {
         this.registry = registry;
         this.lifecycle = lifecycle;
         this.tokenLifetime = tokenLifetime;
         this.locks = locks;
-        this.redis = redis;
-        this.keys = keys;
-        this.node = node;
+        this.heartbeat = heartbeat;
         this.activity = activity;
         this.idleTimeoutNanos = config.session().idleTimeout().toNanos();
         this.pingTimeoutNanos = config.websocket().pingTimeout().toNanos();
-        // A sweep interval under a second still sweeps once a second (Quarkus's scheduler looks at its
-        // timers once a second): a heartbeat that lasted five such intervals would lapse between sweeps.
-        Duration sweepsEvery = config.session().sweepInterval();
-        this.heartbeatTtl = (sweepsEvery.compareTo(SCHEDULER_TICK) < 0 ? SCHEDULER_TICK : sweepsEvery).multipliedBy(5);
     }
 
     @Scheduled(
@@ -65,9 +48,7 @@ public class SocketSweeper {
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
             skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void sweep() {
-        redis.execute(Command.SET, keys.nodeAlive(node.id()), "1", "PX", String.valueOf(heartbeatTtl.toMillis()))
-                .subscribe()
-                .with(ignored -> {}, failure -> {});
+        heartbeat.beat();
         long nowMillis = System.currentTimeMillis();
         for (SocketSession session : registry.all()) {
             // Read before the idleness: a lock request after this has a larger number and survives.

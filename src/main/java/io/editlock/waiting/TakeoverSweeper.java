@@ -3,6 +3,7 @@ package io.editlock.waiting;
 import io.editlock.lock.LockAudit;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.PipelinedRedis;
+import io.editlock.session.NodeHeartbeat;
 import io.editlock.session.SocketPresence;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
@@ -31,6 +32,7 @@ public class TakeoverSweeper {
     private final LockAudit lockAudit;
     private final WaitingAudit audit;
     private final SocketPresence presence;
+    private final NodeHeartbeat heartbeat;
 
     public TakeoverSweeper(
             PipelinedRedis redis,
@@ -38,13 +40,15 @@ public class TakeoverSweeper {
             LockKeys keys,
             LockAudit lockAudit,
             WaitingAudit audit,
-            SocketPresence presence) {
+            SocketPresence presence,
+            NodeHeartbeat heartbeat) {
         this.redis = redis;
         this.scripts = scripts;
         this.keys = keys;
         this.lockAudit = lockAudit;
         this.audit = audit;
         this.presence = presence;
+        this.heartbeat = heartbeat;
     }
 
     /** {@code <configuratorId>|<field>|<deadline>}: one entry per request, so a later request on the same lock is its own. */
@@ -112,10 +116,11 @@ public class TakeoverSweeper {
     /**
      * The nodes whose heartbeat ended. A socket's node vouches for it for two leases after its last
      * renewal; the heartbeat tells within seconds that a node died, so that a page is not handed at the
-     * deadline to an asker who went with it (docs/protocol.md §5, §13).
+     * deadline to an asker who went with it (docs/protocol.md §5, §13). None while this node's own
+     * heartbeat has not gone through for a whole TTL: right after an outage every key has lapsed.
      */
     private Uni<List<String>> deadAmong(List<String> nodes) {
-        if (nodes.isEmpty()) {
+        if (nodes.isEmpty() || !heartbeat.othersCanBeJudged()) {
             return Uni.createFrom().item(List.of());
         }
         return Multi.createFrom()

@@ -1,5 +1,6 @@
 package io.editlock.waiting;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -14,6 +15,7 @@ import io.editlock.lock.ReleaseResult;
 import io.editlock.lock.Resource;
 import io.editlock.redis.CommandCounter;
 import io.editlock.redis.LockKeys;
+import io.editlock.session.NodeHeartbeat;
 import io.editlock.support.Fixtures;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -55,6 +57,9 @@ class HandOverToASilentNodeTest {
 
     @Inject
     TakeoverSweeper sweeper;
+
+    @Inject
+    NodeHeartbeat heartbeat;
 
     @Inject
     ConfiguratorStore store;
@@ -124,6 +129,7 @@ class HandOverToASilentNodeTest {
                 .await()
                 .atMost(WAIT);
 
+        steadyHeartbeat();
         sweeper.resolveDue().await().atMost(WAIT);
 
         List<Lock> held = locks.locks(c).await().atMost(WAIT);
@@ -197,6 +203,7 @@ class HandOverToASilentNodeTest {
         assertFalse(answer.answered(), "too late to refuse: " + answer);
         assertEquals(List.of("Hana"), owners(c), "a late refusal hands nothing over by itself");
 
+        steadyHeartbeat();
         sweeper.resolveDue().await().atMost(WAIT);
 
         assertEquals(List.of("Hana"), owners(c), "the sweep found Dora's node dead");
@@ -204,6 +211,61 @@ class HandOverToASilentNodeTest {
                 0L,
                 redis.hash(String.class).hlen(keys.waiting(c).get(3)).await().atMost(WAIT),
                 "the request ended");
+    }
+
+    /**
+     * Dora asks Hana for the filters from a node that died, and waits in line for the attributes, which
+     * Hana holds too. Her request ends at its deadline; her place in the line is not the heartbeat's to
+     * end (a node cut off from the store alone is alive): it stays until no node vouches for her socket.
+     */
+    @Test
+    void aDeadAskersPlaceInALineOutlivesTheRequest() {
+        Holder hana = Fixtures.user("Hana");
+        Resource filters = filtersHeldBy(hana);
+        long c = filters.configuratorId();
+        Resource attributes =
+                Resource.itemPage(filters.itemId(), Page.ATTRIBUTES).inConfigurator(c);
+        assertInstanceOf(
+                AcquireResult.Granted.class,
+                locks.acquire(attributes, hana).await().atMost(WAIT));
+        Holder dora = new Holder(
+                "Dora-" + UUID.randomUUID(), "Dora", "sock-" + UUID.randomUUID(), "node-" + UUID.randomUUID());
+        assertEquals(1, queued(attributes, dora));
+        TakeoverReply.Pending pending = assertInstanceOf(
+                TakeoverReply.Pending.class,
+                waiting.requestTakeover(filters, dora, "", Duration.ofMillis(1), ++request)
+                        .await()
+                        .atMost(WAIT));
+        redis.sortedSet(String.class)
+                .zadd(
+                        keys.takeoverDeadlines(),
+                        pending.deadline(),
+                        TakeoverSweeper.member(c, filters.field(), pending.deadline()))
+                .await()
+                .atMost(WAIT);
+
+        steadyHeartbeat();
+        sweeper.resolveDue().await().atMost(WAIT);
+
+        assertEquals(List.of("Hana", "Hana"), owners(c), "the request ended, nothing handed over");
+        assertEquals(
+                0L,
+                redis.hash(String.class).hlen(keys.waiting(c).get(3)).await().atMost(WAIT),
+                "the request ended");
+        assertEquals(
+                List.of(attributes.field()),
+                redis.hash(String.class).hkeys(keys.waiting(c).get(0)).await().atMost(WAIT),
+                "Dora still waits for the attributes");
+    }
+
+    /** This node judges others by their heartbeats once its own have gone through for a whole TTL. */
+    private void steadyHeartbeat() {
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(500))
+                .until(() -> {
+                    heartbeat.beat();
+                    return heartbeat.othersCanBeJudged();
+                });
     }
 
     private List<String> owners(long c) {

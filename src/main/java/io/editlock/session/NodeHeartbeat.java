@@ -1,0 +1,60 @@
+package io.editlock.session;
+
+import io.editlock.config.EditlockConfig;
+import io.editlock.redis.LockKeys;
+import io.editlock.redis.PipelinedRedis;
+import io.vertx.mutiny.redis.client.Command;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
+
+/**
+ * This node's heartbeat in the store: a key with a short TTL, set at every socket sweep, that tells the
+ * other nodes this one lives (a resume asking whether a socket is open, a take-over at its deadline:
+ * docs/protocol.md §5, §13). A missing key says a node died only while the store was in reach for a
+ * whole TTL: after an outage every node's key has lapsed, the live ones' too, until their next beat.
+ * So this node judges the others by theirs only once its own beats have gone through for a TTL.
+ */
+@ApplicationScoped
+public class NodeHeartbeat {
+
+    /** How often Quarkus's scheduler looks at its timers: no interval is shorter in practice. */
+    private static final Duration SCHEDULER_TICK = Duration.ofSeconds(1);
+
+    private static final long NOT_STEADY = -1;
+
+    private final PipelinedRedis redis;
+    private final LockKeys keys;
+    private final NodeIdentity node;
+    private final Duration ttl;
+    /** {@code System.nanoTime()} of the first beat of the present run of beats that went through. */
+    private volatile long steadySince = NOT_STEADY;
+
+    public NodeHeartbeat(PipelinedRedis redis, LockKeys keys, NodeIdentity node, EditlockConfig config) {
+        this.redis = redis;
+        this.keys = keys;
+        this.node = node;
+        // A sweep interval under a second still sweeps once a second: a heartbeat that lasted five such
+        // intervals would lapse between sweeps.
+        Duration sweepsEvery = config.session().sweepInterval();
+        this.ttl = (sweepsEvery.compareTo(SCHEDULER_TICK) < 0 ? SCHEDULER_TICK : sweepsEvery).multipliedBy(5);
+    }
+
+    /** Sets this node's key again; called at every socket sweep. */
+    public void beat() {
+        redis.execute(Command.SET, keys.nodeAlive(node.id()), "1", "PX", String.valueOf(ttl.toMillis()))
+                .subscribe()
+                .with(
+                        ignored -> {
+                            if (steadySince == NOT_STEADY) {
+                                steadySince = System.nanoTime();
+                            }
+                        },
+                        failure -> steadySince = NOT_STEADY);
+    }
+
+    /** Whether another node's missing key means it died: this node's own beats went through for a whole TTL. */
+    public boolean othersCanBeJudged() {
+        long since = steadySince;
+        return since != NOT_STEADY && System.nanoTime() - since >= ttl.toNanos();
+    }
+}
