@@ -116,18 +116,7 @@ class HandOverToASilentNodeTest {
                     .await()
                     .atMost(WAIT);
         }
-        TakeoverReply.Pending pending = assertInstanceOf(
-                TakeoverReply.Pending.class,
-                waiting.requestTakeover(filters, dora, "", Duration.ofMillis(1), ++request)
-                        .await()
-                        .atMost(WAIT));
-        redis.sortedSet(String.class)
-                .zadd(
-                        keys.takeoverDeadlines(),
-                        pending.deadline(),
-                        TakeoverSweeper.member(c, filters.field(), pending.deadline()))
-                .await()
-                .atMost(WAIT);
+        askedAlreadyDue(filters, dora);
 
         steadyHeartbeat();
         sweeper.resolveDue().await().atMost(WAIT);
@@ -185,18 +174,7 @@ class HandOverToASilentNodeTest {
         long c = filters.configuratorId();
         Holder dora = new Holder(
                 "Dora-" + UUID.randomUUID(), "Dora", "sock-" + UUID.randomUUID(), "node-" + UUID.randomUUID());
-        TakeoverReply.Pending pending = assertInstanceOf(
-                TakeoverReply.Pending.class,
-                waiting.requestTakeover(filters, dora, "", Duration.ofMillis(1), ++request)
-                        .await()
-                        .atMost(WAIT));
-        redis.sortedSet(String.class)
-                .zadd(
-                        keys.takeoverDeadlines(),
-                        pending.deadline(),
-                        TakeoverSweeper.member(c, filters.field(), pending.deadline()))
-                .await()
-                .atMost(WAIT);
+        askedAlreadyDue(filters, dora);
 
         AnswerReply answer =
                 waiting.answerTakeover(filters, hana.userId(), false).await().atMost(WAIT);
@@ -231,18 +209,7 @@ class HandOverToASilentNodeTest {
         Holder dora = new Holder(
                 "Dora-" + UUID.randomUUID(), "Dora", "sock-" + UUID.randomUUID(), "node-" + UUID.randomUUID());
         assertEquals(1, queued(attributes, dora));
-        TakeoverReply.Pending pending = assertInstanceOf(
-                TakeoverReply.Pending.class,
-                waiting.requestTakeover(filters, dora, "", Duration.ofMillis(1), ++request)
-                        .await()
-                        .atMost(WAIT));
-        redis.sortedSet(String.class)
-                .zadd(
-                        keys.takeoverDeadlines(),
-                        pending.deadline(),
-                        TakeoverSweeper.member(c, filters.field(), pending.deadline()))
-                .await()
-                .atMost(WAIT);
+        askedAlreadyDue(filters, dora);
 
         steadyHeartbeat();
         sweeper.resolveDue().await().atMost(WAIT);
@@ -256,6 +223,20 @@ class HandOverToASilentNodeTest {
                 List.of(attributes.field()),
                 redis.hash(String.class).hkeys(keys.waiting(c).get(0)).await().atMost(WAIT),
                 "Dora still waits for the attributes");
+    }
+
+    /** {@code asker} asks for a take-over of {@code page} that is due at once, and is in the sweep's schedule. */
+    private void askedAlreadyDue(Resource page, Holder asker) {
+        TakeoverReply.Pending pending = assertInstanceOf(
+                TakeoverReply.Pending.class,
+                waiting.requestTakeover(page, asker, "", Duration.ofMillis(1), ++request)
+                        .await()
+                        .atMost(WAIT));
+        String member = TakeoverSweeper.member(page.configuratorId(), page.field(), pending.deadline());
+        redis.sortedSet(String.class)
+                .zadd(keys.takeoverDeadlines(), pending.deadline(), member)
+                .await()
+                .atMost(WAIT);
     }
 
     /** This node judges others by their heartbeats once its own have gone through for a whole TTL. */
