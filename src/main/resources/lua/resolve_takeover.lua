@@ -15,7 +15,8 @@
 -- ARGV[3] lockChannel   ARGV[4] leaseMs   ARGV[5] waitChannel
 -- ARGV[6] deadNodes     optional: '?', or a JSON array of the node ids whose heartbeat has ended
 -- Reply (JSON): {s='GONE'} | {s='NOT_DUE', deadline} | {s='DUE', nodes=[nodeId]} (deadNodes '?')
---             | {s='ENDED', holder} (every socket of the asker was on a dead node: nothing handed over)
+--             | {s='ENDED', holder, released=[...]} (every socket of the asker was on a dead node: nothing
+--               handed over)
 --             | {s='RESOLVED', handed, holder, released=[...]}
 local locks_key, takeovers_key = KEYS[1], KEYS[5]
 local field, configurator_id, channel, dead_nodes = ARGV[1], ARGV[2], ARGV[3], ARGV[6]
