@@ -35,14 +35,18 @@ import org.junit.jupiter.api.Test;
 class ReleaseTheStoreLostTest {
 
     private static final Duration WAIT = Duration.ofSeconds(10);
-    /** Judged after a renew interval, left out of the next renewal, and the lease of 3 s runs out. */
+    /** Judged after a renew interval, left out of the next renewal, and the lease of 6 s runs out. */
     private static final Duration FREED_WITHIN = Duration.ofSeconds(20);
 
+    /**
+     * Leases short enough for a lost release to run out within {@link #FREED_WITHIN}, and long enough that
+     * a renewal late by a few seconds on a busy machine does not end a lock that must stay.
+     */
     public static class ShortLeasesRenewedEverySecond implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of(
-                    "editlock.lease.ttl", "3s",
+                    "editlock.lease.ttl", "6s",
                     "editlock.lease.renew-interval", "1s",
                     "editlock.lease.reaper-interval", "1s");
         }
