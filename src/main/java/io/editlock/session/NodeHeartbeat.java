@@ -28,6 +28,8 @@ public class NodeHeartbeat {
     private final Duration ttl;
     /** {@code System.nanoTime()} of the first beat of the present run of beats that went through. */
     private volatile long steadySince = NOT_STEADY;
+    /** {@code System.nanoTime()} of the latest beat that went through. */
+    private volatile long lastBeat = System.nanoTime() - Long.MAX_VALUE / 2;
 
     public NodeHeartbeat(PipelinedRedis redis, LockKeys keys, NodeIdentity node, EditlockConfig config) {
         this.redis = redis;
@@ -39,15 +41,23 @@ public class NodeHeartbeat {
         this.ttl = (sweepsEvery.compareTo(SCHEDULER_TICK) < 0 ? SCHEDULER_TICK : sweepsEvery).multipliedBy(5);
     }
 
-    /** Sets this node's key again; called at every socket sweep. */
+    /**
+     * Sets this node's key again; called at every socket sweep. A beat that finds the key gone though
+     * the last one went through within the TTL tells that the store lost keys meanwhile (it restarted, or
+     * a replica behind took over) without this node noticing an outage: the other nodes' keys may be gone
+     * too, until their next beats, so the run of steady beats starts again.
+     */
     public void beat() {
-        redis.execute(Command.SET, keys.nodeAlive(node.id()), "1", "PX", String.valueOf(ttl.toMillis()))
+        redis.execute(Command.SET, keys.nodeAlive(node.id()), "1", "PX", String.valueOf(ttl.toMillis()), "GET")
                 .subscribe()
                 .with(
-                        ignored -> {
-                            if (steadySince == NOT_STEADY) {
-                                steadySince = System.nanoTime();
+                        previous -> {
+                            long now = System.nanoTime();
+                            boolean keyLost = previous == null && now - lastBeat < ttl.toNanos();
+                            if (steadySince == NOT_STEADY || keyLost) {
+                                steadySince = now;
                             }
+                            lastBeat = now;
                         },
                         failure -> steadySince = NOT_STEADY);
     }
