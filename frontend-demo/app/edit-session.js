@@ -38,9 +38,11 @@ export function createEditSession(app, { rereadDelaysMs = REREAD_DELAYS_MS } = {
   /**
    * Whether the page of `key` is open again, in a new edit session: the lock is the same grant (a
    * re-entry), so an unlock meant for the session that was left would take it from the one now open.
+   * The session left may still be the open one for a moment (navigation awaits the next configurator
+   * before it opens the next page): that is not a page open again.
    * @param {string} key
    */
-  const reopened = (key) => state.edit !== null && state.edit.key === key;
+  const reopened = (key) => state.edit !== null && !state.edit.left && state.edit.key === key;
 
   /**
    * Asks for the page's lock; the page is editable only once it is granted.
@@ -191,6 +193,7 @@ export function createEditSession(app, { rereadDelaysMs = REREAD_DELAYS_MS } = {
    * @param {Edit} edit
    */
   function leave(edit) {
+    edit.left = true;
     clearTimeout(retryTimer);
     app.session?.handover.left(edit);
     // Deletes waiting for their Undo go out now, while the page's lock still fences them.

@@ -17,6 +17,7 @@
  * @property {string | null} [reason] why the lock was lost, in words
  * @property {string | null} [message] what went wrong asking for it
  * @property {boolean} [acquiring] a lock request is under way
+ * @property {boolean} [left] the user moved on from the page (it may still be the open one for a moment)
  */
 
 /**

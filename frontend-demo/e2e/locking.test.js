@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { startServer } from './server.js';
 import { User, clearScreenshots, screenshot, waitForStatus } from './browser.js';
 import { graceSentinel } from './sentinels.js';
-import { login } from './socketio-clients.js';
+import { eventually, login } from './socketio-clients.js';
 
 const FRIENDLY_REST = 'You can view this page. It will become editable when they\u2019re done.';
 
@@ -240,6 +240,19 @@ describe('two people editing one configurator', { timeout: 300_000 }, () => {
     await screenshot(sara.page, 'sara-lock-released-by-an-admin');
     await waitForStatus(omar.page, 'editing', 2_000);
     await screenshot(omar.page, 'omar-takes-over');
+  });
+
+  it('Omar goes back to the list of configurators: the page he edited is free again', async () => {
+    const [, configuratorId] = frameFiltersUrl.match(/#\/c\/(\d+)\//);
+    const reader = await login(server.baseUrl, 'demo-reader', 'Reader');
+    const locks = async () => (await (await fetch(`${server.baseUrl}/api/configurators/${configuratorId}/locks`, {
+      headers: { Authorization: `Bearer ${reader}` },
+    })).json()).map((lock) => lock.ownerUserName);
+    assert.deepEqual(await locks(), ['Omar'], 'Omar edits the page');
+
+    await omar.page.click('a.back-link');
+    await omar.page.locator('[data-testid=configurator-card]', { hasText: 'Mountain bike' }).waitFor();
+    await eventually(async () => (await locks()).length === 0, 5_000);
   });
 
   it('no page had a script error', () => {
