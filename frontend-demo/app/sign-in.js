@@ -2,12 +2,18 @@
 // token provider that keeps it signed in), the REST API, and the take-over and waiting part.
 
 import { EditlockClient, tokenExpiry } from '../editlock-client.js';
-import { Api, demoLogin } from '../api.js';
+import { Api, ApiError, demoLogin } from '../api.js';
 import { installHandover } from '../handover.js';
 import { saveSession, forgetSession } from '../session.js';
 
 /** A token with less than this left is replaced (the client renews the socket's a minute before its end). */
 const TOKEN_RENEW_MS = 2 * 60_000;
+
+/**
+ * The waits between attempts to open the first socket when one failed while the token is still good (the
+ * network, a node that stopped, the socket quota): the last one repeats.
+ */
+const CONNECT_RETRY_MS = [1000, 2000, 5000, 10_000, 30_000];
 
 /** @typedef {NonNullable<import('./store.js').State['auth']>} Auth */
 
@@ -111,16 +117,55 @@ export function createSignIn(app) {
       }
     });
     app.render();
-    try {
-      await client.connect();
-    } catch {
-      // The token is no longer accepted and no fresh one can be had (the server restarted with a new
-      // key, or demo login was switched off).
-      signOut();
-      app.toast('Your session has ended. Please sign in again.', 'error');
-      return;
+    if (await connected(client, api)) {
+      await app.navigation.navigate();
     }
-    await app.navigation.navigate();
+  }
+
+  /**
+   * Opens the first socket of `client`, trying again while the token is good: a failed attempt alone says
+   * nothing about the token (a browser does not tell a refused upgrade from a network error), and signing
+   * out would sign out every tab of the browser and free the pages they hold. Only a token the REST API
+   * refuses too signs out.
+   * @param {EditlockClient} client
+   * @param {Api} api
+   * @returns {Promise<boolean>} whether it is open; false when this session ended meanwhile
+   */
+  async function connected(client, api) {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        await client.connect();
+        return app.session?.client === client;
+      } catch {
+        if (app.session?.client !== client) {
+          return false;
+        }
+        if (await tokenRefused(api)) {
+          // The token is no longer accepted and no fresh one can be had (the server restarted with a
+          // new key, or demo login was switched off).
+          signOut();
+          app.toast('Your session has ended. Please sign in again.', 'error');
+          return false;
+        }
+        state.connection = 'reconnecting';
+        app.render();
+        const wait = CONNECT_RETRY_MS[Math.min(attempt, CONNECT_RETRY_MS.length - 1)];
+        await new Promise((resolve) => { setTimeout(resolve, wait); });
+        if (app.session?.client !== client) {
+          return false;
+        }
+      }
+    }
+  }
+
+  /** @param {Api} api @returns {Promise<boolean>} whether the server refuses the signed-in token */
+  async function tokenRefused(api) {
+    try {
+      await api.call('GET', '/api/configurators?limit=1');
+      return false;
+    } catch (failure) {
+      return failure instanceof ApiError && failure.status === 401;
+    }
   }
 
   return {

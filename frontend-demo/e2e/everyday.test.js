@@ -173,6 +173,32 @@ describe('every day in the demo', { timeout: 300_000 }, () => {
     await tab.close();
   });
 
+  it('a new tab whose first sockets fail keeps trying: nobody is signed out, Tom keeps his page', async () => {
+    await tom.page.goto(filtersUrl);
+    await waitForStatus(tom.page, 'editing');
+    const token = await tom.page.getAttribute('[data-testid=page]', 'data-lock-token');
+    const tab = await tom.context.newPage();
+    tom.watchPage(tab);
+    let failed = 0;
+    // As a network hiccup, or a node that stops, would end them: before the welcome.
+    await tab.routeWebSocket(/\/locking/, (socket) => {
+      if (failed < 2) {
+        failed += 1;
+        socket.close({ code: 1011, reason: 'hiccup' });
+        return;
+      }
+      socket.connectToServer();
+    });
+    await tab.goto(configuratorUrl);
+    await tab.locator('[data-testid=connection]', { hasText: 'Live' }).waitFor({ timeout: 15_000 });
+    assert.equal(failed, 2, 'the first two sockets failed');
+    assert.equal(await tab.locator('#signin-name').count(), 0, 'the new tab is signed in');
+    assert.equal(await tom.page.locator('#signin-name').count(), 0, 'the first tab is signed in');
+    await waitForStatus(tom.page, 'editing', 1_000);
+    assert.equal(await tom.page.getAttribute('[data-testid=page]', 'data-lock-token'), token, 'Tom still holds his page');
+    await tab.close();
+  });
+
   it('saves that fail say why in plain words, and keep the change in the form', async () => {
     const page = tom.page;
     const refuse = (status, body) => page.route('**/api/items/*/filters', (route) => (route.request().method() === 'POST'
