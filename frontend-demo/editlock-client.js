@@ -727,6 +727,9 @@ export class EditlockClient extends EventTarget {
         }
         const delay = delays.length > 1 ? delays.shift() : delays[0];
         await new Promise((resolve) => setTimeout(resolve, delay));
+        if (!this.#releasing.has(key)) {
+          throw failure; // called off meanwhile: the page was locked again, and this unlock would end that grant
+        }
       }
     }
   }

@@ -177,6 +177,26 @@ describe('EditlockClient', () => {
     client.close();
   });
 
+  it('an unlock waiting to go again is called off by locking the page meanwhile: the new grant stays', async () => {
+    const retryDelayMs = 100;
+    const { client, socket } = await connected({ unlockRetryDelaysMs: [retryDelayMs] });
+    const granted = client.lockItemPage(5, 'filters');
+    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
+    await granted;
+
+    const released = client.unlockItemPage(5, 'filters');
+    await socket.answer('unlock-item-subresource', () => ['unlock-failed', { resource: FILTERS, code: 'UNAVAILABLE', message: 'store' }]);
+    const again = client.lockItemPage(5, 'filters'); // within the unlock's wait before it goes again
+    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
+    await again;
+    await assert.rejects(released, (failure) => failure.code === 'UNAVAILABLE');
+
+    await new Promise((resolve) => { setTimeout(resolve, 3 * retryDelayMs); });
+    assert.equal(socket.sent.filter((frame) => frame.event === 'unlock-item-subresource').length, 1, 'the unlock did not go again');
+    assert.equal(client.heldLock(FILTERS).token, 17);
+    client.close();
+  });
+
   it('an unlock whose reply was lost with the socket goes again on the next, and the lock is not asked for again', async () => {
     const { client, socket } = await connected({ unlockRetryDelaysMs: [10] });
     const granted = client.lockItemPage(5, 'filters');
