@@ -3,7 +3,7 @@
 -- the user's: the record names it again, or the user's next switch would release the new grant (given
 -- back meanwhile) instead and leave the old one held beside the next. A switch recorded since wins.
 --
--- KEYS[1] record    string: the user's configurator grant, '<configuratorId>|<token>'
+-- KEYS[1] record    string: the user's configurator grant, '<configuratorId>|<token>|<acquiredAt ms>'
 -- ARGV[1] recorded  the grant the failed switch recorded
 -- ARGV[2] previous  the grant it replaced and did not release
 -- ARGV[3] ttlMs     the record's time to live

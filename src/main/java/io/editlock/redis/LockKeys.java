@@ -163,7 +163,7 @@ public class LockKeys {
         return prefix + ":socket:" + socketId + ":configurators";
     }
 
-    /** String "configuratorId|token": the configurator lock the user holds (one per user). */
+    /** String "configuratorId|token|acquiredAt": the configurator grant the user holds (one per user). */
     public String userConfigurator(String userId) {
         return prefix + ":user:" + userId + ":configurator";
     }

@@ -22,6 +22,7 @@ public final class Scripts {
     // Locks (docs/protocol.md §2–§6). Whatever frees or grants a lock serves the waiting lines in the same run (§14).
     public static final LuaScript ACQUIRE_LOCK = LuaScript.of("acquire_lock", WAITING);
     public static final LuaScript RELEASE_LOCK = LuaScript.of("release_lock", WAITING);
+    public static final LuaScript SWITCH_USER_CONFIGURATOR = LuaScript.of("switch_user_configurator");
     public static final LuaScript PUT_BACK_USER_CONFIGURATOR = LuaScript.of("put_back_user_configurator");
     public static final LuaScript CANCEL_LOCK_REQUEST = LuaScript.of("cancel_lock_request", WAITING);
     public static final LuaScript RELEASE_SOCKET_LOCKS = LuaScript.of("release_socket_locks", WAITING);
@@ -69,6 +70,7 @@ public final class Scripts {
             ACQUIRE_LOCK,
             RELEASE_LOCK,
             CANCEL_LOCK_REQUEST,
+            SWITCH_USER_CONFIGURATOR,
             PUT_BACK_USER_CONFIGURATOR,
             RELEASE_SOCKET_LOCKS,
             RENEW_SOCKET_LOCKS,

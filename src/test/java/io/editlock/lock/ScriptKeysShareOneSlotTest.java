@@ -154,7 +154,8 @@ class ScriptKeysShareOneSlotTest {
         }
 
         executor.about = null; // one user's counter, configurator record and resume record: keys of their own
-        scripts.putBackUserConfigurator("7", C + "|2", C + "|1", "60000");
+        scripts.switchUserConfigurator("7", C + "|2|1000", "60000");
+        scripts.putBackUserConfigurator("7", C + "|2|1000", C + "|1|900", "60000");
         new SharedRateLimit(executor, keys::lockRequestRate, 10, System::currentTimeMillis).allow("7");
         ResumeStore resumes = new ResumeStore(new SilentRedis(), null, executor, keys, leaseOf(lease));
         resumes.recordLive("resume-token", "s-8", "7", "node-1").subscribe().with(ignored -> {}, ignored -> {});

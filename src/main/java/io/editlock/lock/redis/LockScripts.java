@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -40,7 +41,22 @@ public class LockScripts {
     static final LuaScript SCHEDULE_EXPIRY = Scripts.SCHEDULE_EXPIRY;
     static final LuaScript RESCHEDULE_EXPIRY = Scripts.RESCHEDULE_EXPIRY;
     static final LuaScript CANCEL_REQUEST = Scripts.CANCEL_LOCK_REQUEST;
+    static final LuaScript SWITCH_USER_CONFIGURATOR = Scripts.SWITCH_USER_CONFIGURATOR;
     static final LuaScript PUT_BACK_USER_CONFIGURATOR = Scripts.PUT_BACK_USER_CONFIGURATOR;
+
+    /**
+     * What switch_user_configurator did with the user's record, and the grant it names ('' for none).
+     * RECORDED: the record names the new grant; the other is the previous one, to be released. KEPT: it
+     * named the new grant already. NEWER: it names a newer grant (the other), which stays.
+     */
+    public record UserSwitch(Outcome outcome, String other) {
+
+        public enum Outcome {
+            RECORDED,
+            KEPT,
+            NEWER
+        }
+    }
 
     private final ScriptExecutor executor;
     private final LockKeys keys;
@@ -221,10 +237,25 @@ public class LockScripts {
     }
 
     /**
+     * The user's configurator record moves on to {@code grant}, unless it names a newer one.
+     *
+     * @param grant {@code configuratorId|token|acquiredAt}
+     */
+    public Uni<UserSwitch> switchUserConfigurator(String userId, String grant, String ttlMillis) {
+        return executor.run(
+                        SWITCH_USER_CONFIGURATOR,
+                        List.of(keys.userConfigurator(userId)), // record
+                        List.of(grant, ttlMillis))
+                .map(reply -> new UserSwitch(
+                        UserSwitch.Outcome.valueOf(reply.get(0).toString().toUpperCase(Locale.ROOT)),
+                        reply.get(1).toString()));
+    }
+
+    /**
      * A switch of the user's configurator whose release of the {@code previous} grant failed names that
      * grant in the user's record again, unless another switch recorded one since.
      *
-     * @param recorded the grant the failed switch recorded ({@code configuratorId|token}, as {@code previous})
+     * @param recorded the grant the failed switch recorded ({@code configuratorId|token|acquiredAt}, as {@code previous})
      */
     public Uni<Void> putBackUserConfigurator(String userId, String recorded, String previous, String ttlMillis) {
         return executor.run(

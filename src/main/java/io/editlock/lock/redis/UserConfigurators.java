@@ -9,33 +9,40 @@ import io.editlock.redis.LockKeys;
 import io.editlock.redis.PipelinedRedis;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
-import io.vertx.mutiny.redis.client.Response;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * One configurator lock per user (docs/protocol.md §2): a record of the configurator grant each user
  * holds, by which a new grant releases the previous one (reason {@code replaced}) exactly. The record
- * lives as long as the socket index; renewals keep it going.
+ * only moves on to a newer grant (switch_user_configurator.lua): the switch to a grant runs on every
+ * node that keeps it for one of the user's sockets, each at its own moment, and the user still ends
+ * with the newest alone. The record lives as long as the socket index; renewals keep it going.
  */
 @ApplicationScoped
 public class UserConfigurators {
 
-    /** A configurator grant, as recorded: {@code configuratorId|token}. */
-    private record Grant(long configuratorId, long token) {
+    /** A configurator grant, as recorded: {@code configuratorId|token|acquiredAt}. */
+    private record Grant(long configuratorId, long token, long acquiredAt) {
 
         static Grant of(Lock lock) {
-            return new Grant(lock.resource().configuratorId(), lock.token());
+            return new Grant(
+                    lock.resource().configuratorId(),
+                    lock.token(),
+                    lock.acquiredAt().toEpochMilli());
         }
 
+        /** A record of an earlier version has no acquiredAt. */
         static Grant parse(String recorded) {
             String[] parts = recorded.split("\\|");
-            return new Grant(Long.parseLong(parts[0]), Long.parseLong(parts[1]));
+            return new Grant(
+                    Long.parseLong(parts[0]),
+                    Long.parseLong(parts[1]),
+                    parts.length > 2 ? Long.parseLong(parts[2]) : 0);
         }
 
         String recorded() {
-            return configuratorId + "|" + token;
+            return configuratorId + "|" + token + "|" + acquiredAt;
         }
     }
 
@@ -56,26 +63,40 @@ public class UserConfigurators {
 
     /**
      * The configurator lock, already granted, becomes the user's one: it is recorded, and the previous
-     * one released by its exact grant. Two concurrent switches both end with one configurator held.
+     * one released by its exact grant; or, when the record names a newer grant already, this one is
+     * released instead. Concurrent and repeated switches all end with the newest configurator held.
      *
-     * @param exceptSocketId the socket whose request it was ('' = none): it learns from its reply
-     * @return the configurator released
+     * @param exceptSocketId the socket whose request it was ('' = none): it learns from its reply what
+     *     was released for it
+     * @return the configurator released for this grant
      */
     public Uni<List<Resource>> switchTo(Lock configuratorLock, String exceptSocketId) {
         Grant current = Grant.of(configuratorLock);
         String userId = configuratorLock.ownerUserId();
-        return redis.execute(Command.SET, keys.userConfigurator(userId), current.recorded(), "GET", "PX", ttlMillis)
-                .flatMap(previous -> previousOther(previous, current)
-                        .map(grant -> release(grant, userId, exceptSocketId)
-                                // A release that failed released nothing (docs/protocol.md §4), and one
-                                // given up with the request (a step beside it failed) may not have run:
-                                // the new grant, given back for the failure, must not stay in the record
-                                // in the place of the one the user may still hold.
-                                .onFailure()
-                                .call(() -> putBack(userId, current, grant))
-                                .onCancellation()
-                                .call(() -> putBack(userId, current, grant)))
-                        .orElse(Uni.createFrom().item(List.of())));
+        return scripts.switchUserConfigurator(userId, current.recorded(), ttlMillis)
+                .flatMap(reply -> {
+                    String other = reply.other();
+                    if (reply.outcome() == LockScripts.UserSwitch.Outcome.NEWER) {
+                        // A newer configurator of the user was recorded first: this grant is the one to go,
+                        // and its own socket is told so too.
+                        return other.isEmpty() || Grant.parse(other).configuratorId() == current.configuratorId()
+                                ? Uni.createFrom().item(List.<Resource>of())
+                                : release(current, userId, "").replaceWith(List.<Resource>of());
+                    }
+                    if (other.isEmpty()) {
+                        return Uni.createFrom().item(List.<Resource>of());
+                    }
+                    Grant previous = Grant.parse(other);
+                    return release(previous, userId, exceptSocketId)
+                            // A release that failed released nothing (docs/protocol.md §4), and one given
+                            // up with the request (a step beside it failed) may not have run: the new
+                            // grant, given back for the failure, must not stay in the record in the place
+                            // of the one the user may still hold.
+                            .onFailure()
+                            .call(() -> putBack(userId, current, previous))
+                            .onCancellation()
+                            .call(() -> putBack(userId, current, previous));
+                });
     }
 
     /**
@@ -111,13 +132,5 @@ public class UserConfigurators {
         return scripts.putBackUserConfigurator(userId, recorded.recorded(), previous.recorded(), ttlMillis)
                 .onFailure()
                 .recoverWithNull();
-    }
-
-    private static Optional<Grant> previousOther(Response previous, Grant current) {
-        if (previous == null) {
-            return Optional.empty();
-        }
-        Grant grant = Grant.parse(previous.toString());
-        return grant.configuratorId() == current.configuratorId() ? Optional.empty() : Optional.of(grant);
     }
 }
