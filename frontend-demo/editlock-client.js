@@ -63,7 +63,9 @@
  * @property {number} [backoffMaxMs=15000] longest reconnect delay
  * @property {number[]} [resumeRetryDelaysMs=[500, 1000, 2000, 3000, 4000]] waits before each retry of a
  *   `resume` refused with `RESUME_FAILED` (the server may not have noticed the drop yet) or `UNAVAILABLE`
- *   (the lock store did not answer in time: the token is still good)
+ *   (the lock store did not answer in time: the token is still good); the locks are asked for again
+ *   (a re-entry keeps the grant) right after the first refusal, while these retries go on for the places
+ *   in line and the take-over requests
  * @property {number[]} [unlockRetryDelaysMs=[500, 1000, 2000, 4000, 8000]] waits before each new try of an
  *   unlock or a `stop-waiting` answered `UNAVAILABLE` or lost with its socket; the last one repeats until
  *   the server answers
@@ -280,6 +282,7 @@ function requestsFor(resource) {
  * @property {{resolve: (welcome: Welcome) => void, reject: (error: Error) => void} | null} first
  *   the `connect()` waiting for this socket, on the first one
  * @property {number} tokenExpiresAt when the token it was opened with ends (ms), NaN if unknown
+ * @property {string} [recovering] its own resume token, while it resumes what the socket before it kept
  */
 
 /**
@@ -350,6 +353,12 @@ export class EditlockClient extends EventTarget {
   #reauthTimer = undefined;
   /** @type {string | null} */
   #resumeToken = null;
+  /**
+   * The tokens of the latest sockets that dropped while a `resume` onto them was under way, newest first:
+   * the server may have moved everything onto one of them before its reply was lost.
+   * @type {string[]}
+   */
+  #interruptedTokens = [];
   /** @type {Set<string>} the locks the app released whose unlock the server has not answered yet */
   #releasing = new Set();
   /** @type {Set<string>} the lines the app left whose stop-waiting the server has not answered yet */
@@ -460,6 +469,7 @@ export class EditlockClient extends EventTarget {
     this.takeovers.clear();
     this.welcome = null;
     this.#resumeToken = null;
+    this.#interruptedTokens = [];
     this.#forgetRemembered();
     this.#setState('closed');
   }
@@ -1022,12 +1032,26 @@ export class EditlockClient extends EventTarget {
     const expected = new Map(this.locks);
     // A socket that only waits or asks holds no lock, but the server keeps its places for a resume too (§5, §14).
     const resuming = previousToken && this.#keepsSomething();
-    const resumed = resuming ? await this.#resume(previousToken, link) : null;
+    const tokens = resuming ? [...this.#interruptedTokens, previousToken] : [];
+    // Asked for again while the resume still tries: the old socket's grace period runs meanwhile, and a
+    // re-entry keeps the same grant as long as any socket of the user keeps it (docs/protocol.md §2).
+    /** @type {Promise<void> | null} */
+    let retaking = null;
+    const retake = () => {
+      retaking ??= this.#retake(this.#toRetake(expected), link);
+      return retaking;
+    };
+    if (resuming) {
+      link.recovering = resumeToken; // should it drop meanwhile, it may keep it all by then
+    }
+    const resumed = resuming ? await this.#resume(tokens, link, this.options.resumeRetryDelaysMs, retake) : null;
     if (this.#link !== link) {
-      return; // dropped before the resume was answered: the old socket still keeps it all, under its token
+      return;
     }
     // From here on what this client keeps is the new socket's: resumed onto it, or asked for again on it.
     this.#resumeToken = resumeToken;
+    this.#interruptedTokens = [];
+    link.recovering = undefined;
     if (resuming) {
       if (resumed) {
         this.#resumed(resumed, expected);
@@ -1035,8 +1059,7 @@ export class EditlockClient extends EventTarget {
       } else {
         this.#dropTakeovers();
       }
-      // A lock the app released is not asked for again: its unlock goes out on this socket once it is ready.
-      await this.#retake([...expected.values()].filter((lock) => !this.#releasing.has(resourceKey(lock.resource))), link);
+      await retake();
       await this.#rejoin([...this.waiting.keys()].filter((key) => !this.#leaving.has(key)), link);
     }
     const watches = [...this.watched].map((configuratorId) => this.#request('watch', { configuratorId }, ['lock-updated'], { immediate: true })
@@ -1070,6 +1093,16 @@ export class EditlockClient extends EventTarget {
       }
     }
     this.#emit('resumed', { locks: resumed });
+  }
+
+  /**
+   * The locks held before a drop that are to be asked for again: not those the app released meanwhile
+   * (their unlock goes out on the new socket once it is ready), nor those a resume brought back.
+   * @param {Map<string, Lock>} expected
+   * @returns {Lock[]}
+   */
+  #toRetake(expected) {
+    return [...expected.values()].filter((lock) => !this.#releasing.has(resourceKey(lock.resource)));
   }
 
   /**
@@ -1153,7 +1186,7 @@ export class EditlockClient extends EventTarget {
     if (!remembered) {
       return;
     }
-    const resumed = await this.#resume(remembered.resumeToken, link, this.options.reloadResumeRetryDelaysMs);
+    const resumed = await this.#resume([remembered.resumeToken], link, this.options.reloadResumeRetryDelaysMs);
     if (this.#link !== link) {
       return;
     }
@@ -1207,27 +1240,46 @@ export class EditlockClient extends EventTarget {
   }
 
   /**
-   * @param {string} resumeToken
+   * Presents each token in turn, newest first, until one is resumed; again after each wait while they
+   * are refused with `RESUME_FAILED` or `UNAVAILABLE`.
+   * @param {string[]} tokens
    * @param {Link} link
    * @param {number[]} [retryDelaysMs]
+   * @param {() => void} [refusedOnce] called when every token was refused once, with `RESUME_FAILED`
    * @returns {Promise<Lock[] | null>} the resumed locks, or null when resume was refused for good
    */
-  async #resume(resumeToken, link, retryDelaysMs = this.options.resumeRetryDelaysMs) {
+  async #resume(tokens, link, retryDelaysMs = this.options.resumeRetryDelaysMs, refusedOnce = () => {}) {
     const delays = [...retryDelaysMs];
+    let retrying = tokens;
     for (;;) {
-      try {
-        const reply = await this.#request('resume', { resumeToken }, ['resumed'], { immediate: true });
-        return reply.data.locks || [];
-      } catch (failure) {
-        const delay = delays.shift();
-        const retried = failure instanceof EditlockError && (failure.code === 'RESUME_FAILED' || failure.code === 'UNAVAILABLE');
-        if (!retried || delay === undefined || this.#link !== link) {
-          return null;
+      const refused = [];
+      let storeAnswered = true;
+      for (const resumeToken of retrying) {
+        try {
+          const reply = await this.#request('resume', { resumeToken }, ['resumed'], { immediate: true });
+          return reply.data.locks || [];
+        } catch (failure) {
+          if (this.#link !== link) {
+            return null;
+          }
+          if (failure instanceof EditlockError && (failure.code === 'RESUME_FAILED' || failure.code === 'UNAVAILABLE')) {
+            refused.push(resumeToken);
+            storeAnswered &&= failure.code === 'RESUME_FAILED';
+          }
         }
-        await new Promise((resolve) => setTimeout(resolve, delay));
-        if (this.#link !== link) {
-          return null;
-        }
+      }
+      // Not while the store does not answer: asking for the locks then would only be refused too.
+      if (retrying === tokens && storeAnswered) {
+        refusedOnce();
+      }
+      retrying = refused;
+      const delay = delays.shift();
+      if (retrying.length === 0 || delay === undefined) {
+        return null;
+      }
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      if (this.#link !== link) {
+        return null;
       }
     }
   }
@@ -1280,6 +1332,10 @@ export class EditlockClient extends EventTarget {
    * @param {string} reason
    */
   #closed(link, code, reason) {
+    if (link.recovering) {
+      // Dropped while it resumed: what this client holds may be under its token now, or still under the old.
+      this.#interruptedTokens = [link.recovering, ...this.#interruptedTokens].slice(0, 2);
+    }
     detach(link.socket);
     this.#link = null;
     this.#ready = false;
@@ -1409,6 +1465,7 @@ export class EditlockClient extends EventTarget {
     this.#pausedByPageHide = false;
     this.#abandon(); // closed with 1000 when the page was hidden: the server freed all of it
     this.#resumeToken = null;
+    this.#interruptedTokens = [];
     this.#open(null);
   }
 

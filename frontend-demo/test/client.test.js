@@ -108,6 +108,8 @@ describe('EditlockClient', () => {
     second.welcome('resume-2');
     const first = await second.answer('resume', () => ['error', { code: 'RESUME_FAILED', message: 'still alive' }]);
     assert.equal(first.data.resumeToken, 'resume-1');
+    // Asked for again at once, while the resume is tried again: a re-entry, the same grant.
+    await second.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
     await second.answer('resume', () => ['resumed', { locks: [lockOf(17)] }]);
     await second.answer('watch', () => ['lock-updated', { configuratorId: 12, locks: [] }]);
     assert.equal((await reconnected).reconnected, true);
@@ -136,7 +138,7 @@ describe('EditlockClient', () => {
     client.close();
   });
 
-  it('a socket that drops before its resume is answered leaves the old token to the next: the locks are still under it', async () => {
+  it('a socket that drops while it resumes leaves both tokens to the next, newest first: the locks are under one of them', async () => {
     const { client, socket } = await connected();
     const granted = client.lockItemPage(5, 'filters');
     await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
@@ -149,8 +151,11 @@ describe('EditlockClient', () => {
     second.drop(); // before the retry
     const third = await until(() => FakeSocket.all[2]);
     third.welcome('resume-3');
+    // The second socket may keep the locks by now: it asked for them again before it dropped.
+    const newest = await third.answer('resume', () => ['error', { code: 'RESUME_FAILED', message: 'keeps nothing' }]);
+    assert.equal(newest.data.resumeToken, 'resume-2', 'the newest socket first');
     const resume = await third.answer('resume', () => ['resumed', { locks: [lockOf(17)] }]);
-    assert.equal(resume.data.resumeToken, 'resume-1', 'the second socket never got the locks');
+    assert.equal(resume.data.resumeToken, 'resume-1', 'then the one before');
     await until(() => client.state === 'open');
     assert.equal(client.heldLock(FILTERS).token, 17);
 
@@ -159,6 +164,50 @@ describe('EditlockClient', () => {
     fourth.welcome('resume-4');
     const next = await fourth.answer('resume', () => ['resumed', { locks: [lockOf(17)] }]);
     assert.equal(next.data.resumeToken, 'resume-3', 'resumed onto the third socket, the locks are under its token');
+    client.close();
+  });
+
+  it('a resume whose socket dropped before its reply is resumed from that socket next: the server may have moved it all', async () => {
+    const { client, socket } = await connected();
+    const granted = client.lockItemPage(5, 'filters');
+    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
+    await granted;
+    const lost = events(client, 'lock-lost');
+
+    socket.drop();
+    const second = await until(() => FakeSocket.all[1]);
+    second.welcome('resume-2');
+    await until(() => second.sent.find((frame) => frame.event === 'resume'));
+    second.drop(); // the server moved the locks onto the second socket; its reply is lost
+    const third = await until(() => FakeSocket.all[2]);
+    third.welcome('resume-3');
+    const resume = await third.answer('resume', () => ['resumed', { locks: [lockOf(17)] }]);
+    assert.equal(resume.data.resumeToken, 'resume-2');
+    await until(() => client.state === 'open');
+    assert.equal(client.heldLock(FILTERS).token, 17);
+    assert.deepEqual(lost, []);
+    client.close();
+  });
+
+  it('asks for the locks again right after the first RESUME_FAILED, while the resume is tried again', async () => {
+    const { client, socket } = await connected({ resumeRetryDelaysMs: [200, 200] });
+    const granted = client.lockItemPage(5, 'filters');
+    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
+    await granted;
+    const lost = events(client, 'lock-lost');
+
+    socket.drop();
+    const second = await until(() => FakeSocket.all[1]);
+    second.welcome('resume-2');
+    await second.answer('resume', () => ['error', { code: 'RESUME_FAILED', message: 'still alive' }]);
+    await second.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
+    assert.equal(second.sent.filter((frame) => frame.event === 'resume').length, 1, 'before the resume went again');
+    await second.answer('resume', () => ['error', { code: 'RESUME_FAILED', message: 'still alive' }]);
+    await second.answer('resume', () => ['error', { code: 'RESUME_FAILED', message: 'still alive' }]);
+    await until(() => client.state === 'open');
+    assert.equal(client.heldLock(FILTERS).token, 17, 'the same grant');
+    assert.deepEqual(lost, []);
+    assert.equal(second.sent.filter((frame) => frame.event === 'lock-item-subresource').length, 1, 'asked for once');
     client.close();
   });
 
