@@ -359,6 +359,13 @@ export class EditlockClient extends EventTarget {
    * @type {string[]}
    */
   #interruptedTokens = [];
+  /**
+   * `takeover-requested` events held back while a `resume` is under way: the server sends them for the
+   * locks it moves before its `resumed` reply (docs/protocol.md §13), and until that reply this client
+   * does not know it holds them. Null when nothing is held back.
+   * @type {object[] | null}
+   */
+  #heldBackRequests = null;
   /** @type {Set<string>} the locks the app released whose unlock the server has not answered yet */
   #releasing = new Set();
   /** @type {Set<string>} the lines the app left whose stop-waiting the server has not answered yet */
@@ -470,6 +477,7 @@ export class EditlockClient extends EventTarget {
     this.welcome = null;
     this.#resumeToken = null;
     this.#interruptedTokens = [];
+    this.#heldBackRequests = null;
     this.#forgetRemembered();
     this.#setState('closed');
   }
@@ -876,6 +884,10 @@ export class EditlockClient extends EventTarget {
         }
         break;
       case 'takeover-requested':
+        if (this.#heldBackRequests && !this.locks.has(resourceKey(data.resource))) {
+          this.#heldBackRequests.push(data);
+          return;
+        }
         break;
       default:
         return; // unknown or unsolicited: ignore
@@ -1044,6 +1056,7 @@ export class EditlockClient extends EventTarget {
     if (resuming) {
       link.recovering = resumeToken; // should it drop meanwhile, it may keep it all by then
     }
+    this.#heldBackRequests = resuming ? [] : null;
     const resumed = resuming ? await this.#resume(tokens, link, this.options.resumeRetryDelaysMs, retake) : null;
     if (this.#link !== link) {
       return;
@@ -1059,6 +1072,7 @@ export class EditlockClient extends EventTarget {
       } else {
         this.#dropTakeovers();
       }
+      this.#releaseHeldBackRequests();
       await retake();
       await this.#rejoin([...this.waiting.keys()].filter((key) => !this.#leaving.has(key)), link);
     }
@@ -1093,6 +1107,14 @@ export class EditlockClient extends EventTarget {
       }
     }
     this.#emit('resumed', { locks: resumed });
+  }
+
+  /** Tells the `takeover-requested` events held back during a resume, now that its locks are known. */
+  #releaseHeldBackRequests() {
+    const held = this.#heldBackRequests || [];
+    this.#heldBackRequests = null;
+    held.filter((data) => this.locks.has(resourceKey(/** @type {any} */ (data).resource)))
+      .forEach((data) => this.#emit('takeover-requested', data));
   }
 
   /**
@@ -1186,6 +1208,7 @@ export class EditlockClient extends EventTarget {
     if (!remembered) {
       return;
     }
+    this.#heldBackRequests = [];
     const resumed = await this.#resume([remembered.resumeToken], link, this.options.reloadResumeRetryDelaysMs);
     if (this.#link !== link) {
       return;
@@ -1201,6 +1224,7 @@ export class EditlockClient extends EventTarget {
       granted.forEach((lock) => this.#emit('takeover-granted', { lock }));
       this.#watchResumedTakeovers();
     }
+    this.#releaseHeldBackRequests();
     // The page before waited in these lines; this page learns its places (or takes them again).
     await this.#rejoin(remembered.waiting.filter((key) => !this.locks.has(key)), link);
   }

@@ -59,6 +59,12 @@ export function installHandover(app) {
    * @type {Map<string, import('./model.js').TakenOver>}
    */
   const askedOfUs = new Map();
+  /**
+   * Requests for pages we hold that were not open when they came (a reloaded tab hears them before it
+   * opens its page again), by the page's key: the dialog shows when the page opens, while they stand.
+   * @type {Map<string, NonNullable<HandoverState['request']>>}
+   */
+  const requestsForClosedPages = new Map();
   /** @type {WeakSet<Edit>} the edit sessions of pages left, so that a request whose reply comes after is known as one */
   const leftSessions = new WeakSet();
   /** @type {ReturnType<typeof setInterval> | null} */
@@ -183,13 +189,17 @@ export function installHandover(app) {
     }
     askedOfUs.set(key, { byUserName: detail.byUserName, handedOver: false });
     if (state.edit?.key !== key) {
+      requestsForClosedPages.set(key, detail);
       return;
     }
     handover.request = detail;
     tick();
     render();
   });
-  on('lock-lost', (detail) => dismissRequestFor(resourceKey(detail.resource)));
+  on('lock-lost', (detail) => {
+    requestsForClosedPages.delete(resourceKey(detail.resource));
+    dismissRequestFor(resourceKey(detail.resource));
+  });
   on('resumed', (detail) => {
     // A reloaded tab: the requests of the page before are ours now, for pages this page did not open.
     for (const { resource } of detail.takeovers || []) {
@@ -242,6 +252,12 @@ export function installHandover(app) {
      * @param {Edit} edit
      */
     opened(edit) {
+      const request = requestsForClosedPages.get(edit.key);
+      requestsForClosedPages.delete(edit.key);
+      if (request && requestStands(request)) {
+        handover.request = request;
+        tick();
+      }
       const position = client.waiting.get(edit.key);
       if (position) {
         handover.queue = { key: edit.key, position };
@@ -358,6 +374,7 @@ export function installHandover(app) {
       Object.assign(handover, { asked: null, queue: null, request: null });
       askedForLeftPages.clear();
       askedOfUs.clear();
+      requestsForClosedPages.clear();
       tick();
     },
   };

@@ -199,6 +199,23 @@ describe('every day in the demo', { timeout: 300_000 }, () => {
     await tab.close();
   });
 
+  it('Sara asks Tom for his page and Tom reloads: the reloaded page asks him again, and he keeps it', async () => {
+    await sara.page.goto(filtersUrl);
+    await waitForStatus(sara.page, 'blocked');
+    await waitForStatus(tom.page, 'editing');
+    await sara.page.click('[data-testid=ask-holder]');
+    const dialog = tom.page.locator('[data-testid=takeover-dialog]');
+    await dialog.waitFor();
+
+    await tom.page.reload();
+    await waitForStatus(tom.page, 'editing', 10_000);
+    await dialog.waitFor({ timeout: 5_000 });
+    assert.ok((await dialog.textContent()).includes('Sara asks for the page you are editing'), await dialog.textContent());
+    await tom.page.click('[data-testid=takeover-keep]');
+    await sara.page.locator('.toast', { hasText: 'Tom keeps editing the page for now.' }).waitFor();
+    await waitForStatus(tom.page, 'editing', 1_000);
+  });
+
   it('saves that fail say why in plain words, and keep the change in the form', async () => {
     const page = tom.page;
     const refuse = (status, body) => page.route('**/api/items/*/filters', (route) => (route.request().method() === 'POST'
