@@ -9,7 +9,7 @@ import io.editlock.redis.LockKeys;
 import io.editlock.support.Api;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.DemoLogin.TestUser;
-import io.editlock.support.ShortLeases;
+import io.editlock.support.RenewedShortLeases;
 import io.editlock.support.Sockets;
 import io.editlock.support.WsClient;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
@@ -23,7 +23,6 @@ import jakarta.inject.Inject;
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -42,22 +41,8 @@ import org.junit.jupiter.api.Test;
  * per socket or per user would fill a production Redis over the months.
  */
 @QuarkusTest
-@TestProfile(NothingLeftBehindTest.RenewedShortLeases.class)
+@TestProfile(RenewedShortLeases.class)
 class NothingLeftBehindTest {
-
-    /**
-     * Short leases that the node renews while their sockets live, as in production: what a live socket
-     * keeps stays until it ends, and what ends goes by itself soon after.
-     */
-    public static class RenewedShortLeases extends ShortLeases {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            Map<String, String> settings = new HashMap<>(super.getConfigOverrides());
-            settings.put("editlock.lease.ttl", "4s");
-            settings.put("editlock.lease.renew-interval", "1s");
-            return settings;
-        }
-    }
 
     /**
      * Keys that go by themselves: most within minutes (a lock hash a while after its last lease, rate
