@@ -1,11 +1,12 @@
--- switch_user_configurator: a configurator grant becomes the user's one configurator (docs/protocol.md
--- §2), and the reply names the grant that must go for it. Every node that keeps the grant for one of
--- the user's sockets may run the switch (a line or a take-over hands the page to all of them), each
--- at its own moment, interleaved with the switches of the user's other grants: so the record only
--- ever moves on to a newer grant, and whatever is not the newest is named to be released. Whichever
--- the order of the runs, the user ends with the newest grant alone. Newer: a later acquiredAt, then a
--- larger fencing token, then a larger configurator id (one order that every node agrees on). A record
--- of an earlier version, without acquiredAt, is older than any grant.
+-- switch_user_configurator: the user's one configurator (docs/protocol.md §2) moves on to a grant only
+-- if it is newer than the one recorded, and the reply names the grant that must go for it. A switch
+-- is one SET ... GET; the switch to a grant may run on several nodes, each at its own moment (a line
+-- or a take-over hands the page to every socket of the user that waited or asked), so a late one can
+-- put an older grant in the place of a newer one. That switch puts the newer one back through this
+-- script, which leaves a record moved on meanwhile to a still newer grant alone: whichever the order,
+-- the user ends with the newest grant alone. Newer: a later acquiredAt, then a larger fencing token,
+-- then a larger configurator id (one order that every node agrees on, UserConfigurators.Grant too).
+-- A record of an earlier version, without acquiredAt, is older than any grant.
 --
 -- KEYS[1] record   string: the user's configurator grant, '<configuratorId>|<token>|<acquiredAt ms>'
 -- ARGV[1] grant    the new grant, in the record's form

@@ -14,10 +14,11 @@ import java.util.List;
 
 /**
  * One configurator lock per user (docs/protocol.md §2): a record of the configurator grant each user
- * holds, by which a new grant releases the previous one (reason {@code replaced}) exactly. The record
- * only moves on to a newer grant (switch_user_configurator.lua): the switch to a grant runs on every
- * node that keeps it for one of the user's sockets, each at its own moment, and the user still ends
- * with the newest alone. The record lives as long as the socket index; renewals keep it going.
+ * holds, by which a new grant releases the previous one (reason {@code replaced}) exactly. The switch
+ * to a grant may run on several nodes, each at its own moment (every node that keeps it for one of
+ * the user's sockets): a late one that finds a newer grant in the record puts that one back through
+ * switch_user_configurator.lua, which only moves the record on, so the user still ends with the
+ * newest alone. The record lives as long as the socket index; renewals keep it going.
  */
 @ApplicationScoped
 public class UserConfigurators {
@@ -44,6 +45,17 @@ public class UserConfigurators {
         String recorded() {
             return configuratorId + "|" + token + "|" + acquiredAt;
         }
+
+        /** The order every node agrees on, as switch_user_configurator.lua has it. */
+        boolean newerThan(Grant other) {
+            if (acquiredAt != other.acquiredAt) {
+                return acquiredAt > other.acquiredAt;
+            }
+            if (token != other.token) {
+                return token > other.token;
+            }
+            return configuratorId > other.configuratorId;
+        }
     }
 
     private final PipelinedRedis redis;
@@ -63,8 +75,10 @@ public class UserConfigurators {
 
     /**
      * The configurator lock, already granted, becomes the user's one: it is recorded, and the previous
-     * one released by its exact grant; or, when the record names a newer grant already, this one is
-     * released instead. Concurrent and repeated switches all end with the newest configurator held.
+     * one released by its exact grant. Should the record have named a newer grant (this switch came
+     * late: a line or a take-over runs it on the node of every socket it hands the page to, each at its
+     * own moment), that one is recorded again and this one goes. Concurrent and repeated switches all
+     * end with the newest configurator held alone; the usual switch costs one command.
      *
      * @param exceptSocketId the socket whose request it was ('' = none): it learns from its reply what
      *     was released for it
@@ -73,20 +87,18 @@ public class UserConfigurators {
     public Uni<List<Resource>> switchTo(Lock configuratorLock, String exceptSocketId) {
         Grant current = Grant.of(configuratorLock);
         String userId = configuratorLock.ownerUserId();
-        return scripts.switchUserConfigurator(userId, current.recorded(), ttlMillis)
-                .flatMap(reply -> {
-                    String other = reply.other();
-                    if (reply.outcome() == LockScripts.UserSwitch.Outcome.NEWER) {
-                        // A newer configurator of the user was recorded first: this grant is the one to go,
-                        // and its own socket is told so too.
-                        return other.isEmpty() || Grant.parse(other).configuratorId() == current.configuratorId()
-                                ? Uni.createFrom().item(List.<Resource>of())
-                                : release(current, userId, "").replaceWith(List.<Resource>of());
-                    }
-                    if (other.isEmpty()) {
+        return redis.execute(Command.SET, keys.userConfigurator(userId), current.recorded(), "GET", "PX", ttlMillis)
+                .flatMap(recorded -> {
+                    if (recorded == null) {
                         return Uni.createFrom().item(List.<Resource>of());
                     }
-                    Grant previous = Grant.parse(other);
+                    Grant previous = Grant.parse(recorded.toString());
+                    if (previous.newerThan(current)) {
+                        return reinstate(previous, current, userId);
+                    }
+                    if (previous.configuratorId() == current.configuratorId()) {
+                        return Uni.createFrom().item(List.<Resource>of());
+                    }
                     return release(previous, userId, exceptSocketId)
                             // A release that failed released nothing (docs/protocol.md §4), and one given
                             // up with the request (a step beside it failed) may not have run: the new
@@ -97,6 +109,31 @@ public class UserConfigurators {
                             .onCancellation()
                             .call(() -> putBack(userId, current, previous));
                 });
+    }
+
+    /**
+     * A late switch put {@code current} in the place of a {@code newer} grant: the newer one is switched
+     * to again, by the script that only moves the record on to a newer grant (whatever else moved it
+     * meanwhile), and {@code current} goes; its own socket is told so too. An older grant of the same
+     * configurator ended already.
+     */
+    private Uni<List<Resource>> reinstate(Grant newer, Grant current, String userId) {
+        Uni<Void> older = newer.configuratorId() == current.configuratorId()
+                ? Uni.createFrom().voidItem()
+                : release(current, userId, "").replaceWithVoid();
+        return scripts.switchUserConfigurator(userId, newer.recorded(), ttlMillis)
+                .flatMap(reply -> {
+                    if (reply.outcome() == LockScripts.UserSwitch.Outcome.NEWER) {
+                        return release(newer, userId, "").replaceWithVoid();
+                    }
+                    if (reply.outcome() == LockScripts.UserSwitch.Outcome.RECORDED
+                            && !reply.other().isEmpty()) {
+                        return release(Grant.parse(reply.other()), userId, "").replaceWithVoid();
+                    }
+                    return Uni.createFrom().voidItem();
+                })
+                .call(() -> older)
+                .replaceWith(List.of());
     }
 
     /**
