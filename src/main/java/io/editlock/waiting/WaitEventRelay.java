@@ -463,6 +463,7 @@ public class WaitEventRelay {
 
     /** Tells this node's users in the line where they are now, when that changed. */
     private void moved(long c, String field) {
+        state.lineMoved(); // first: a place recorded after this read of the places looks again itself
         Map<String, WaitingState.Place> places = state.placesIn(c, field);
         if (places.isEmpty()) {
             return;

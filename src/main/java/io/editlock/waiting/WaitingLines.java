@@ -104,6 +104,7 @@ public class WaitingLines {
         long request = requests.next();
         InFlightRequests.Ticket joining = state.joining(holder.userId(), resource.configuratorId(), resource.field());
         long catchUps = state.catchUps();
+        long moves = state.moves();
         // Listed under the socket before it waits, so that its going (or idling) reaches the line.
         return listedFirst(
                         holder.socketId(),
@@ -119,7 +120,42 @@ public class WaitingLines {
                 .invoke(() -> state.notJoining(joining))
                 .onCancellation()
                 .invoke(() -> state.notJoining(joining))
-                .map(reply -> outcome(resource, holder, reply, joining, catchUps));
+                .map(reply -> outcome(resource, holder, reply, joining, catchUps))
+                .flatMap(outcome -> movedMeanwhile(outcome, holder.userId(), moves));
+    }
+
+    /**
+     * A line that moved while the place was being taken (its head served, somebody ahead left) was
+     * announced before this node knew of the place, and the position the script answered may be behind:
+     * it is read again, so that the reply says where the user is now (docs/protocol.md §14).
+     */
+    private Uni<Outcome> movedMeanwhile(Outcome outcome, String userId, long movesBefore) {
+        if (!(outcome instanceof Queued queued) || state.moves() == movesBefore) {
+            return Uni.createFrom().item(outcome);
+        }
+        Resource resource = queued.resource();
+        long c = resource.configuratorId();
+        Optional<WaitingState.Place> place =
+                Optional.ofNullable(state.placesIn(c, resource.field()).get(userId));
+        if (place.isEmpty()) {
+            return Uni.createFrom().item(outcome);
+        }
+        return execute(
+                        Command.ZLEXCOUNT,
+                        keys.waiting(c).get(1),
+                        "[" + resource.field() + "|",
+                        "[" + place.get().member())
+                .map(count -> {
+                    long position = count.toLong();
+                    if (position <= 0 || position == queued.position()) {
+                        return outcome;
+                    }
+                    state.moved(userId, c, resource.field(), position);
+                    return (Outcome) new Queued(resource, position);
+                })
+                // The position answered is still a place in the line; a later move tells the new one.
+                .onFailure()
+                .recoverWithItem(outcome);
     }
 
     /**

@@ -95,6 +95,8 @@ public class WaitingState {
      * that catch-up did not look at.
      */
     private final AtomicLong catchUps = new AtomicLong();
+    /** How many line moves this node heard of, in any line: a place taken while one was heard is looked at again. */
+    private final AtomicLong moves = new AtomicLong();
     /** Take-overs being asked by users of this node, whose request-takeover is not answered yet. */
     private final InFlightRequests asking = new InFlightRequests();
     /** Places being taken by users of this node, whose wait_for is not answered yet; it ends when the line serves them. */
@@ -208,6 +210,16 @@ public class WaitingState {
             current.put(userId, new Place(member, position));
             return current;
         });
+    }
+
+    /** This node heard a line move (its head served, somebody left): before it looks at the places in it. */
+    void lineMoved() {
+        moves.incrementAndGet();
+    }
+
+    /** How many line moves this node heard of so far. */
+    long moves() {
+        return moves.get();
     }
 
     /** This node may have missed waiting events: it looks at the lines of the places it recorded. */
