@@ -14,8 +14,8 @@ import java.util.Optional;
  * {@code "５"} would name 5; only {@code 0-9} are digits of the API. An id is a positive integer below
  * 2^53, like every id the store hands out ({@link Resource#isValidId}); an id in a path that is not one
  * names nothing, so it is the 404 of an unknown id. A paging parameter out of range is a 400 that says
- * the range. Text longer than any number it may be (16 digits for an id below 2^53, 9 for a page size)
- * is refused before it is parsed, so that parsing never overflows.
+ * the range. Text longer than any number it may be (16 digits for an id below 2^53, leading zeros
+ * aside; 9 for a page size) is refused before it is parsed, so that parsing never overflows.
  */
 final class ApiNumbers {
 
@@ -26,12 +26,23 @@ final class ApiNumbers {
         return !text.isEmpty() && text.chars().allMatch(c -> c >= '0' && c <= '9');
     }
 
-    /** @return the id a path names; empty when the text is not an id */
+    /**
+     * @return the id a path names; empty when the text is not an id. Leading zeros name the same id
+     *     (docs/protocol.md §8), however many.
+     */
     static Optional<Long> pathId(String raw) {
-        if (raw == null || raw.length() > 16 || !digitsOnly(raw)) {
+        if (raw == null || !digitsOnly(raw)) {
             return Optional.empty();
         }
-        long id = Long.parseLong(raw);
+        int first = 0;
+        while (first < raw.length() - 1 && raw.charAt(first) == '0') {
+            first++;
+        }
+        String digits = raw.substring(first);
+        if (digits.length() > 16) {
+            return Optional.empty();
+        }
+        long id = Long.parseLong(digits);
         return Resource.isValidId(id) ? Optional.of(id) : Optional.empty();
     }
 

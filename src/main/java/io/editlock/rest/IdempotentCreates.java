@@ -311,9 +311,23 @@ public class IdempotentCreates {
      * {@code /api/items/31/filters} names ({@link ApiNumbers#pathId}), so it is the same route.
      */
     private static String route(String path) {
-        return Arrays.stream(path.split("/", -1))
+        return Arrays.stream(decoded(path).split("/"))
+                .filter(segment -> !segment.isEmpty())
                 .map(segment -> ApiNumbers.pathId(segment).map(String::valueOf).orElse(segment))
-                .collect(Collectors.joining("/"));
+                .collect(Collectors.joining("/", "/", ""));
+    }
+
+    /**
+     * The path as the router reads it: {@code %36%32} is {@code 62}, and an empty segment (a doubled or
+     * a trailing slash) names nothing, so {@code /api/items//62/filters/} is the same route.
+     */
+    private static String decoded(String path) {
+        try {
+            String decoded = URI.create(path).getPath();
+            return decoded == null ? path : decoded;
+        } catch (IllegalArgumentException notAUri) {
+            return path;
+        }
     }
 
     private static String canonical(JsonNode body) {

@@ -20,7 +20,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ApiNumbersTest {
 
     @ParameterizedTest(name = "\"{0}\" -> {1}")
-    @CsvSource({"1,1", "42,42", "007,7", "9007199254740991,9007199254740991"})
+    @CsvSource({
+        "1,1",
+        "42,42",
+        "007,7",
+        "9007199254740991,9007199254740991",
+        "00000000000000001,1",
+        "000000000000000000000000000009007199254740991,9007199254740991"
+    })
     void aPositiveIntegerBelow2To53IsAPathId(String raw, long expected) {
         assertEquals(Optional.of(expected), ApiNumbers.pathId(raw), "the id of path \"" + raw + "\"");
     }
@@ -35,7 +42,8 @@ class ApiNumbersTest {
                 "1.0",
                 "12abc",
                 "9007199254740992",
-                "00000000000000001",
+                "000000000000000000000009007199254740992",
+                "00000000000000000000",
                 "\uFF15",
                 "\u0661\u0662",
                 "1\u0966"
