@@ -14,6 +14,15 @@ function connected(options = {}) {
   });
 }
 
+/** A connected client that holds item 5's filters (token 17). */
+async function holdingFilters(options = {}) {
+  const { client, socket } = await connected(options);
+  const granted = client.lockItemPage(5, 'filters');
+  await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
+  await granted;
+  return { client, socket };
+}
+
 describe('EditlockClient', () => {
   beforeEach(installFakeSockets);
   afterEach(removeFakeSockets);
@@ -52,10 +61,7 @@ describe('EditlockClient', () => {
   });
 
   it('emits broadcasts as events and forgets a lost lock', async () => {
-    const { client, socket } = await connected();
-    const granted = client.lockItemPage(5, 'filters');
-    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
-    await granted;
+    const { client, socket } = await holdingFilters();
     const updated = events(client, 'lock-updated');
     const lost = events(client, 'lock-lost');
     socket.push('lock-updated', { configuratorId: 12, locks: [] });
@@ -79,10 +85,7 @@ describe('EditlockClient', () => {
   });
 
   it('a lock released elsewhere (a hand-over) is still told lost when its lock-released comes first, as a watcher\u2019s', async () => {
-    const { client, socket } = await connected();
-    const granted = client.lockItemPage(5, 'filters');
-    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
-    await granted;
+    const { client, socket } = await holdingFilters();
     const lost = events(client, 'lock-lost');
     socket.push('lock-released', { resource: FILTERS, reason: 'taken-over', ownerUserId: '7', ownerUserName: 'Sara' });
     socket.push('lock-lost', { resource: FILTERS, reason: 'taken-over' });
@@ -120,10 +123,7 @@ describe('EditlockClient', () => {
   });
 
   it('retries a resume answered UNAVAILABLE: the token is still good', async () => {
-    const { client, socket } = await connected();
-    const granted = client.lockItemPage(5, 'filters');
-    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
-    await granted;
+    const { client, socket } = await holdingFilters();
     const reconnected = new Promise((resolve) => client.addEventListener('connected', (e) => resolve(e.detail)));
 
     socket.drop();
@@ -139,10 +139,7 @@ describe('EditlockClient', () => {
   });
 
   it('a socket that drops while it resumes leaves both tokens to the next, newest first: the locks are under one of them', async () => {
-    const { client, socket } = await connected();
-    const granted = client.lockItemPage(5, 'filters');
-    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
-    await granted;
+    const { client, socket } = await holdingFilters();
 
     socket.drop();
     const second = await until(() => FakeSocket.all[1]);
@@ -168,10 +165,7 @@ describe('EditlockClient', () => {
   });
 
   it('a resume whose socket dropped before its reply is resumed from that socket next: the server may have moved it all', async () => {
-    const { client, socket } = await connected();
-    const granted = client.lockItemPage(5, 'filters');
-    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
-    await granted;
+    const { client, socket } = await holdingFilters();
     const lost = events(client, 'lock-lost');
 
     socket.drop();
@@ -190,10 +184,7 @@ describe('EditlockClient', () => {
   });
 
   it('asks for the locks again right after the first RESUME_FAILED, while the resume is tried again', async () => {
-    const { client, socket } = await connected({ resumeRetryDelaysMs: [200, 200] });
-    const granted = client.lockItemPage(5, 'filters');
-    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
-    await granted;
+    const { client, socket } = await holdingFilters({ resumeRetryDelaysMs: [200, 200] });
     const lost = events(client, 'lock-lost');
 
     socket.drop();
@@ -212,10 +203,7 @@ describe('EditlockClient', () => {
   });
 
   it('sends an unlock answered UNAVAILABLE again: nothing was released', async () => {
-    const { client, socket } = await connected({ unlockRetryDelaysMs: [10] });
-    const granted = client.lockItemPage(5, 'filters');
-    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
-    await granted;
+    const { client, socket } = await holdingFilters({ unlockRetryDelaysMs: [10] });
 
     const released = client.unlockItemPage(5, 'filters');
     await socket.answer('unlock-item-subresource', () => ['unlock-failed', { resource: FILTERS, code: 'UNAVAILABLE', message: 'store' }]);
@@ -228,10 +216,7 @@ describe('EditlockClient', () => {
 
   it('an unlock waiting to go again is called off by locking the page meanwhile: the new grant stays', async () => {
     const retryDelayMs = 100;
-    const { client, socket } = await connected({ unlockRetryDelaysMs: [retryDelayMs] });
-    const granted = client.lockItemPage(5, 'filters');
-    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
-    await granted;
+    const { client, socket } = await holdingFilters({ unlockRetryDelaysMs: [retryDelayMs] });
 
     const released = client.unlockItemPage(5, 'filters');
     await socket.answer('unlock-item-subresource', () => ['unlock-failed', { resource: FILTERS, code: 'UNAVAILABLE', message: 'store' }]);
@@ -247,10 +232,7 @@ describe('EditlockClient', () => {
   });
 
   it('an unlock whose reply was lost with the socket goes again on the next, and the lock is not asked for again', async () => {
-    const { client, socket } = await connected({ unlockRetryDelaysMs: [10] });
-    const granted = client.lockItemPage(5, 'filters');
-    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
-    await granted;
+    const { client, socket } = await holdingFilters({ unlockRetryDelaysMs: [10] });
 
     const released = client.unlockItemPage(5, 'filters');
     await until(() => socket.sent.find((frame) => frame.event === 'unlock-item-subresource'));
@@ -269,10 +251,7 @@ describe('EditlockClient', () => {
   });
 
   it('when resume keeps failing, asks again (re-entry) and reports what it cannot get back as lost', async () => {
-    const { client, socket } = await connected();
-    const granted = client.lockItemPage(5, 'filters');
-    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
-    await granted;
+    const { client, socket } = await holdingFilters();
     const lost = events(client, 'lock-lost');
 
     socket.drop();
@@ -292,10 +271,7 @@ describe('EditlockClient', () => {
   });
 
   it('when resume fails and asking again gets a new grant, reports the old one lost and the new one as acquired', async () => {
-    const { client, socket } = await connected();
-    const granted = client.lockItemPage(5, 'filters');
-    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
-    await granted;
+    const { client, socket } = await holdingFilters();
     const order = [];
     const lost = events(client, 'lock-lost');
     const acquired = events(client, 'lock-acquired');
@@ -318,10 +294,7 @@ describe('EditlockClient', () => {
   });
 
   it('when resume fails and asking again gives back the same grant, nothing is reported', async () => {
-    const { client, socket } = await connected();
-    const granted = client.lockItemPage(5, 'filters');
-    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
-    await granted;
+    const { client, socket } = await holdingFilters();
     const lost = events(client, 'lock-lost');
     const acquired = events(client, 'lock-acquired');
 
