@@ -22,6 +22,7 @@ import io.editlock.session.NodeIdentity;
 import io.editlock.session.SessionRegistry;
 import io.editlock.session.SocketSession;
 import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
@@ -468,14 +469,11 @@ public class WaitEventRelay {
         if (places.isEmpty()) {
             return;
         }
-        String line = keys.waiting(c).get(1);
         Resource resource = Fields.resource(c, field);
-        places.forEach((userId, place) -> calls.execute(
-                        Command.ZLEXCOUNT, line, "[" + field + "|", "[" + place.member())
+        places.forEach((userId, place) -> positionOf(c, field, place.member())
                 .subscribe()
                 .with(
-                        count -> {
-                            long position = count.toLong();
+                        position -> {
                             if (position > 0 && position != place.position()) {
                                 state.moved(userId, c, field, position);
                                 ObjectNode data = WireFormat.object();
@@ -486,6 +484,12 @@ public class WaitEventRelay {
                         },
                         failure ->
                                 LOG.debugf("position of %s in %s not read: %s", userId, field, failure.getMessage())));
+    }
+
+    /** Where the place {@code member} stands in the line of {@code field} (1 = next); 0 when it is gone. */
+    Uni<Long> positionOf(long c, String field, String member) {
+        return calls.execute(Command.ZLEXCOUNT, keys.waiting(c).get(1), "[" + field + "|", "[" + member)
+                .map(count -> count.toLong());
     }
 
     /**

@@ -135,18 +135,12 @@ public class WaitingLines {
         }
         Resource resource = queued.resource();
         long c = resource.configuratorId();
-        Optional<WaitingState.Place> place =
-                Optional.ofNullable(state.placesIn(c, resource.field()).get(userId));
-        if (place.isEmpty()) {
+        WaitingState.Place place = state.placesIn(c, resource.field()).get(userId);
+        if (place == null) {
             return Uni.createFrom().item(outcome);
         }
-        return execute(
-                        Command.ZLEXCOUNT,
-                        keys.waiting(c).get(1),
-                        "[" + resource.field() + "|",
-                        "[" + place.get().member())
-                .map(count -> {
-                    long position = count.toLong();
+        return events.positionOf(c, resource.field(), place.member())
+                .map(position -> {
                     if (position <= 0 || position == queued.position()) {
                         return outcome;
                     }
