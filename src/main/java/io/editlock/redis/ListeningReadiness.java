@@ -28,6 +28,11 @@ public class ListeningReadiness implements HealthCheck {
         return subscription;
     }
 
+    /** Whether every subscription stands: while one does not, its catch-up is still to come. */
+    public boolean hearsAll() {
+        return subscriptions.stream().allMatch(LastingSubscription::active);
+    }
+
     @Override
     public HealthCheckResponse call() {
         List<String> deaf = subscriptions.stream()

@@ -21,7 +21,8 @@ import org.jboss.logging.Logger;
  * lives in Redis for as long as its data does (on a Redis Cluster, one on every shard, for a shard can
  * lose its data alone: {@link StoreMarks}); a node that finds one gone or replaced fires
  * {@link StoreDataLost}, and the event relays tell what was missed as after a cut subscription. A loss
- * that cut the subscriptions is told by their catch-up alone ({@link #catchingUp}).
+ * that cut the subscriptions is told by their catch-up alone ({@link #catchingUp}): while one is down,
+ * a look compares nothing, also when Redis is back before the subscription is.
  *
  * <p>A store that lost only its latest writes (a fail-over to a replica a moment behind) keeps its
  * mark. The lease renewals of a socket then find a grant its client was told of gone for a whole renew
@@ -35,6 +36,7 @@ public class StoreDataWatch {
 
     private final PipelinedRedis redis;
     private final StoreMarks marks;
+    private final ListeningReadiness listening;
     private final Event<StoreDataLost> lost;
     /** Each mark as this node last saw it, by its key; empty before the first look. */
     private Map<String, String> seen = Map.of();
@@ -43,9 +45,11 @@ public class StoreDataWatch {
     /** A {@link #wentBack} is replacing the marks: the catch-up it fires covers what other renewals find meanwhile. */
     private boolean replacing;
 
-    public StoreDataWatch(PipelinedRedis redis, StoreMarks marks, Event<StoreDataLost> lost) {
+    public StoreDataWatch(
+            PipelinedRedis redis, StoreMarks marks, ListeningReadiness listening, Event<StoreDataLost> lost) {
         this.redis = redis;
         this.marks = marks;
+        this.listening = listening;
         this.lost = lost;
     }
 
@@ -106,6 +110,11 @@ public class StoreDataWatch {
     private synchronized boolean compare(Map<String, String> now, long alarmsBefore) {
         // The marks were replaced since this look began: what it read may be from before that.
         if (alarms != alarmsBefore) {
+            return false;
+        }
+        // A subscription that is down makes up for everything once it is back, this loss included (its
+        // catchingUp takes the marks it finds as seen). Told now as well, every watcher would read twice.
+        if (!listening.hearsAll()) {
             return false;
         }
         Map<String, String> last = seen;
