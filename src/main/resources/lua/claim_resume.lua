@@ -11,6 +11,7 @@
 -- ARGV[3] newSocketId the socket that resumes
 -- Reply: the old socketId, or false (unknown, expired, another user's, its socket still lives, or
 --        another socket is resuming it)
+write_even_when_full(KEYS[1])
 local record = redis.call('HMGET', KEYS[1], 'socketId', 'userId', 'state', 'by')
 local socket_id, user_id, state, by = record[1], record[2], record[3], record[4]
 if not socket_id or user_id ~= ARGV[1] then return false end

@@ -7,6 +7,7 @@
 -- KEYS[1] resume   hash {socketId, userId, nodeId, state[, was, by]} (see claim_resume.lua)
 -- ARGV[1] graceMs  how long the socket may still be resumed
 -- Reply: 1 if marked, 0 if there was no record
+write_even_when_full(KEYS[1])
 local state = redis.call('HGET', KEYS[1], 'state')
 if not state then return 0 end
 if state == 'resuming' then

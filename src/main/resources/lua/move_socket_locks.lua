@@ -16,6 +16,7 @@ local locks_key = KEYS[1]
 local old_socket, new_socket, new_node, lease_ms = ARGV[1], ARGV[2], ARGV[3], tonumber(ARGV[4])
 
 local now = now_ms()
+write_even_when_full(locks_key)
 local records, book = read_locks(locks_key)
 local moved, changed = {}, {}
 for _, record in ipairs(records) do

@@ -13,6 +13,7 @@ local locks_key = KEYS[1]
 local configurator_id, channel = ARGV[1], ARGV[2]
 
 local now = now_ms()
+write_even_when_full(locks_key)
 local released = {}
 local live, book = load_live(locks_key, now, released)
 local waiting = waiting_context(KEYS, 2, ARGV, 3, configurator_id, book)

@@ -34,6 +34,8 @@ if lock == nil or lock.u ~= user_id or (token ~= '' and lock.t ~= token) then
   return cjson.encode({ s = 'NOT_HELD', released = released })
 end
 
+-- The first write of every path is an HDEL (here, or of expired locks in load_live), which a full Redis
+-- lets through, and after it the rest (full_store_lib.lua): a release goes through when Redis is full.
 redis.call('HDEL', locks_key, field)
 live[field] = nil
 released[#released + 1] = released_entry(lock, reason, except_socket)

@@ -19,6 +19,7 @@ local up_to = tonumber(ARGV[5])
 local keeps_locks = ARGV[5] == 'none'
 
 local now = now_ms()
+write_even_when_full(locks_key)
 local released = {}
 local live, book = load_live(locks_key, now, released)
 local waiting = waiting_context(KEYS, 2, ARGV, 6, configurator_id, book)

@@ -38,6 +38,7 @@ local socket_id, lease_ms = ARGV[1], tonumber(ARGV[2])
 local told_pairs = tonumber(ARGV[3])
 
 local now = now_ms()
+write_even_when_full(locks_key)
 local records, book = read_locks(locks_key)
 local missing, told, strays = {}, {}, {}
 if told_pairs ~= nil then

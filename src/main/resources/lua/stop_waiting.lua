@@ -10,6 +10,7 @@
 local locks_key = KEYS[1]
 local field, configurator_id, user_id, channel = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 local now = now_ms()
+write_even_when_full(locks_key)
 local released = {}
 local live, book = load_live(locks_key, now, released)
 local ctx = waiting_context(KEYS, 2, ARGV, 5, configurator_id, book)

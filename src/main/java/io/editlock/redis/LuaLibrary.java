@@ -21,7 +21,9 @@ public enum LuaLibrary {
     /** Waiting lines and the serving of freed locks. */
     WAITING("waitlines_lib", LOCKS),
     /** The hand-over of a take-over. */
-    TAKEOVER("takeover_lib", WAITING);
+    TAKEOVER("takeover_lib", WAITING),
+    /** What a script that keeps or ends what is held does first, so that it runs also when Redis is full. */
+    FULL_STORE("full_store_lib");
 
     private final String file;
     private final List<LuaLibrary> needs;

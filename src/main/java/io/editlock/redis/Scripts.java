@@ -2,6 +2,7 @@ package io.editlock.redis;
 
 import static io.editlock.redis.LuaLibrary.CATALOG;
 import static io.editlock.redis.LuaLibrary.CLOCK;
+import static io.editlock.redis.LuaLibrary.FULL_STORE;
 import static io.editlock.redis.LuaLibrary.GUARDS;
 import static io.editlock.redis.LuaLibrary.IDEMPOTENCY;
 import static io.editlock.redis.LuaLibrary.LOCKS;
@@ -25,17 +26,17 @@ public final class Scripts {
     public static final LuaScript SWITCH_USER_CONFIGURATOR = LuaScript.of("switch_user_configurator");
     public static final LuaScript PUT_BACK_USER_CONFIGURATOR = LuaScript.of("put_back_user_configurator");
     public static final LuaScript CANCEL_LOCK_REQUEST = LuaScript.of("cancel_lock_request", WAITING);
-    public static final LuaScript RELEASE_SOCKET_LOCKS = LuaScript.of("release_socket_locks", WAITING);
-    public static final LuaScript RENEW_SOCKET_LOCKS = LuaScript.of("renew_socket_locks", LOCKS);
-    public static final LuaScript MOVE_SOCKET_LOCKS = LuaScript.of("move_socket_locks", WAITING);
-    public static final LuaScript REAP_EXPIRED_LOCKS = LuaScript.of("reap_expired_locks", WAITING);
+    public static final LuaScript RELEASE_SOCKET_LOCKS = LuaScript.of("release_socket_locks", WAITING, FULL_STORE);
+    public static final LuaScript RENEW_SOCKET_LOCKS = LuaScript.of("renew_socket_locks", LOCKS, FULL_STORE);
+    public static final LuaScript MOVE_SOCKET_LOCKS = LuaScript.of("move_socket_locks", WAITING, FULL_STORE);
+    public static final LuaScript REAP_EXPIRED_LOCKS = LuaScript.of("reap_expired_locks", WAITING, FULL_STORE);
     public static final LuaScript LIST_LOCKS = LuaScript.of("list_locks", LOCKS);
     public static final LuaScript SCHEDULE_EXPIRY = LuaScript.of("schedule_expiry", CLOCK);
     public static final LuaScript RESCHEDULE_EXPIRY = LuaScript.of("reschedule_expiry");
 
     // Waiting lines and take-overs (§13, §14).
     public static final LuaScript WAIT_FOR = LuaScript.of("wait_for", WAITING);
-    public static final LuaScript STOP_WAITING = LuaScript.of("stop_waiting", WAITING);
+    public static final LuaScript STOP_WAITING = LuaScript.of("stop_waiting", WAITING, FULL_STORE);
     public static final LuaScript REQUEST_TAKEOVER = LuaScript.of("request_takeover", WAITING);
     public static final LuaScript ANSWER_TAKEOVER = LuaScript.of("answer_takeover", TAKEOVER);
     public static final LuaScript RESOLVE_TAKEOVER = LuaScript.of("resolve_takeover", TAKEOVER);
@@ -61,9 +62,9 @@ public final class Scripts {
     // Sessions and limits.
     public static final LuaScript RESERVE_LOCK_REQUESTS = LuaScript.of("reserve_lock_requests");
     public static final LuaScript RECORD_LIVE = LuaScript.of("record_live");
-    public static final LuaScript CLAIM_RESUME = LuaScript.of("claim_resume");
+    public static final LuaScript CLAIM_RESUME = LuaScript.of("claim_resume", FULL_STORE);
     public static final LuaScript GIVE_BACK_RESUME = LuaScript.of("give_back_resume");
-    public static final LuaScript MARK_DROPPED = LuaScript.of("mark_dropped");
+    public static final LuaScript MARK_DROPPED = LuaScript.of("mark_dropped", FULL_STORE);
 
     /** Every script above. */
     public static final List<LuaScript> ALL = List.of(

@@ -12,6 +12,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jboss.logging.Logger;
 
 /**
@@ -38,6 +39,8 @@ public class LeaseRenewer {
      * renewed before it runs out, whenever in the interval the outage ended.
      */
     private final Set<SocketSession> failed = ConcurrentHashMap.newKeySet();
+    /** Renewals fail since the last one went through: said once, as a warning, and once when it ends. */
+    private final AtomicBoolean failing = new AtomicBoolean();
 
     public LeaseRenewer(
             SessionRegistry registry,
@@ -106,8 +109,19 @@ public class LeaseRenewer {
         return renewed.ifNoItem()
                 .after(bound)
                 .fail()
+                .invoke(() -> {
+                    if (failing.compareAndSet(true, false)) {
+                        LOG.info("lease renewals go through again");
+                    }
+                })
                 .onFailure()
                 .invoke(failure -> {
+                    if (failing.compareAndSet(false, true)) {
+                        LOG.warnf(
+                                "lease renewals fail (%s): what the sockets hold ends with its lease unless they go"
+                                        + " through again",
+                                failure.getMessage());
+                    }
                     LOG.debugf("renewal of socket %s failed: %s", session.socketId(), failure.getMessage());
                     failed.add(session);
                 })
