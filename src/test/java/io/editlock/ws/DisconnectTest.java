@@ -354,6 +354,40 @@ class DisconnectTest {
         assertEquals("RESUME_FAILED", reply.path("data").path("code").asText(), what + ": " + reply);
     }
 
+    /**
+     * docs/protocol.md §5: the connection died on the client's side only, so the server still holds the
+     * old socket open and the resume is RESUME_FAILED; asking again for the page keeps its grant, and
+     * the old socket's drop, when the server notices it, releases nothing.
+     */
+    @Test
+    void aClientWhoseOldSocketStillStandsKeepsItsPageByAskingAgain() {
+        long c = Fixtures.configurator(store);
+        TestUser sara = DemoLogin.user("Sara");
+        Map<String, Object> variables = Map.of("configuratorId", c);
+        try (WsClient w = WsClient.connect(base, DemoLogin.user("Wu").token());
+                WsClient old = WsClient.connect(base, sara.token());
+                WsClient fresh = WsClient.connect(base, sara.token())) {
+            w.request("watch", variables);
+            JsonNode granted = old.request("lock-variables", variables);
+
+            assertResumeFailed(fresh, old.resumeToken(), "a socket the server still holds open");
+            JsonNode again = fresh.request("lock-variables", variables);
+            assertEquals("lock-acquired", again.path("event").asText(), again.toString());
+            assertEquals(
+                    granted.path("data").path("lock").path("token").asLong(),
+                    again.path("data").path("lock").path("token").asLong(),
+                    "the same grant: " + again);
+
+            old.drop();
+            awaitDropped(old.socketId());
+            WsClient.stays(
+                    () -> w.events("lock-released").isEmpty(),
+                    GRACE.plusSeconds(1),
+                    "the old socket's grace ends and releases nothing: " + w.received());
+            assertEquals(Set.of(fresh.socketId()), keepersOf(c), "the new socket keeps the page");
+        }
+    }
+
     /** The server noticed the drop and keeps the socket's locks for the grace period. */
     private void awaitDropped(String socketId) {
         await().atMost(Duration.ofSeconds(10))
