@@ -2,6 +2,7 @@ package io.editlock.config;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithName;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Positive;
@@ -21,6 +22,7 @@ public interface EditlockConfig {
     Redis redis();
 
     /** The Redis started when {@code quarkus.redis.hosts} is not set (dev mode, tests, or when enabled). */
+    @WithName("embedded-redis") // named as it is set: checks that fail name it so
     EmbeddedRedis embeddedRedis();
 
     /** The {@code /locking} WebSocket. */
@@ -33,9 +35,11 @@ public interface EditlockConfig {
     SocketIo socketio();
 
     /** Limits on how fast one user may ask for locks. */
+    @WithName("rate-limit") // named as it is set: checks that fail name it so
     RateLimit rateLimit();
 
     /** {@code POST /api/auth/demo-login}, for the demo and tests. */
+    @WithName("demo-login") // named as it is set: checks that fail name it so
     DemoLogin demoLogin();
 
     /** {@code Idempotency-Key} on REST creates. */

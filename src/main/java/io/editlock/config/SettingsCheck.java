@@ -2,8 +2,10 @@ package io.editlock.config;
 
 import io.quarkus.runtime.LaunchMode;
 import io.quarkus.runtime.StartupEvent;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.interceptor.Interceptor;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +22,12 @@ public class SettingsCheck {
 
     private static final Logger LOG = Logger.getLogger(SettingsCheck.class);
 
-    void atStart(@Observes StartupEvent started, EditlockConfig config) {
+    /**
+     * Before anything else starts: a node refused its settings must not first subscribe, sweep and
+     * renew against the shared Redis, whose errors would bury the reason it gives.
+     */
+    void atStart(
+            @Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE - 1) StartupEvent started, EditlockConfig config) {
         List<String> wrong = wrongTogether(config);
         if (wrong.isEmpty()) {
             return;
@@ -50,6 +57,13 @@ public class SettingsCheck {
             wrong.add("editlock.websocket.ping-timeout (" + pingTimeout + ") must be longer than"
                     + " editlock.websocket.ping-interval (" + pingInterval
                     + "), or every socket is dropped between two pings");
+        }
+        Duration grace = config.session().gracePeriod();
+        Duration idle = config.session().idleTimeout();
+        if (grace.compareTo(idle) >= 0) {
+            wrong.add(
+                    "editlock.session.grace-period (" + grace + ") must be shorter than editlock.session.idle-timeout ("
+                            + idle + "): a socket that dropped would keep its locks after its user counts as gone");
         }
         return wrong;
     }

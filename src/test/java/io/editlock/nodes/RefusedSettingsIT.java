@@ -48,6 +48,12 @@ class RefusedSettingsIT {
                 "editlock.session.idle-timeout     | 0s  | editlock.session.idle-timeout",
                 // every touch, unlock and resume would be refused
                 "editlock.limits.frames-per-second | 0   | editlock.limits.frames-per-second",
+                // a dropped socket would keep its locks after its user counts as gone
+                "editlock.session.grace-period     | 30m | must be shorter than editlock.session.idle-timeout",
+                // every lock request would be refused; the message names the key as it is set
+                "editlock.rate-limit.lock-requests-per-second | 0 | editlock.rate-limit.lock-requests-per-second",
+                // every demo token would be spent before its first use
+                "editlock.demo-login.token-lifetime | 0s | editlock.demo-login.token-lifetime",
                 // every Redis command would fail at once
                 "quarkus.redis.timeout             | 0s  | quarkus.redis.timeout is",
             })
@@ -58,6 +64,9 @@ class RefusedSettingsIT {
             String log = Files.readString(node.log());
             assertNotEquals(0, exit, setting + "=" + value + " must stop the start; its log: " + log);
             assertTrue(log.contains(message), "the message must say what is wrong (" + message + "); the log: " + log);
+            assertTrue(
+                    log.lines().filter(line -> line.contains(" ERROR ")).allMatch(line -> line.contains("Application")),
+                    "nothing runs before the settings are checked, so the refusal is the one error: " + log);
         }
     }
 }
