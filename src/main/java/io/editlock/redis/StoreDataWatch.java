@@ -102,8 +102,19 @@ public class StoreDataWatch {
     }
 
     private synchronized void adopt(Map<String, String> now) {
+        if (changedSince(seen, now)) {
+            LOG.warn("the lock store came back without the data this node saw before (a restart without its"
+                    + " files, a fail-over): the catch-up tells holders and watchers what they missed");
+        }
         seen = now;
         alarms++;
+    }
+
+    /** Whether a mark seen before is there no longer; a mark not seen before (a new shard, the first look) is no loss. */
+    private static boolean changedSince(Map<String, String> last, Map<String, String> now) {
+        return now.entrySet().stream()
+                .anyMatch(mark -> last.containsKey(mark.getKey())
+                        && !last.get(mark.getKey()).equals(mark.getValue()));
     }
 
     /** Whether the marks read are not the ones seen before; counts the alarm when they are not. */
@@ -117,12 +128,8 @@ public class StoreDataWatch {
         if (!listening.hearsAll()) {
             return false;
         }
-        Map<String, String> last = seen;
+        boolean changed = changedSince(seen, now);
         seen = now;
-        // A mark this node has not seen before (a new shard, the first look) is no loss.
-        boolean changed = now.entrySet().stream()
-                .anyMatch(mark -> last.containsKey(mark.getKey())
-                        && !last.get(mark.getKey()).equals(mark.getValue()));
         if (changed) {
             alarms++;
         }

@@ -175,6 +175,10 @@ class RedisOutageIT {
                     "variables", lost.path("data").path("resource").path("type").asText(), lost.toString());
             assertEquals("expired", lost.path("data").path("reason").asText(), lost.toString());
             assertFalse(sara.isClosed(), "the socket stays open");
+            await().atMost(Duration.ofSeconds(10))
+                    .until(
+                            () -> Files.readString(node.log()),
+                            log -> log.contains("the lock store came back without the data this node saw before"));
         }
     }
 
