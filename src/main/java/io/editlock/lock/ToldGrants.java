@@ -42,6 +42,11 @@ public interface ToldGrants {
         public List<Untold> untold(long configuratorId) {
             return List.of();
         }
+
+        @Override
+        public List<Untold> neverTold(long configuratorId) {
+            return List.of();
+        }
     };
 
     /** Whether renewals check these grants against the store at all. */
@@ -73,4 +78,11 @@ public interface ToldGrants {
      * of which the client was told lately that they ended: not a grant on its way to the client.
      */
     List<Untold> untold(long configuratorId);
+
+    /**
+     * The grants renewals keep finding untold in that configurator of which the client was told nothing,
+     * neither the grant nor its end: each on its way to the client, or moved to the socket by a resume
+     * the store carried out too late to answer, which the client may retry or may not.
+     */
+    List<Untold> neverTold(long configuratorId);
 }

@@ -278,6 +278,15 @@ public final class HeldLocks implements ToldGrants {
 
     @Override
     public synchronized List<Untold> untold(long configuratorId) {
+        return foundUntold(configuratorId, true);
+    }
+
+    @Override
+    public synchronized List<Untold> neverTold(long configuratorId) {
+        return foundUntold(configuratorId, false);
+    }
+
+    private List<Untold> foundUntold(long configuratorId, boolean endTold) {
         Map<String, Untold> found = foundUntold.get(configuratorId);
         if (found == null) {
             return List.of();
@@ -285,7 +294,7 @@ public final class HeldLocks implements ToldGrants {
         List<Untold> untold = new ArrayList<>(found.size());
         for (Untold grant : found.values()) {
             if (!believed(configuratorId, grant.field(), grant.token())
-                    && endTold(configuratorId, grant.field(), grant.token())) {
+                    && endTold(configuratorId, grant.field(), grant.token()) == endTold) {
                 untold.add(grant);
             }
         }

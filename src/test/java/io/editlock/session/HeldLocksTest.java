@@ -216,11 +216,14 @@ class HeldLocksTest {
         assertEquals(40, held.untold(1).size(), "none forgotten: " + held.untold(1));
     }
 
-    /** A grant on its way to the client (a reply, a grant from a line, a resume's) is no stray. */
+    /** A grant on its way to the client (a reply, a grant from a line, a resume's) is no stray, but never told. */
     @Test
-    void aGrantKeptUntoldWhoseEndWasNotToldIsNotUntold() {
+    void aGrantKeptUntoldWhoseEndWasNotToldIsNeverTold() {
         held.foundUntold(1, Map.of("var", 7L), 100);
         assertEquals(List.of(), held.untold(1));
+        assertEquals(List.of(new ToldGrants.Untold("var", 7, 100)), held.neverTold(1));
+        held.granted(grant(VARIABLES, 7));
+        assertEquals(List.of(), held.neverTold(1), "told of it now");
     }
 
     @Test

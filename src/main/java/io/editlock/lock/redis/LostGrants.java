@@ -7,6 +7,7 @@ import io.editlock.redis.LockEventsThread;
 import io.editlock.redis.StoreDataWatch;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
@@ -29,11 +30,20 @@ public class LostGrants {
     private final LockEventsThread events;
     private final StoreDataWatch dataWatch;
     private final long intervalNanos;
+    /**
+     * How long a grant its client was told nothing of is renewed all the same: a resume the store
+     * carried out too late to answer may be retried while the old socket's grace period lasts, and a
+     * retry tells the client of it. A renew interval more, so that the last retry is answered.
+     */
+    private final long retriesNanos;
 
     public LostGrants(LockEventsThread events, StoreDataWatch dataWatch, EditlockConfig config) {
         this.events = events;
         this.dataWatch = dataWatch;
         this.intervalNanos = config.lease().renewInterval().toNanos();
+        Duration grace = config.session().gracePeriod();
+        Duration reloadGrace = config.session().reloadGrace();
+        this.retriesNanos = (grace.compareTo(reloadGrace) >= 0 ? grace : reloadGrace).toNanos() + intervalNanos;
     }
 
     /** To be taken when a renewal begins, and given to {@link #judge}. */
@@ -77,16 +87,20 @@ public class LostGrants {
     /**
      * The grants of the socket's in that configurator that its next renewal is to leave out: the store
      * brought them back after they ended (docs/protocol.md §6), for its client was told they ended, and
-     * renewals have found the socket keeping them for a whole interval. Their leases run out, and the
-     * reaper announces their end, as of any lease that ran out. No break in hearing the lock events
-     * changes that: the client was told of the end, and no catch-up would tell it otherwise.
+     * renewals have found the socket keeping them for a whole interval; or its client was told nothing
+     * of them for longer than a resume may be retried, all of it heard (a resume the store carried out
+     * too late to answer, which the client did not retry). Their leases run out, and the reaper
+     * announces their end, as of any lease that ran out. No break in hearing the lock events changes
+     * the first kind: the client was told of the end, and no catch-up would tell it otherwise. A grant
+     * from a line announced while this node heard nothing is told by the catch-up, so the second kind
+     * is judged only over a time in which this node heard every announcement.
      *
      * @return lock field to fencing token
      */
     public Map<String, Long> strays(long configuratorId, String socketId, ToldGrants told) {
         Map<String, Long> strays = new HashMap<>(2);
-        boolean firstJudged = false;
         long now = System.nanoTime();
+        boolean firstJudged = false;
         for (ToldGrants.Untold grant : told.untold(configuratorId)) {
             if (now - grant.since() >= intervalNanos) {
                 strays.put(grant.field(), grant.token());
@@ -100,6 +114,22 @@ public class LostGrants {
                             + " brought them back (a fail-over to a replica behind?); they are no longer renewed",
                     socketId, configuratorId, strays.keySet());
         }
+        OptionalLong heardSince = events.heardSince();
+        Map<String, Long> neverTold = new HashMap<>(2);
+        boolean firstNeverTold = false;
+        for (ToldGrants.Untold grant : told.neverTold(configuratorId)) {
+            if (judged(grant.since(), heardSince, now, retriesNanos)) {
+                neverTold.put(grant.field(), grant.token());
+                firstNeverTold |= now - grant.since() < retriesNanos + intervalNanos;
+            }
+        }
+        if (firstNeverTold) {
+            LOG.infof(
+                    "socket %s keeps grants in configurator %d that its client was never told of %s (a resume"
+                            + " answered UNAVAILABLE and not retried): they are no longer renewed",
+                    socketId, configuratorId, neverTold.keySet());
+        }
+        strays.putAll(neverTold);
         return strays;
     }
 
