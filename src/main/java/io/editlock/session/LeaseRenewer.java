@@ -2,10 +2,14 @@ package io.editlock.session;
 
 import io.editlock.config.EditlockConfig;
 import io.editlock.lock.LockService;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -27,6 +31,7 @@ public class LeaseRenewer {
 
     private static final Logger LOG = Logger.getLogger(LeaseRenewer.class);
     private static final int CONCURRENCY = 32;
+    private static final Duration RETRY_EVERY = Duration.ofMillis(250);
 
     private final SessionRegistry registry;
     private final SessionLifecycle lifecycle;
@@ -34,20 +39,27 @@ public class LeaseRenewer {
     private final ResumeStore resumes;
     private final Duration bound;
     /**
-     * Sockets whose last renewal failed (the store did not answer): tried again every second rather
+     * Sockets whose last renewal failed (the store did not answer): tried again four times a second rather
      * than at the next pass, so that a store back after an outage shorter than a lease has every lease
      * renewed before it runs out, whenever in the interval the outage ended.
      */
     private final Set<SocketSession> failed = ConcurrentHashMap.newKeySet();
     /** Renewals fail since the last one went through: said once, as a warning, and once when it ends. */
     private final AtomicBoolean failing = new AtomicBoolean();
+    /** A retry of failed renewals is under way: the next tick skips. */
+    private final AtomicBoolean retrying = new AtomicBoolean();
+
+    private final Vertx vertx;
+    private long retryTimer = -1;
 
     public LeaseRenewer(
             SessionRegistry registry,
             SessionLifecycle lifecycle,
             LockService locks,
             ResumeStore resumes,
+            Vertx vertx,
             EditlockConfig config) {
+        this.vertx = vertx;
         this.bound = config.lease().renewInterval();
         this.registry = registry;
         this.lifecycle = lifecycle;
@@ -66,10 +78,24 @@ public class LeaseRenewer {
         return renew(keeping);
     }
 
-    @Scheduled(
-            every = "1s",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
-            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
+    /**
+     * Failed renewals are tried again four times a second, more often than Quarkus's scheduler looks at
+     * its timers: when Redis answers again with less than a second left on a lease, the next try must
+     * come before it runs out (docs/operations.md, "Redis unreachable").
+     */
+    void retryFailed(@Observes StartupEvent started) {
+        retryTimer = vertx.setPeriodic(RETRY_EVERY.toMillis(), id -> {
+            if (!retrying.compareAndSet(false, true)) {
+                return; // the last try is still waiting for the store
+            }
+            renewFailed().subscribe().with(ignored -> retrying.set(false), failure -> retrying.set(false));
+        });
+    }
+
+    void stop(@Observes ShutdownEvent stopping) {
+        vertx.cancelTimer(retryTimer);
+    }
+
     Uni<Void> renewFailed() {
         if (failed.isEmpty()) {
             return Uni.createFrom().voidItem();
