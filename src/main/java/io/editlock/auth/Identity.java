@@ -1,5 +1,6 @@
 package io.editlock.auth;
 
+import io.editlock.protocol.UnicodeText;
 import jakarta.json.JsonNumber;
 import java.security.Principal;
 import java.time.Instant;
@@ -31,12 +32,16 @@ public record Identity(String userId, String userName, Set<String> roles) {
     }
 
     /**
-     * Whether the token names a user: a {@code sub} that is not blank. Blank counts every space,
-     * the no-break spaces too, which {@link String#isBlank} lets through and which show as no name.
+     * Whether the token names a user: a {@code sub} that is not blank, and is text. Blank counts every
+     * space, the no-break spaces too, which {@link String#isBlank} lets through and which show as no
+     * name. A lone UTF-16 surrogate is no text: UTF-8 cannot carry it, so stored it would become
+     * another user's id (the one with a {@code ?} in its place).
      */
     public static boolean namesUser(JsonWebToken token) {
         String sub = token.getSubject();
-        return sub != null && !sub.codePoints().allMatch(c -> Character.isWhitespace(c) || Character.isSpaceChar(c));
+        return sub != null
+                && UnicodeText.wellFormed(sub)
+                && !sub.codePoints().allMatch(c -> Character.isWhitespace(c) || Character.isSpaceChar(c));
     }
 
     /**
@@ -71,7 +76,8 @@ public record Identity(String userId, String userName, Set<String> roles) {
 
     private static String firstNonBlank(Object... candidates) {
         for (Object candidate : candidates) {
-            if (candidate != null && !candidate.toString().isBlank()) {
+            // A name that is no text would show as something else: the next candidate is the name then.
+            if (candidate != null && !candidate.toString().isBlank() && UnicodeText.wellFormed(candidate.toString())) {
                 return candidate.toString();
             }
         }
