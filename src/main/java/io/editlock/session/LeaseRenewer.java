@@ -136,7 +136,8 @@ public class LeaseRenewer {
                 .after(bound)
                 .fail()
                 .invoke(() -> {
-                    if (failing.compareAndSet(true, false)) {
+                    // Once none is left failing: a store that fails some renewals and not others is said once.
+                    if (failed.isEmpty() && failing.compareAndSet(true, false)) {
                         LOG.info("lease renewals go through again");
                     }
                 })

@@ -68,12 +68,7 @@ class StoreDataLostTest {
         long c = Fixtures.configurator(store);
         try (WsClient sara = WsClient.connect(base, DemoLogin.user("Sara").token());
                 WsClient watcher = WsClient.connect(base, DemoLogin.user("Wu").token())) {
-            watcher.request("watch", Map.of("configuratorId", c));
-            sara.request("lock-variables", Map.of("configuratorId", c));
-            watcher.awaitEvent(frame -> frame.path("event").asText().equals("lock-updated")
-                    && frame.path("data").path("locks").size() == 1);
-            // The node has seen the store's data as it is now.
-            WsClient.stays(() -> sara.events("lock-lost").isEmpty(), Duration.ofSeconds(2), "nothing lost yet");
+            saraHoldsTheVariablesWatched(sara, watcher, c);
 
             redis.execute(Command.FLUSHALL).await().atMost(Duration.ofSeconds(5));
 
@@ -97,11 +92,7 @@ class StoreDataLostTest {
         long c = Fixtures.configurator(store);
         try (WsClient sara = WsClient.connect(base, DemoLogin.user("Sara").token());
                 WsClient watcher = WsClient.connect(base, DemoLogin.user("Wu").token())) {
-            watcher.request("watch", Map.of("configuratorId", c));
-            sara.request("lock-variables", Map.of("configuratorId", c));
-            watcher.awaitEvent(frame -> frame.path("event").asText().equals("lock-updated")
-                    && frame.path("data").path("locks").size() == 1);
-            WsClient.stays(() -> sara.events("lock-lost").isEmpty(), Duration.ofSeconds(2), "nothing lost yet");
+            saraHoldsTheVariablesWatched(sara, watcher, c);
             try {
                 // Refused channels keep the node's subscriptions down, each attempt answered NOPERM.
                 admin("ACL", "SETUSER", "default", "resetchannels");
@@ -128,6 +119,15 @@ class StoreDataLostTest {
                     Duration.ofSeconds(3),
                     "one content-changed for one loss of the store's data");
         }
+    }
+
+    /** Sara locks the variables page, the watcher sees it, and the node has seen the store's data as it is now. */
+    private static void saraHoldsTheVariablesWatched(WsClient sara, WsClient watcher, long c) {
+        watcher.request("watch", Map.of("configuratorId", c));
+        sara.request("lock-variables", Map.of("configuratorId", c));
+        watcher.awaitEvent(frame -> frame.path("event").asText().equals("lock-updated")
+                && frame.path("data").path("locks").size() == 1);
+        WsClient.stays(() -> sara.events("lock-lost").isEmpty(), Duration.ofSeconds(2), "nothing lost yet");
     }
 
     private void admin(String... command) {
