@@ -10,3 +10,8 @@
 local function write_even_when_full(hash_key)
   redis.call('HDEL', hash_key, '#full')
 end
+
+-- The same for a set 'set_key' (or no key at all): no member is named '#full'.
+local function write_even_when_full_in_set(set_key)
+  redis.call('SREM', set_key, '#full')
+end

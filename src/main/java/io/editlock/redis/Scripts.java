@@ -65,6 +65,7 @@ public final class Scripts {
     public static final LuaScript CLAIM_RESUME = LuaScript.of("claim_resume", FULL_STORE);
     public static final LuaScript GIVE_BACK_RESUME = LuaScript.of("give_back_resume");
     public static final LuaScript MARK_DROPPED = LuaScript.of("mark_dropped", FULL_STORE);
+    public static final LuaScript LIST_RESUMED_SOCKET = LuaScript.of("list_resumed_socket", FULL_STORE);
 
     /** Every script above. */
     public static final List<LuaScript> ALL = List.of(
@@ -104,7 +105,8 @@ public final class Scripts {
             RECORD_LIVE,
             CLAIM_RESUME,
             GIVE_BACK_RESUME,
-            MARK_DROPPED);
+            MARK_DROPPED,
+            LIST_RESUMED_SOCKET);
 
     private Scripts() {}
 }

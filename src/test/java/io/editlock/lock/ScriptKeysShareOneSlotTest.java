@@ -10,6 +10,7 @@ import io.editlock.catalog.Idempotency;
 import io.editlock.config.EditlockConfig;
 import io.editlock.limits.SharedRateLimit;
 import io.editlock.lock.redis.LockScripts;
+import io.editlock.lock.redis.SocketIndex;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.LuaLibrary;
 import io.editlock.redis.LuaScript;
@@ -162,6 +163,10 @@ class ScriptKeysShareOneSlotTest {
         resumes.claim("resume-token", "7", "s-9").subscribe().with(ignored -> {}, ignored -> {});
         resumes.giveBack("resume-token", "s-9").subscribe().with(ignored -> {}, ignored -> {});
         resumes.markDropped("resume-token", lease).subscribe().with(ignored -> {}, ignored -> {});
+        new SocketIndex(new SilentRedis(), executor, keys, leaseOf(lease)) // one socket's index: one key
+                .listedForResume("s-9", List.of(C, BIG), listed -> listed)
+                .subscribe()
+                .with(ignored -> {}, ignored -> {});
         InFlightMarks marks = new InFlightMarks(executor, keys, clock); // the mark of one Idempotency-Key: one key
         marks.mark("key-id", "mark").subscribe().with(ignored -> {}, ignored -> {});
         marks.clear("key-id", "mark").subscribe().with(ignored -> {}, ignored -> {});

@@ -1,6 +1,7 @@
 package io.editlock.nodes;
 
 import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -24,7 +25,7 @@ import org.junit.jupiter.api.Test;
  * Redis is full (maxmemory reached, policy noeviction): it refuses what would grow it, so new locks
  * are answered UNAVAILABLE and REST writes 503, and nothing already held is lost (docs/protocol.md §4,
  * docs/operations.md "Redis settings"): the leases of live sockets are renewed, places in line kept,
- * releases go through; once Redis has room again everything works as before.
+ * releases and resumes go through; once Redis has room again everything works as before.
  */
 class FullRedisIT {
 
@@ -104,7 +105,20 @@ class FullRedisIT {
                         .then()
                         .statusCode(503);
 
-                sara.request("unlock-variables", variables);
+                String resumeToken = sara.resumeToken();
+                sara.drop();
+                try (WsClient saraAgain = WsClient.connect(node.baseUri(), tokens.token("sara", "Sara"))) {
+                    // Until the node noted the drop, the old socket counts as open: RESUME_FAILED.
+                    JsonNode resumed = await().atMost(Duration.ofSeconds(10))
+                            .until(
+                                    () -> saraAgain.request("resume", Map.of("resumeToken", resumeToken)),
+                                    reply -> !reply.path("data")
+                                            .path("code")
+                                            .asText()
+                                            .equals("RESUME_FAILED"));
+                    assertEquals("resumed", resumed.path("event").asText(), "a resume keeps what is held: " + resumed);
+                    saraAgain.request("unlock-variables", variables);
+                }
                 JsonNode handed = wu.awaitEvent("lock-acquired");
                 assertTrue(handed.path("data").path("queued").asBoolean(), "the line is served: " + handed);
             } finally {

@@ -1,8 +1,11 @@
 package io.editlock.lock.redis;
 
+import static io.editlock.redis.Scripts.LIST_RESUMED_SOCKET;
+
 import io.editlock.config.EditlockConfig;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.PipelinedRedis;
+import io.editlock.redis.ScriptExecutor;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -13,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.jboss.logging.Logger;
 
@@ -29,6 +33,7 @@ public class SocketIndex {
     private static final Logger LOG = Logger.getLogger(SocketIndex.class);
 
     private final PipelinedRedis redis;
+    private final ScriptExecutor scripts;
     private final LockKeys keys;
     private final String ttlMillis;
     /**
@@ -39,8 +44,9 @@ public class SocketIndex {
      */
     private final Map<String, ListedConfigurators> listings = new ConcurrentHashMap<>();
 
-    public SocketIndex(PipelinedRedis redis, LockKeys keys, EditlockConfig config) {
+    public SocketIndex(PipelinedRedis redis, ScriptExecutor scripts, LockKeys keys, EditlockConfig config) {
         this.redis = redis;
+        this.scripts = scripts;
         this.keys = keys;
         this.ttlMillis = String.valueOf(ttl(config).toMillis());
     }
@@ -57,11 +63,22 @@ public class SocketIndex {
      * ended.
      */
     public <T> Uni<T> listedFor(String socketId, long configuratorId, Function<Uni<Void>, Uni<T>> work) {
-        return listedFor(socketId, List.of(configuratorId), work);
+        return listedFor(socketId, List.of(configuratorId), work, this::write);
     }
 
-    /** {@link #listedFor(String, long, Function)} for several configurators (a resumed socket takes over the old one's). */
-    public <T> Uni<T> listedFor(String socketId, List<Long> configuratorIds, Function<Uni<Void>, Uni<T>> work) {
+    /**
+     * {@link #listedFor(String, long, Function)} for a resumed socket, under the configurators of the old
+     * one; written also when Redis is full, for a resume keeps what is held (docs/operations.md).
+     */
+    public <T> Uni<T> listedForResume(String socketId, List<Long> configuratorIds, Function<Uni<Void>, Uni<T>> work) {
+        return listedFor(socketId, configuratorIds, work, this::writeEvenWhenFull);
+    }
+
+    private <T> Uni<T> listedFor(
+            String socketId,
+            List<Long> configuratorIds,
+            Function<Uni<Void>, Uni<T>> work,
+            BiFunction<String, List<Long>, Uni<Void>> writer) {
         return Uni.createFrom().deferred(() -> {
             ListedConfigurators listing = listings.computeIfAbsent(socketId, id -> new ListedConfigurators());
             List<Long> toWrite = new ArrayList<>();
@@ -81,7 +98,7 @@ public class SocketIndex {
             Uni<Void> listed = toWrite.isEmpty()
                     ? afterRemovals
                     : afterRemovals
-                            .chain(() -> write(socketId, toWrite))
+                            .chain(() -> writer.apply(socketId, toWrite))
                             .invoke(() -> toWrite.forEach(listing::written));
             return work.apply(listed).onTermination().invoke(() -> configuratorIds.forEach(listing::end));
         });
@@ -194,6 +211,14 @@ public class SocketIndex {
                     }
                     return ids;
                 });
+    }
+
+    private Uni<Void> writeEvenWhenFull(String socketId, List<Long> configuratorIds) {
+        List<String> args = new ArrayList<>();
+        args.add(ttlMillis);
+        configuratorIds.forEach(id -> args.add(String.valueOf(id)));
+        return scripts.run(LIST_RESUMED_SOCKET, List.of(keys.socketConfigurators(socketId)), args)
+                .replaceWithVoid();
     }
 
     private Uni<Void> write(String socketId, List<Long> configuratorIds) {

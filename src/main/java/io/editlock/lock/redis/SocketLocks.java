@@ -124,7 +124,7 @@ public class SocketLocks {
         return index.configurators(oldSocketId)
                 .flatMap(ids -> ids.isEmpty()
                         ? Uni.createFrom().item(MovedSocket.NOTHING)
-                        : index.listedFor(
+                        : index.listedForResume(
                                 newSocketId,
                                 ids,
                                 listed -> listed.chain(() -> Multi.createFrom()
