@@ -1,7 +1,6 @@
 package io.editlock.nodes;
 
 import static io.restassured.RestAssured.given;
-import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -108,14 +107,7 @@ class FullRedisIT {
                 String resumeToken = sara.resumeToken();
                 sara.drop();
                 try (WsClient saraAgain = WsClient.connect(node.baseUri(), tokens.token("sara", "Sara"))) {
-                    // Until the node noted the drop, the old socket counts as open: RESUME_FAILED.
-                    JsonNode resumed = await().atMost(Duration.ofSeconds(10))
-                            .until(
-                                    () -> saraAgain.request("resume", Map.of("resumeToken", resumeToken)),
-                                    reply -> !reply.path("data")
-                                            .path("code")
-                                            .asText()
-                                            .equals("RESUME_FAILED"));
+                    JsonNode resumed = saraAgain.resumeOnceDropNoted(resumeToken);
                     assertEquals("resumed", resumed.path("event").asText(), "a resume keeps what is held: " + resumed);
                     saraAgain.request("unlock-variables", variables);
                 }

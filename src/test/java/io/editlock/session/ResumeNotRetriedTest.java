@@ -1,6 +1,5 @@
 package io.editlock.session;
 
-import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -64,12 +63,7 @@ class ResumeNotRetriedTest {
                     .afterNext(
                             "move_socket_locks",
                             () -> Uni.createFrom().failure(new IllegalStateException("answered too late")));
-            // Until the server noted the drop, the old socket counts as open: RESUME_FAILED, nothing moved.
-            JsonNode refused = await("the resume is answered UNAVAILABLE once the drop is noted")
-                    .atMost(Duration.ofSeconds(10))
-                    .until(
-                            () -> next.request("resume", Map.of("resumeToken", resumeToken)),
-                            reply -> !reply.path("data").path("code").asText().equals("RESUME_FAILED"));
+            JsonNode refused = next.resumeOnceDropNoted(resumeToken);
             assertEquals("UNAVAILABLE", refused.path("data").path("code").asText(), refused.toString());
 
             JsonNode released =

@@ -160,6 +160,17 @@ public final class WsClient implements AutoCloseable {
         return awaitEvent(frame -> ref.equals(frame.path("ref").asText(null)));
     }
 
+    /**
+     * {@code resume} with that token once the server has noted the old socket's drop: until then the old
+     * socket counts as open, and the reply is RESUME_FAILED (docs/protocol.md §5). The first other reply.
+     */
+    public JsonNode resumeOnceDropNoted(String resumeToken) {
+        return soon().atMost(Duration.ofSeconds(10))
+                .until(
+                        () -> request("resume", Map.of("resumeToken", resumeToken)),
+                        reply -> !reply.path("data").path("code").asText().equals("RESUME_FAILED"));
+    }
+
     public JsonNode awaitEvent(String event) {
         return awaitEvent(frame -> event.equals(frame.path("event").asText()));
     }
