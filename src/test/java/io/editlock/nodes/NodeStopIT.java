@@ -1,6 +1,7 @@
 package io.editlock.nodes;
 
 import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,6 +11,7 @@ import io.editlock.support.ServerNode;
 import io.editlock.support.TestRedis;
 import io.editlock.support.TestTokens;
 import io.editlock.support.WsClient;
+import io.restassured.response.Response;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -63,6 +65,16 @@ class NodeStopIT {
                     assertEquals(1001, lena.awaitClosedByServer(), "each stopping node ends its sockets as drops");
                     // While the second waits for Tom, it takes no new users: not ready.
                     assertEquals(503, readiness(second), "a stopping node is not ready");
+                    // The JVM's exit has begun: the files of its demo UI can no longer be read. Their requests are
+                    // refused as the node's going away, with a retry, not as a server fault.
+                    Response page = await().atMost(Duration.ofSeconds(5))
+                            .pollInterval(Duration.ofMillis(50))
+                            .until(
+                                    () -> given().baseUri(second.baseUri().toString())
+                                            .get("/"),
+                                    response -> response.statusCode() != 200);
+                    assertEquals(503, page.statusCode(), page.asString());
+                    assertEquals("1", page.header("Retry-After"));
                     try (WsClient saraAgain = WsClient.connect(stays.baseUri(), saraToken);
                             WsClient lenaAgain = WsClient.connect(stays.baseUri(), lenaToken)) {
                         assertEquals(List.of(saraGrant), resumedGrants(saraAgain, sara.resumeToken()), "Sara's grant");
