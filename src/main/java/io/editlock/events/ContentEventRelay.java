@@ -75,6 +75,9 @@ public class ContentEventRelay {
 
     /** The store lost its data: the configurators its watchers show may be gone or older. */
     void storeDataLost(@Observes StoreDataWatch.StoreDataLost lost) {
+        if (lost.toldByCatchUp()) {
+            return; // that catch-up announces them
+        }
         announceMissedWrites();
     }
 

@@ -138,6 +138,9 @@ public class LockEventRelay {
 
     /** The store lost its data while this node's subscription stayed up: nothing announced the locks that went. */
     void storeDataLost(@Observes StoreDataWatch.StoreDataLost lost) {
+        if (lost.toldByCatchUp()) {
+            return; // that catch-up is this relay's resync
+        }
         resync();
     }
 

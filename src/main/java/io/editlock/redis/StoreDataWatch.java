@@ -53,8 +53,13 @@ public class StoreDataWatch {
         this.lost = lost;
     }
 
-    /** Fired when the store's data is not the data this node saw before. */
-    public record StoreDataLost() {}
+    /**
+     * Fired when the store's data is not the data this node saw before.
+     *
+     * @param toldByCatchUp found as a subscription was made again: its catch-up tells holders and watchers
+     *     what they missed, and observers that would tell them too leave it to that
+     */
+    public record StoreDataLost(boolean toldByCatchUp) {}
 
     @Scheduled(
             every = "${editlock.lease.renew-interval:10s}",
@@ -77,7 +82,7 @@ public class StoreDataWatch {
                 if (changed) {
                     LOG.warn("the lock store's data is not the data this node saw before (flushed, or a"
                             + " fail-over lost it): telling holders and watchers what they missed");
-                    lost.fire(new StoreDataLost());
+                    lost.fire(new StoreDataLost(false));
                 }
                 return changed;
             });
@@ -93,7 +98,11 @@ public class StoreDataWatch {
     public Uni<Void> catchingUp() {
         return Uni.createFrom()
                 .deferred(() -> marks.keys().flatMap(keys -> each(keys, this::read)))
-                .invoke(this::adopt)
+                .invoke(now -> {
+                    if (adopt(now)) {
+                        lost.fire(new StoreDataLost(true));
+                    }
+                })
                 .onFailure()
                 .invoke(failure -> LOG.debugf("store mark not read before a catch-up: %s", failure.getMessage()))
                 .onFailure()
@@ -101,13 +110,16 @@ public class StoreDataWatch {
                 .replaceWithVoid();
     }
 
-    private synchronized void adopt(Map<String, String> now) {
-        if (changedSince(seen, now)) {
+    /** @return whether the store came back without the data seen before */
+    private synchronized boolean adopt(Map<String, String> now) {
+        boolean changed = changedSince(seen, now);
+        if (changed) {
             LOG.warn("the lock store came back without the data this node saw before (a restart without its"
                     + " files, a fail-over): the catch-up tells holders and watchers what they missed");
         }
         seen = now;
         alarms++;
+        return changed;
     }
 
     /** Whether a mark seen before is there no longer; a mark not seen before (a new shard, the first look) is no loss. */
@@ -170,7 +182,7 @@ public class StoreDataWatch {
                 .recoverWithNull()
                 .invoke(now -> {
                     if (replaced(now, alarmsBefore)) {
-                        lost.fire(new StoreDataLost());
+                        lost.fire(new StoreDataLost(false));
                     }
                 })
                 .eventually(this::replaceEnded)

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.redis.embedded.RedisProcess;
+import io.editlock.support.RedisAdmin;
+import io.editlock.support.ServerNode;
 import io.editlock.support.TestRedis;
 import io.editlock.support.WsClient;
 import java.net.URI;
@@ -58,6 +60,42 @@ class MultiNodeIT extends MultiNodeScenarios {
     @Override
     AutoCloseable store() {
         return redisProcess;
+    }
+
+    /**
+     * docs/operations.md: the schedule of lease ends is one key, and on a Redis Cluster its shard can lose
+     * its data while the shards holding the locks keep theirs. Here the one Redis loses the schedule and
+     * its store mark, which is what such a shard's loss looks like to the nodes. A lock whose node then
+     * dies still ends with its lease, and its watcher is told: the node that noticed the loss looked again
+     * at the configurators watched on it.
+     */
+    @Test
+    void aLockWhoseLeaseScheduleWasLostStillEndsWithItsLease() throws Exception {
+        ServerNode doomed = ServerNode.start("node-doomed-schedule", settings());
+        long configurator = nodeB.createConfigurator(tokens.token("setup", "Setup"), "lost-schedule");
+        try (WsClient sara = WsClient.connect(doomed.baseUri(), tokens.token("sara-s", "Sara"));
+                WsClient omar = WsClient.connect(nodeB.baseUri(), tokens.token("omar-s", "Omar"))) {
+            assertEquals(
+                    "lock-acquired",
+                    sara.request("lock-configurator", Map.of("configuratorId", configurator))
+                            .path("event")
+                            .asText());
+            omar.request("watch", Map.of("configuratorId", configurator));
+            String expiries = "editlock:lease-expiries";
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() -> !RedisAdmin.command(redisProcess, "ZSCORE", expiries, String.valueOf(configurator))
+                            .startsWith("$-1"));
+
+            assertEquals(":2", RedisAdmin.command(redisProcess, "DEL", expiries, "editlock:store-mark"));
+            doomed.kill9();
+
+            JsonNode released = await().atMost(LEASE.plusSeconds(5))
+                    .until(() -> omar.events("lock-released").stream().findFirst(), Optional::isPresent)
+                    .get();
+            assertEquals("expired", released.path("data").path("reason").asText(), released.toString());
+        } finally {
+            doomed.close();
+        }
     }
 
     /**
