@@ -14,6 +14,9 @@ const LEFT_LINE_BECAUSE = /** @type {Record<string, string>} */ ({
   expired: 'the server lost touch with its store for too long',
 });
 
+/** Where a tab keeps its take-over requests over a reload, with the page each was made for (beside the client's resume token). */
+const ASKED_STORAGE_KEY = 'editlock-demo.asked';
+
 /** @typedef {import('./app/store.js').State} State */
 /** @typedef {import('./app/store.js').Edit} Edit */
 /** @typedef {import('./editlock-client.js').Lock} Lock */
@@ -108,6 +111,20 @@ export function installHandover(app) {
   };
 
   /**
+   * A request kept for a page left becomes the open page's again when that is the page it was made for
+   * (a reloaded tab hears its outcome before or after it opens the page again).
+   * @param {string} lock
+   */
+  const claimForOpenPage = (lock) => {
+    const asked = askedForLeftPages.get(lock);
+    if (asked && state.edit?.key === asked.key && !handover.asked) {
+      askedForLeftPages.delete(lock);
+      handover.asked = asked;
+      tick();
+    }
+  };
+
+  /**
    * @param {Lock} lock
    * @param {boolean} [askedHere] asked for by this tab's socket (a wait-for answered with the lock)
    */
@@ -135,6 +152,7 @@ export function installHandover(app) {
   });
   on('takeover-granted', (detail) => {
     const key = resourceKey(detail.lock.resource);
+    claimForOpenPage(key);
     if (askedForLeftPages.delete(key) && state.edit?.key !== key) {
       // Asked for a page the user has left, and not the page open now: nobody is editing with it.
       client.unlock(detail.lock.resource).catch(() => {});
@@ -144,6 +162,7 @@ export function installHandover(app) {
     grantedHere(detail.lock);
   });
   on('takeover-refused', (detail) => {
+    claimForOpenPage(resourceKey(detail.resource));
     if (askedForLeftPages.delete(resourceKey(detail.resource))) {
       return; // about a page the user has left: nothing to tell
     }
@@ -155,6 +174,9 @@ export function installHandover(app) {
     render();
   });
   on('lock-failed', (detail) => {
+    if (detail.resource) {
+      claimForOpenPage(resourceKey(detail.resource));
+    }
     if (detail.resource && askedForLeftPages.delete(resourceKey(detail.resource))) {
       return; // a request for a page the user has left ended: nothing to tell
     }
@@ -201,14 +223,59 @@ export function installHandover(app) {
     dismissRequestFor(resourceKey(detail.resource));
   });
   on('resumed', (detail) => {
-    // A reloaded tab: the requests of the page before are ours now, for pages this page did not open.
-    for (const { resource } of detail.takeovers || []) {
-      const key = resourceKey(resource);
-      if (!askedForLeftPages.has(key) && handover.asked?.lock !== key) {
-        askedForLeftPages.set(key, null);
-      }
+    if (!detail.reload) {
+      return;
     }
+    // A reloaded tab: the requests of the page before are ours now. Each is kept for the page it was made
+    // for, which takes it back when it opens (or has opened) here; one whose page is not known is for none.
+    const remembered = recallAsked();
+    for (const { resource, deadline } of detail.takeovers || []) {
+      const key = resourceKey(resource);
+      if (askedForLeftPages.has(key) || handover.asked?.lock === key) {
+        continue;
+      }
+      const asked = remembered.get(key);
+      askedForLeftPages.set(key, asked ? { ...asked, deadline: deadline || asked.deadline } : null);
+      claimForOpenPage(key);
+    }
+    render();
   });
+
+  const storage = client.options.resumeStorage;
+  /** What this tab asked for and is still to hear about, with the page of each, for the page loaded next. */
+  const rememberAsked = () => {
+    const standing = [...askedForLeftPages.values(), handover.asked].filter((asked) => asked !== null);
+    try {
+      if (standing.length > 0) {
+        storage?.setItem(ASKED_STORAGE_KEY, JSON.stringify(standing));
+      } else {
+        storage?.removeItem(ASKED_STORAGE_KEY);
+      }
+    } catch {
+      // Storage full or blocked: the next page gives back what is handed over for these requests.
+    }
+  };
+  /** @returns {Map<string, Asked>} what the page before asked for, by the lock asked for */
+  const recallAsked = () => {
+    /** @type {Map<string, Asked>} */
+    const remembered = new Map();
+    try {
+      const saved = JSON.parse(storage?.getItem(ASKED_STORAGE_KEY) || '[]');
+      storage?.removeItem(ASKED_STORAGE_KEY);
+      for (const asked of Array.isArray(saved) ? saved : []) {
+        if (asked && typeof asked.key === 'string' && typeof asked.lock === 'string' && typeof asked.holder === 'string'
+          && typeof asked.deadline === 'string') {
+          remembered.set(asked.lock, { key: asked.key, lock: asked.lock, holder: asked.holder, deadline: asked.deadline });
+        }
+      }
+    } catch {
+      // Unreadable: as if the page before had kept nothing.
+    }
+    return remembered;
+  };
+  if (typeof window !== 'undefined') {
+    window.addEventListener('pagehide', rememberAsked);
+  }
 
   /**
    * A request-takeover for the open page was refused: tells the user, or names the next lock to ask for.
@@ -347,6 +414,8 @@ export function installHandover(app) {
      * @returns {import('./model.js').TakenOver | null}
      */
     takenOver: (key) => askedOfUs.get(key) || null,
+    /** Keeps this tab's standing requests for the page it loads next; done by itself on `pagehide`. */
+    rememberForReload: rememberAsked,
     /**
      * The open page is left: its line with it, and the dialog about its lock. Its take-over request stands
      * (there is no withdrawing it): it is kept among those of pages left.
@@ -371,6 +440,14 @@ export function installHandover(app) {
      * that follows ends our requests (docs/protocol.md §13) and frees whatever was granted meanwhile.
      */
     close() {
+      if (typeof window !== 'undefined') {
+        window.removeEventListener('pagehide', rememberAsked);
+      }
+      try {
+        storage?.removeItem(ASKED_STORAGE_KEY);
+      } catch {
+        // blocked storage kept nothing either
+      }
       Object.assign(handover, { asked: null, queue: null, request: null });
       askedForLeftPages.clear();
       askedOfUs.clear();

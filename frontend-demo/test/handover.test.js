@@ -463,6 +463,68 @@ describe('the demo\u2019s take-over and waiting part', () => {
       assert.deepEqual(app.toasts, []);
     });
 
+    it('a tab reloaded on the page that asked shows the request again, and the grant serves that page', async (t) => {
+      const storage = new MemoryStorage();
+      const { client: before, socket } = await connectedTo({ token: 'jwt', requestTimeoutMs: 1000, resumeStorage: storage },
+        { resumeToken: 'r', userName: 'Sara' });
+      const first = await askedTomFromFilters(t, before, socket);
+      const deadline = first.state.handover.asked.deadline;
+      before.rememberForReload(); // pagehide: Sara reloads the page
+      first.session.handover.rememberForReload();
+
+      const after = new EditlockClient({
+        token: 'jwt', url: 'ws://test/locking', activityTarget: null, closeOnPageHide: false, resumeStorage: storage,
+        reloadResumeRetryDelaysMs: [10], requestTimeoutMs: 1000,
+      });
+      const app = demoAround(t, after);
+      const ready = after.connect();
+      const second = await until(() => FakeSocket.all[1]);
+      second.welcome('r2', 'Sara');
+      await second.answer('resume', () => ['resumed', { locks: [] }]); // the request moved to this page's socket
+      await ready;
+      app.go('item:5:filters', { ...FILTERS }); // the reloaded page opens the same page
+      await second.answer('lock-item-subresource', refusedForTomsStructure);
+      await until(() => app.state.edit.status === 'blocked');
+      assert.deepEqual(app.state.handover.asked, { key: 'item:5:filters', lock: 'configurator:12', holder: 'Tom', deadline },
+        'the banner shows the request, not "Ask Tom" again');
+
+      second.push('takeover-granted', { lock: HANDED });
+      await second.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(31), released: [] }]);
+      await until(() => app.state.edit.status === 'editing');
+      assert.equal(app.state.edit.token, 31);
+      assert.match(app.toasts.at(-1).text, /handed over to you/);
+    });
+
+    it('a tab reloaded on the page that asked tells a refusal', async (t) => {
+      const storage = new MemoryStorage();
+      const { client: before, socket } = await connectedTo({ token: 'jwt', requestTimeoutMs: 1000, resumeStorage: storage },
+        { resumeToken: 'r', userName: 'Sara' });
+      const first = await askedTomFromFilters(t, before, socket);
+      before.rememberForReload();
+      first.session.handover.rememberForReload();
+
+      const after = new EditlockClient({
+        token: 'jwt', url: 'ws://test/locking', activityTarget: null, closeOnPageHide: false, resumeStorage: storage,
+        reloadResumeRetryDelaysMs: [10], requestTimeoutMs: 1000,
+      });
+      const app = demoAround(t, after);
+      app.go('item:5:filters', { ...FILTERS }); // the page opens before the resume is answered
+      const ready = after.connect();
+      const second = await until(() => FakeSocket.all[1]);
+      second.welcome('r2', 'Sara');
+      await second.answer('resume', () => ['resumed', { locks: [] }]);
+      await ready;
+      await second.answer('lock-item-subresource', refusedForTomsStructure);
+      await until(() => app.state.edit.status === 'blocked');
+      assert.equal(app.state.handover.asked?.lock, 'configurator:12');
+
+      second.push('takeover-refused', { resource: STRUCTURE, byUserName: 'Tom' });
+      await until(() => app.toasts.length > 0);
+      assert.match(app.toasts.at(-1).text, /Tom keeps editing the page for now/);
+      assert.equal(app.state.handover.asked, null);
+      assert.equal(second.sent.filter((f) => f.event === 'unlock-configurator').length, 0);
+    });
+
     it('a reloaded tab gives back the grant of a request the page before made', async (t) => {
       const storage = new MemoryStorage();
       const { client: before, socket } = await connectedTo({ token: 'jwt', requestTimeoutMs: 1000, resumeStorage: storage },
