@@ -125,6 +125,19 @@ export const PAGES = Object.freeze(['filters', 'dependencies', 'attributes']);
 
 /** Close code the client uses for a socket it gives up on (the server counts it as a drop). */
 const DROP_CODE = 4000;
+
+/**
+ * Close code of a server node that goes away (a deploy stops it, docs/protocol.md §5); its locks wait for
+ * a resume on another node for the grace period only.
+ */
+const GOING_AWAY_CODE = 1001;
+
+/**
+ * Attempts made at the first delay, without backing off, after the server went away: a balancer that does
+ * not know yet that the node stops may send some of them back to it, and the resume must come within the
+ * grace period (10 s by default).
+ */
+const QUICK_ATTEMPTS_AFTER_GOING_AWAY = 8;
 /** How long after leaving a line a grant from it is still released rather than announced. */
 const LEFT_LINE_GRACE_MS = 5000;
 /** Refusals of an unlock after which the lock may still be the user's: the unlock goes again. */
@@ -347,6 +360,10 @@ export class EditlockClient extends EventTarget {
   /** @type {Array<() => void>} requests waiting for a ready socket */
   #queue = [];
   #attempt = 0;
+  /** reconnect attempts still to make at the first delay: the server node went away (1001) */
+  #quickAttempts = 0;
+  /** of this drop's attempts, those made at the first delay */
+  #quickMade = 0;
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   #reconnectTimer = undefined;
   /** @type {ReturnType<typeof setTimeout> | undefined} */
@@ -1019,6 +1036,8 @@ export class EditlockClient extends EventTarget {
       return; // dropped again while recovering
     }
     this.#attempt = 0;
+    this.#quickAttempts = 0;
+    this.#quickMade = 0;
     this.#ready = true;
     this.#scheduleReauth(link, link.tokenExpiresAt);
     this.#setState('open');
@@ -1370,6 +1389,9 @@ export class EditlockClient extends EventTarget {
       return;
     }
     const willReconnect = !this.#closedByUser && this.#reconnectCanHelp(code);
+    if (code === GOING_AWAY_CODE && this.welcome) {
+      this.#quickAttempts = QUICK_ATTEMPTS_AFTER_GOING_AWAY;
+    }
     this.#emit('disconnected', { code, reason, willReconnect });
     if (willReconnect) {
       this.#scheduleReconnect();
@@ -1444,7 +1466,13 @@ export class EditlockClient extends EventTarget {
   #scheduleReconnect() {
     clearTimeout(this.#reconnectTimer);
     this.#attempt += 1;
-    const ceiling = Math.min(this.options.backoffMaxMs, this.options.backoffBaseMs * 2 ** (this.#attempt - 1));
+    let ceiling = this.options.backoffBaseMs;
+    if (this.#quickAttempts > 0) {
+      this.#quickAttempts -= 1;
+      this.#quickMade += 1; // the back-off starts after them
+    } else {
+      ceiling = Math.min(this.options.backoffMaxMs, this.options.backoffBaseMs * 2 ** (this.#attempt - 1 - this.#quickMade));
+    }
     const delayMs = Math.round(ceiling / 2 + Math.random() * ceiling / 2); // jitter: 50–100 % of the ceiling
     this.#setState('reconnecting');
     this.#emit('reconnecting', { attempt: this.#attempt, delayMs });

@@ -94,6 +94,26 @@ describe('EditlockClient', () => {
     client.close();
   });
 
+  it('after its node went away (1001), tries again without backing off for a while; after a drop, backs off', async () => {
+    /** The delays of the client's first `count` reconnects after `close`, each refused before its welcome. */
+    const delaysAfter = async (close, count) => {
+      FakeSocket.all = [];
+      const { client, socket } = await holdingFilters({ backoffBaseMs: 10, backoffMaxMs: 10_000 });
+      const reconnecting = events(client, 'reconnecting');
+      close(socket);
+      for (let i = 1; i <= count; i += 1) {
+        const next = await until(() => FakeSocket.all[i]);
+        if (i < count) next.drop(); // refused, as by a node that still stops
+      }
+      client.close();
+      return reconnecting.map((r) => r.delayMs);
+    };
+    const afterStop = await delaysAfter((socket) => socket.closeByServer(1001, 'node stopping'), 10);
+    assert.ok(afterStop.slice(0, 9).every((delay) => delay <= 10), `quick attempts, then the back-off from its start: ${afterStop}`);
+    const afterDrop = await delaysAfter((socket) => socket.drop(), 3);
+    assert.ok(afterDrop[2] > 10, `a drop backs off: ${afterDrop}`);
+  });
+
   it('after a drop reconnects, retries RESUME_FAILED, gets the same grant back and watches again', async () => {
     const { client, socket } = await connected();
     const watching = client.watch(12);

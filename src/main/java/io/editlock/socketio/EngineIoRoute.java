@@ -2,6 +2,7 @@ package io.editlock.socketio;
 
 import io.editlock.auth.OriginPolicy;
 import io.editlock.config.EditlockConfig;
+import io.editlock.session.SessionLifecycle;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
@@ -28,13 +29,19 @@ public class EngineIoRoute {
     private final EngineSessions sessions;
     private final LockingNamespace namespace;
     private final OriginPolicy origins;
+    private final SessionLifecycle lifecycle;
     private final boolean enabled;
 
     public EngineIoRoute(
-            EngineSessions sessions, LockingNamespace namespace, OriginPolicy origins, EditlockConfig config) {
+            EngineSessions sessions,
+            LockingNamespace namespace,
+            OriginPolicy origins,
+            SessionLifecycle lifecycle,
+            EditlockConfig config) {
         this.sessions = sessions;
         this.namespace = namespace;
         this.origins = origins;
+        this.lifecycle = lifecycle;
         this.enabled = config.socketio().enabled();
     }
 
@@ -103,6 +110,16 @@ public class EngineIoRoute {
     private void handshake(HttpServerRequest request, boolean upgrade) {
         if (request.method() != HttpMethod.GET) {
             fail(request, EngineError.BAD_HANDSHAKE_METHOD);
+            return;
+        }
+        if (lifecycle.stopping()) {
+            // A stopping node takes no new sessions (§5): refused before it opens one, so that a proxy tries
+            // another node for the same request and the client's reconnect is not spent here.
+            request.response()
+                    .setStatusCode(503)
+                    .putHeader("Retry-After", "1")
+                    .putHeader(HttpHeaders.CONNECTION, "close")
+                    .end();
             return;
         }
         EngineSession session = sessions.create(Handshake.of(request));

@@ -34,8 +34,10 @@ import org.jboss.logging.Logger;
  * Holds no state: per-socket facts live in the {@link SessionRegistry}. Messages of one connection
  * are processed one after another, so replies keep the order of requests.
  */
-@WebSocket(path = "/locking")
+@WebSocket(path = LockingSocket.PATH)
 public class LockingSocket {
+
+    static final String PATH = "/locking";
 
     private static final Logger LOG = Logger.getLogger(LockingSocket.class);
 

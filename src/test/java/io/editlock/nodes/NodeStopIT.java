@@ -12,10 +12,12 @@ import io.editlock.support.TestRedis;
 import io.editlock.support.TestTokens;
 import io.editlock.support.WsClient;
 import io.restassured.response.Response;
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -65,6 +67,16 @@ class NodeStopIT {
                     assertEquals(1001, lena.awaitClosedByServer(), "each stopping node ends its sockets as drops");
                     // While the second waits for Tom, it takes no new users: not ready.
                     assertEquals(503, readiness(second), "a stopping node is not ready");
+                    // Nor does it take new sockets: refused before the upgrade, so that a proxy tries another node.
+                    URI socket = URI.create(
+                            WsClient.locking(second.baseUri()) + "?access_token=" + tokens.token("omar", "Omar"));
+                    assertEquals(Optional.of(503), WsClient.refusal(socket, Map.of()), "a socket on a stopping node");
+                    assertEquals(
+                            503,
+                            given().baseUri(second.baseUri().toString())
+                                    .get("/socket.io/?EIO=4&transport=polling")
+                                    .statusCode(),
+                            "a Socket.IO session on a stopping node");
                     // The JVM's exit has begun: the files of its demo UI can no longer be read. Their requests are
                     // refused as the node's going away, with a retry, not as a server fault.
                     Response page = await().atMost(Duration.ofSeconds(5))
