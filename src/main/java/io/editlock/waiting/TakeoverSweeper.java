@@ -51,9 +51,16 @@ public class TakeoverSweeper {
         this.heartbeat = heartbeat;
     }
 
-    /** {@code <configuratorId>|<field>|<deadline>}: one entry per request, so a later request on the same lock is its own. */
-    static String member(long configuratorId, String field, long deadline) {
-        return configuratorId + "|" + field + "|" + deadline;
+    /**
+     * {@code <configuratorId>|<field>|<deadline>|<asker>}: one entry per request asked, so that a later
+     * request on the same lock is its own, and so is one asked in the same millisecond (by another user, or
+     * another socket of the same): dropping the entry of the one that was refused, or that found the
+     * request already made, must not drop the entry of the one that was made.
+     *
+     * @param asker the asking socket and its request's number, unique to this ask
+     */
+    static String member(long configuratorId, String field, long deadline, String asker) {
+        return configuratorId + "|" + field + "|" + deadline + "|" + asker;
     }
 
     @Scheduled(

@@ -93,8 +93,9 @@ public class Takeovers {
                     // one, whenever this node stops; an entry without a request of its own is dropped by the
                     // sweep (resolve_takeover answers GONE, or NOT_DUE with the request's real deadline).
                     long expected = System.currentTimeMillis() + consent.toMillis();
-                    String member = TakeoverSweeper.member(resource.configuratorId(), resource.field(), expected);
                     long request = requests.next();
+                    String member = TakeoverSweeper.member(
+                            resource.configuratorId(), resource.field(), expected, asker.socketId() + ":" + request);
                     InFlightRequests.Ticket asking =
                             state.asking(resource.configuratorId(), resource.field(), asker.userId());
                     long catchUps = state.catchUps();

@@ -235,7 +235,8 @@ class HandOverToASilentNodeTest {
                 waiting.requestTakeover(page, asker, "", Duration.ofMillis(1), ++request)
                         .await()
                         .atMost(WAIT));
-        String member = TakeoverSweeper.member(page.configuratorId(), page.field(), pending.deadline());
+        String member =
+                TakeoverSweeper.member(page.configuratorId(), page.field(), pending.deadline(), "test:" + request);
         redis.sortedSet(String.class)
                 .zadd(keys.takeoverDeadlines(), pending.deadline(), member)
                 .await()

@@ -25,8 +25,14 @@ import jakarta.inject.Inject;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -227,6 +233,70 @@ class TakeoverTest {
                         .path("data")
                         .path("code")
                         .asText());
+    }
+
+    /**
+     * Two users ask for the same page at the same moment, on the same node: one request is made, the other
+     * is BUSY. The one made is handed the page at its deadline, also when the two asked in the same
+     * millisecond (the BUSY one's clean-up once took the made one's place in the sweep's schedule, and
+     * the page stayed with its silent holder). Pages enough at once that some pairs share a millisecond.
+     */
+    @Test
+    void ofTwoAskingAtOnceTheRequestMadeIsHandedThePageAtItsDeadline() throws Exception {
+        int pages = 12;
+        TestUser saraUser = DemoLogin.user("Sara");
+        long c = Api.configurator(saraUser);
+        WsClient sara = connect(saraUser);
+        List<Long> items = new ArrayList<>();
+        List<List<WsClient>> askers = new ArrayList<>();
+        for (int i = 0; i < pages; i++) {
+            long item = Api.item(saraUser, c, null);
+            sara.request("lock-item-subresource", page(item));
+            items.add(item);
+            askers.add(List.of(connect(DemoLogin.user("Tom " + i)), connect(DemoLogin.user("Omar " + i))));
+        }
+        ExecutorService threads = Executors.newFixedThreadPool(2 * pages);
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<List<Future<JsonNode>>> replies = new ArrayList<>();
+            for (int i = 0; i < pages; i++) {
+                long item = items.get(i);
+                List<Future<JsonNode>> pair = new ArrayList<>();
+                for (WsClient asker : askers.get(i)) {
+                    pair.add(threads.submit(() -> {
+                        start.await();
+                        return asker.request("request-takeover", about(item));
+                    }));
+                }
+                replies.add(pair);
+            }
+            start.countDown();
+            for (int i = 0; i < pages; i++) {
+                List<String> events = new ArrayList<>();
+                WsClient made = null;
+                for (int a = 0; a < 2; a++) {
+                    JsonNode reply = replies.get(i).get(a).get(15, TimeUnit.SECONDS);
+                    events.add(reply.path("event").asText() + " "
+                            + reply.path("data").path("code").asText());
+                    if (reply.path("event").asText().equals("takeover-pending")) {
+                        made = askers.get(i).get(a);
+                    }
+                }
+                assertTrue(made != null && events.contains("lock-failed BUSY"), "one made, one BUSY: " + events);
+                JsonNode granted = made.awaitEvent(
+                        frame -> frame.path("event").asText().equals("takeover-granted"), CONSENT.plusSeconds(10));
+                assertEquals(
+                        items.get(i),
+                        granted.path("data")
+                                .path("lock")
+                                .path("resource")
+                                .path("itemId")
+                                .asLong(),
+                        "page " + i);
+            }
+        } finally {
+            threads.shutdownNow();
+        }
     }
 
     @Test
