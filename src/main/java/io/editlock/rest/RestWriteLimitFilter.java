@@ -5,6 +5,7 @@ import io.editlock.limits.SharedRateLimit;
 import io.editlock.limits.UserRates;
 import io.editlock.limits.Verdict;
 import io.editlock.lock.LockStoreUnavailableException;
+import io.editlock.session.UserActivity;
 import io.quarkus.security.Authenticated;
 import io.smallrye.mutiny.Uni;
 import jakarta.annotation.security.RolesAllowed;
@@ -18,8 +19,8 @@ import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 /**
- * REST writes (POST, PUT, PATCH, DELETE) beyond the user's REST write rate ({@link UserRates}) are
- * refused with 429 and {@code Retry-After: 1}, before any other work, so that one user cannot keep the
+ * REST writes (POST, PUT, PATCH, DELETE) count as the user's activity ({@link UserActivity}), and
+ * those beyond the user's REST write rate ({@link UserRates}) are refused with 429 and {@code Retry-After: 1}, before any other work, so that one user cannot keep the
  * shared Redis busy. Runs after the security checks (a write without a valid token is 401 and not
  * counted) and before the lock guard.
  */
@@ -28,10 +29,12 @@ public class RestWriteLimitFilter {
     private static final Set<String> WRITES = Set.of("POST", "PATCH", "PUT", "DELETE");
 
     private final SharedRateLimit limit;
+    private final UserActivity activity;
     private final JsonWebToken token;
 
-    public RestWriteLimitFilter(UserRates rates, JsonWebToken token) {
+    public RestWriteLimitFilter(UserRates rates, UserActivity activity, JsonWebToken token) {
         this.limit = rates.restWrites();
+        this.activity = activity;
         this.token = token;
     }
 
@@ -40,7 +43,10 @@ public class RestWriteLimitFilter {
         if (!limits(request.getMethod(), resource.getResourceClass(), resource.getResourceMethod())) {
             return Uni.createFrom().nullItem();
         }
-        return limit.allow(Identity.of(token).userId())
+        String userId = Identity.of(token).userId();
+        // A write is the user at work (docs/protocol.md §6), whatever comes of it.
+        activity.wroteOverRest(userId);
+        return limit.allow(userId)
                 .onFailure()
                 .transform(LockStoreUnavailableException::of)
                 .map(verdict -> verdict == Verdict.ALLOWED

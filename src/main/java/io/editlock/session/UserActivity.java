@@ -7,6 +7,8 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.logging.Logger;
 
 /**
@@ -22,6 +24,8 @@ public class UserActivity {
     private static final Logger LOG = Logger.getLogger(UserActivity.class);
     /** Often enough that another node learns of the activity well within the idle timeout; rare enough to cost nothing. */
     private static final Duration SHARE_AT_MOST_EVERY = Duration.ofMinutes(1);
+    /** Past this many users writing over REST, those not heard of within the share interval are forgotten. */
+    private static final int FORGET_ABOVE = 10_000;
 
     private final SessionRegistry registry;
     private final PipelinedRedis redis;
@@ -29,6 +33,8 @@ public class UserActivity {
     private final String nodeId;
     private final long shareEveryNanos;
     private final String ttlMillis;
+    /** When this node last told the store of each user's REST writes; users not heard of within the interval are forgotten. */
+    private final Map<String, Long> restShared = new ConcurrentHashMap<>();
 
     public UserActivity(
             SessionRegistry registry, PipelinedRedis redis, LockKeys keys, NodeIdentity node, EditlockConfig config) {
@@ -46,20 +52,37 @@ public class UserActivity {
     public void active(SocketSession session) {
         registry.markActive(session);
         if (session.shareActivityDue(shareEveryNanos)) {
-            String userId = session.identity().userId();
-            // The node's wall clock: nodes' clocks differ by far less than an idle timeout.
-            redis.execute(
-                            Command.SET,
-                            keys.userActive(userId),
-                            System.currentTimeMillis() + "|" + nodeId,
-                            "PX",
-                            ttlMillis)
-                    .subscribe()
-                    .with(
-                            ignored -> {},
-                            failure -> LOG.debugf(
-                                    "activity of %s not shared with other nodes: %s", userId, failure.getMessage()));
+            share(session.identity().userId());
         }
+    }
+
+    /**
+     * A REST write of the user: as much a sign of work as a request on a socket (a script or service that
+     * holds a lock and saves over REST is not idle), on whichever node it lands. The user's sockets here
+     * are marked at once, the others through the store, at most once per share interval.
+     */
+    public void wroteOverRest(String userId) {
+        registry.socketsOf(userId).forEach(SocketSession::markActive);
+        long now = System.nanoTime();
+        Long last = restShared.get(userId);
+        if (last != null && now - last < shareEveryNanos) {
+            return;
+        }
+        restShared.put(userId, now);
+        if (restShared.size() > FORGET_ABOVE) {
+            restShared.values().removeIf(shared -> now - shared >= shareEveryNanos);
+        }
+        share(userId);
+    }
+
+    private void share(String userId) {
+        // The node's wall clock: nodes' clocks differ by far less than an idle timeout.
+        redis.execute(Command.SET, keys.userActive(userId), System.currentTimeMillis() + "|" + nodeId, "PX", ttlMillis)
+                .subscribe()
+                .with(
+                        ignored -> {},
+                        failure -> LOG.debugf(
+                                "activity of %s not shared with other nodes: %s", userId, failure.getMessage()));
     }
 
     /**

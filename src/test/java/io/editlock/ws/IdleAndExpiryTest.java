@@ -1,5 +1,6 @@
 package io.editlock.ws;
 
+import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -97,6 +98,37 @@ class IdleAndExpiryTest {
             assertEquals("idle", released.path("data").path("reason").asText(), "watchers learn why: " + released);
             assertTrue(current(c).isEmpty(), "the idle lock is gone from the store");
             assertFalse(tab.isClosed(), "idleness releases locks; it does not close the socket");
+        }
+    }
+
+    /** §6: a user who saves over REST, and sends nothing on the socket, is at work all the same. */
+    @Test
+    void restWritesKeepTheLocks() {
+        long c = Fixtures.configurator(store);
+        TestUser sara = DemoLogin.user("Sara");
+        try (WsClient tab = WsClient.connect(base, sara.token())) {
+            long token = tab.request("lock-configurator", Map.of("configuratorId", c))
+                    .path("data")
+                    .path("lock")
+                    .path("token")
+                    .asLong();
+            Instant keepUntil = Instant.now().plus(IDLE.multipliedBy(2));
+
+            while (Instant.now().isBefore(keepUntil)) {
+                given().baseUri(base.toString())
+                        .auth()
+                        .oauth2(sara.token())
+                        .header("Lock-Token", token)
+                        .contentType("application/json")
+                        .body(Map.of("name", "saved at " + Instant.now()))
+                        .patch("/api/configurators/" + c)
+                        .then()
+                        .statusCode(200);
+                awaitRenewal(c);
+            }
+
+            assertTrue(tab.events("lock-lost").isEmpty(), "a user who saves is not idle: " + tab.received());
+            assertEquals(1, current(c).size(), "the lock is still held after twice the idle timeout of saves");
         }
     }
 
