@@ -2,6 +2,7 @@ package io.editlock.auth;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.config.EditlockConfig;
+import io.editlock.protocol.UnicodeText;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.POST;
@@ -70,29 +71,31 @@ public class DemoLoginResource {
             return "a JSON body {userId, name, roles?} is required";
         }
         if (!isName(body.get("userId"))) {
-            return "userId must be a non-empty string of at most " + MAX_FIELD + " characters";
+            return "userId must be a non-empty string of Unicode text of at most " + MAX_FIELD + " characters";
         }
         if (!isName(body.get("name"))) {
-            return "name must be a non-empty string of at most " + MAX_FIELD + " characters";
+            return "name must be a non-empty string of Unicode text of at most " + MAX_FIELD + " characters";
         }
         Optional<JsonNode> roles = present(body, "roles");
         if (roles.isPresent()) {
             JsonNode list = roles.get();
             boolean allNames = list.isArray();
             for (JsonNode role : list) {
-                allNames &= role.isTextual() && !role.textValue().isBlank();
+                allNames &= role.isTextual() && !role.textValue().isBlank() && UnicodeText.wellFormed(role.textValue());
             }
             if (!allNames) {
-                return "roles must be a list of non-empty strings";
+                return "roles must be a list of non-empty strings of Unicode text";
             }
         }
         return null;
     }
 
     private static boolean isName(JsonNode node) {
+        // Half a surrogate pair would be signed as "?": two ids would become one user (docs/protocol.md §3).
         return node != null
                 && node.isTextual()
                 && !node.textValue().isBlank()
+                && UnicodeText.wellFormed(node.textValue())
                 && node.textValue().codePointCount(0, node.textValue().length()) <= MAX_FIELD;
     }
 
