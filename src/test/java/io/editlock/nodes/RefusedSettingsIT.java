@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -36,6 +37,27 @@ class RefusedSettingsIT {
         redis.close();
     }
 
+    /**
+     * The console of a production node is asynchronous, and a start refused this early used to end before it
+     * wrote anything, most times: the refusal is written at once as well. Three starts, for one could pass
+     * by luck.
+     */
+    @Test
+    void aRefusedNodeSaysWhyWithTheAsynchronousConsoleToo() throws IOException {
+        for (int start = 0; start < 3; start++) {
+            try (ServerNode node = ServerNode.launchWithAsyncConsole(
+                    "node-settings-async",
+                    Map.of("quarkus.redis.hosts", redis.url(), "editlock.lease.renew-interval", "30s"))) {
+                int exit = node.awaitExit(Duration.ofSeconds(60));
+                String log = Files.readString(node.log());
+                assertNotEquals(0, exit, "the start must fail; its log: " + log);
+                assertTrue(
+                        log.contains("must be shorter than editlock.lease.ttl"),
+                        "start " + start + " says why; the log: " + log);
+            }
+        }
+    }
+
     @ParameterizedTest(name = "{0}={1}")
     @CsvSource(
             delimiter = '|',
@@ -56,6 +78,10 @@ class RefusedSettingsIT {
                 "editlock.demo-login.token-lifetime | 0s | editlock.demo-login.token-lifetime",
                 // every Redis command would fail at once
                 "quarkus.redis.timeout             | 0s  | quarkus.redis.timeout is",
+                // every request would fail (500): no key to verify tokens with
+                "mp.jwt.verify.publickey.location  | /nonexistent/jwt-public-key.pem | mp.jwt.verify.publickey.location",
+                // what a container runtime makes of a bind-mounted key file that is missing
+                "mp.jwt.verify.publickey.location  | /tmp | /tmp is a directory",
             })
     void aNodeWithSettingsThatCannotWorkDoesNotStart(String setting, String value, String message) throws IOException {
         try (ServerNode node =

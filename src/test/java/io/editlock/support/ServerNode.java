@@ -97,6 +97,11 @@ public final class ServerNode implements AutoCloseable {
         return spawn(name, synchronousConsole);
     }
 
+    /** Like {@link #launch}, with the console as production has it: asynchronous. */
+    public static ServerNode launchWithAsyncConsole(String name, Map<String, String> settings) {
+        return spawn(name, settings);
+    }
+
     private static ServerNode spawn(String name, Map<String, String> settings) {
         if (!Files.exists(JAR)) {
             throw new IllegalStateException(JAR + " is missing: multi-node tests run after `package` (./mvnw verify)");

@@ -1,0 +1,90 @@
+package io.editlock.auth;
+
+import io.quarkus.runtime.StartupEvent;
+import io.smallrye.jwt.util.KeyUtils;
+import io.smallrye.jwt.util.ResourceUtils;
+import jakarta.annotation.Priority;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.interceptor.Interceptor;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * The key that verifies tokens is read when the first token comes, not at start: a node whose
+ * {@code mp.jwt.verify.publickey.location} names nothing readable (a typo, or the directory a container
+ * runtime makes for a bind-mounted file that is missing) would start, report ready, and answer every
+ * request 500. It is read at start instead, and a node that cannot read a public key there refuses to
+ * start, naming the setting. A key served over HTTP(S) (a JWKS endpoint) is left to be fetched when
+ * needed: its server may come up after this node.
+ */
+@ApplicationScoped
+public class VerificationKeyCheck {
+
+    private static final String SETTING = "mp.jwt.verify.publickey.location";
+
+    private final Optional<String> location;
+
+    public VerificationKeyCheck(@ConfigProperty(name = SETTING) Optional<String> location) {
+        this.location = location;
+    }
+
+    void atStart(@Observes @Priority(Interceptor.Priority.PLATFORM_BEFORE - 1) StartupEvent started) {
+        if (location.isEmpty()
+                || location.get().startsWith("http:")
+                || location.get().startsWith("https:")) {
+            return;
+        }
+        String problem = problemWith(location.get());
+        if (problem != null) {
+            String refusal = "editlock cannot start: " + SETTING + "=" + location.get() + " " + problem
+                    + ": every request would fail. Point it at the PEM or JWK file of the key that verifies tokens.";
+            // Refused this early, the asynchronous console may not write it out before the process ends.
+            System.err.println(refusal);
+            throw new IllegalStateException(refusal);
+        }
+    }
+
+    /** @return what is wrong with the key at this location, or null when it holds a public key */
+    static String problemWith(String location) {
+        if (isDirectory(location.startsWith("file:") ? location.substring("file:".length()) : location)) {
+            return "is a directory";
+        }
+        String content;
+        try {
+            content = ResourceUtils.readResource(location);
+        } catch (IOException | RuntimeException e) {
+            return "cannot be read (" + e.getMessage() + ")";
+        }
+        if (content == null || content.isBlank()) {
+            return "cannot be read, or is empty";
+        }
+        return holdsPublicKey(content.trim()) ? null : "holds no public key (PEM, JWK or JWK set)";
+    }
+
+    private static boolean isDirectory(String path) {
+        try {
+            return Files.isDirectory(Path.of(path));
+        } catch (InvalidPathException e) {
+            return false; // not a path of this file system: read as a resource below
+        }
+    }
+
+    private static boolean holdsPublicKey(String content) {
+        try {
+            if (content.startsWith("{")) {
+                return !KeyUtils.loadJsonWebKeys(content).isEmpty();
+            }
+            if (content.contains("CERTIFICATE")) {
+                return KeyUtils.decodeCertificate(content) != null;
+            }
+            return KeyUtils.decodePublicKey(content) != null;
+        } catch (Exception e) {
+            return false;
+        }
+    }
+}
