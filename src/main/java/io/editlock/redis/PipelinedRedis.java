@@ -58,6 +58,7 @@ public class PipelinedRedis {
     private final Map<Thread, Lane> lanes = new ConcurrentHashMap<>();
     private final Lane shared;
     private final DetachedClients clients = new DetachedClients();
+    private final StoreRefusals refusals = new StoreRefusals();
 
     public PipelinedRedis(
             Redis defaultClient,
@@ -106,7 +107,9 @@ public class PipelinedRedis {
                 .failWith(() -> new RedisTimeoutException(command, timeout))
                 // A connection that stays silent may be half-open: the next command opens another.
                 .onFailure(RedisTimeoutException.class)
-                .invoke(() -> lane.drop(used));
+                .invoke(() -> lane.drop(used))
+                .onFailure()
+                .invoke(failure -> refusals.failed(command, failure));
     }
 
     /**

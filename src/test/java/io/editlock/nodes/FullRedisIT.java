@@ -1,6 +1,7 @@
 package io.editlock.nodes;
 
 import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,6 +14,7 @@ import io.editlock.support.TestRedis;
 import io.editlock.support.TestTokens;
 import io.editlock.support.WsClient;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -96,6 +98,11 @@ class FullRedisIT {
                 assertEquals("lock-released", released.path("event").asText(), "a release frees room: " + released);
                 JsonNode refused = omar.request("lock-variables", otherVariables);
                 assertEquals("UNAVAILABLE", refused.path("data").path("code").asText(), refused.toString());
+                // The user is told the store is unavailable; the operator reads why.
+                await().atMost(Duration.ofSeconds(5))
+                        .until(() -> Files.readString(node.log())
+                                .lines()
+                                .anyMatch(line -> line.contains("Redis refused") && line.contains("OOM")));
                 given().baseUri(node.baseUri().toString())
                         .header("Authorization", "Bearer " + tokens.token("omar", "Omar"))
                         .contentType("application/json")
