@@ -108,6 +108,12 @@ export function editedByMessage(name) {
  */
 
 /**
+ * How long the server keeps the locks of a dropped connection for its resume: its default grace period
+ * (`editlock.session.grace-period`). Past it, a page may have gone to someone else.
+ */
+export const KEPT_AFTER_DROP_MS = 10_000;
+
+/**
  * Why a lock was taken away, in words (lock-lost reasons).
  * @param {string} reason
  * @param {TakenOver | null} [takenOver] for `taken-over`: who asked, and whether the user said yes here

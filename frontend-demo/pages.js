@@ -2,7 +2,7 @@
 // variables, and the structure (the whole configurator). Editable only while we hold the lock.
 
 import { h, avatar } from './dom.js';
-import { PAGE_TITLES, itemsInOrder, editedByMessage } from './model.js';
+import { PAGE_TITLES, KEPT_AFTER_DROP_MS, itemsInOrder, editedByMessage } from './model.js';
 import { lockChip, emptyState, boundInput } from './widgets.js';
 import { blockedExtras } from './handover.js';
 import { icon } from './icons.js';
@@ -147,6 +147,11 @@ function statusBanner(state, actions) {
     case 'opening':
       return banner('neutral', 'clock', h('span', null, 'Opening this page for editing\u2026'));
     case 'editing':
+      if (reconnecting && state.connectionLostAt !== null && Date.now() - state.connectionLostAt >= KEPT_AFTER_DROP_MS) {
+        return banner('lost', 'warning',
+          h('span', { class: 'banner-text' }, h('strong', null, 'Connection lost for a while \u2014 reconnecting.'),
+            ' Your edit lock may have been released. What you typed stays in the form until you are connected again.'));
+      }
       return banner('editing', 'pencil',
         h('span', null, h('strong', null, 'You are editing this page.'),
           reconnecting
@@ -155,7 +160,10 @@ function statusBanner(state, actions) {
     case 'blocked': {
       const words = editedByMessage(edit.blockedBy ? edit.blockedBy.name : 'someone else');
       return banner('locked', 'lock',
-        h('span', { class: 'banner-text' }, h('strong', null, words.headline), ' ', words.rest),
+        h('span', { class: 'banner-text' },
+          edit.reason ? h('strong', { 'data-testid': 'lost-reason' }, `${edit.reason} `) : null,
+          h('strong', null, words.headline), ' ', words.rest,
+          edit.reason ? ' Anything you had not saved is kept in this tab, and comes back when the page is yours again.' : null),
         edit.blockedBy ? avatar(edit.blockedBy.userId || edit.blockedBy.name, edit.blockedBy.name, 'sm') : null,
         blockedExtras(state, actions));
     }

@@ -211,7 +211,7 @@ export function createEditSession(app, { rereadDelaysMs = REREAD_DELAYS_MS } = {
 
   /** @param {Edit} edit @param {NonNullable<Edit['blockedBy']>} blockedBy */
   function blocked(edit, blockedBy) {
-    Object.assign(edit, { status: 'blocked', blockedBy });
+    Object.assign(edit, { status: 'blocked', blockedBy, reason: null });
   }
 
   return {
@@ -331,7 +331,9 @@ export function createEditSession(app, { rereadDelaysMs = REREAD_DELAYS_MS } = {
         return;
       }
       if (refusal && refusal.code === 'LOCKED') {
+        // Asking again was refused: someone has the page now. Say that it was lost, and why, beside who has it.
         blocked(edit, blockedByOf(refusal));
+        edit.reason = lostReasonText(reason, app.session?.handover.takenOver(edit.key));
       } else if (reason === 'deleted') {
         Object.assign(edit, { status: 'missing' });
       } else {

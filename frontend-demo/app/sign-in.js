@@ -5,6 +5,7 @@ import { EditlockClient, tokenExpiry } from '../editlock-client.js';
 import { Api, ApiError, demoLogin } from '../api.js';
 import { installHandover } from '../handover.js';
 import { saveSession, forgetSession } from '../session.js';
+import { KEPT_AFTER_DROP_MS } from '../model.js';
 
 /** A token with less than this left is replaced (the client renews the socket's a minute before its end). */
 const TOKEN_RENEW_MS = 2 * 60_000;
@@ -90,6 +91,13 @@ export function createSignIn(app) {
       if (app.session?.client === client) handle(/** @type {CustomEvent} */ (event).detail);
     });
     on('statechange', (detail) => {
+      if (detail.state === 'reconnecting' && state.connectionLostAt === null) {
+        state.connectionLostAt = Date.now();
+        // The banner changes its words once the locks may be gone: draw it again then.
+        setTimeout(() => app.render(), KEPT_AFTER_DROP_MS + 100);
+      } else if (detail.state === 'open' || detail.state === 'closed') {
+        state.connectionLostAt = null;
+      }
       state.connection = detail.state;
       app.render();
     });

@@ -35,6 +35,7 @@
  * @typedef {object} State
  * @property {{token: string, userId: string, name: string, admin: boolean} | null} auth
  * @property {string} connection the client's connection state
+ * @property {number | null} connectionLostAt when the open connection was lost (Date.now()), while it is being reconnected
  * @property {{view: string, configuratorId?: number, itemId?: number, page?: string}} route
  * @property {import('../api.js').ConfiguratorSummary[] | null} configurators the home page's list (null: loading)
  * @property {import('../model.js').ConfiguratorView | null} view the open configurator
@@ -56,6 +57,7 @@ export function initialState() {
   return {
     auth: null,
     connection: 'idle',
+    connectionLostAt: null,
     route: { view: 'home' },
     configurators: null,
     view: null,

@@ -275,6 +275,27 @@ describe('the demo\u2019s edit session', () => {
     client.close();
   });
 
+  it('a lock lost while the connection was down, and taken since, says that it was lost and why, beside who has it', async () => {
+    const { client, socket } = await connected();
+    const app = demoAround(client);
+    app.edit.open('item:5:filters', { ...FILTERS });
+    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
+    await until(() => app.state.edit.status === 'editing');
+
+    // Asked again after the drop, and refused: Tom has the page now.
+    app.edit.lockLost({ resource: FILTERS, reason: 'disconnect', refusal: {
+      resource: FILTERS, code: 'LOCKED', message: 'Currently edited by Tom', lockedBy: 'Tom', lockedByUserId: '8', blocking: lockOf(20, ['8', 'Tom']),
+    } });
+    assert.equal(app.state.edit.status, 'blocked');
+    assert.equal(app.state.edit.blockedBy.name, 'Tom');
+    assert.equal(app.state.edit.reason, 'Your connection was lost for too long, so the page was released.');
+
+    // Opened blocked later, the page says nothing of a loss.
+    app.edit.blocked(app.state.edit, { name: 'Tom', userId: '8' });
+    assert.equal(app.state.edit.reason, null);
+    client.close();
+  });
+
   it('a grant this tab asked for makes the page editable at once', async () => {
     const { client, socket } = await connected();
     const app = demoAround(client);
