@@ -77,6 +77,11 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
                                     name = ApiDocs.IDEMPOTENCY_IN_PROGRESS,
                                     description = "A request with this Idempotency-Key is still "
                                             + "in progress; retry in a moment",
+                                    headers =
+                                            @Header(
+                                                    name = "Retry-After",
+                                                    description = "Seconds to wait before trying again",
+                                                    schema = @Schema(type = SchemaType.INTEGER)),
                                     content =
                                             @Content(
                                                     mediaType = MediaType.APPLICATION_JSON,
@@ -106,6 +111,19 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
                             @APIResponse(
                                     name = ApiDocs.UNAVAILABLE,
                                     description = "The lock store cannot be reached: nothing was read or written",
+                                    headers =
+                                            @Header(
+                                                    name = "Retry-After",
+                                                    description = "Seconds to wait before trying again",
+                                                    schema = @Schema(type = SchemaType.INTEGER)),
+                                    content =
+                                            @Content(
+                                                    mediaType = MediaType.APPLICATION_JSON,
+                                                    schema = @Schema(implementation = ApiDocs.Message.class))),
+                            @APIResponse(
+                                    name = ApiDocs.PAYLOAD_TOO_LARGE,
+                                    description = "The body is larger than the server accepts "
+                                            + "(quarkus.http.limits.max-body-size): nothing was read",
                                     content =
                                             @Content(
                                                     mediaType = MediaType.APPLICATION_JSON,
@@ -121,6 +139,7 @@ public class ApiDocs extends Application {
     static final String PRECONDITION_FAILED = "PreconditionFailed";
     static final String TOO_MANY_REQUESTS = "TooManyRequests";
     static final String UNAVAILABLE = "Unavailable";
+    static final String PAYLOAD_TOO_LARGE = "PayloadTooLarge";
     static final String IDEMPOTENCY_IN_PROGRESS = "IdempotencyKeyInProgress";
     static final String IDEMPOTENCY_KEY_REUSED = "IdempotencyKeyReused";
     static final String IDEMPOTENCY_KEY =

@@ -56,6 +56,7 @@ public class WriteDocs implements OASFilter {
     private static final Map<String, String> IDEMPOTENCY_REFUSALS =
             Map.of("409", ApiDocs.IDEMPOTENCY_IN_PROGRESS, "422", ApiDocs.IDEMPOTENCY_KEY_REUSED);
     private static final Map<String, String> RATE_REFUSALS = Map.of("429", ApiDocs.TOO_MANY_REQUESTS);
+    private static final Map<String, String> BODY_REFUSALS = Map.of("413", ApiDocs.PAYLOAD_TOO_LARGE);
 
     private final Map<String, Route> guarded;
     private final Set<String> limited;
@@ -114,9 +115,18 @@ public class WriteDocs implements OASFilter {
                         refusals(operation, RATE_REFUSALS);
                     }
                     header(operation, IdempotentCreates.HEADER).ifPresent(key -> {
-                        key.description(ApiDocs.IDEMPOTENCY_KEY);
+                        key.description(ApiDocs.IDEMPOTENCY_KEY)
+                                .schema(OASFactory.createSchema()
+                                        .addType(Schema.SchemaType.STRING)
+                                        .minLength(1)
+                                        .maxLength(64)
+                                        .pattern("^[\\x20-\\x7E]+$"));
                         refusals(operation, IDEMPOTENCY_REFUSALS);
                     });
+                    if (operation.getRequestBody() != null) {
+                        refusals(operation, BODY_REFUSALS);
+                    }
+                    typedHeaders(operation);
                     body(operation)
                             .map(Schema::getRef)
                             .filter(Objects::nonNull)
@@ -173,6 +183,21 @@ public class WriteDocs implements OASFilter {
         APIResponses responses = operation.getResponses();
         refusals.forEach((status, response) ->
                 responses.addAPIResponse(status, OASFactory.createAPIResponse().ref(response)));
+    }
+
+    /**
+     * A response header declared by name alone ({@code Location}, {@code Link}) gets the string schema that
+     * OpenAPI requires of every header: strict validators and client generators refuse one without.
+     */
+    private static void typedHeaders(Operation operation) {
+        if (operation.getResponses() == null || operation.getResponses().getAPIResponses() == null) {
+            return;
+        }
+        operation.getResponses().getAPIResponses().values().stream()
+                .filter(response -> response.getHeaders() != null)
+                .flatMap(response -> response.getHeaders().values().stream())
+                .filter(header -> header.getRef() == null && header.getSchema() == null && header.getContent() == null)
+                .forEach(header -> header.schema(OASFactory.createSchema().addType(Schema.SchemaType.STRING)));
     }
 
     private static Optional<Parameter> header(Operation operation, String name) {

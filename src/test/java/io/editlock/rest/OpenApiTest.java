@@ -226,6 +226,56 @@ class OpenApiTest {
                         + doc.getMap("components.schemas").keySet());
     }
 
+    /**
+     * What OpenAPI requires and strict validators check: every header, parameter or response header, has a
+     * schema (or content). And what the server sends is there: Retry-After with 503 and 409, 413 on every
+     * route that reads a body.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void everyHeaderHasASchemaAndEveryRefusalItsHeaders() {
+        JsonPath doc = openApi();
+        Map<String, Map<String, Object>> paths = doc.getMap("paths");
+        List<String> untyped = new ArrayList<>();
+        List<String> withoutTooLarge = new ArrayList<>();
+        paths.forEach((path, item) -> item.forEach((method, value) -> {
+            if (!(value instanceof Map<?, ?> operation)) {
+                return;
+            }
+            String route = method + " " + path;
+            List<Map<String, Object>> parameters = (List<Map<String, Object>>) operation.get("parameters");
+            if (parameters != null) {
+                parameters.stream()
+                        .filter(parameter -> !parameter.containsKey("schema") && !parameter.containsKey("content"))
+                        .forEach(parameter -> untyped.add(route + " parameter " + parameter.get("name")));
+            }
+            Map<String, Map<String, Object>> responses = (Map<String, Map<String, Object>>) operation.get("responses");
+            responses.forEach((status, response) -> {
+                Map<String, Map<String, Object>> headers = (Map<String, Map<String, Object>>) response.get("headers");
+                if (headers != null) {
+                    headers.forEach((name, header) -> {
+                        if (!header.containsKey("schema")
+                                && !header.containsKey("content")
+                                && !header.containsKey("$ref")) {
+                            untyped.add(route + " " + status + " header " + name);
+                        }
+                    });
+                }
+            });
+            if (operation.containsKey("requestBody") && !responses.containsKey("413")) {
+                withoutTooLarge.add(route);
+            }
+        }));
+        assertEquals(List.of(), untyped, "headers without a schema");
+        assertEquals(List.of(), withoutTooLarge, "routes that read a body without their 413");
+        for (String response : List.of("Unavailable", "IdempotencyKeyInProgress")) {
+            assertEquals(
+                    "integer",
+                    doc.getString("components.responses." + response + ".headers.'Retry-After'.schema.type"),
+                    response + " says how long to wait");
+        }
+    }
+
     private static JsonPath openApi() {
         return given().queryParam("format", "json")
                 .get("/q/openapi")
