@@ -216,6 +216,31 @@ describe('asking for a page and waiting in line', { timeout: 300_000 }, () => {
     await screenshot(tom.page, 'tom-edits-the-structure-again-after-sara-moved-on');
   });
 
+  it('Sara asks Tom for his structure from an item page and reloads; the request shows again, and his yes serves that page', async () => {
+    const [filters] = await setUp(server.baseUrl, ['Horn']); // a configurator of its own
+    const structure = filters.replace(/\/items\/.*$/, '/structure');
+    await open(tom, structure);
+    await waitForStatus(tom.page, 'editing');
+    await open(sara, filters);
+    await waitForStatus(sara.page, 'blocked');
+    await sara.page.click('[data-testid=ask-holder]');
+    await sara.page.locator('[data-testid=takeover-pending]', { hasText: 'Asked Tom' }).waitFor();
+
+    await sara.page.reload();
+    await waitForStatus(sara.page, 'blocked');
+    await sara.page.locator('[data-testid=takeover-pending]', { hasText: 'Asked Tom' }).waitFor();
+    assert.equal(await sara.page.locator('[data-testid=ask-holder]').count(), 0, 'not offered to ask again');
+
+    await tom.page.locator('[data-testid=takeover-dialog]').waitFor();
+    await tom.page.click('[data-testid=takeover-handover]');
+    await waitForStatus(sara.page, 'editing');
+    const filtersPage = { type: 'item-subresource', itemId: Number(filters.split('/')[4]), page: 'filters' };
+    assert.deepEqual(await locksIn(server.baseUrl, filters),
+      [{ resource: { ...filtersPage, configuratorId: Number(filters.split('/')[2]) }, ownerUserName: 'Sara' }],
+      'Sara edits the page she asked from, and gave the structure back');
+    await screenshot(sara.page, 'sara-reloaded-and-got-the-page-from-toms-structure');
+  });
+
   it('Tom waits in two tabs; when he stops waiting in one, the other stops showing his place and says why', async () => {
     const [bell] = await setUp(server.baseUrl, ['Bell']); // a configurator of its own
     await open(sara, bell);
