@@ -1,7 +1,6 @@
 package io.editlock.auth;
 
 import io.quarkus.runtime.StartupEvent;
-import io.smallrye.jwt.util.KeyUtils;
 import io.smallrye.jwt.util.ResourceUtils;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -18,8 +17,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * The key that verifies tokens is read when the first token comes, not at start: a node whose
  * {@code mp.jwt.verify.publickey.location} names nothing readable (a typo, or the directory a container
  * runtime makes for a bind-mounted file that is missing) would start, report ready, and answer every
- * request 500. It is read at start instead, and a node that cannot read a public key there refuses to
- * start, naming the setting. A key served over HTTP(S) (a JWKS endpoint) is left to be fetched when
+ * request 500. It is read at start instead, and a node that finds nothing to read there (a file that is
+ * missing, a directory, an empty file) refuses to start, naming the setting. A key served over HTTP(S) (a JWKS endpoint) is left to be fetched when
  * needed: its server may come up after this node.
  */
 @ApplicationScoped
@@ -49,10 +48,23 @@ public class VerificationKeyCheck {
         }
     }
 
-    /** @return what is wrong with the key at this location, or null when it holds a public key */
+    /**
+     * @return what is wrong with this location, or null when it holds something to read. What it holds is
+     *     left to smallrye-jwt, which knows every form and algorithm a key may come in (PEM, JWK, a JWK set,
+     *     base64url, a certificate; RSA, EC, EdDSA as {@code mp.jwt.verify.publickey.algorithm} says)
+     */
     static String problemWith(String location) {
-        if (isDirectory(location.startsWith("file:") ? location.substring("file:".length()) : location)) {
-            return "is a directory";
+        // A name without a scheme may also be a classpath resource: only a file named for sure is looked up as one.
+        boolean namesAFile = location.startsWith("file:") || location.startsWith("/");
+        String path = location.startsWith("file:") ? location.substring("file:".length()) : location;
+        if (namesAFile && isPath(path)) {
+            Path file = Path.of(path);
+            if (Files.isDirectory(file)) {
+                return "is a directory";
+            }
+            if (!Files.exists(file)) {
+                return "does not exist";
+            }
         }
         String content;
         try {
@@ -60,31 +72,15 @@ public class VerificationKeyCheck {
         } catch (IOException | RuntimeException e) {
             return "cannot be read (" + e.getMessage() + ")";
         }
-        if (content == null || content.isBlank()) {
-            return "cannot be read, or is empty";
-        }
-        return holdsPublicKey(content.trim()) ? null : "holds no public key (PEM, JWK or JWK set)";
+        return content == null || content.isBlank() ? "cannot be read, or is empty" : null;
     }
 
-    private static boolean isDirectory(String path) {
+    private static boolean isPath(String path) {
         try {
-            return Files.isDirectory(Path.of(path));
+            Path.of(path);
+            return !path.startsWith("//"); // file://host/...: a URL, read as one below
         } catch (InvalidPathException e) {
             return false; // not a path of this file system: read as a resource below
-        }
-    }
-
-    private static boolean holdsPublicKey(String content) {
-        try {
-            if (content.startsWith("{")) {
-                return !KeyUtils.loadJsonWebKeys(content).isEmpty();
-            }
-            if (content.contains("CERTIFICATE")) {
-                return KeyUtils.decodeCertificate(content) != null;
-            }
-            return KeyUtils.decodePublicKey(content) != null;
-        } catch (Exception e) {
-            return false;
         }
     }
 }

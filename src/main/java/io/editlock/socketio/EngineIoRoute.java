@@ -79,9 +79,7 @@ public class EngineIoRoute {
             handshake(request, upgrade);
             return;
         }
-        sessions.find(sid)
-                .ifPresentOrElse(
-                        session -> resume(request, session, upgrade), () -> fail(request, EngineError.UNKNOWN_SID));
+        sessions.find(sid).ifPresentOrElse(session -> resume(request, session, upgrade), () -> unknownSession(request));
     }
 
     /**
@@ -115,11 +113,7 @@ public class EngineIoRoute {
         if (lifecycle.stopping()) {
             // A stopping node takes no new sessions (§5): refused before it opens one, so that a proxy tries
             // another node for the same request and the client's reconnect is not spent here.
-            request.response()
-                    .setStatusCode(503)
-                    .putHeader("Retry-After", "1")
-                    .putHeader(HttpHeaders.CONNECTION, "close")
-                    .end();
+            refuseWhileStopping(request);
             return;
         }
         EngineSession session = sessions.create(Handshake.of(request));
@@ -228,6 +222,27 @@ public class EngineIoRoute {
                 response.putHeader("Access-Control-Allow-Headers", headers);
             }
         }
+    }
+
+    /**
+     * A session this node does not know. While it stops, that is a session that moved to another node: a
+     * sticky proxy that took this node out of rotation for a moment sends its polls here again once the
+     * moment is over. 503, processing nothing, lets the proxy pass the request on to the node that holds it.
+     */
+    private void unknownSession(HttpServerRequest request) {
+        if (lifecycle.stopping()) {
+            refuseWhileStopping(request);
+        } else {
+            fail(request, EngineError.UNKNOWN_SID);
+        }
+    }
+
+    private static void refuseWhileStopping(HttpServerRequest request) {
+        request.response()
+                .setStatusCode(503)
+                .putHeader("Retry-After", "1")
+                .putHeader(HttpHeaders.CONNECTION, "close")
+                .end();
     }
 
     private static void fail(HttpServerRequest request, EngineError error) {

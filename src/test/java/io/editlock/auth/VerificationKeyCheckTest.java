@@ -38,11 +38,9 @@ class VerificationKeyCheckTest {
     @Test
     void nothingReadableThereIsRefused() throws IOException {
         Path empty = Files.writeString(dir.resolve("empty.pem"), "");
-        Path junk = Files.writeString(dir.resolve("junk.pem"), "-----BEGIN PUBLIC KEY-----\nnot a key\n");
         assertNotNull(
                 VerificationKeyCheck.problemWith(dir.resolve("missing.pem").toString()), "a file that is not there");
         assertNotNull(VerificationKeyCheck.problemWith(dir.toString()), "a directory (a missing bind-mount source)");
         assertNotNull(VerificationKeyCheck.problemWith(empty.toString()), "an empty file");
-        assertNotNull(VerificationKeyCheck.problemWith(junk.toString()), "a file without a key");
     }
 }

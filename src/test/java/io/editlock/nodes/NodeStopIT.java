@@ -77,6 +77,12 @@ class NodeStopIT {
                                     .get("/socket.io/?EIO=4&transport=polling")
                                     .statusCode(),
                             "a Socket.IO session on a stopping node");
+                    assertEquals(
+                            503,
+                            given().baseUri(second.baseUri().toString())
+                                    .get("/socket.io/?EIO=4&transport=polling&sid=held-elsewhere")
+                                    .statusCode(),
+                            "a poll of a session another node holds, which a proxy then passes on");
                     // The JVM's exit has begun: the files of its demo UI can no longer be read. Their requests are
                     // refused as the node's going away, with a retry, not as a server fault.
                     Response page = await().atMost(Duration.ofSeconds(5))

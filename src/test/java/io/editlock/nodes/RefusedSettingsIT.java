@@ -79,7 +79,7 @@ class RefusedSettingsIT {
                 // every Redis command would fail at once
                 "quarkus.redis.timeout             | 0s  | quarkus.redis.timeout is",
                 // every request would fail (500): no key to verify tokens with
-                "mp.jwt.verify.publickey.location  | /nonexistent/jwt-public-key.pem | mp.jwt.verify.publickey.location",
+                "mp.jwt.verify.publickey.location  | /nonexistent/jwt-public-key.pem | jwt-public-key.pem does not exist",
                 // what a container runtime makes of a bind-mounted key file that is missing
                 "mp.jwt.verify.publickey.location  | /tmp | /tmp is a directory",
             })
