@@ -3,6 +3,7 @@
 // dialog with the asker's message, a countdown, and Keep / Hand over.
 
 import { resourceKey } from './editlock-client.js';
+import { resourceOf } from './app/navigation.js';
 import { h } from './dom.js';
 import { boundInput } from './widgets.js';
 
@@ -13,6 +14,9 @@ const LEFT_LINE_BECAUSE = /** @type {Record<string, string>} */ ({
   idle: 'you were inactive for too long',
   expired: 'the server lost touch with its store for too long',
 });
+
+/** How long a grant waits for the reloaded tab to open the page that asked for it, before it is given back. */
+const PAGE_OPENS_WITHIN_MS = 15_000;
 
 /** Where a tab keeps its take-over requests over a reload, with the page each was made for (beside the client's resume token). */
 const ASKED_STORAGE_KEY = 'editlock-demo.asked';
@@ -68,6 +72,14 @@ export function installHandover(app) {
    * @type {Map<string, NonNullable<HandoverState['request']>>}
    */
   const requestsForClosedPages = new Map();
+  /**
+   * Grants of our requests that came while the reloaded tab was still opening the page that asked (its
+   * route names it, no page is open yet), by that page's key: the page takes them when it opens.
+   * @type {Map<string, {lock: Lock, asked: Asked}>}
+   */
+  const grantsForOpening = new Map();
+  /** @type {ReturnType<typeof setTimeout> | null} */
+  let openingTimer = null;
   /** @type {WeakSet<Edit>} the edit sessions of pages left, so that a request whose reply comes after is known as one */
   const leftSessions = new WeakSet();
   /** @type {ReturnType<typeof setInterval> | null} */
@@ -153,6 +165,19 @@ export function installHandover(app) {
   on('takeover-granted', (detail) => {
     const key = resourceKey(detail.lock.resource);
     claimForOpenPage(key);
+    const asked = askedForLeftPages.get(key);
+    const opening = asked && !state.edit && state.route ? resourceOf(state.route) : null;
+    if (asked && opening && resourceKey(opening) === asked.key) {
+      // A reloaded tab still opening the page that asked: the grant is that page's once it opens.
+      askedForLeftPages.delete(key);
+      grantsForOpening.set(asked.key, { lock: detail.lock, asked });
+      openingTimer ??= setTimeout(() => {
+        openingTimer = null;
+        grantsForOpening.forEach(({ lock }) => client.unlock(lock.resource).catch(() => {}));
+        grantsForOpening.clear();
+      }, PAGE_OPENS_WITHIN_MS);
+      return;
+    }
     if (askedForLeftPages.delete(key) && state.edit?.key !== key) {
       // Asked for a page the user has left, and not the page open now: nobody is editing with it.
       client.unlock(detail.lock.resource).catch(() => {});
@@ -319,6 +344,23 @@ export function installHandover(app) {
      * @param {Edit} edit
      */
     opened(edit) {
+      for (const [pageKey, { lock, asked }] of grantsForOpening) {
+        if (pageKey === edit.key) {
+          handover.asked = asked;
+          // After the page's own first steps: the grant then serves it as one that came while it was blocked.
+          queueMicrotask(() => {
+            toast('The page was handed over to you.');
+            grantedHere(lock);
+          });
+        } else {
+          client.unlock(lock.resource).catch(() => {}); // the tab opened another page: nobody edits with it
+        }
+      }
+      grantsForOpening.clear();
+      if (openingTimer) {
+        clearTimeout(openingTimer);
+        openingTimer = null;
+      }
       const request = requestsForClosedPages.get(edit.key);
       requestsForClosedPages.delete(edit.key);
       if (request && requestStands(request)) {
@@ -450,6 +492,11 @@ export function installHandover(app) {
       }
       Object.assign(handover, { asked: null, queue: null, request: null });
       askedForLeftPages.clear();
+      grantsForOpening.clear();
+      if (openingTimer) {
+        clearTimeout(openingTimer);
+        openingTimer = null;
+      }
       askedOfUs.clear();
       requestsForClosedPages.clear();
       tick();

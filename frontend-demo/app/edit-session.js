@@ -209,9 +209,13 @@ export function createEditSession(app, { rereadDelaysMs = REREAD_DELAYS_MS } = {
     }
   }
 
-  /** @param {Edit} edit @param {NonNullable<Edit['blockedBy']>} blockedBy */
+  /**
+   * The page is someone else's. A word on why the user lost it (`edit.reason`) stays until the page is
+   * editable again or left: asking again after a reconnect is refused the same way.
+   * @param {Edit} edit @param {NonNullable<Edit['blockedBy']>} blockedBy
+   */
   function blocked(edit, blockedBy) {
-    Object.assign(edit, { status: 'blocked', blockedBy, reason: null });
+    Object.assign(edit, { status: 'blocked', blockedBy });
   }
 
   return {

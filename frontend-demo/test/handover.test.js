@@ -495,6 +495,37 @@ describe('the demo\u2019s take-over and waiting part', () => {
       assert.match(app.toasts.at(-1).text, /handed over to you/);
     });
 
+    it('a grant that comes while the reloaded tab is still opening the page that asked serves that page once it opens', async (t) => {
+      const storage = new MemoryStorage();
+      const { client: before, socket } = await connectedTo({ token: 'jwt', requestTimeoutMs: 1000, resumeStorage: storage },
+        { resumeToken: 'r', userName: 'Sara' });
+      const first = await askedTomFromFilters(t, before, socket);
+      before.rememberForReload();
+      first.session.handover.rememberForReload();
+
+      const after = new EditlockClient({
+        token: 'jwt', url: 'ws://test/locking', activityTarget: null, closeOnPageHide: false, resumeStorage: storage,
+        reloadResumeRetryDelaysMs: [10], requestTimeoutMs: 1000,
+      });
+      const app = demoAround(t, after);
+      app.state.route = { view: 'item', configuratorId: 12, itemId: 5, page: 'filters' }; // what the reloaded tab opens
+      const ready = after.connect();
+      const second = await until(() => FakeSocket.all[1]);
+      second.welcome('r2', 'Sara');
+      await second.answer('resume', () => ['resumed', { locks: [] }]);
+      await ready;
+      second.push('takeover-granted', { lock: HANDED }); // Tom hands over before the page is open
+      await settled();
+      assert.equal(second.sent.filter((f) => f.event === 'unlock-configurator').length, 0, 'not given back');
+
+      app.go('item:5:filters', { ...FILTERS });
+      await second.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(31), released: [] }]);
+      await until(() => app.state.edit.status === 'editing');
+      assert.equal(app.state.edit.token, 31);
+      await until(() => structureUnlocks(second).length === 1); // the structure goes back once the page is Sara's
+      assert.match(app.toasts.at(-1).text, /handed over to you/);
+    });
+
     it('a tab reloaded on the page that asked tells a refusal', async (t) => {
       const storage = new MemoryStorage();
       const { client: before, socket } = await connectedTo({ token: 'jwt', requestTimeoutMs: 1000, resumeStorage: storage },
