@@ -241,6 +241,31 @@ describe('asking for a page and waiting in line', { timeout: 300_000 }, () => {
     await screenshot(sara.page, 'sara-reloaded-and-got-the-page-from-toms-structure');
   });
 
+  it('Tom is offline past the grace period and Omar, next in line, gets the page: Tom is told so, before and after he is back', async () => {
+    const [filters] = await setUp(server.baseUrl, ['Lamp']); // a configurator of its own
+    await open(tom, filters);
+    await waitForStatus(tom.page, 'editing');
+    await open(omar, filters);
+    await waitForStatus(omar.page, 'blocked');
+    await omar.page.click('[data-testid=wait-for]');
+    await omar.page.locator('[data-testid=queue-position]').waitFor();
+
+    await tom.context.setOffline(true);
+    // Past the grace period the banner no longer says the lock is kept.
+    await tom.page.locator('[data-testid=lock-banner]', { hasText: 'Your edit lock may have been released' }).waitFor({ timeout: 20_000 });
+    await waitForStatus(omar.page, 'editing', 30_000);
+    await screenshot(tom.page, 'tom-offline-past-the-grace-period');
+
+    await tom.context.setOffline(false);
+    await waitForStatus(tom.page, 'blocked', 30_000);
+    await tom.page.locator('[data-testid=connection]', { hasText: 'Live' }).waitFor({ timeout: 30_000 });
+    const told = await bannerText(tom.page);
+    assert.ok(told.includes('Your connection was lost for too long, so the page was released.'), told);
+    assert.ok(told.includes('Currently edited by Omar'), told);
+    assert.ok(told.includes('Anything you had not saved is kept in this tab'), told);
+    await screenshot(tom.page, 'tom-back-online-told-he-lost-the-page');
+  });
+
   it('Tom waits in two tabs; when he stops waiting in one, the other stops showing his place and says why', async () => {
     const [bell] = await setUp(server.baseUrl, ['Bell']); // a configurator of its own
     await open(sara, bell);
