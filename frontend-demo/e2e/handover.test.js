@@ -46,8 +46,17 @@ async function locksIn(baseUrl, hash) {
   return (await response.json()).map(({ resource, ownerUserName }) => ({ resource, ownerUserName }));
 }
 
+/**
+ * Goes to `hash`, and returns once the page shown before is gone: a status read right after is the new
+ * page's, not the one still on screen until the navigation is drawn.
+ */
 async function open(user, hash) {
+  const before = await user.page.$('[data-testid=page]');
   await user.page.evaluate((target) => { location.hash = target; }, hash);
+  if (before) {
+    await user.page.waitForFunction((element) => !element.isConnected, before);
+    await before.dispose();
+  }
 }
 
 describe('asking for a page and waiting in line', { timeout: 300_000 }, () => {
