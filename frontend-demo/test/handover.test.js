@@ -142,6 +142,35 @@ async function askedTomFromFilters(t, client, socket) {
   return app;
 }
 
+/**
+ * Sara asked Tom for his structure from item 5's filters, and her tab reloads (pagehide keeps what it asked): the
+ * new page's client, not connected yet, and the demo around it; with the deadline of the request.
+ */
+async function askedThenReloaded(t) {
+  const storage = new MemoryStorage();
+  const { client: before, socket } = await connectedTo({ token: 'jwt', requestTimeoutMs: 1000, resumeStorage: storage },
+    { resumeToken: 'r', userName: 'Sara' });
+  const first = await askedTomFromFilters(t, before, socket);
+  const deadline = first.state.handover.asked.deadline;
+  before.rememberForReload();
+  first.session.handover.rememberForReload();
+  const after = new EditlockClient({
+    token: 'jwt', url: 'ws://test/locking', activityTarget: null, closeOnPageHide: false, resumeStorage: storage,
+    reloadResumeRetryDelaysMs: [10], requestTimeoutMs: 1000,
+  });
+  return { after, app: demoAround(t, after), deadline };
+}
+
+/** The reloaded page's client connects and resumes: the request moves to its socket, which it returns. */
+async function resumedAfterReload(after) {
+  const ready = after.connect();
+  const second = await until(() => FakeSocket.all[1]);
+  second.welcome('r2', 'Sara');
+  await second.answer('resume', () => ['resumed', { locks: [] }]);
+  await ready;
+  return second;
+}
+
 /** The unlocks of the configurator the client sent. */
 const structureUnlocks = (socket) => socket.sent.filter((f) => f.event === 'unlock-configurator');
 
@@ -464,24 +493,8 @@ describe('the demo\u2019s take-over and waiting part', () => {
     });
 
     it('a tab reloaded on the page that asked shows the request again, and the grant serves that page', async (t) => {
-      const storage = new MemoryStorage();
-      const { client: before, socket } = await connectedTo({ token: 'jwt', requestTimeoutMs: 1000, resumeStorage: storage },
-        { resumeToken: 'r', userName: 'Sara' });
-      const first = await askedTomFromFilters(t, before, socket);
-      const deadline = first.state.handover.asked.deadline;
-      before.rememberForReload(); // pagehide: Sara reloads the page
-      first.session.handover.rememberForReload();
-
-      const after = new EditlockClient({
-        token: 'jwt', url: 'ws://test/locking', activityTarget: null, closeOnPageHide: false, resumeStorage: storage,
-        reloadResumeRetryDelaysMs: [10], requestTimeoutMs: 1000,
-      });
-      const app = demoAround(t, after);
-      const ready = after.connect();
-      const second = await until(() => FakeSocket.all[1]);
-      second.welcome('r2', 'Sara');
-      await second.answer('resume', () => ['resumed', { locks: [] }]); // the request moved to this page's socket
-      await ready;
+      const { after, app, deadline } = await askedThenReloaded(t);
+      const second = await resumedAfterReload(after); // the request moved to this page's socket
       app.go('item:5:filters', { ...FILTERS }); // the reloaded page opens the same page
       await second.answer('lock-item-subresource', refusedForTomsStructure);
       await until(() => app.state.edit.status === 'blocked');
@@ -496,24 +509,9 @@ describe('the demo\u2019s take-over and waiting part', () => {
     });
 
     it('a grant that comes while the reloaded tab is still opening the page that asked serves that page once it opens', async (t) => {
-      const storage = new MemoryStorage();
-      const { client: before, socket } = await connectedTo({ token: 'jwt', requestTimeoutMs: 1000, resumeStorage: storage },
-        { resumeToken: 'r', userName: 'Sara' });
-      const first = await askedTomFromFilters(t, before, socket);
-      before.rememberForReload();
-      first.session.handover.rememberForReload();
-
-      const after = new EditlockClient({
-        token: 'jwt', url: 'ws://test/locking', activityTarget: null, closeOnPageHide: false, resumeStorage: storage,
-        reloadResumeRetryDelaysMs: [10], requestTimeoutMs: 1000,
-      });
-      const app = demoAround(t, after);
+      const { after, app } = await askedThenReloaded(t);
       app.state.route = { view: 'item', configuratorId: 12, itemId: 5, page: 'filters' }; // what the reloaded tab opens
-      const ready = after.connect();
-      const second = await until(() => FakeSocket.all[1]);
-      second.welcome('r2', 'Sara');
-      await second.answer('resume', () => ['resumed', { locks: [] }]);
-      await ready;
+      const second = await resumedAfterReload(after); // the request moved to this page's socket
       second.push('takeover-granted', { lock: HANDED }); // Tom hands over before the page is open
       await settled();
       assert.equal(second.sent.filter((f) => f.event === 'unlock-configurator').length, 0, 'not given back');
@@ -527,24 +525,9 @@ describe('the demo\u2019s take-over and waiting part', () => {
     });
 
     it('a tab reloaded on the page that asked tells a refusal', async (t) => {
-      const storage = new MemoryStorage();
-      const { client: before, socket } = await connectedTo({ token: 'jwt', requestTimeoutMs: 1000, resumeStorage: storage },
-        { resumeToken: 'r', userName: 'Sara' });
-      const first = await askedTomFromFilters(t, before, socket);
-      before.rememberForReload();
-      first.session.handover.rememberForReload();
-
-      const after = new EditlockClient({
-        token: 'jwt', url: 'ws://test/locking', activityTarget: null, closeOnPageHide: false, resumeStorage: storage,
-        reloadResumeRetryDelaysMs: [10], requestTimeoutMs: 1000,
-      });
-      const app = demoAround(t, after);
+      const { after, app } = await askedThenReloaded(t);
       app.go('item:5:filters', { ...FILTERS }); // the page opens before the resume is answered
-      const ready = after.connect();
-      const second = await until(() => FakeSocket.all[1]);
-      second.welcome('r2', 'Sara');
-      await second.answer('resume', () => ['resumed', { locks: [] }]);
-      await ready;
+      const second = await resumedAfterReload(after); // the request moved to this page's socket
       await second.answer('lock-item-subresource', refusedForTomsStructure);
       await until(() => app.state.edit.status === 'blocked');
       assert.equal(app.state.handover.asked?.lock, 'configurator:12');
@@ -557,22 +540,8 @@ describe('the demo\u2019s take-over and waiting part', () => {
     });
 
     it('a reloaded tab gives back the grant of a request the page before made', async (t) => {
-      const storage = new MemoryStorage();
-      const { client: before, socket } = await connectedTo({ token: 'jwt', requestTimeoutMs: 1000, resumeStorage: storage },
-        { resumeToken: 'r', userName: 'Sara' });
-      await askedTomFromFilters(t, before, socket);
-      before.rememberForReload(); // pagehide: Sara reloads, or follows a link to another page of the demo
-
-      const after = new EditlockClient({
-        token: 'jwt', url: 'ws://test/locking', activityTarget: null, closeOnPageHide: false, resumeStorage: storage,
-        reloadResumeRetryDelaysMs: [10], requestTimeoutMs: 1000,
-      });
-      const app = demoAround(t, after);
-      const ready = after.connect();
-      const second = await until(() => FakeSocket.all[1]);
-      second.welcome('r2', 'Sara');
-      await second.answer('resume', () => ['resumed', { locks: [] }]); // the request moved to this page's socket
-      await ready;
+      const { after, app } = await askedThenReloaded(t);
+      const second = await resumedAfterReload(after); // the request moved to this page's socket
       app.go('configurator:12:overview', null);
 
       second.push('takeover-granted', { lock: HANDED });
