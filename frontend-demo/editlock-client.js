@@ -1023,7 +1023,7 @@ export class EditlockClient extends EventTarget {
     const previousToken = this.#resumeToken;
     this.welcome = welcome;
     if (reconnected) {
-      await this.#recover(previousToken, welcome.resumeToken, link);
+      await this.#recover(previousToken, welcome.resumeToken, link, () => this.#opened(link, welcome, reconnected));
     } else {
       this.#resumeToken = welcome.resumeToken;
       await this.#resumeAfterReload(welcome, link);
@@ -1034,6 +1034,19 @@ export class EditlockClient extends EventTarget {
         link.first = null;
       }
       return; // dropped again while recovering
+    }
+    this.#opened(link, welcome, reconnected);
+  }
+
+  /**
+   * The socket takes the app's requests from now on: what this client holds is known again.
+   * @param {Link} link
+   * @param {Welcome} welcome
+   * @param {boolean} reconnected
+   */
+  #opened(link, welcome, reconnected) {
+    if (this.#link !== link || this.#ready) {
+      return;
     }
     this.#attempt = 0;
     this.#quickAttempts = 0;
@@ -1053,17 +1066,33 @@ export class EditlockClient extends EventTarget {
   /**
    * After a reconnect: take the locks, places in line and take-over requests back with `resume`
    * (retrying `RESUME_FAILED` while the server may still think the old socket lives, and `UNAVAILABLE`
-   * while the lock store does not answer), re-take by
-   * re-entry what resume did not give back, ask again for every line, then re-watch.
+   * while the lock store does not answer), re-take by re-entry what resume did not give back, re-watch,
+   * and ask again for every line. The app's requests go out (`settled`) as soon as the locks are known:
+   * resumed, or re-taken after the first refusal. The retries that may still bring back places in line
+   * and take-over requests go on meanwhile, so that after a drop longer than the grace period the app
+   * does not wait for them.
    * @param {string | null} previousToken the token of the socket that kept what this client holds
    * @param {string} resumeToken the new socket's
    * @param {Link} link
+   * @param {() => void} settled lets the app's requests out
    */
-  async #recover(previousToken, resumeToken, link) {
+  async #recover(previousToken, resumeToken, link, settled) {
     const expected = new Map(this.locks);
     // A socket that only waits or asks holds no lock, but the server keeps its places for a resume too (§5, §14).
     const resuming = previousToken && this.#keepsSomething();
     const tokens = resuming ? [...this.#interruptedTokens, previousToken] : [];
+    /** @type {Promise<void> | null} */
+    let watching = null;
+    const rewatch = () => {
+      watching ??= this.#rewatch();
+      return watching;
+    };
+    if (!resuming) {
+      this.#resumeToken = resumeToken;
+      this.#interruptedTokens = [];
+      await rewatch();
+      return;
+    }
     // Asked for again while the resume still tries: the old socket's grace period runs meanwhile, and a
     // re-entry keeps the same grant as long as any socket of the user keeps it (docs/protocol.md §2).
     /** @type {Promise<void> | null} */
@@ -1072,11 +1101,19 @@ export class EditlockClient extends EventTarget {
       retaking ??= this.#retake(this.#toRetake(expected), link);
       return retaking;
     };
-    if (resuming) {
-      link.recovering = resumeToken; // should it drop meanwhile, it may keep it all by then
-    }
-    this.#heldBackRequests = resuming ? [] : null;
-    const resumed = resuming ? await this.#resume(tokens, link, this.options.resumeRetryDelaysMs, retake) : null;
+    const settleByRetaking = async () => {
+      await retake();
+      if (this.#link !== link) {
+        return;
+      }
+      // Every lock is known now; a take-over request for one of them can be shown.
+      this.#releaseHeldBackRequests();
+      await rewatch();
+      settled();
+    };
+    link.recovering = resumeToken; // should it drop meanwhile, it may keep it all by then
+    this.#heldBackRequests = [];
+    const resumed = await this.#resume(tokens, link, this.options.resumeRetryDelaysMs, () => { settleByRetaking(); });
     if (this.#link !== link) {
       return;
     }
@@ -1084,17 +1121,21 @@ export class EditlockClient extends EventTarget {
     this.#resumeToken = resumeToken;
     this.#interruptedTokens = [];
     link.recovering = undefined;
-    if (resuming) {
-      if (resumed) {
-        this.#resumed(resumed, expected);
-        this.#watchResumedTakeovers();
-      } else {
-        this.#dropTakeovers();
-      }
-      this.#releaseHeldBackRequests();
-      await retake();
-      await this.#rejoin([...this.waiting.keys()].filter((key) => !this.#leaving.has(key)), link);
+    if (resumed) {
+      this.#resumed(resumed, expected);
+      this.#watchResumedTakeovers();
+    } else {
+      this.#dropTakeovers();
     }
+    this.#releaseHeldBackRequests();
+    await retake();
+    await rewatch();
+    settled();
+    await this.#rejoin([...this.waiting.keys()].filter((key) => !this.#leaving.has(key)), link);
+  }
+
+  /** Watches again, on the new socket, the configurators the app watched; each reply says what is locked now. */
+  async #rewatch() {
     const watches = [...this.watched].map((configuratorId) => this.#request('watch', { configuratorId }, ['lock-updated'], { immediate: true })
       .then((reply) => this.#emit('lock-updated', reply.data))
       .catch((failure) => {
@@ -1320,7 +1361,14 @@ export class EditlockClient extends EventTarget {
       if (retrying.length === 0 || delay === undefined) {
         return null;
       }
-      await new Promise((resolve) => setTimeout(resolve, delay));
+      // A timer of the client's, so that close() ends the wait (and with it this resume).
+      await new Promise((resolve) => {
+        const timer = setTimeout(() => {
+          this.#timers.delete(timer);
+          resolve(undefined);
+        }, delay);
+        this.#timers.add(timer);
+      });
       if (this.#link !== link) {
         return null;
       }

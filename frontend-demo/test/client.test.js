@@ -222,6 +222,29 @@ describe('EditlockClient', () => {
     client.close();
   });
 
+  it('after a drop past the grace period, lets the app ask for a page once its locks are known, before the resume retries end', async () => {
+    const { client, socket } = await holdingFilters({ resumeRetryDelaysMs: [60_000] });
+    const lost = events(client, 'lock-lost');
+
+    socket.drop();
+    const second = await until(() => FakeSocket.all[1]);
+    second.welcome('resume-2');
+    await second.answer('resume', () => ['error', { code: 'RESUME_FAILED', message: 'keeps nothing' }]);
+    await second.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
+    await until(() => client.state === 'open');
+
+    const variables = client.lockVariables(12);
+    const request = await second.answer('lock-variables', () => ['lock-acquired', {
+      lock: { ...lockOf(18), resource: { type: 'variables', configuratorId: 12 } }, released: [],
+    }]);
+    assert.deepEqual(request.data, { configuratorId: 12 });
+    assert.equal((await variables).token, 18);
+    assert.equal(second.sent.filter((frame) => frame.event === 'resume').length, 1, 'the second resume still waits');
+    assert.equal(client.heldLock(FILTERS).token, 17);
+    assert.deepEqual(lost, []);
+    client.close();
+  });
+
   it('sends an unlock answered UNAVAILABLE again: nothing was released', async () => {
     const { client, socket } = await holdingFilters({ unlockRetryDelaysMs: [10] });
 
