@@ -131,10 +131,14 @@ public class SocketPresence {
                 .with(ignored -> {}, failure -> LOG.debugf("could not answer %s: %s", message, failure.getMessage()));
     }
 
-    /** A socket the server is closing counts as gone: its end is decided, a drop, and may be resumed. */
+    /**
+     * A socket the server is closing counts as gone: its end is decided, a drop, and may be resumed. Not
+     * while a request of it is in hand, though: that request may still grant it a lock, and a resume
+     * before then would leave that lock behind on a socket nobody renews.
+     */
     private boolean openHere(String socketId) {
         return registry.find(socketId)
-                .map(session -> session.connection().isOpen() && !session.closedByServer())
+                .map(session -> session.requestInHand() || (session.connection().isOpen() && !session.closedByServer()))
                 .orElse(false);
     }
 }

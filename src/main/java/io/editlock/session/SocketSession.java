@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import java.util.function.Consumer;
 
@@ -42,6 +44,8 @@ public final class SocketSession {
     private volatile long lastPongNanos = System.nanoTime();
     private volatile long requestSinceNanos;
     private volatile boolean requestInHand;
+    /** Completed when the request in hand is answered (completed while none is). */
+    private CompletableFuture<Void> requestAnswered = CompletableFuture.completedFuture(null);
     /** When its token ends (epoch millis); until the socket is set up, never. */
     private volatile long tokenEndsAtMillis = Long.MAX_VALUE;
     /** Characters written to the socket and not yet handed to the network. */
@@ -198,14 +202,35 @@ public final class SocketSession {
      */
     public void requestStarted() {
         requestSinceNanos = System.nanoTime();
-        requestInHand = true;
+        synchronized (this) {
+            requestInHand = true;
+            requestAnswered = new CompletableFuture<>();
+        }
     }
 
     /** The request in hand is answered: the ping clock goes on from where it stood when it began. */
     public void requestEnded() {
         long now = System.nanoTime();
         lastPongNanos = Math.min(now, lastPongNanos + (now - requestSinceNanos));
-        requestInHand = false;
+        CompletableFuture<Void> answered;
+        synchronized (this) {
+            requestInHand = false;
+            answered = requestAnswered;
+        }
+        answered.complete(null);
+    }
+
+    /**
+     * Whether a request of the socket is in hand. A socket that closes meanwhile is not gone yet: the
+     * request may still grant it a lock, which its end must release or keep for a resume.
+     */
+    public boolean requestInHand() {
+        return requestInHand;
+    }
+
+    /** Completes once the request in hand (if any) is answered. */
+    public synchronized CompletionStage<Void> requestAnswered() {
+        return requestAnswered;
     }
 
     /** How long the socket has not answered a ping, not counting while a request of it was in hand. */

@@ -95,9 +95,14 @@ public class LockingNamespace {
         SocketSession session = socket.session();
         session.bindEventLoop(Vertx.currentContext());
         ClientRequest request = request(packet);
-        socket.enqueue(() -> handler.handle(session, request)
-                .invoke(answer -> handler.deliver(session, answer, reply -> socket.reply(packet.ackId(), reply)))
-                .replaceWithVoid());
+        socket.enqueue(() -> {
+            session.requestStarted();
+            return handler.handle(session, request)
+                    .invoke(answer -> handler.deliver(session, answer, reply -> socket.reply(packet.ackId(), reply)))
+                    .onTermination()
+                    .invoke(session::requestEnded)
+                    .replaceWithVoid();
+        });
     }
 
     /** A request's only argument is its data (docs/protocol.md §12). */

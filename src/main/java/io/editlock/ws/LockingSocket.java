@@ -126,8 +126,12 @@ public class LockingSocket {
     @OnClose
     public Uni<Void> onClose(WebSocketConnection connection) {
         CloseReason reason = connection.closeReason();
+        // The request in hand ends first: a grant it makes belongs to what the end releases or keeps for
+        // a resume, never to a socket nobody renews (docs/protocol.md §5).
         return registry.find(connection.id())
-                .map(session -> lifecycle.closed(session, reason))
+                .map(session -> Uni.createFrom()
+                        .completionStage(session.requestAnswered())
+                        .chain(() -> lifecycle.closed(session, reason)))
                 .orElseGet(() -> Uni.createFrom().voidItem());
     }
 

@@ -1,0 +1,104 @@
+package io.editlock.session;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.catalog.ConfiguratorStore;
+import io.editlock.redis.LockKeys;
+import io.editlock.redis.PipelinedRedis;
+import io.editlock.support.DemoLogin;
+import io.editlock.support.DemoLogin.TestUser;
+import io.editlock.support.Fixtures;
+import io.editlock.support.ScriptHooks;
+import io.editlock.support.WsClient;
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.redis.client.Command;
+import io.vertx.mutiny.redis.client.Response;
+import jakarta.inject.Inject;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+
+/**
+ * docs/protocol.md §5: a socket that drops while one of its lock requests is in hand ends only once
+ * that request is answered. The grant it makes then belongs to the dropped socket's locks, which a
+ * resume moves; it is never left on a socket nobody renews or resumes (and would block the page for
+ * the whole grace period, a lock its user was never told of). The acquire script is held back at the
+ * moment it would go out, the socket drops meanwhile, and a new socket resumes.
+ */
+@QuarkusTest
+class DropDuringLockRequestTest {
+
+    @TestHTTPResource("/")
+    URI base;
+
+    @Inject
+    ConfiguratorStore store;
+
+    @Inject
+    PipelinedRedis redis;
+
+    @Inject
+    ReactiveRedisDataSource data;
+
+    @Inject
+    LockKeys keys;
+
+    @Test
+    void aGrantMadeAfterItsSocketDroppedComesBackWithTheResume() {
+        long held = Fixtures.configurator(store);
+        long asked = Fixtures.configurator(store);
+        TestUser sara = DemoLogin.user("Sara");
+        WsClient dropped = WsClient.connect(base, sara.token());
+        JsonNode variables = dropped.request("lock-variables", Map.of("configuratorId", held));
+        assertEquals("lock-acquired", variables.path("event").asText(), variables.toString());
+        String resumeToken = dropped.resumeToken();
+        String droppedSocket = dropped.socketId();
+
+        CompletableFuture<Void> gate = new CompletableFuture<>();
+        AtomicBoolean reached = new AtomicBoolean();
+        ScriptHooks.install(redis).beforeNext("acquire_lock", () -> {
+            reached.set(true);
+            return Uni.createFrom().completionStage(gate);
+        });
+        dropped.send("lock-configurator", Map.of("configuratorId", asked));
+        await("the lock request is in hand").atMost(Duration.ofSeconds(10)).untilTrue(reached);
+        dropped.drop();
+
+        try (WsClient next = WsClient.connect(base, sara.token())) {
+            next.welcome();
+            JsonNode early = next.request("resume", Map.of("resumeToken", resumeToken));
+            assertEquals(
+                    "RESUME_FAILED",
+                    early.path("data").path("code").asText(),
+                    "the old socket is not gone while its request is in hand: " + early);
+            gate.complete(null);
+
+            JsonNode resumed = next.resumeOnceDropNoted(resumeToken);
+            assertEquals("resumed", resumed.path("event").asText(), resumed.toString());
+            assertEquals(2, resumed.path("data").path("locks").size(), "both locks come back: " + resumed);
+            assertTrue(keptBy(asked, next.socketId()), "the late grant is the new socket's");
+            assertFalse(keptBy(asked, droppedSocket), "and no longer the dropped socket's");
+        }
+    }
+
+    /** Whether the socket keeps a lock of the configurator, by the store's own record. */
+    private boolean keptBy(long c, String socketId) {
+        Response locks = data.execute(Command.HVALS, keys.locks(c)).await().atMost(Duration.ofSeconds(5));
+        for (Response lock : locks) {
+            if (lock.toString().contains("\"" + socketId + "\"")) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
