@@ -64,8 +64,8 @@
  * @property {number[]} [resumeRetryDelaysMs=[500, 1000, 2000, 3000, 4000]] waits before each retry of a
  *   `resume` refused with `RESUME_FAILED` (the server may not have noticed the drop yet) or `UNAVAILABLE`
  *   (the lock store did not answer in time: the token is still good); the locks are asked for again
- *   (a re-entry keeps the grant) right after the first refusal, while these retries go on for the places
- *   in line and the take-over requests
+ *   (a re-entry keeps the grant), and the lines too (a `wait-for` keeps a place still held), right after
+ *   the first refusal, while these retries go on for the take-over requests
  * @property {number[]} [unlockRetryDelaysMs=[500, 1000, 2000, 4000, 8000]] waits before each new try of an
  *   unlock or a `stop-waiting` answered `UNAVAILABLE` or lost with its socket; the last one repeats until
  *   the server answers
@@ -1068,9 +1068,9 @@ export class EditlockClient extends EventTarget {
    * (retrying `RESUME_FAILED` while the server may still think the old socket lives, and `UNAVAILABLE`
    * while the lock store does not answer), re-take by re-entry what resume did not give back, re-watch,
    * and ask again for every line. The app's requests go out (`settled`) as soon as the locks are known:
-   * resumed, or re-taken after the first refusal. The retries that may still bring back places in line
-   * and take-over requests go on meanwhile, so that after a drop longer than the grace period the app
-   * does not wait for them.
+   * resumed, or re-taken after the first refusal; the lines are asked for again then too. The retries
+   * that may still bring back take-over requests go on meanwhile, so that after a drop longer than the
+   * grace period neither the app nor a place in line waits for them.
    * @param {string | null} previousToken the token of the socket that kept what this client holds
    * @param {string} resumeToken the new socket's
    * @param {Link} link
@@ -1101,6 +1101,14 @@ export class EditlockClient extends EventTarget {
       retaking ??= this.#retake(this.#toRetake(expected), link);
       return retaking;
     };
+    // A `wait-for` keeps a place the user still has (docs/protocol.md §14), so the lines need not wait
+    // for the retries either: a place lost with a long drop is taken again at once, not after them.
+    /** @type {Promise<void> | null} */
+    let rejoining = null;
+    const rejoin = () => {
+      rejoining ??= this.#rejoin([...this.waiting.keys()].filter((key) => !this.#leaving.has(key)), link);
+      return rejoining;
+    };
     const settleByRetaking = async () => {
       await retake();
       if (this.#link !== link) {
@@ -1110,6 +1118,7 @@ export class EditlockClient extends EventTarget {
       this.#releaseHeldBackRequests();
       await rewatch();
       settled();
+      await rejoin();
     };
     link.recovering = resumeToken; // should it drop meanwhile, it may keep it all by then
     this.#heldBackRequests = [];
@@ -1131,7 +1140,7 @@ export class EditlockClient extends EventTarget {
     await retake();
     await rewatch();
     settled();
-    await this.#rejoin([...this.waiting.keys()].filter((key) => !this.#leaving.has(key)), link);
+    await rejoin();
   }
 
   /** Watches again, on the new socket, the configurators the app watched; each reply says what is locked now. */

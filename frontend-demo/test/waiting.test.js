@@ -319,6 +319,19 @@ describe('take-over and waiting', () => {
     client.close();
   });
 
+  it('after a drop past the grace period it asks for its line again right after the first refused resume', async () => {
+    const { client, socket } = await connected({ resumeRetryDelaysMs: [60_000] });
+    await waitingFor(client, socket, FILTERS, 1);
+    const moved = events(client, 'queue-updated');
+    const second = await dropped(socket);
+    await second.answer('resume', () => ['error', { code: 'RESUME_FAILED', message: 'keeps nothing' }]);
+    await second.answer('wait-for', ({ data: { resource } }) => ['queued', { resource, position: 2 }]);
+    await until(() => moved.length === 1);
+    assert.equal(client.waiting.get('item:5:filters'), 2, 'its place now, before the resume is tried again');
+    assert.equal(second.sent.filter((frame) => frame.event === 'resume').length, 1);
+    client.close();
+  });
+
   it('a line that served the client while its socket was gone arrives with the resume as its grant', async () => {
     const { client, socket } = await connected();
     await waitingFor(client, socket, FILTERS, 1);
