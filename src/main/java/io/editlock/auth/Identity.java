@@ -2,6 +2,7 @@ package io.editlock.auth;
 
 import io.editlock.protocol.UnicodeText;
 import jakarta.json.JsonNumber;
+import jakarta.json.JsonString;
 import java.security.Principal;
 import java.time.Instant;
 import java.util.Set;
@@ -38,10 +39,13 @@ public record Identity(String userId, String userName, Set<String> roles) {
      * another user's id (the one with a {@code ?} in its place).
      */
     public static boolean namesUser(JsonWebToken token) {
-        String sub = token.getSubject();
-        return sub != null
-                && UnicodeText.wellFormed(sub)
-                && !sub.codePoints().allMatch(c -> Character.isWhitespace(c) || Character.isSpaceChar(c));
+        return isNamingText(token.getSubject());
+    }
+
+    private static boolean isNamingText(String text) {
+        return text != null
+                && UnicodeText.wellFormed(text)
+                && !text.codePoints().allMatch(c -> Character.isWhitespace(c) || Character.isSpaceChar(c));
     }
 
     /**
@@ -74,11 +78,18 @@ public record Identity(String userId, String userName, Set<String> roles) {
         return roles.contains(ADMIN);
     }
 
+    /**
+     * The first candidate that is a text naming someone, as {@link #namesUser} judges {@code sub}. A
+     * claim that is a number, an object, an array or a boolean is no name: shown, it would read as
+     * JSON ({@code "5"}, {@code {"first":"Sara"}}), so the next candidate is the name then.
+     */
     private static String firstNonBlank(Object... candidates) {
         for (Object candidate : candidates) {
-            // A name that is no text would show as something else: the next candidate is the name then.
-            if (candidate != null && !candidate.toString().isBlank() && UnicodeText.wellFormed(candidate.toString())) {
-                return candidate.toString();
+            String text = candidate instanceof String string
+                    ? string
+                    : candidate instanceof JsonString json ? json.getString() : null;
+            if (isNamingText(text)) {
+                return text;
             }
         }
         return "";
