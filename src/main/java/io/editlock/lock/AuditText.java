@@ -22,8 +22,9 @@ public final class AuditText {
             return '"' + value + '"';
         }
         StringBuilder out = new StringBuilder(value.length() + 16).append('"').append(value, 0, first);
-        for (int i = first; i < value.length(); i++) {
-            char c = value.charAt(i);
+        for (int i = first; i < value.length(); ) {
+            int c = value.codePointAt(i);
+            int length = Character.charCount(c);
             switch (c) {
                 case '"' -> out.append("\\\"");
                 case '\\' -> out.append("\\\\");
@@ -32,32 +33,44 @@ public final class AuditText {
                 case '\t' -> out.append("\\t");
                 default -> {
                     if (needsEscape(c)) {
-                        out.append("\\u")
-                                .append(HEX[c >> 12 & 0xF])
-                                .append(HEX[c >> 8 & 0xF])
-                                .append(HEX[c >> 4 & 0xF])
-                                .append(HEX[c & 0xF]);
+                        // A character beyond U+FFFF as its two UTF-16 halves, as JSON writes it.
+                        for (int j = i; j < i + length; j++) {
+                            appendEscaped(out, value.charAt(j));
+                        }
                     } else {
-                        out.append(c);
+                        out.appendCodePoint(c);
                     }
                 }
             }
+            i += length;
         }
         return out.append('"').toString();
     }
 
+    private static void appendEscaped(StringBuilder out, char c) {
+        out.append("\\u")
+                .append(HEX[c >> 12 & 0xF])
+                .append(HEX[c >> 8 & 0xF])
+                .append(HEX[c >> 4 & 0xF])
+                .append(HEX[c & 0xF]);
+    }
+
     private static int firstToEscape(String value) {
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
+        for (int i = 0; i < value.length(); ) {
+            int c = value.codePointAt(i);
             if (c == '"' || c == '\\' || needsEscape(c)) {
                 return i;
             }
+            i += Character.charCount(c);
         }
         return -1;
     }
 
-    /** C0/C1 controls, DEL, and Unicode format and separator characters (U+2028, bidi overrides, …). */
-    private static boolean needsEscape(char c) {
+    /**
+     * C0/C1 controls, DEL, Unicode format and separator characters (U+2028, bidi overrides, the tag
+     * characters beyond U+FFFF, …), and half a surrogate pair, which no log encoding can carry.
+     */
+    private static boolean needsEscape(int c) {
         if (c < 0x20 || (c >= 0x7F && c <= 0x9F)) {
             return true;
         }
@@ -65,6 +78,9 @@ public final class AuditText {
             return false;
         }
         int type = Character.getType(c);
-        return type == Character.FORMAT || type == Character.LINE_SEPARATOR || type == Character.PARAGRAPH_SEPARATOR;
+        return type == Character.FORMAT
+                || type == Character.LINE_SEPARATOR
+                || type == Character.PARAGRAPH_SEPARATOR
+                || type == Character.SURROGATE;
     }
 }

@@ -46,6 +46,29 @@ class AuditTextTest {
         assertEquals("\"a" + escaped + "b\"", AuditText.quote("a" + c + "b"), "U+" + hex + " must be escaped");
     }
 
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "tag character U+E0041        | e0041 | \\udb40\\udc41",
+                "language tag U+E0001         | e0001 | \\udb40\\udc01",
+                "shorthand format U+1BCA0     | 1bca0 | \\ud82f\\udca0",
+            })
+    void escapesFormatCharactersBeyondTheBasicPlaneAsJsonDoes(String name, String hex, String escaped) {
+        String c = Character.toString(Integer.parseInt(hex, 16));
+        assertEquals("\"a" + escaped + "b\"", AuditText.quote("a" + c + "b"), name);
+    }
+
+    @Test
+    void keepsOtherCharactersBeyondTheBasicPlane() {
+        assertEquals("\"Sara \uD83D\uDE00\"", AuditText.quote("Sara \uD83D\uDE00"));
+    }
+
+    @Test
+    void escapesHalfASurrogatePair() {
+        assertEquals("\"a\\ud800b\\udc00\"", AuditText.quote("a\ud800b\udc00"));
+    }
+
     @Test
     void nullIsADash() {
         assertEquals("-", AuditText.quote(null));
