@@ -1,6 +1,7 @@
 package io.editlock.auth;
 
 import io.editlock.config.EditlockConfig;
+import io.editlock.config.StartRefusal;
 import io.quarkus.runtime.Startup;
 import io.smallrye.jwt.build.Jwt;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -41,10 +42,10 @@ public class DemoTokenIssuer {
     /** No key was generated when a verification key is configured: then only a configured one can sign. */
     private static void requireSigningKey(boolean configured) {
         if (!configured && DemoKeysConfigSourceFactory.generatedSigningKey().isEmpty()) {
-            throw new IllegalStateException("editlock.demo-login.enabled is true and a key that verifies tokens is"
-                    + " configured (mp.jwt.verify.publickey.location or mp.jwt.verify.publickey), so demo tokens must"
-                    + " be signed with its private half: set smallrye.jwt.sign.key.location to it, or turn demo"
-                    + " login off (editlock.demo-login.enabled=false).");
+            throw StartRefusal.told(new IllegalStateException("editlock.demo-login.enabled is true and a key that"
+                    + " verifies tokens is configured (mp.jwt.verify.publickey.location or mp.jwt.verify.publickey),"
+                    + " so demo tokens must be signed with its private half: set smallrye.jwt.sign.key.location to"
+                    + " it, or turn demo login off (editlock.demo-login.enabled=false)."));
         }
     }
 

@@ -1,6 +1,7 @@
 package io.editlock.auth;
 
 import io.editlock.config.EditlockConfig;
+import io.editlock.config.StartRefusal;
 import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -30,8 +31,8 @@ public class OriginPolicy {
     OriginPolicy(List<String> allowedOrigins) {
         this.allowed = allowedOrigins.stream()
                 .map(entry -> WebOrigin.parse(entry)
-                        .orElseThrow(() -> new IllegalArgumentException(
-                                SETTING + ": '" + entry + "' is not an origin (scheme://host or scheme://host:port)")))
+                        .orElseThrow(() -> StartRefusal.told(new IllegalArgumentException(
+                                SETTING + ": '" + entry + "' is not an origin (scheme://host or scheme://host:port)"))))
                 .collect(Collectors.toUnmodifiableSet());
     }
 

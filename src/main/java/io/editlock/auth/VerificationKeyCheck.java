@@ -1,5 +1,6 @@
 package io.editlock.auth;
 
+import io.editlock.config.StartRefusal;
 import io.quarkus.runtime.StartupEvent;
 import io.smallrye.jwt.util.ResourceUtils;
 import jakarta.annotation.Priority;
@@ -40,11 +41,9 @@ public class VerificationKeyCheck {
         }
         String problem = problemWith(location.get());
         if (problem != null) {
-            String refusal = "editlock cannot start: " + SETTING + "=" + location.get() + " " + problem
-                    + ": every request would fail. Point it at the PEM or JWK file of the key that verifies tokens.";
-            // Refused this early, the asynchronous console may not write it out before the process ends.
-            System.err.println(refusal);
-            throw new IllegalStateException(refusal);
+            throw StartRefusal.told(new IllegalStateException("editlock cannot start: " + SETTING + "="
+                    + location.get() + " " + problem
+                    + ": every request would fail. Point it at the PEM or JWK file of the key that verifies tokens."));
         }
     }
 
@@ -72,7 +71,12 @@ public class VerificationKeyCheck {
         } catch (IOException | RuntimeException e) {
             return "cannot be read (" + e.getMessage() + ")";
         }
-        return content == null || content.isBlank() ? "cannot be read, or is empty" : null;
+        if (content == null || content.isBlank()) {
+            return "cannot be read, or is empty";
+        }
+        // A private key in PEM verifies nothing, and smallrye-jwt would only refuse every token with it,
+        // silently; the other forms a key may come in are left to it.
+        return content.contains("PRIVATE KEY-----") ? "holds a private key, not the public key" : null;
     }
 
     private static boolean isPath(String path) {

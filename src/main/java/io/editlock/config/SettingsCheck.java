@@ -33,11 +33,8 @@ public class SettingsCheck {
             return;
         }
         if (LaunchMode.current() == LaunchMode.NORMAL) {
-            String refusal = "editlock cannot start with these settings: " + String.join("; ", wrong);
-            // The console handler is asynchronous, and a start this early that fails usually ends the process
-            // before it wrote anything: an operator must never face a node that exits without a word.
-            System.err.println(refusal);
-            throw new IllegalStateException(refusal);
+            throw StartRefusal.told(new IllegalStateException(
+                    "editlock cannot start with these settings: " + String.join("; ", wrong)));
         }
         wrong.forEach(LOG::warn);
     }

@@ -1,5 +1,6 @@
 package io.editlock.auth;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
@@ -33,6 +34,13 @@ class VerificationKeyCheckTest {
                         + "4LKjTTAumiGUIuQhrNhZLuF_RJLqHpM2kgWFLU7-VTdL1VbC2tejvcI2BlMkEpk1BzBZI0KQB0GaDWFLN-aEAw3vRw\","
                         + "\"e\":\"AQAB\"}]}");
         assertNull(VerificationKeyCheck.problemWith(jwks.toString()));
+    }
+
+    @Test
+    void thePrivateHalfIsRefused() {
+        String problem = VerificationKeyCheck.problemWith(
+                TestTokens.generate().privateKeyFile().toString());
+        assertEquals("holds a private key, not the public key", problem);
     }
 
     @Test

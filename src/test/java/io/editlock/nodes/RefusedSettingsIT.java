@@ -6,13 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.editlock.redis.embedded.RedisProcess;
 import io.editlock.support.ServerNode;
 import io.editlock.support.TestRedis;
+import io.editlock.support.TestTokens;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -42,18 +43,32 @@ class RefusedSettingsIT {
      * wrote anything, most times: the refusal is written at once as well. Three starts, for one could pass
      * by luck.
      */
-    @Test
-    void aRefusedNodeSaysWhyWithTheAsynchronousConsoleToo() throws IOException {
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "settings that cannot work together | must be shorter than editlock.lease.ttl",
+                "an allowed origin that is not one  | is not an origin",
+                "demo login without a signing key   | demo tokens must be signed with its private half",
+            })
+    void aRefusedNodeSaysWhyWithTheAsynchronousConsoleToo(String refused, String message) throws IOException {
+        Map<String, String> settings = new HashMap<>(Map.of("quarkus.redis.hosts", redis.url()));
+        if (refused.startsWith("settings")) {
+            settings.put("editlock.lease.renew-interval", "30s");
+        } else if (refused.startsWith("an allowed origin")) {
+            settings.put("editlock.websocket.allowed-origins", "*");
+        } else {
+            settings.put("editlock.demo-login.enabled", "true");
+            settings.put(
+                    "mp.jwt.verify.publickey.location",
+                    TestTokens.generate().publicKeyFile().toString());
+        }
         for (int start = 0; start < 3; start++) {
-            try (ServerNode node = ServerNode.launchWithAsyncConsole(
-                    "node-settings-async",
-                    Map.of("quarkus.redis.hosts", redis.url(), "editlock.lease.renew-interval", "30s"))) {
+            try (ServerNode node = ServerNode.launchWithAsyncConsole("node-settings-async", settings)) {
                 int exit = node.awaitExit(Duration.ofSeconds(60));
                 String log = Files.readString(node.log());
                 assertNotEquals(0, exit, "the start must fail; its log: " + log);
-                assertTrue(
-                        log.contains("must be shorter than editlock.lease.ttl"),
-                        "start " + start + " says why; the log: " + log);
+                assertTrue(log.contains(message), "start " + start + " says why; the log: " + log);
             }
         }
     }
