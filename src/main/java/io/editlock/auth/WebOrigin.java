@@ -26,7 +26,8 @@ record WebOrigin(String scheme, String host, int port) {
                 || uri.getRawUserInfo() != null
                 || uri.getRawQuery() != null
                 || uri.getRawFragment() != null
-                || !uri.getRawPath().matches("/*")) {
+                || !uri.getRawPath().matches("/*")
+                || uri.getPort() > 65535) {
             return Optional.empty();
         }
         String scheme = uri.getScheme().toLowerCase(Locale.ROOT);

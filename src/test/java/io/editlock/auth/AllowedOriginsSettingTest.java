@@ -22,7 +22,8 @@ class AllowedOriginsSettingTest {
                 "file://",
                 "https://studio.example.com/editor",
                 "https://admin@studio.example.com",
-                "https://studio.example.com?x=1"
+                "https://studio.example.com?x=1",
+                "https://studio.example.com:99999"
             })
     void anEntryThatIsNotAnOriginIsRefused(String entry) {
         IllegalArgumentException refused = assertThrows(
