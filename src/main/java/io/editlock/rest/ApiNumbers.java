@@ -31,6 +31,11 @@ final class ApiNumbers {
      *     (docs/protocol.md §8), however many.
      */
     static Optional<Long> pathId(String raw) {
+        return number(raw).filter(Resource::isValidId);
+    }
+
+    /** @return the number the digits say, leading zeros aside; empty when they are no id's digits or more */
+    private static Optional<Long> number(String raw) {
         if (raw == null || !digitsOnly(raw)) {
             return Optional.empty();
         }
@@ -39,11 +44,7 @@ final class ApiNumbers {
             first++;
         }
         String digits = raw.substring(first);
-        if (digits.length() > 16) {
-            return Optional.empty();
-        }
-        long id = Long.parseLong(digits);
-        return Resource.isValidId(id) ? Optional.of(id) : Optional.empty();
+        return digits.length() > 16 ? Optional.empty() : Optional.of(Long.parseLong(digits));
     }
 
     /** @return the id a path names, else the 404 of an unknown {@code entity} */
@@ -56,10 +57,11 @@ final class ApiNumbers {
         if (raw == null || raw.isEmpty()) {
             return 0;
         }
-        if (raw.length() > 16 || !digitsOnly(raw)) {
-            throw new InvalidInputException("after must be an id (a non-negative integer)");
-        }
-        return Long.parseLong(raw);
+        // As a path's id: leading zeros aside, and below 2^53, the ids the store hands out; 0 lists from the start.
+        return number(raw)
+                .filter(after -> after == 0 || Resource.isValidId(after))
+                .orElseThrow(
+                        () -> new InvalidInputException("after must be 0 or an id (a positive integer below 2^53)"));
     }
 
     /** @return the page size; {@code max} when absent */

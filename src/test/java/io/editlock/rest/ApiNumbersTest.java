@@ -62,15 +62,20 @@ class ApiNumbersTest {
         assertEquals(0, ApiNumbers.after(null), "no after: from the first configurator");
         assertEquals(0, ApiNumbers.after(""), "an empty after: from the first configurator");
         assertEquals(41, ApiNumbers.after("41"), "after=41: the configurators above 41");
+        assertEquals(41, ApiNumbers.after("00000000000000000041"), "leading zeros aside, as in a path");
+        assertEquals(9007199254740991L, ApiNumbers.after("9007199254740991"), "the largest id");
+        assertEquals(0, ApiNumbers.after("0"), "after=0: from the start");
     }
 
     @ParameterizedTest(name = "\"{0}\"")
-    @ValueSource(strings = {"x", "-1", "\uFF15", "12345678901234567"})
+    @ValueSource(strings = {"x", "-1", "\uFF15", "12345678901234567", "9007199254740992", "9999999999999999"})
     void anAfterThatIsNoIdIsRefused(String raw) {
         InvalidInputException refused = assertThrows(
                 InvalidInputException.class, () -> ApiNumbers.after(raw), "after=\"" + raw + "\" must be a 400");
         assertEquals(
-                "after must be an id (a non-negative integer)", refused.getMessage(), "the 400 must say what after is");
+                "after must be 0 or an id (a positive integer below 2^53)",
+                refused.getMessage(),
+                "the 400 must say what after is");
     }
 
     @Test

@@ -17,6 +17,8 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * docs/protocol.md §9: /q/openapi documents every route of §8, the guarded ones with 423, 412 and 503, the
@@ -224,6 +226,14 @@ class OpenApiTest {
                         .noneMatch(name -> name.toString().endsWith("Body")),
                 "no documentation-only copies of bodies: "
                         + doc.getMap("components.schemas").keySet());
+    }
+
+    /** A field the server sends as null is documented so: a strict client generated from the document reads it. */
+    @ParameterizedTest(name = "{0}.{1}")
+    @CsvSource({"Item, parentItemId, integer", "Configurator, createdBy, string"})
+    void aFieldThatMayBeNullSaysSo(String type, String field, String itsType) {
+        Object declared = openApi().get("components.schemas." + type + ".properties." + field + ".type");
+        assertEquals(List.of(itsType, "null"), declared, type + "." + field + " is " + itsType + " or null");
     }
 
     /**
