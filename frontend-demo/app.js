@@ -3,7 +3,7 @@
 // session of the open page, writes, signing in and out, the actions the views call. Rendering lives in
 // views.js and pages.js; the socket in editlock-client.js; REST in api.js.
 
-import { rememberFocus } from './dom.js';
+import { createFocusKeeper } from './dom.js';
 import { renderApp } from './views.js';
 import { loadSession, signedOutElsewhere } from './session.js';
 import { createStore, initialState } from './app/store.js';
@@ -28,11 +28,8 @@ app.writes = createWrites(app);
 app.signIn = createSignIn(app);
 const actions = createActions(app);
 
-store.subscribe((state) => {
-  const restoreFocus = rememberFocus(root);
-  renderApp(root, state, actions);
-  restoreFocus();
-});
+const redrawKeepingFocus = createFocusKeeper(root);
+store.subscribe((state) => redrawKeepingFocus(() => renderApp(root, state, actions)));
 
 window.addEventListener('hashchange', () => app.navigation.navigate());
 window.addEventListener('storage', (event) => {

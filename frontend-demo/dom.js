@@ -98,29 +98,85 @@ export function avatar(userId, name, size = 'md') {
 }
 
 /**
- * Remembers which field had focus (by its data-field key) so that a re-render can restore it.
- * @param {HTMLElement} root
- * @returns {() => void} puts the focus back
+ * Where the focus is: the key of the focused element (its `data-field`, or for a button or link its
+ * `data-focus-key`) and the text selected in it. A redraw builds every element anew, so the key is what finds
+ * the same control again.
+ * @typedef {{key: string, start: number | null, end: number | null}} FocusSpot
  */
-export function rememberFocus(root) {
+
+/**
+ * @param {HTMLElement} root
+ * @returns {FocusSpot | null} null: the focus is outside `root`, or on nothing a redraw can find again
+ */
+export function focusSpot(root) {
   const active = /** @type {HTMLInputElement | null} */ (document.activeElement);
-  if (!active || !root.contains(active) || !active.dataset.field) {
-    return () => {};
+  const key = active && root.contains(active) ? active.dataset.field || active.dataset.focusKey : null;
+  if (!active || !key) {
+    return null;
   }
-  const key = active.dataset.field;
-  const start = active.selectionStart;
-  const end = active.selectionEnd;
-  return () => {
-    const again = /** @type {HTMLInputElement | null} */ (root.querySelector(`[data-field="${CSS.escape(key)}"]`));
-    if (again && !again.disabled) {
-      again.focus();
-      if (typeof start === 'number' && typeof again.setSelectionRange === 'function') {
-        try {
-          again.setSelectionRange(start, end);
-        } catch {
-          // not a text field
-        }
-      }
+  const selected = typeof active.selectionStart === 'number';
+  return { key, start: selected ? active.selectionStart : null, end: selected ? active.selectionEnd : null };
+}
+
+/**
+ * Puts the focus on the control of `spot`, if it is there and enabled.
+ * @param {HTMLElement} root
+ * @param {FocusSpot} spot
+ * @returns {boolean} whether it did
+ */
+export function refocus(root, spot) {
+  const key = CSS.escape(spot.key);
+  const again = /** @type {HTMLInputElement | null} */ (root.querySelector(`[data-field="${key}"], [data-focus-key="${key}"]`));
+  if (!again || again.disabled) {
+    return false;
+  }
+  again.focus();
+  if (spot.start !== null && typeof again.setSelectionRange === 'function') {
+    try {
+      again.setSelectionRange(spot.start, spot.end);
+    } catch {
+      // not a text field
     }
+  }
+  return true;
+}
+
+/**
+ * Redraws `root` without losing the user's place, and hands the focus to a panel that wants an answer: an
+ * element with `data-takes-focus` (its value tells one question from the next) gets the focus on its
+ * `[data-autofocus]` control when it appears, so that a keyboard user can answer at once. It does not trap
+ * the focus: Tab leads on into the page. While it is shown, a control used in the page that is gone after the
+ * redraw hands the focus back to it. When it goes while the focus is still in it (it was answered), the focus goes
+ * back to where it was when the panel appeared, instead of to the top of the page.
+ * @param {HTMLElement} root
+ * @returns {(draw: () => void) => void} draws with `draw`, keeping the focus
+ */
+export function createFocusKeeper(root) {
+  /** @type {string | null} */
+  let panelShown = null;
+  /** @type {FocusSpot | null} */
+  let focusBeforePanel = null;
+  return (draw) => {
+    const spot = focusSpot(root);
+    const inPanel = Boolean(document.activeElement && document.activeElement.closest('[data-takes-focus]'));
+    draw();
+    const kept = spot !== null && refocus(root, spot);
+    const panel = root.querySelector('[data-takes-focus]');
+    const shown = panel ? panel.getAttribute('data-takes-focus') : null;
+    const answer = /** @type {HTMLElement | null} */ (panel && panel.querySelector('[data-autofocus]'));
+    if (shown === panelShown) {
+      if (spot && !kept) {
+        answer?.focus(); // the control used is gone (a Save done is disabled): the question is what comes next
+      }
+      return;
+    }
+    if (!panel && inPanel && focusBeforePanel) {
+      refocus(root, focusBeforePanel);
+    }
+    if (panelShown === null) {
+      focusBeforePanel = spot; // not when one question follows another: the place to go back to is still the first one's
+    }
+    panelShown = shown;
+    answer?.focus();
   };
 }

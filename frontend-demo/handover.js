@@ -43,8 +43,9 @@ const ASKED_STORAGE_KEY = 'editlock-demo.asked';
 /**
  * @param {{client: import('./editlock-client.js').EditlockClient, state: State, render: () => void,
  *          toast: import('./app/context.js').ToastFn, granted: (lock: Lock, forKey?: string, asked?: boolean) => void,
- *          retry: (edit: Edit) => void}} app `granted(lock, forKey, asked)`: a lock handed to us for the page
- *          `forKey`; `asked`: this tab asked for it (its socket keeps the lock, docs/protocol.md §13, §14)
+ *          retry: (edit: Edit) => void, sendPendingDeletes?: () => Promise<boolean>[]}} app `granted(lock, forKey, asked)`:
+ *          a lock handed to us for the page `forKey`; `asked`: this tab asked for it (its socket keeps the lock,
+ *          docs/protocol.md §13, §14); `sendPendingDeletes()`: sends the open page's deletes that wait for their Undo
  */
 export function installHandover(app) {
   const { client, state, render, toast } = app;
@@ -183,7 +184,10 @@ export function installHandover(app) {
       client.unlock(detail.lock.resource).catch(() => {});
       return;
     }
-    toast('The page was handed over to you.');
+    // Every tab of the user hears of the grant; only the tab that asked, or one showing the page, has news.
+    if (handover.asked?.lock === key || state.edit?.key === key) {
+      toast('The page was handed over to you.');
+    }
     grantedHere(detail.lock);
   });
   on('takeover-refused', (detail) => {
@@ -446,6 +450,10 @@ export function installHandover(app) {
         if (asked) {
           asked.handedOver = accept;
         }
+        if (accept) {
+          // As when leaving the page: the deletes waiting for their Undo go out while our lock still fences them.
+          await Promise.allSettled(app.sendPendingDeletes?.() ?? []);
+        }
         await client.answerTakeover(request.resource, accept).catch((failure) => toast(failure.message, 'error'));
       }
     },
@@ -534,37 +542,52 @@ export function blockedExtras(state, actions) {
     const key = `takeover-message:${edit.key}`;
     const message = boundInput(state, actions, key, '', { class: 'input small', type: 'text', maxlength: '200',
       placeholder: 'Message (optional)', 'aria-label': `Message to ${holder}`, 'data-testid': 'takeover-message' });
-    parts.push(message, h('button', { class: 'button small', 'data-testid': 'ask-holder',
+    parts.push(message, h('button', { class: 'button small', 'data-testid': 'ask-holder', 'data-focus-key': 'ask-holder',
       on: { click: () => actions.askHolder(edit, String(state.drafts.get(key) || '').trim()) } }, `Ask ${holder} for this page`));
   }
   if (handover.queue && handover.queue.key === edit.key) {
     parts.push(h('span', { class: 'handover-status', 'data-testid': 'queue-position' }, positionText(handover.queue.position)),
-      h('button', { class: 'button small ghost', 'data-testid': 'stop-waiting', on: { click: () => actions.stopWaiting(edit) } },
+      h('button', { class: 'button small ghost', 'data-testid': 'stop-waiting', 'data-focus-key': 'stop-waiting', on: { click: () => actions.stopWaiting(edit) } },
         'Stop waiting'));
   } else {
-    parts.push(h('button', { class: 'button small', 'data-testid': 'wait-for',
+    parts.push(h('button', { class: 'button small', 'data-testid': 'wait-for', 'data-focus-key': 'wait-for',
       on: { click: () => actions.waitForPage(edit) } }, 'Notify me when it\u2019s free'));
   }
   return h('div', { class: 'handover' }, parts);
 }
 
 /**
- * The holder's dialog: who asks, their message, the countdown, Keep / Hand over.
+ * The holder's panel: who asks, their message, the countdown, Keep / Hand over. Not modal, for its own advice to
+ * be followed: the page stays usable, so that the holder can save before handing over. It takes the focus when it
+ * appears (app.js, dom.js createFocusKeeper), on Keep; Tab leads on into the page, and Shift+Tab from the page's
+ * first control back to it. Escape is Keep.
  * @param {State} state
  * @param {Actions} actions
  */
-export function takeoverDialog(state, actions) {
+export function takeoverPanel(state, actions) {
   const request = state.handover && state.handover.request;
   if (!request) {
     return null;
   }
-  return h('div', { class: 'dialog-backdrop' },
-    h('div', { class: 'dialog', role: 'alertdialog', 'aria-labelledby': 'takeover-title', 'data-testid': 'takeover-dialog' },
-      h('h2', { id: 'takeover-title' }, `${request.byUserName} asks for the page you are editing`),
-      request.message ? h('blockquote', { class: 'dialog-message', 'data-testid': 'takeover-request-message' }, request.message) : null,
-      h('p', null, 'Save what you are doing, then hand it over \u2014 or keep it. Without an answer the page passes to ',
-        request.byUserName, ' in ', h('strong', { 'data-testid': 'takeover-countdown' }, `${secondsLeft(request.deadline)} s`), '.'),
-      h('div', { class: 'dialog-actions' },
-        h('button', { class: 'button ghost', 'data-testid': 'takeover-keep', on: { click: () => actions.answerTakeover(false) } }, 'Keep'),
-        h('button', { class: 'button', 'data-testid': 'takeover-handover', on: { click: () => actions.answerTakeover(true) } }, 'Hand over'))));
+  /** @param {KeyboardEvent} event */
+  const keepOnEscape = (event) => {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      actions.answerTakeover(false);
+    }
+  };
+  return h('section', {
+    class: 'takeover-panel', role: 'dialog', 'aria-modal': 'false', 'aria-labelledby': 'takeover-title',
+    'aria-describedby': 'takeover-advice', 'data-testid': 'takeover-dialog',
+    'data-takes-focus': `takeover:${resourceKey(request.resource)}:${request.deadline}`, on: { keydown: keepOnEscape },
+  },
+  h('h2', { id: 'takeover-title' }, `${request.byUserName} asks for the page you are editing`),
+  request.message ? h('blockquote', { class: 'dialog-message', 'data-testid': 'takeover-request-message' }, request.message) : null,
+  h('p', { id: 'takeover-advice' }, 'Save what you are doing, then hand it over \u2014 or keep it. Without an answer the page passes to ',
+    request.byUserName, ' in ', h('strong', { 'data-testid': 'takeover-countdown' }, `${secondsLeft(request.deadline)} s`), '.'),
+  h('div', { class: 'dialog-actions' },
+    h('button', { class: 'button ghost', 'data-testid': 'takeover-keep', 'data-focus-key': 'takeover-keep', 'data-autofocus': true,
+      'aria-keyshortcuts': 'Escape', on: { click: () => actions.answerTakeover(false) } }, 'Keep'),
+    h('button', { class: 'button', 'data-testid': 'takeover-handover', 'data-focus-key': 'takeover-handover',
+      on: { click: () => actions.answerTakeover(true) } }, 'Hand over')));
 }

@@ -128,6 +128,7 @@ function tabs(state, item) {
       role: 'tab',
       'aria-selected': route.page === page ? 'true' : 'false',
       href: `#/c/${route.configuratorId}/items/${item.id}/${page}`,
+      'data-focus-key': `tab:${page}`,
     },
     h('span', null, label), count ? h('span', { class: 'count' }, String(count)) : null,
     lock && route.page !== page ? lockChip(state, lock, null) : null);
@@ -170,7 +171,7 @@ function statusBanner(state, actions) {
     case 'lost':
       return banner('lost', 'warning',
         h('span', { class: 'banner-text' }, h('strong', null, 'You can no longer edit this page. '), edit.reason || '', ' You can still view it.'),
-        h('button', { class: 'button small', on: { click: actions.retryEdit } }, 'Edit again'));
+        h('button', { class: 'button small', 'data-focus-key': 'edit-again', on: { click: actions.retryEdit } }, 'Edit again'));
     case 'missing':
       return banner('lost', 'warning', h('span', null, 'This page no longer exists.'));
     default:
@@ -280,7 +281,7 @@ function readonlyRow(state, kind, entry) {
 function editableRow(state, actions, kind, entry, where) {
   const schema = SCHEMAS[kind];
   const prefix = `e:${kind}:${entry.id}:`;
-  const save = /** @type {HTMLButtonElement} */ (h('button', { class: 'button small save', type: 'submit' }, 'Save'));
+  const save = /** @type {HTMLButtonElement} */ (h('button', { class: 'button small save', type: 'submit', 'data-focus-key': `${prefix}save` }, 'Save'));
   const dirty = () => schema.fields.some((f) => fieldValue(state, prefix + f.key, entry[f.key]) !== String(entry[f.key] ?? ''));
   const refresh = () => { save.disabled = !dirty(); };
   const inputs = schema.fields.map((f) => (f.type === 'item'
@@ -306,7 +307,8 @@ function editableRow(state, actions, kind, entry, where) {
   return h('form', { class: 'entry-row', 'data-testid': 'entry', on: { submit } },
     inputs.map((input) => h('div', { class: 'cell' }, input)),
     h('div', { class: 'row-actions' },
-      h('button', { class: 'button small ghost danger', type: 'button', title: `Delete this ${schema.noun}`, on: { click: remove } }, 'Delete'),
+      h('button', { class: 'button small ghost danger', type: 'button', title: `Delete this ${schema.noun}`,
+        'data-focus-key': `${prefix}delete`, on: { click: remove } }, 'Delete'),
       save));
 }
 
@@ -354,7 +356,8 @@ function addRow(state, actions, kind, where) {
   };
   return h('form', { class: 'entry-row add-row', 'data-testid': 'add-entry', on: { submit } },
     inputs.map((input) => h('div', { class: 'cell' }, input)),
-    h('div', { class: 'row-actions' }, h('button', { class: 'button small primary add', type: 'submit' }, `Add ${schema.noun}`)),
+    h('div', { class: 'row-actions' },
+      h('button', { class: 'button small primary add', type: 'submit', 'data-focus-key': `${prefix}add` }, `Add ${schema.noun}`)),
     suggestions);
 }
 

@@ -5,7 +5,7 @@ import { h, replace, avatar } from './dom.js';
 import { PAGE_TITLES, itemsInOrder, describeResource, since } from './model.js';
 import { renderPage } from './pages.js';
 import { lockChip, emptyState, boundInput } from './widgets.js';
-import { takeoverDialog } from './handover.js';
+import { takeoverPanel } from './handover.js';
 import { icon } from './icons.js';
 
 /** @typedef {import('./app/store.js').State} State */
@@ -32,8 +32,8 @@ export function renderApp(root, state, actions) {
       topBar(state, actions),
       h('div', { class: 'workspace' },
         sidebar(state),
-        h('main', { class: 'main', id: 'main' }, mainContent(state, actions)))),
-    takeoverDialog(state, actions),
+        // The take-over panel first in the main area: Tab from it leads into the page it is about.
+        h('main', { class: 'main', id: 'main' }, takeoverPanel(state, actions), mainContent(state, actions)))),
     toasts(state));
 }
 
@@ -126,7 +126,7 @@ function topBar(state, actions) {
         h('span', { class: 'dot' }), label),
       h('span', { class: 'user' }, avatar(auth.userId, auth.name), h('span', { class: 'user-name' }, auth.name),
         auth.admin ? h('span', { class: 'badge' }, 'Admin') : null),
-      h('button', { class: 'button ghost small', on: { click: actions.signOut } }, 'Sign out')));
+      h('button', { class: 'button ghost small', 'data-focus-key': 'sign-out', on: { click: actions.signOut } }, 'Sign out')));
 }
 
 // ---- sidebar ------------------------------------------------------------------------------------
@@ -179,7 +179,7 @@ function sidebar(state) {
  * @param {Lock | undefined | null} lock
  */
 function navLink(state, href, label, active, lock) {
-  return h('a', { class: ['nav-link', active && 'active'], href },
+  return h('a', { class: ['nav-link', active && 'active'], href, 'data-focus-key': `nav:${href}` },
     h('span', null, label),
     lock ? lockChip(state, lock, null) : null);
 }
@@ -195,7 +195,8 @@ function treeRow(state, item, depth) {
     'data-testid': 'tree-item',
     'data-item-name': item.name,
   },
-  h('a', { class: 'tree-link', href: `#/c/${route.configuratorId}/items/${item.id}/${active ? route.page : 'filters'}` },
+  h('a', { class: 'tree-link', href: `#/c/${route.configuratorId}/items/${item.id}/${active ? route.page : 'filters'}`,
+    'data-focus-key': `tree:${item.id}` },
     h('span', { class: 'tree-glyph', 'aria-hidden': 'true' }, item.children.length ? '\u25be' : '\u2022'),
     h('span', { class: 'tree-name' }, item.name)),
   itemLocks.length
@@ -216,12 +217,37 @@ function mainContent(state, actions) {
       h('a', { class: 'button primary', href: '#/' }, 'Back to all configurators'), 'search'));
   }
   if (!state.view) {
-    return h('div', { class: 'loading' }, 'Loading\u2026');
+    return state.viewNotice && !state.viewNotice.retrying
+      ? h('div', { class: 'content' }, emptyState('Could not load this configurator', state.viewNotice.message,
+        tryAgainButton(actions, 'button primary'), 'warning'))
+      : h('div', { class: 'loading' }, 'Loading\u2026');
   }
-  if (route.view === 'overview') {
-    return overview(state, actions);
+  return [viewNotice(state, actions), route.view === 'overview' ? overview(state, actions) : renderPage(state, actions)];
+}
+
+/**
+ * Says that the configurator shown could not be read again, while what was read before stays on screen.
+ * @param {State} state
+ * @param {Actions} actions
+ */
+function viewNotice(state, actions) {
+  const notice = state.viewNotice;
+  if (!notice) {
+    return null;
   }
-  return renderPage(state, actions);
+  return h('div', { class: 'content view-notice-row' },
+    h('div', { class: 'banner banner-lost', role: 'status', 'data-testid': 'view-notice' },
+      h('span', { class: 'banner-icon', 'aria-hidden': 'true' }, icon('warning')),
+      h('span', { class: 'banner-text' }, h('strong', null, 'Could not load the latest version of this configurator. '),
+        notice.message, notice.retrying
+          ? ' Trying again\u2026'
+          : ' What you see may be out of date; what you typed is kept.'),
+      notice.retrying ? null : tryAgainButton(actions, 'button small')));
+}
+
+/** @param {Actions} actions @param {string} classes */
+function tryAgainButton(actions, classes) {
+  return h('button', { class: classes, 'data-focus-key': 'reload-configurator', on: { click: actions.reloadConfigurator } }, 'Try again');
 }
 
 /** @param {State} state @param {Actions} actions */
@@ -309,5 +335,6 @@ function toasts(state) {
     },
       t.kind === 'success' ? icon('check') : null,
       h('span', { class: 'toast-text' }, t.text),
-      t.action ? h('button', { class: 'toast-action', type: 'button', on: { click: t.action.run } }, t.action.label) : null)));
+      t.action ? h('button', { class: 'toast-action', type: 'button', 'data-focus-key': `toast:${t.id}`, on: { click: t.action.run } },
+        t.action.label) : null)));
 }

@@ -35,6 +35,7 @@ export function createActions(app) {
     },
     retryEdit: () => app.edit.retry(),
     refreshList: () => app.configurator.loadList(),
+    reloadConfigurator: () => { app.configurator.reload(); },
     /** @param {import('./store.js').Edit} edit @param {string} message */
     askHolder: (edit, message) => session().handover.askHolder(edit, message),
     /** @param {import('./store.js').Edit} edit */

@@ -6,11 +6,21 @@ import { normalizeConfigurator } from '../model.js';
 
 const NOT_FOUND = 'This configurator does not exist (any more).';
 
-/** @param {import('./context.js').App} app */
-export function createConfigurator(app) {
+/** The waits before the open configurator is read again when reading it failed for another reason than its absence. */
+const REREAD_DELAYS_MS = [1000, 2000, 4000];
+
+/**
+ * @param {import('./context.js').App} app
+ * @param {{rereadDelaysMs?: number[]}} [options]
+ */
+export function createConfigurator(app, { rereadDelaysMs = REREAD_DELAYS_MS } = {}) {
   const { state } = app;
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let reloadTimer;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let rereadTimer;
+  /** reads failed in a row: the next wait's index */
+  let failedReads = 0;
 
   /**
    * Loads the open configurator (again).
@@ -22,24 +32,42 @@ export function createConfigurator(app) {
     if (!id || !app.session) {
       return false;
     }
+    clearTimeout(rereadTimer);
     let read = false;
     try {
       const body = await app.session.api.configurator(id);
       if (state.route.configuratorId === id) {
-        state.view = normalizeConfigurator(body);
-        state.viewError = null;
+        Object.assign(state, { view: normalizeConfigurator(body), viewError: null, viewNotice: null });
+        failedReads = 0;
         read = true;
       }
     } catch (failure) {
-      const error = /** @type {Error} */ (failure);
       if (state.route.configuratorId === id) {
-        state.viewError = error instanceof ApiError && error.status === 404
-          ? NOT_FOUND
-          : `Could not load this configurator: ${error.message}`;
+        readFailed(/** @type {Error} */ (failure));
       }
     }
     app.render();
     return read;
+  }
+
+  /**
+   * Only a 404 says the configurator is gone. Any other failure (a proxy's 502, a moment offline) leaves what is
+   * shown, and what the user typed into it, in place: it is read again after each of the waits, then the user may
+   * try again.
+   * @param {Error} error
+   */
+  function readFailed(error) {
+    if (error instanceof ApiError && error.status === 404) {
+      Object.assign(state, { viewError: NOT_FOUND, viewNotice: null });
+      failedReads = 0;
+      return;
+    }
+    const wait = rereadDelaysMs[failedReads];
+    failedReads = wait === undefined ? 0 : failedReads + 1;
+    state.viewNotice = { message: error.message, retrying: wait !== undefined };
+    if (wait !== undefined) {
+      rereadTimer = setTimeout(reload, wait);
+    }
   }
 
   /** Loads it again soon: many changes in a row, one load. */
@@ -62,9 +90,9 @@ export function createConfigurator(app) {
       if (from && client) {
         client.unwatch(from).catch(() => {});
       }
-      state.view = null;
-      state.viewError = null;
-      state.locks = [];
+      clearTimeout(rereadTimer);
+      failedReads = 0;
+      Object.assign(state, { view: null, viewError: null, viewNotice: null, locks: [] });
       state.drafts.clear();
       state.draftBases.clear();
       if (!to || !client) {

@@ -62,7 +62,7 @@ export function createSignIn(app) {
     forgetSession(localStorage);
     session?.handover.close();
     app.session = null;
-    Object.assign(state, { auth: null, connection: 'idle', route: { view: 'home' }, configurators: null, view: null, locks: [], edit: null });
+    Object.assign(state, { auth: null, connection: 'idle', route: { view: 'home' }, configurators: null, view: null, viewNotice: null, locks: [], edit: null });
     state.drafts.clear();
     state.draftBases.clear();
     history.replaceState(null, '', '#/');
@@ -117,7 +117,8 @@ export function createSignIn(app) {
       }
     });
     const handover = installHandover({ client, state, render: app.render, toast: app.toast,
-      granted: (lock, forKey, asked) => app.edit.granted(lock, forKey, asked), retry: (edit) => app.edit.acquire(edit) });
+      granted: (lock, forKey, asked) => app.edit.granted(lock, forKey, asked), retry: (edit) => app.edit.acquire(edit),
+      sendPendingDeletes: () => app.writes.sendPendingDeletes() });
     app.session = { client, api, handover };
     on('resumed', (detail) => {
       if (detail.locks.length > 0 && !detail.reload) {

@@ -39,7 +39,9 @@
  * @property {{view: string, configuratorId?: number, itemId?: number, page?: string}} route
  * @property {import('../api.js').ConfiguratorSummary[] | null} configurators the home page's list (null: loading)
  * @property {import('../model.js').ConfiguratorView | null} view the open configurator
- * @property {string | null} viewError why it cannot be shown
+ * @property {string | null} viewError why it cannot be shown: it does not exist
+ * @property {{message: string, retrying: boolean} | null} viewNotice the open configurator could not be read (a
+ *   proxy's 502, a moment offline), and whether it is read again by itself; what was read before stays shown
  * @property {import('../editlock-client.js').Lock[]} locks every lock in the open configurator
  * @property {Edit | null} edit
  * @property {Map<string, string>} drafts what the user typed, by field, kept across redraws
@@ -62,6 +64,7 @@ export function initialState() {
     configurators: null,
     view: null,
     viewError: null,
+    viewNotice: null,
     locks: [],
     edit: null,
     drafts: new Map(),

@@ -8,19 +8,22 @@ import { createEditSession } from '../app/edit-session.js';
 import { EditlockClient } from '../editlock-client.js';
 import { lostReasonText } from '../model.js';
 import {
-  FakeSocket, FILTERS, MemoryStorage, connected as connectedTo, installFakeSockets, lockOf, removeFakeSockets, settled, until,
+  FakeSocket, FILTERS, MemoryStorage, connected as connectedTo, deferred, installFakeSockets, lockOf, removeFakeSockets, settled, until,
 } from './support/scripted-server.js';
 
 function connected(userName = 'Tom') {
   return connectedTo({ token: 'jwt', requestTimeoutMs: 1000 }, { resumeToken: 'r', userName });
 }
 
-/** handover.js installed on `client`, with the app's state, toasts, redraws and grants handed on recorded. */
-function handoverOn(client) {
+/**
+ * handover.js installed on `client`, with the app's state, toasts, redraws and grants handed on recorded;
+ * `sendPendingDeletes` as writes.js would (none by default).
+ */
+function handoverOn(client, { sendPendingDeletes = () => [] } = {}) {
   const app = { state: { edit: null }, toasts: [], renders: 0, granted: [] };
   app.handover = installHandover({
     client, state: app.state, render: () => { app.renders += 1; }, toast: (text, kind) => app.toasts.push({ text, kind }),
-    granted: (lock, forKey, asked) => app.granted.push({ lock, forKey, asked }), retry: () => {},
+    granted: (lock, forKey, asked) => app.granted.push({ lock, forKey, asked }), retry: () => {}, sendPendingDeletes,
   });
   return app;
 }
@@ -274,6 +277,25 @@ describe('the demo\u2019s take-over and waiting part', () => {
     assert.equal(app.state.handover.asked, null);
   });
 
+  it('a hand-over says so in the tab that asked, not in the user\u2019s tabs showing other pages', async (t) => {
+    const { client, socket } = await connected('Sara');
+    const askingTab = handoverOn(client);
+    closeAfter(t, client, askingTab);
+    askingTab.state.edit = { ...EDIT, blockedBy: { name: 'Tom', userId: '8', resource: FILTERS } };
+    const asking = askingTab.handover.askHolder(askingTab.state.edit);
+    await socket.answer('request-takeover', (frame) => ['takeover-pending', {
+      resource: frame.data.resource, deadline: new Date(Date.now() + 30_000).toISOString() }]);
+    await asking;
+    const otherTab = handoverOn(client); // every tab of the user hears of the grant
+    closeAfter(t, client, otherTab);
+    otherTab.state.edit = { key: 'item:6:filters', resource: { ...FILTERS, itemId: 6 }, status: 'editing' };
+
+    socket.push('takeover-granted', { lock: lockOf(31) });
+
+    assert.deepEqual(askingTab.toasts.map((toast) => toast.text), ['The page was handed over to you.']);
+    assert.deepEqual(otherTab.toasts, [], 'a tab on another page has nothing to say');
+  });
+
   it('a refusal naming another lock of the same holder asks for that one; naming someone else shows who is in the way', async (t) => {
     const { client, socket } = await connected('Sara');
     const app = handoverOn(client);
@@ -372,6 +394,36 @@ describe('the demo\u2019s take-over and waiting part', () => {
       await socket.answer('answer-takeover', () => ['takeover-answered', { resource: FILTERS, accept: true }]);
       await answered;
       assert.equal(lostReasonText('taken-over', app.handover.takenOver('item:5:filters')), 'You handed this page over to Omar.');
+      client.close();
+    });
+
+    it('Hand over sends the deletes waiting for their Undo first, and answers once they are answered', async () => {
+      const { client, socket } = await connected();
+      const deleted = deferred();
+      let sent = 0;
+      const app = handoverOn(client, { sendPendingDeletes: () => { sent += 1; return [deleted.promise]; } });
+      await askedForFilters(app, client, socket);
+
+      const answered = app.handover.answer(true);
+      await settled();
+      assert.equal(sent, 1, 'the deletes went out');
+      assert.equal(socket.sent.filter((f) => f.event === 'answer-takeover').length, 0, 'not handed over while a delete needs the lock');
+      deleted.resolve(true);
+      await socket.answer('answer-takeover', () => ['takeover-answered', { resource: FILTERS, accept: true }]);
+      await answered;
+      client.close();
+    });
+
+    it('Keep sends no delete: the page and its Undo stay the user\u2019s', async () => {
+      const { client, socket } = await connected();
+      let sent = 0;
+      const app = handoverOn(client, { sendPendingDeletes: () => { sent += 1; return []; } });
+      await askedForFilters(app, client, socket);
+
+      const answered = app.handover.answer(false);
+      await socket.answer('answer-takeover', () => ['takeover-answered', { resource: FILTERS, accept: false }]);
+      await answered;
+      assert.equal(sent, 0);
       client.close();
     });
 

@@ -1,0 +1,64 @@
+// End-to-end: one failed read of the open configurator (a 502 from a proxy, a moment offline) leaves the page
+// being edited, and what was typed into it, in place; the configurator is read again by itself.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startServer } from './server.js';
+import { User, screenshot, waitForStatus } from './browser.js';
+
+/** A configurator with one item, made over REST; returns the hash of the item's filters page. */
+async function setUp(baseUrl) {
+  const login = await fetch(`${baseUrl}/api/auth/demo-login`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ userId: 'setup', name: 'Setup' }),
+  });
+  const { token } = await login.json();
+  const post = async (url, body) => (await fetch(`${baseUrl}${url}`, {
+    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body),
+  })).json();
+  const configurator = await post('/api/configurators', { name: 'Proxy bike' });
+  const item = await post(`/api/configurators/${configurator.id}/items`, { name: 'Frame' });
+  return `#/c/${configurator.id}/items/${item.id}/filters`;
+}
+
+describe('a failed read of the open configurator', { timeout: 120_000 }, () => {
+  let server;
+  let tom;
+
+  before(async () => {
+    server = await startServer();
+    tom = await new User('Tom', server.baseUrl).launch();
+    await tom.signIn();
+  });
+
+  after(async () => {
+    await tom?.close();
+    await server?.stop();
+  });
+
+  it('keeps the page being edited and the unsaved change, says so, and reads the configurator again', async () => {
+    const page = tom.page;
+    await page.evaluate((hash) => { location.hash = hash; }, await setUp(server.baseUrl));
+    await waitForStatus(page, 'editing');
+    await page.fill('[data-testid=add-entry] input', 'frame.size >= 54');
+    await page.click('[data-testid=add-entry] button[type=submit]');
+    await page.locator('[data-testid=entry] input[value="frame.size >= 54"]').waitFor();
+    await page.locator('[data-testid=entry] input').first().fill('frame.size >= 56'); // not saved
+
+    let failed = 0;
+    await page.route(/\/api\/configurators\/\d+$/, (route) => (route.request().method() === 'GET' && failed++ === 0
+      ? route.fulfill({ status: 502, body: 'bad gateway' })
+      : route.continue()));
+    await page.fill('[data-testid=add-entry] input', 'frame.color != "pink"');
+    await page.click('[data-testid=add-entry] button[type=submit]'); // saved; the read after it gets the 502
+
+    const notice = page.locator('[data-testid=view-notice]');
+    await notice.waitFor();
+    assert.match(await notice.textContent(), /Could not load the latest version of this configurator\. The server answered 502\. Trying again/);
+    await screenshot(page, 'tom-read-failed-once');
+    assert.equal(await page.locator('[data-testid=empty-state]').count(), 0, 'no "Not found"');
+    await waitForStatus(page, 'editing', 1_000);
+    await notice.waitFor({ state: 'detached' }); // read again a second later
+    await page.locator('[data-testid=entry] input[value="frame.color != \\"pink\\""]').waitFor();
+    assert.equal(await page.locator('[data-testid=entry] input').first().inputValue(), 'frame.size >= 56', 'the unsaved change is kept');
+  });
+});
