@@ -240,8 +240,15 @@ public class SessionLifecycle {
         return dropped.values().stream().map(Dropped::session).toList();
     }
 
-    /** The server ends the socket (ping timeout, the node stops): that counts as a drop. */
+    /**
+     * The server ends the socket (ping timeout, the node stops): that counts as a drop. Not a socket its
+     * client closed already, whose end is still being handled (a request of it is in hand): its client's
+     * close says how it ends (docs/protocol.md §5), a 1000 releasing at once.
+     */
     public void closeByServer(SocketSession session, CloseReason reason) {
+        if (!session.connection().isOpen()) {
+            return;
+        }
         session.closedByServer(true);
         session.connection().close(reason).subscribe().with(ignored -> {}, failure -> {});
     }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.catalog.ConfiguratorStore;
+import io.editlock.protocol.CloseReasons;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.PipelinedRedis;
 import io.editlock.support.DemoLogin;
@@ -53,6 +54,12 @@ class DropDuringLockRequestTest {
     @Inject
     LockKeys keys;
 
+    @Inject
+    SessionRegistry registry;
+
+    @Inject
+    SessionLifecycle lifecycle;
+
     @Test
     void aGrantMadeAfterItsSocketDroppedComesBackWithTheResume() {
         long held = Fixtures.configurator(store);
@@ -89,6 +96,46 @@ class DropDuringLockRequestTest {
             assertTrue(keptBy(asked, next.socketId()), "the late grant is the new socket's");
             assertFalse(keptBy(asked, droppedSocket), "and no longer the dropped socket's");
         }
+    }
+
+    /**
+     * A socket its client closed with 1000 while a request of it was in hand is still being ended when the
+     * server ends every socket (a node stop, a sweep): its end is its client's, released at once, not a
+     * drop kept for the grace period.
+     */
+    @Test
+    void aSocketItsClientClosedIsNotTurnedIntoADropByTheServer() {
+        long asked = Fixtures.configurator(store);
+        TestUser sara = DemoLogin.user("Sara");
+        WsClient done = WsClient.connect(base, sara.token());
+        done.welcome();
+        SocketSession session = registry.find(done.socketId()).orElseThrow();
+
+        CompletableFuture<Void> gate = new CompletableFuture<>();
+        AtomicBoolean reached = new AtomicBoolean();
+        ScriptHooks.install(redis).beforeNext("acquire_lock", () -> {
+            reached.set(true);
+            return Uni.createFrom().completionStage(gate);
+        });
+        done.send("lock-configurator", Map.of("configuratorId", asked));
+        await("the lock request is in hand").atMost(Duration.ofSeconds(10)).untilTrue(reached);
+        done.closeCleanly();
+        await("the close reached the server")
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> !session.connection().isOpen());
+
+        lifecycle.closeByServer(session, CloseReasons.NODE_STOPPING);
+        gate.complete(null);
+
+        await("the socket's end is handled")
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> registry.find(done.socketId()).isEmpty());
+        assertFalse(
+                lifecycle.droppedSessions().contains(session),
+                "a socket its client closed with 1000 is not kept for a resume");
+        await("its late grant is released at once")
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> !keptBy(asked, done.socketId()));
     }
 
     /** Whether the socket keeps a lock of the configurator, by the store's own record. */
