@@ -2,16 +2,22 @@ package io.editlock.catalog;
 
 import java.time.Instant;
 import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /** A configurator with its whole content: the item tree with every page's entries, and its variables. */
 public record ConfiguratorTree(
-        long id, String name, Instant createdAt, String createdBy, List<Node> items, List<Entry.Variable> variables) {
+        long id,
+        String name,
+        Instant createdAt,
+        @Schema(nullable = true) String createdBy,
+        List<Node> items,
+        List<Entry.Variable> variables) {
 
     /** An item with its pages and the items below it; every list is ordered by id. */
     public record Node(
             long id,
             String name,
-            Long parentItemId,
+            @Schema(nullable = true) Long parentItemId,
             List<Entry.Filter> filters,
             List<Entry.Dependency> dependencies,
             List<Entry.AttributeValue> attributeValues,

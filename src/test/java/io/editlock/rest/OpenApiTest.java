@@ -230,7 +230,12 @@ class OpenApiTest {
 
     /** A field the server sends as null is documented so: a strict client generated from the document reads it. */
     @ParameterizedTest(name = "{0}.{1}")
-    @CsvSource({"Item, parentItemId, integer", "Configurator, createdBy, string"})
+    @CsvSource({
+        "Item, parentItemId, integer",
+        "Configurator, createdBy, string",
+        "Node, parentItemId, integer",
+        "ConfiguratorTree, createdBy, string"
+    })
     void aFieldThatMayBeNullSaysSo(String type, String field, String itsType) {
         Object declared = openApi().get("components.schemas." + type + ".properties." + field + ".type");
         assertEquals(List.of(itsType, "null"), declared, type + "." + field + " is " + itsType + " or null");
