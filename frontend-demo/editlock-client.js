@@ -511,9 +511,14 @@ export class EditlockClient extends EventTarget {
     }
     try {
       if (this.#resumeToken && this.welcome && this.#keepsSomething()) {
+        // While a reconnect still resumes, what this client holds may be the new socket's already (re-taken
+        // after a refused resume) or still the old one's: the next page presents both, newest first.
+        const recovering = this.#link?.recovering;
+        const resumeTokens = [...new Set([recovering, ...this.#interruptedTokens, this.#resumeToken])]
+          .filter((token) => typeof token === 'string');
         storage.setItem(this.options.resumeStorageKey, JSON.stringify({
-          resumeToken: this.#resumeToken, userId: this.welcome.userId, at: Date.now(), waiting: [...this.waiting.keys()],
-          takeovers: [...this.takeovers.values()],
+          resumeToken: resumeTokens[0], resumeTokens, userId: this.welcome.userId, at: Date.now(),
+          waiting: [...this.waiting.keys()], takeovers: [...this.takeovers.values()],
         }));
       } else {
         storage.removeItem(this.options.resumeStorageKey);
@@ -1278,7 +1283,7 @@ export class EditlockClient extends EventTarget {
       return;
     }
     this.#heldBackRequests = [];
-    const resumed = await this.#resume([remembered.resumeToken], link, this.options.reloadResumeRetryDelaysMs);
+    const resumed = await this.#resume(remembered.resumeTokens, link, this.options.reloadResumeRetryDelaysMs);
     if (this.#link !== link) {
       return;
     }
@@ -1300,8 +1305,9 @@ export class EditlockClient extends EventTarget {
 
   /**
    * @param {string} userId
-   * @returns {{resumeToken: string, waiting: string[], takeovers: Takeover[]} | null} what the page before kept
-   *   for this user (its resume token, the lines it waited in, its take-over requests), taken out of storage
+   * @returns {{resumeTokens: string[], waiting: string[], takeovers: Takeover[]} | null} what the page before
+   *   kept for this user (its resume tokens, newest first, the lines it waited in, its take-over requests),
+   *   taken out of storage
    */
   #takeRemembered(userId) {
     const storage = this.options.resumeStorage;
@@ -1315,10 +1321,14 @@ export class EditlockClient extends EventTarget {
       if (!fresh || typeof saved.resumeToken !== 'string') {
         return null;
       }
+      const tokens = Array.isArray(saved.resumeTokens)
+        ? saved.resumeTokens.filter((/** @type {unknown} */ token) => typeof token === 'string')
+        : [];
+      const resumeTokens = tokens.length > 0 ? tokens : [saved.resumeToken];
       const waiting = Array.isArray(saved.waiting) ? saved.waiting.filter((/** @type {unknown} */ key) => typeof key === 'string') : [];
       const takeovers = Array.isArray(saved.takeovers) ? saved.takeovers.filter((/** @type {any} */ takeover) => takeover
         && typeof takeover.deadline === 'string' && takeover.resource && typeof takeover.resource.type === 'string') : [];
-      return { resumeToken: saved.resumeToken, waiting, takeovers };
+      return { resumeTokens, waiting, takeovers };
     } catch {
       return null;
     }

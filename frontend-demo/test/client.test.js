@@ -427,6 +427,32 @@ describe('EditlockClient', () => {
     before.close();
   });
 
+  it('a page reloaded while the resume after a long drop is still retried presents the new socket\u2019s token first', async () => {
+    const storage = new MemoryStorage();
+    const { client: before, socket } = await holdingFilters({ resumeStorage: storage, resumeRetryDelaysMs: [60_000] });
+    socket.drop();
+    const second = await until(() => FakeSocket.all[1]);
+    second.welcome('resume-2');
+    await second.answer('resume', () => ['error', { code: 'RESUME_FAILED', message: 'keeps nothing' }]);
+    await second.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(17), released: [] }]);
+    await until(() => before.state === 'open');
+    before.rememberForReload(); // the re-taken lock is the new socket's now, the retries still wait
+
+    const after = new EditlockClient({
+      token: 'jwt', url: 'ws://test/locking', activityTarget: null, closeOnPageHide: false, resumeStorage: storage,
+      reloadResumeRetryDelaysMs: [10], requestTimeoutMs: 1000,
+    });
+    const ready = after.connect();
+    const third = await until(() => FakeSocket.all[2]);
+    third.welcome('resume-3');
+    const resume = await third.answer('resume', () => ['resumed', { locks: [lockOf(17)] }]);
+    await ready;
+    assert.equal(resume.data.resumeToken, 'resume-2', 'the socket that holds the page now');
+    assert.equal(after.heldLock(FILTERS).token, 17);
+    after.close();
+    before.close();
+  });
+
   it('remembers nothing without locks, nor another user\u2019s token, and forgets on close', async () => {
     const storage = new MemoryStorage();
     const { client } = await connected({ resumeStorage: storage });
