@@ -20,6 +20,8 @@ const PAGE_OPENS_WITHIN_MS = 15_000;
 
 /** Where a tab keeps its take-over requests over a reload, with the page each was made for (beside the client's resume token). */
 const ASKED_STORAGE_KEY = 'editlock-demo.asked';
+/** The BroadcastChannel on which a tab that answered a take-over request tells the user's other tabs. */
+const ANSWERS_CHANNEL = 'editlock-demo.takeover-answers';
 
 /** @typedef {import('./app/store.js').State} State */
 /** @typedef {import('./app/store.js').Edit} Edit */
@@ -231,6 +233,39 @@ export function installHandover(app) {
       render();
     }
   });
+  // Every tab of the holder that shows the page is asked, and the server tells none of them of an answer
+  // given in another (docs/protocol.md §13): the tab that answers tells the others, which put the question away.
+  const answers = typeof BroadcastChannel === 'function' ? new BroadcastChannel(ANSWERS_CHANNEL) : null;
+  /** @type {any} */ (answers)?.unref?.(); // Node (the tests): a channel must not keep the process running
+  if (answers) {
+    answers.onmessage = (/** @type {MessageEvent} */ { data }) => {
+      if (!data || data.userId !== client.welcome?.userId) {
+        return;
+      }
+      const sameRequest = (/** @type {HandoverState['request']} */ request) => Boolean(request)
+        && resourceKey(/** @type {any} */ (request).resource) === data.key && /** @type {any} */ (request).deadline === data.deadline;
+      if (sameRequest(requestsForClosedPages.get(data.key) || null)) {
+        requestsForClosedPages.delete(data.key);
+      }
+      const asked = askedOfUs.get(data.key);
+      if (asked) {
+        asked.handedOver = data.accept === true;
+      }
+      if (sameRequest(handover.request)) {
+        handover.request = null;
+        tick();
+        render();
+      }
+    };
+  }
+  /** @param {object} answer */
+  const tellOtherTabs = (answer) => {
+    try {
+      answers?.postMessage(answer);
+    } catch {
+      // closed (signed out): no tab of this user is left to tell
+    }
+  };
   on('takeover-requested', (detail) => {
     // Every socket of the holder is asked; the dialog belongs where the page is held and open (the tab
     // editing it). Other tabs need none: the answer of one is the user's.
@@ -450,6 +485,7 @@ export function installHandover(app) {
         if (asked) {
           asked.handedOver = accept;
         }
+        tellOtherTabs({ userId: client.welcome?.userId, key: resourceKey(request.resource), deadline: request.deadline, accept });
         if (accept) {
           // As when leaving the page: the deletes waiting for their Undo go out while our lock still fences them.
           await Promise.allSettled(app.sendPendingDeletes?.() ?? []);
@@ -507,6 +543,7 @@ export function installHandover(app) {
       }
       askedOfUs.clear();
       requestsForClosedPages.clear();
+      answers?.close();
       tick();
     },
   };

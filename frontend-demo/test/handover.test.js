@@ -427,6 +427,23 @@ describe('the demo\u2019s take-over and waiting part', () => {
       client.close();
     });
 
+    it('an answer given in one tab puts the question away in the user’s other tabs showing the page', async () => {
+      const { client, socket } = await connected();
+      const answering = handoverOn(client);
+      const other = handoverOn(client); // the same user's other tab: it hears the same request
+      other.state.edit = { key: 'item:5:filters', resource: FILTERS, status: 'editing' };
+      await askedForFilters(answering, client, socket);
+      assert.ok(other.state.handover.request, 'both tabs ask');
+
+      const answered = answering.handover.answer(false);
+      await socket.answer('answer-takeover', () => ['takeover-answered', { resource: FILTERS, accept: false }]);
+      await answered;
+      await until(() => other.state.handover.request === null);
+      answering.handover.close();
+      other.handover.close();
+      client.close();
+    });
+
     it('goes when its consent window is over (another tab may have answered: this one hears nothing of it)', async () => {
       const { client, socket } = await connected();
       const app = handoverOn(client);
