@@ -14,19 +14,15 @@ import io.editlock.support.DemoLogin;
 import io.editlock.support.DemoLogin.TestUser;
 import io.editlock.support.Fixtures;
 import io.editlock.support.ScriptHooks;
+import io.editlock.support.StoreLocks;
 import io.editlock.support.WsClient;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.smallrye.mutiny.Uni;
-import io.vertx.mutiny.redis.client.Command;
-import io.vertx.mutiny.redis.client.Response;
 import jakarta.inject.Inject;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -71,14 +67,9 @@ class DropDuringLockRequestTest {
         String resumeToken = dropped.resumeToken();
         String droppedSocket = dropped.socketId();
 
-        CompletableFuture<Void> gate = new CompletableFuture<>();
-        AtomicBoolean reached = new AtomicBoolean();
-        ScriptHooks.install(redis).beforeNext("acquire_lock", () -> {
-            reached.set(true);
-            return Uni.createFrom().completionStage(gate);
-        });
+        ScriptHooks.Gate gate = ScriptHooks.install(redis).holdNext("acquire_lock");
         dropped.send("lock-configurator", Map.of("configuratorId", asked));
-        await("the lock request is in hand").atMost(Duration.ofSeconds(10)).untilTrue(reached);
+        gate.awaitReached();
         dropped.drop();
 
         try (WsClient next = WsClient.connect(base, sara.token())) {
@@ -88,13 +79,13 @@ class DropDuringLockRequestTest {
                     "RESUME_FAILED",
                     early.path("data").path("code").asText(),
                     "the old socket is not gone while its request is in hand: " + early);
-            gate.complete(null);
+            gate.open();
 
             JsonNode resumed = next.resumeOnceDropNoted(resumeToken);
             assertEquals("resumed", resumed.path("event").asText(), resumed.toString());
             assertEquals(2, resumed.path("data").path("locks").size(), "both locks come back: " + resumed);
-            assertTrue(keptBy(asked, next.socketId()), "the late grant is the new socket's");
-            assertFalse(keptBy(asked, droppedSocket), "and no longer the dropped socket's");
+            assertTrue(StoreLocks.keptBy(data, keys, asked, next.socketId()), "the late grant is the new socket's");
+            assertFalse(StoreLocks.keptBy(data, keys, asked, droppedSocket), "and no longer the dropped socket's");
         }
     }
 
@@ -111,21 +102,16 @@ class DropDuringLockRequestTest {
         done.welcome();
         SocketSession session = registry.find(done.socketId()).orElseThrow();
 
-        CompletableFuture<Void> gate = new CompletableFuture<>();
-        AtomicBoolean reached = new AtomicBoolean();
-        ScriptHooks.install(redis).beforeNext("acquire_lock", () -> {
-            reached.set(true);
-            return Uni.createFrom().completionStage(gate);
-        });
+        ScriptHooks.Gate gate = ScriptHooks.install(redis).holdNext("acquire_lock");
         done.send("lock-configurator", Map.of("configuratorId", asked));
-        await("the lock request is in hand").atMost(Duration.ofSeconds(10)).untilTrue(reached);
+        gate.awaitReached();
         done.closeCleanly();
         await("the close reached the server")
                 .atMost(Duration.ofSeconds(10))
                 .until(() -> !session.connection().isOpen());
 
         lifecycle.closeByServer(session, CloseReasons.NODE_STOPPING);
-        gate.complete(null);
+        gate.open();
 
         await("the socket's end is handled")
                 .atMost(Duration.ofSeconds(10))
@@ -135,17 +121,6 @@ class DropDuringLockRequestTest {
                 "a socket its client closed with 1000 is not kept for a resume");
         await("its late grant is released at once")
                 .atMost(Duration.ofSeconds(5))
-                .until(() -> !keptBy(asked, done.socketId()));
-    }
-
-    /** Whether the socket keeps a lock of the configurator, by the store's own record. */
-    private boolean keptBy(long c, String socketId) {
-        Response locks = data.execute(Command.HVALS, keys.locks(c)).await().atMost(Duration.ofSeconds(5));
-        for (Response lock : locks) {
-            if (lock.toString().contains("\"" + socketId + "\"")) {
-                return true;
-            }
-        }
-        return false;
+                .until(() -> !StoreLocks.keptBy(data, keys, asked, done.socketId()));
     }
 }

@@ -12,6 +12,7 @@ import io.editlock.support.DemoLogin.TestUser;
 import io.editlock.support.Fixtures;
 import io.editlock.support.FrozenRedis;
 import io.editlock.support.ScriptHooks;
+import io.editlock.support.StoreLocks;
 import io.editlock.support.WsClient;
 import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -100,7 +101,7 @@ class ResumeAfterUnavailableTest {
             if (renewBeforeRetry) {
                 await("the late move has moved the lock to the new socket")
                         .atMost(Duration.ofSeconds(10))
-                        .until(() -> keptBy(c, next.socketId()));
+                        .until(() -> StoreLocks.keptBy(data, keys, c, next.socketId()));
                 renewer.renewAll().await().atMost(Duration.ofSeconds(10));
             }
 
@@ -114,17 +115,6 @@ class ResumeAfterUnavailableTest {
             JsonNode unlocked = next.request("unlock-variables", Map.of("configuratorId", c));
             assertEquals("lock-released", unlocked.path("event").asText(), "the new socket holds it: " + unlocked);
         }
-    }
-
-    /** Whether the socket keeps a lock of the configurator, by the store's own record. */
-    private boolean keptBy(long c, String socketId) {
-        Response locks = data.execute(Command.HVALS, keys.locks(c)).await().atMost(Duration.ofSeconds(5));
-        for (Response lock : locks) {
-            if (lock.toString().contains("\"" + socketId + "\"")) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private void awaitDropped(String resumeToken) {

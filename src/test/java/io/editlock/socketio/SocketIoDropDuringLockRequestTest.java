@@ -1,6 +1,5 @@
 package io.editlock.socketio;
 
-import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -12,13 +11,9 @@ import io.editlock.support.ScriptHooks;
 import io.editlock.support.WsClient;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import java.net.URI;
-import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -47,14 +42,9 @@ class SocketIoDropDuringLockRequestTest {
         dropped.post("42/locking,1[\"lock-variables\",{\"configuratorId\":" + held + "}]");
         dropped.pollUntil(received -> received.stream().anyMatch(packet -> packet.startsWith("43/locking,1")));
 
-        CompletableFuture<Void> gate = new CompletableFuture<>();
-        AtomicBoolean reached = new AtomicBoolean();
-        ScriptHooks.install(redis).beforeNext("acquire_lock", () -> {
-            reached.set(true);
-            return Uni.createFrom().completionStage(gate);
-        });
+        ScriptHooks.Gate gate = ScriptHooks.install(redis).holdNext("acquire_lock");
         dropped.post("42/locking,2[\"lock-configurator\",{\"configuratorId\":" + asked + "}]");
-        await("the lock request is in hand").atMost(Duration.ofSeconds(10)).untilTrue(reached);
+        gate.awaitReached();
         dropped.post("1"); // the engine's close: a drop
 
         try (WsClient next = WsClient.connect(base, sara.token())) {
@@ -64,7 +54,7 @@ class SocketIoDropDuringLockRequestTest {
                     "RESUME_FAILED",
                     early.path("data").path("code").asText(),
                     "the old socket is not gone while its request is in hand: " + early);
-            gate.complete(null);
+            gate.open();
 
             JsonNode resumed = next.resumeOnceDropNoted(dropped.resumeToken);
             assertEquals("resumed", resumed.path("event").asText(), resumed.toString());

@@ -1,5 +1,7 @@
 package io.editlock.support;
 
+import static org.awaitility.Awaitility.await;
+
 import io.editlock.redis.LuaScript;
 import io.editlock.redis.PipelinedRedis;
 import io.editlock.redis.ScriptExecutor;
@@ -7,9 +9,12 @@ import io.quarkus.test.junit.QuarkusMock;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.vertx.mutiny.redis.client.Response;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiPredicate;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -69,6 +74,37 @@ public final class ScriptHooks extends ScriptExecutor {
      */
     public void afterNext(String scriptName, Supplier<Uni<Void>> action) {
         after.put(scriptName, action);
+    }
+
+    /**
+     * The next run of the script waits in the server until the returned gate opens: what the server does
+     * meanwhile (a close, a resume) finds that request in hand.
+     */
+    public Gate holdNext(String scriptName) {
+        Gate gate = new Gate();
+        beforeNext(scriptName, () -> {
+            gate.reached.set(true);
+            return Uni.createFrom().completionStage(gate.opened);
+        });
+        return gate;
+    }
+
+    /** A script run held back by {@link #holdNext}. */
+    public static final class Gate {
+        private final AtomicBoolean reached = new AtomicBoolean();
+        private final CompletableFuture<Void> opened = new CompletableFuture<>();
+
+        /** Returns once the run is held back: the request that makes it is in hand. */
+        public void awaitReached() {
+            await("the script's run is held back")
+                    .atMost(Duration.ofSeconds(10))
+                    .untilTrue(reached);
+        }
+
+        /** Lets the run go out. */
+        public void open() {
+            opened.complete(null);
+        }
     }
 
     /** As {@link #beforeNext(String, Supplier)}, for an action that blocks: it runs on a worker thread. */
