@@ -4,20 +4,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startServer } from './server.js';
+import { configuratorWithItems } from './scene.js';
 import { User, screenshot, waitForStatus } from './browser.js';
 
 /** A configurator with one item, made over REST; returns the hash of the item's filters page. */
 async function setUp(baseUrl) {
-  const login = await fetch(`${baseUrl}/api/auth/demo-login`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ userId: 'setup', name: 'Setup' }),
-  });
-  const { token } = await login.json();
-  const post = async (url, body) => (await fetch(`${baseUrl}${url}`, {
-    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body),
-  })).json();
-  const configurator = await post('/api/configurators', { name: 'Proxy bike' });
-  const item = await post(`/api/configurators/${configurator.id}/items`, { name: 'Frame' });
-  return `#/c/${configurator.id}/items/${item.id}/filters`;
+  return (await configuratorWithItems(baseUrl, 'Proxy bike', ['Frame'])).hashes[0];
 }
 
 describe('a failed read of the open configurator', { timeout: 120_000 }, () => {

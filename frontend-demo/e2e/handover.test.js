@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startServer } from './server.js';
+import { configuratorWithItems } from './scene.js';
 import { User, screenshot, waitForStatus } from './browser.js';
 import { consentSentinel, graceSentinel } from './sentinels.js';
 
@@ -17,22 +18,9 @@ async function bannerText(page) {
   return (await page.locator('[data-testid=lock-banner]').textContent()).replace(/\s+/g, ' ').trim();
 }
 
-/** A configurator with one item, made over REST; returns the hash of each item's filters page. */
+/** A configurator of its own with one item per name, made over REST; returns the hash of each item's filters page. */
 async function setUp(baseUrl, items) {
-  const login = await fetch(`${baseUrl}/api/auth/demo-login`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ userId: 'setup', name: 'Setup' }),
-  });
-  const { token } = await login.json();
-  const post = async (url, body) => (await fetch(`${baseUrl}${url}`, {
-    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body),
-  })).json();
-  const configurator = await post('/api/configurators', { name: 'Handover bike' });
-  const hashes = [];
-  for (const name of items) {
-    const item = await post(`/api/configurators/${configurator.id}/items`, { name });
-    hashes.push(`#/c/${configurator.id}/items/${item.id}/filters`);
-  }
-  return hashes;
+  return (await configuratorWithItems(baseUrl, 'Handover bike', items)).hashes;
 }
 
 /** The locks held in the configurator of `hash`, as GET …/locks lists them: `[{resource, ownerUserName}]`. */

@@ -5,24 +5,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startServer } from './server.js';
+import { configuratorWithItems } from './scene.js';
 import { User, screenshot, waitForStatus } from './browser.js';
 
 /** A configurator with one item per name, made over REST; returns the hash of each item's filters page, and the API login. */
-async function setUp(baseUrl, items) {
-  const login = await fetch(`${baseUrl}/api/auth/demo-login`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ userId: 'setup', name: 'Setup' }),
-  });
-  const { token } = await login.json();
-  const post = async (url, body) => (await fetch(`${baseUrl}${url}`, {
-    method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body),
-  })).json();
-  const configurator = await post('/api/configurators', { name: 'Keyboard bike' });
-  const hashes = [];
-  for (const name of items) {
-    const item = await post(`/api/configurators/${configurator.id}/items`, { name });
-    hashes.push(`#/c/${configurator.id}/items/${item.id}/filters`);
-  }
-  return { hashes, token };
+function setUp(baseUrl, items) {
+  return configuratorWithItems(baseUrl, 'Keyboard bike', items);
 }
 
 /** The filters saved for the item of `hash`, as the server has them. */
