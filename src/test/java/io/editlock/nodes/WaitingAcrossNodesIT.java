@@ -337,6 +337,37 @@ class WaitingAcrossNodesIT {
     }
 
     /**
+     * §13: the schedule of take-over deadlines is one key, which a Redis Cluster shard can lose alone. A
+     * request that stood then is still ended at its deadline: the nodes that find the loss put its deadline
+     * back on the schedule.
+     */
+    @Test
+    void aTakeOverWhoseDeadlineScheduleWasLostIsStillDecidedAtItsDeadline() throws IOException {
+        long[] ids = configuratorWithItem(nodeA);
+        long item = ids[1];
+        List<WsClient> all = new ArrayList<>();
+        try {
+            WsClient holder = connect(all, nodeA, "holder-lost", "Hana");
+            WsClient asker = connect(all, nodeB, "asker-lost", "Abe");
+            holder.request("lock-item-subresource", page(item));
+            JsonNode pending = asker.request("request-takeover", resource(item));
+            assertEquals("takeover-pending", pending.path("event").asText(), pending.toString());
+            holder.awaitEvent("takeover-requested");
+
+            assertEquals(":2", RedisAdmin.command(redis, "DEL", "editlock:takeover-deadlines", "editlock:store-mark"));
+
+            JsonNode handed = asker.awaitEvent(
+                    frame -> frame.path("event").asText().equals("takeover-granted"), CONSENT.plusSeconds(10));
+            assertEquals(
+                    "Abe",
+                    handed.path("data").path("lock").path("ownerUserName").asText(),
+                    handed.toString());
+        } finally {
+            all.forEach(WsClient::close);
+        }
+    }
+
+    /**
      * §14: a user leaves the line when their last waiting socket went. A socket of a node that died
      * is known gone once its node stopped vouching for it (two leases after its last renewal): the
      * page then goes past it to the next in line, not to someone who can never use it.
