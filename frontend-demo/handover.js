@@ -233,6 +233,14 @@ export function installHandover(app) {
       render();
     }
   });
+  /**
+   * The requests answered, here or in another tab of the user, by page and deadline: a resume tells of a
+   * standing request again (docs/protocol.md §5), also of one whose answer was still on its way, and a
+   * question answered must not come back.
+   * @type {Set<string>}
+   */
+  const answered = new Set();
+  const answerOf = (/** @type {string} */ key, /** @type {string} */ deadline) => `${key}|${deadline}`;
   // Every tab of the holder that shows the page is asked, and the server tells none of them of an answer
   // given in another (docs/protocol.md §13): the tab that answers tells the others, which put the question away.
   const answers = typeof BroadcastChannel === 'function' ? new BroadcastChannel(ANSWERS_CHANNEL) : null;
@@ -247,10 +255,7 @@ export function installHandover(app) {
       if (sameRequest(requestsForClosedPages.get(data.key) || null)) {
         requestsForClosedPages.delete(data.key);
       }
-      const asked = askedOfUs.get(data.key);
-      if (asked) {
-        asked.handedOver = data.accept === true;
-      }
+      answered.add(answerOf(data.key, data.deadline));
       if (sameRequest(handover.request)) {
         handover.request = null;
         tick();
@@ -270,7 +275,7 @@ export function installHandover(app) {
     // Every socket of the holder is asked; the dialog belongs where the page is held and open (the tab
     // editing it). Other tabs need none: the answer of one is the user's.
     const key = resourceKey(detail.resource);
-    if (!client.heldLock(detail.resource)) {
+    if (!client.heldLock(detail.resource) || answered.has(answerOf(key, detail.deadline))) {
       return;
     }
     askedOfUs.set(key, { byUserName: detail.byUserName, handedOver: false });
@@ -485,12 +490,13 @@ export function installHandover(app) {
         if (asked) {
           asked.handedOver = accept;
         }
+        answered.add(answerOf(resourceKey(request.resource), request.deadline));
         tellOtherTabs({ userId: client.welcome?.userId, key: resourceKey(request.resource), deadline: request.deadline, accept });
         if (accept) {
           // As when leaving the page: the deletes waiting for their Undo go out while our lock still fences them.
           await Promise.allSettled(app.sendPendingDeletes?.() ?? []);
         }
-        await client.answerTakeover(request.resource, accept).catch((failure) => toast(failure.message, 'error'));
+        await client.answerTakeover(request.resource, accept).catch((failure) => toast(answerFailureText(failure), 'error'));
       }
     },
     /**
@@ -543,10 +549,29 @@ export function installHandover(app) {
       }
       askedOfUs.clear();
       requestsForClosedPages.clear();
+      answered.clear();
       answers?.close();
       tick();
     },
   };
+}
+
+/**
+ * Why an answer to a take-over request did not get through, in the user's words.
+ * @param {any} failure
+ * @returns {string}
+ */
+export function answerFailureText(failure) {
+  switch (failure && failure.code) {
+    case 'NOT_FOUND':
+      return 'The request had already ended: its countdown was over, or the page passed on meanwhile.';
+    case 'TIMEOUT':
+    case 'DISCONNECTED':
+    case 'CLOSED':
+      return 'Your answer could not be sent: the connection was lost. Without an answer the page passes on when the countdown ends.';
+    default:
+      return failure && failure.message ? failure.message : 'Your answer could not be sent.';
+  }
 }
 
 /** @param {string} deadline */

@@ -444,6 +444,39 @@ describe('the demo\u2019s take-over and waiting part', () => {
       client.close();
     });
 
+    it('a request answered here and told again by a resume (the answer still on its way) does not come back', async () => {
+      const { client, socket } = await connected();
+      const app = handoverOn(client);
+      await askedForFilters(app, client, socket);
+      const asked = { ...app.state.handover.request };
+
+      const answered = app.handover.answer(false);
+      socket.push('takeover-requested', asked); // what a resume tells again of a request still standing
+      assert.equal(app.state.handover.request, null, 'the question answered stays away');
+      await socket.answer('answer-takeover', () => ['takeover-answered', { resource: FILTERS, accept: false }]);
+      await answered;
+      app.handover.close();
+      client.close();
+    });
+
+    it('a tab that did not hand over keeps to neutral words when another tab of the user did', async () => {
+      const { client, socket } = await connected();
+      const answering = handoverOn(client);
+      const other = handoverOn(client);
+      other.state.edit = { key: 'item:5:filters', resource: FILTERS, status: 'editing' };
+      await askedForFilters(answering, client, socket);
+
+      const answered = answering.handover.answer(true);
+      await socket.answer('answer-takeover', () => ['takeover-answered', { resource: FILTERS, accept: true }]);
+      await answered;
+      await until(() => other.state.handover.request === null);
+      assert.equal(lostReasonText('taken-over', other.handover.takenOver('item:5:filters')), 'Omar asked for this page; it passed to them.');
+      assert.equal(lostReasonText('taken-over', answering.handover.takenOver('item:5:filters')), 'You handed this page over to Omar.');
+      answering.handover.close();
+      other.handover.close();
+      client.close();
+    });
+
     it('goes when its consent window is over (another tab may have answered: this one hears nothing of it)', async () => {
       const { client, socket } = await connected();
       const app = handoverOn(client);
