@@ -164,14 +164,18 @@ export function createFocusKeeper(root) {
     const panel = root.querySelector('[data-takes-focus]');
     const shown = panel ? panel.getAttribute('data-takes-focus') : null;
     const answer = /** @type {HTMLElement | null} */ (panel && panel.querySelector('[data-autofocus]'));
+    // Where the focus goes when the control it was on is gone: the page's heading, never the document's body,
+    // from where the next Tab would start at the top of the page.
+    const heading = /** @type {HTMLElement | null} */ (root.querySelector('[data-focus-fallback]'));
     if (shown === panelShown) {
       if (spot && !kept) {
-        answer?.focus(); // the control used is gone (a Save done is disabled): the question is what comes next
+        // The control used is gone (a Save done is disabled): the question, if one is shown, is what comes next.
+        (answer || heading)?.focus();
       }
       return;
     }
-    if (!panel && inPanel && focusBeforePanel) {
-      refocus(root, focusBeforePanel);
+    if (!panel && inPanel && !(focusBeforePanel && refocus(root, focusBeforePanel))) {
+      heading?.focus();
     }
     if (panelShown === null) {
       focusBeforePanel = spot; // not when one question follows another: the place to go back to is still the first one's

@@ -609,10 +609,10 @@ export function blockedExtras(state, actions) {
   }
   if (handover.queue && handover.queue.key === edit.key) {
     parts.push(h('span', { class: 'handover-status', 'data-testid': 'queue-position' }, positionText(handover.queue.position)),
-      h('button', { class: 'button small ghost', 'data-testid': 'stop-waiting', 'data-focus-key': 'stop-waiting', on: { click: () => actions.stopWaiting(edit) } },
+      h('button', { class: 'button small ghost', 'data-testid': 'stop-waiting', 'data-focus-key': 'line', on: { click: () => actions.stopWaiting(edit) } },
         'Stop waiting'));
   } else {
-    parts.push(h('button', { class: 'button small', 'data-testid': 'wait-for', 'data-focus-key': 'wait-for',
+    parts.push(h('button', { class: 'button small', 'data-testid': 'wait-for', 'data-focus-key': 'line',
       on: { click: () => actions.waitForPage(edit) } }, 'Notify me when it\u2019s free'));
   }
   return h('div', { class: 'handover' }, parts);

@@ -88,8 +88,10 @@ describe('the take-over panel', { timeout: 180_000 }, () => {
     const fieldKey = await field.getAttribute('data-field');
     await open(tom, pages[0]);
     await waitForStatus(tom.page, 'blocked');
-    await tom.page.click('[data-testid=ask-holder]');
+    await tom.page.locator('[data-testid=ask-holder]').focus();
+    await tom.page.keyboard.press('Enter');
     await tom.page.locator('[data-testid=takeover-pending]').waitFor();
+    assert.equal(await focused(tom.page), 'H1', 'the button used is gone: the focus goes to the page’s heading, not to the body');
     await tom.page.locator('[data-testid=wait-for]').focus();
 
     await sara.page.locator('[data-testid=takeover-dialog]').waitFor();
@@ -114,6 +116,14 @@ describe('the take-over panel', { timeout: 180_000 }, () => {
     assert.equal(await focused(sara.page), fieldKey, 'the focus is back where Sara was');
     assert.equal(await field.inputValue(), 'frame.size', 'nothing she typed was lost');
     await waitForStatus(sara.page, 'editing', 1_000);
+
+    await tom.page.locator('[data-testid=wait-for]').focus();
+    await tom.page.keyboard.press('Enter');
+    await tom.page.locator('[data-testid=stop-waiting]').waitFor();
+    assert.equal(await focused(tom.page), 'stop-waiting', 'the button in the place of "Notify me" has the focus');
+    await tom.page.keyboard.press('Enter');
+    await tom.page.locator('[data-testid=wait-for]').waitFor();
+    assert.equal(await focused(tom.page), 'wait-for');
   });
 
   it('leaves the page usable: Sara saves, deletes, and then hands over; the delete reaches the server first', async () => {
