@@ -23,8 +23,9 @@ import { icon } from './icons.js';
  */
 export function renderApp(root, state, actions) {
   document.title = title(state);
+  drawToasts(toastRegion(root), state);
   if (!state.auth) {
-    replace(root, signIn(state, actions), toasts(state));
+    replace(root, signIn(state, actions));
     return;
   }
   replace(root,
@@ -33,8 +34,7 @@ export function renderApp(root, state, actions) {
       h('div', { class: 'workspace' },
         sidebar(state),
         // The take-over panel first in the main area: Tab from it leads into the page it is about.
-        h('main', { class: 'main', id: 'main' }, takeoverPanel(state, actions), mainContent(state, actions)))),
-    toasts(state));
+        h('main', { class: 'main', id: 'main' }, takeoverPanel(state, actions), mainContent(state, actions)))));
 }
 
 /** @param {State} state */
@@ -326,15 +326,47 @@ function stat(value, label) {
   return h('div', { class: 'stat' }, h('div', { class: 'stat-value' }, String(value)), h('div', { class: 'stat-label' }, label));
 }
 
-/** @param {State} state */
-function toasts(state) {
-  return h('div', { class: 'toasts', 'aria-live': 'polite' },
-    // The newest three; every render draws them anew, so only a toast that is new slides in.
-    state.toasts.slice(-3).map((t) => h('div', {
-      class: ['toast', t.kind, Date.now() - t.createdAt < 200 && 'fresh'], role: t.kind === 'error' ? 'alert' : 'status', 'data-testid': 'toast',
-    },
-      t.kind === 'success' ? icon('check') : null,
-      h('span', { class: 'toast-text' }, t.text),
-      t.action ? h('button', { class: 'toast-action', type: 'button', 'data-focus-key': `toast:${t.id}`, on: { click: t.action.run } },
-        t.action.label) : null)));
+/**
+ * The toasts' live region: one element for the page's whole life, beside the root that every render draws
+ * anew, for a screen reader announces what is added to a live region that was there before, not one inserted
+ * with its text already in it.
+ * @param {HTMLElement} root
+ * @returns {HTMLElement}
+ */
+function toastRegion(root) {
+  let region = /** @type {HTMLElement | null} */ (document.querySelector('.toasts'));
+  if (!region) {
+    region = h('div', { class: 'toasts', 'aria-live': 'polite' });
+    root.after(region);
+  }
+  return region;
+}
+
+/**
+ * The newest three toasts in their region: one already shown stays the same element (so it is not
+ * announced again, and a focused Undo keeps the focus); a new one is added, and slides in.
+ * @param {HTMLElement} region
+ * @param {State} state
+ */
+function drawToasts(region, state) {
+  const shown = new Map([...region.children].map((element) => [/** @type {HTMLElement} */ (element).dataset.toastId, element]));
+  const wanted = state.toasts.slice(-3);
+  const elements = wanted.map((t) => shown.get(String(t.id)) || h('div', {
+    class: ['toast', t.kind, 'fresh'], role: t.kind === 'error' ? 'alert' : 'status', 'data-testid': 'toast', 'data-toast-id': String(t.id),
+  },
+  t.kind === 'success' ? icon('check') : null,
+  h('span', { class: 'toast-text' }, t.text),
+  t.action ? h('button', { class: 'toast-action', type: 'button', 'data-focus-key': `toast:${t.id}`, on: { click: t.action.run } },
+    t.action.label) : null));
+  for (const element of [...region.children]) {
+    if (!elements.includes(element)) {
+      element.remove();
+    }
+  }
+  // In order, touching only what is not in its place yet: a toast moved in the DOM could be announced again.
+  elements.forEach((element, i) => {
+    if (region.children[i] !== element) {
+      region.insertBefore(element, region.children[i] || null);
+    }
+  });
 }

@@ -117,10 +117,16 @@ describe('the take-over panel', { timeout: 180_000 }, () => {
     assert.equal(await field.inputValue(), 'frame.size', 'nothing she typed was lost');
     await waitForStatus(sara.page, 'editing', 1_000);
 
+    // A live region announces what is added to it: the toast shown stays the element it was through redraws.
+    await tom.page.locator('.toast', { hasText: 'Sara keeps editing the page for now.' }).evaluate((element) => {
+      element.setAttribute('data-seen', 'yes');
+    });
     await tom.page.locator('[data-testid=wait-for]').focus();
     await tom.page.keyboard.press('Enter');
     await tom.page.locator('[data-testid=stop-waiting]').waitFor();
     assert.equal(await focused(tom.page), 'stop-waiting', 'the button in the place of "Notify me" has the focus');
+    assert.equal(await tom.page.locator('.toasts .toast[data-seen=yes]').count(), 1, 'the toast was not drawn anew');
+    assert.equal(await tom.page.locator('.toasts').count(), 1);
     await tom.page.keyboard.press('Enter');
     await tom.page.locator('[data-testid=wait-for]').waitFor();
     assert.equal(await focused(tom.page), 'wait-for');
