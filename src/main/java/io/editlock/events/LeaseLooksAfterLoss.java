@@ -3,11 +3,9 @@ package io.editlock.events;
 import io.editlock.lock.redis.LockScripts;
 import io.editlock.redis.StoreDataWatch;
 import io.editlock.session.SessionRegistry;
-import io.smallrye.mutiny.Multi;
+import io.editlock.session.WatchedAfterLoss;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.time.Duration;
-import java.util.List;
 import org.jboss.logging.Logger;
 
 /**
@@ -34,27 +32,20 @@ public class LeaseLooksAfterLoss {
     }
 
     void storeDataLost(@Observes StoreDataWatch.StoreDataLost lost) {
-        List<Long> watched = List.copyOf(registry.watchedConfigurators());
-        if (watched.isEmpty()) {
-            return;
-        }
-        Multi.createFrom()
-                .iterable(watched)
-                .onItem()
-                .transformToUniAndMerge(configuratorId -> scripts.scheduleExpiry(configuratorId, AT_ONCE)
-                        // Redis may still be loading its data right after it came back.
-                        .onFailure()
-                        .retry()
-                        .withBackOff(Duration.ofMillis(200), Duration.ofSeconds(2))
-                        .atMost(5))
-                .collect()
-                .last()
+        WatchedAfterLoss.forEach(
+                        registry,
+                        configuratorId ->
+                                scripts.scheduleExpiry(configuratorId, AT_ONCE).replaceWith(1))
                 .subscribe()
                 .with(
-                        done -> LOG.infof(
-                                "after the loss of store data: the lease ends of %d watched configurator(s) are"
-                                        + " looked at again",
-                                watched.size()),
+                        done -> {
+                            if (done.configurators() > 0) {
+                                LOG.infof(
+                                        "after the loss of store data: the lease ends of %d watched configurator(s)"
+                                                + " are looked at again",
+                                        done.configurators());
+                            }
+                        },
                         failure -> LOG.warnf(
                                 "after the loss of store data, the lease ends of some watched configurators were not"
                                         + " looked at again (their locks end unannounced unless a grant there"

@@ -4,12 +4,12 @@ import io.editlock.redis.LockKeys;
 import io.editlock.redis.PipelinedRedis;
 import io.editlock.redis.StoreDataWatch;
 import io.editlock.session.SessionRegistry;
+import io.editlock.session.WatchedAfterLoss;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import java.time.Duration;
 import java.util.List;
 import org.jboss.logging.Logger;
 
@@ -43,30 +43,15 @@ public class TakeoverDeadlinesAfterLoss {
     }
 
     void storeDataLost(@Observes StoreDataWatch.StoreDataLost lost) {
-        List<Long> watched = List.copyOf(registry.watchedConfigurators());
-        if (watched.isEmpty()) {
-            return;
-        }
-        Multi.createFrom()
-                .iterable(watched)
-                .onItem()
-                .transformToUniAndMerge(configuratorId -> putBack(configuratorId)
-                        // Redis may still be loading its data right after it came back.
-                        .onFailure()
-                        .retry()
-                        .withBackOff(Duration.ofMillis(200), Duration.ofSeconds(2))
-                        .atMost(5))
-                .collect()
-                .asList()
-                .map(counts -> counts.stream().mapToInt(Integer::intValue).sum())
+        WatchedAfterLoss.forEach(registry, this::putBack)
                 .subscribe()
                 .with(
-                        putBack -> {
-                            if (putBack > 0) {
+                        done -> {
+                            if (done.total() > 0) {
                                 LOG.infof(
                                         "after the loss of store data: the deadlines of %d take-over request(s) are"
                                                 + " scheduled again",
-                                        putBack);
+                                        done.total());
                             }
                         },
                         failure -> LOG.warnf(
