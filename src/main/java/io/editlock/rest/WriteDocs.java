@@ -33,6 +33,8 @@ import org.jboss.jandex.IndexView;
  * <li>a guarded write ({@link RequireLock}, read by {@link LockGuardFilter#declared}, the rule the guard
  * follows): the {@code Lock-Token} header, naming the lock the guard accepts, and the 400, 404, 423 and
  * 412 responses. An entry's change takes the entry itself as its body;
+ * <li>a write no lock guards: the {@code Lock-Token} header too, which it does not check but still parses
+ * (a malformed one is 400, docs/protocol.md §7), so that a client sending its token on every write knows;
  * <li>a create that reads {@code Idempotency-Key}: what the key does, and the 409 and 422 responses;
  * <li>a write the rate limit counts ({@link RestWriteLimitFilter#limits}, the rule the filter follows):
  * the 429 response with its {@code Retry-After};
@@ -58,7 +60,11 @@ public class WriteDocs implements OASFilter {
     private static final Map<String, String> RATE_REFUSALS = Map.of("429", ApiDocs.TOO_MANY_REQUESTS);
     private static final Map<String, String> BODY_REFUSALS = Map.of("413", ApiDocs.PAYLOAD_TOO_LARGE);
 
+    static final String UNCHECKED_LOCK_TOKEN =
+            "Not checked: no lock covers this write. A value that is not a positive integer is still refused (400)";
+
     private final Map<String, Route> guarded;
+    private final Set<String> unguardedWrites;
     private final Set<String> limited;
 
     /** A guarded route: its resource class and its guard. */
@@ -70,6 +76,7 @@ public class WriteDocs implements OASFilter {
                 .<Class<?>>map(path -> load(path.target().asClass().name().toString()))
                 .toList();
         this.guarded = guardedRoutes(resources);
+        this.unguardedWrites = unguardedWrites(resources);
         this.limited = limitedRoutes(resources);
     }
 
@@ -83,6 +90,19 @@ public class WriteDocs implements OASFilter {
                     routes.put(
                             httpMethod(method).orElseThrow() + " " + path(resource, method),
                             new Route(resource, guard));
+                }
+            }
+        }
+        return routes;
+    }
+
+    /** The writes of these resource classes that no {@link RequireLock} guards, by {@code "POST /api/configurators"}. */
+    static Set<String> unguardedWrites(Collection<Class<?>> resources) {
+        Set<String> routes = new TreeSet<>();
+        for (Class<?> resource : resources) {
+            for (Method method : resource.getMethods()) {
+                if (LockGuardFilter.isWrite(method) && LockGuardFilter.declared(resource, method) == null) {
+                    routes.add(httpMethod(method).orElseThrow() + " " + path(resource, method));
                 }
             }
         }
@@ -110,6 +130,9 @@ public class WriteDocs implements OASFilter {
                     Route route = guarded.get(method + " " + path);
                     if (route != null) {
                         guarded(operation, route);
+                    } else if (unguardedWrites.contains(method + " " + path)) {
+                        lockTokenHeader(operation, UNCHECKED_LOCK_TOKEN);
+                        refusals(operation, Map.of("400", ApiDocs.BAD_REQUEST));
                     }
                     if (limited.contains(method + " " + path)) {
                         refusals(operation, RATE_REFUSALS);
@@ -142,13 +165,7 @@ public class WriteDocs implements OASFilter {
     }
 
     private static void guarded(Operation operation, Route route) {
-        if (header(operation, LockGuardFilter.LOCK_TOKEN).isEmpty()) {
-            operation.addParameter(OASFactory.createParameter()
-                    .name(LockGuardFilter.LOCK_TOKEN)
-                    .in(Parameter.In.HEADER)
-                    .description(lockTokenOf(route.guard()))
-                    .schema(OASFactory.createSchema().addType(Schema.SchemaType.STRING)));
-        }
+        lockTokenHeader(operation, lockTokenOf(route.guard()));
         refusals(operation, GUARD_REFUSALS);
         if (EntryResource.class.isAssignableFrom(route.resource()) && operation.getRequestBody() != null) {
             // An entry's change takes the entry, as the route answers it.
@@ -162,6 +179,16 @@ public class WriteDocs implements OASFilter {
                     .next()
                     .getSchema();
             operation.getRequestBody().getContent().getMediaTypes().values().forEach(body -> body.schema(entry));
+        }
+    }
+
+    private static void lockTokenHeader(Operation operation, String description) {
+        if (header(operation, LockGuardFilter.LOCK_TOKEN).isEmpty()) {
+            operation.addParameter(OASFactory.createParameter()
+                    .name(LockGuardFilter.LOCK_TOKEN)
+                    .in(Parameter.In.HEADER)
+                    .description(description)
+                    .schema(OASFactory.createSchema().addType(Schema.SchemaType.STRING)));
         }
     }
 

@@ -3,6 +3,7 @@ package io.editlock.rest;
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.editlock.auth.DemoLoginResource;
@@ -19,6 +20,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * docs/protocol.md §9: /q/openapi documents every route of §8, the guarded ones with 423, 412 and 503, the
@@ -115,10 +117,26 @@ class OpenApiTest {
                     doc.getMap(at + ".responses.'" + status + "'").get("$ref"),
                     route + " answers " + status + " with " + response));
         }
-        assertTrue(
-                doc.getList(at("post /api/configurators") + ".parameters.name").stream()
-                        .noneMatch("Lock-Token"::equals),
-                "the unguarded create takes no Lock-Token");
+    }
+
+    /** A write no lock guards does not check the token, but a malformed one is still 400 (§7). */
+    @ParameterizedTest
+    @ValueSource(strings = {"post /api/configurators", "delete /api/locks/{canonical}"})
+    void anUnguardedWriteSaysItsLockTokenIsNotCheckedButParsed(String route) {
+        JsonPath doc = openApi();
+        String at = at(route);
+        List<Map<String, Object>> parameters = doc.getList(at + ".parameters");
+        Map<String, Object> lockToken = parameters.stream()
+                .filter(parameter -> "Lock-Token".equals(parameter.get("name")))
+                .findFirst()
+                .orElseThrow(
+                        () -> new AssertionError(route + " does not document the Lock-Token header: " + parameters));
+        assertEquals("header", lockToken.get("in"));
+        assertTrue(String.valueOf(lockToken.get("description")).startsWith("Not checked"), lockToken.toString());
+        assertEquals(
+                "#/components/responses/BadRequest",
+                doc.getMap(at + ".responses.'400'").get("$ref"));
+        assertNull(doc.getMap(at + ".responses.'412'"), route + " never answers 412");
     }
 
     /** Every write the rate limit counts: the guarded ones, the create of a configurator, the admin's break-lock. */
