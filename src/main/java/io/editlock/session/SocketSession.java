@@ -44,8 +44,8 @@ public final class SocketSession {
     private volatile long lastPongNanos = System.nanoTime();
     private volatile long requestSinceNanos;
     private volatile boolean requestInHand;
-    /** Completed when the request in hand is answered (completed while none is). */
-    private CompletableFuture<Void> requestAnswered = CompletableFuture.completedFuture(null);
+    /** Completed when the request in hand is answered; made only when something waits for that (a close). */
+    private CompletableFuture<Void> requestAnswered;
     /** When its token ends (epoch millis); until the socket is set up, never. */
     private volatile long tokenEndsAtMillis = Long.MAX_VALUE;
     /** Characters written to the socket and not yet handed to the network. */
@@ -204,7 +204,6 @@ public final class SocketSession {
         requestSinceNanos = System.nanoTime();
         synchronized (this) {
             requestInHand = true;
-            requestAnswered = new CompletableFuture<>();
         }
     }
 
@@ -216,8 +215,11 @@ public final class SocketSession {
         synchronized (this) {
             requestInHand = false;
             answered = requestAnswered;
+            requestAnswered = null;
         }
-        answered.complete(null);
+        if (answered != null) {
+            answered.complete(null);
+        }
     }
 
     /**
@@ -230,6 +232,12 @@ public final class SocketSession {
 
     /** Completes once the request in hand (if any) is answered. */
     public synchronized CompletionStage<Void> requestAnswered() {
+        if (!requestInHand) {
+            return CompletableFuture.completedStage(null);
+        }
+        if (requestAnswered == null) {
+            requestAnswered = new CompletableFuture<>();
+        }
         return requestAnswered;
     }
 
