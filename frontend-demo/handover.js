@@ -598,8 +598,10 @@ export function blockedExtras(state, actions) {
   const holder = edit.blockedBy ? edit.blockedBy.name : 'the editor';
   const parts = [];
   if (handover.asked && handover.asked.key === edit.key) {
-    parts.push(h('span', { class: 'handover-status', 'data-testid': 'takeover-pending' },
-      `Asked ${handover.asked.holder} \u2014 the page is yours in ${secondsLeft(handover.asked.deadline)} s unless they keep it.`));
+    // Announced without its countdown, which changes every second.
+    parts.push(h('span', { class: 'handover-status', 'data-testid': 'takeover-pending',
+      'data-announce': `Asked ${handover.asked.holder}. The page is yours when the time is up, unless they keep it.` },
+    `Asked ${handover.asked.holder} \u2014 the page is yours in ${secondsLeft(handover.asked.deadline)} s unless they keep it.`));
   } else {
     const key = `takeover-message:${edit.key}`;
     const message = boundInput(state, actions, key, '', { class: 'input small', type: 'text', maxlength: '200',
@@ -608,7 +610,7 @@ export function blockedExtras(state, actions) {
       on: { click: () => actions.askHolder(edit, String(state.drafts.get(key) || '').trim()) } }, `Ask ${holder} for this page`));
   }
   if (handover.queue && handover.queue.key === edit.key) {
-    parts.push(h('span', { class: 'handover-status', 'data-testid': 'queue-position' }, positionText(handover.queue.position)),
+    parts.push(h('span', { class: 'handover-status', 'data-testid': 'queue-position', 'data-announce': '' }, positionText(handover.queue.position)),
       h('button', { class: 'button small ghost', 'data-testid': 'stop-waiting', 'data-focus-key': 'line', on: { click: () => actions.stopWaiting(edit) } },
         'Stop waiting'));
   } else {

@@ -182,11 +182,14 @@ function statusBanner(state, actions) {
 /**
  * @param {string} kind
  * @param {Parameters<typeof icon>[0]} iconName
- * @param {...(Node | null)} content
+ * @param {HTMLElement} text what the banner says, which a screen reader hears when it changes
+ * @param {...(Node | null)} extras
  */
-function banner(kind, iconName, ...content) {
-  return h('div', { class: `banner banner-${kind}`, role: 'status', 'data-testid': 'lock-banner' },
-    h('span', { class: 'banner-icon', 'aria-hidden': 'true' }, icon(iconName)), ...content);
+function banner(kind, iconName, text, ...extras) {
+  // The text is announced (views.js announce), not the banner: it is drawn anew on every render.
+  if (text) text.setAttribute('data-announce', '');
+  return h('div', { class: `banner banner-${kind}`, 'data-testid': 'lock-banner' },
+    h('span', { class: 'banner-icon', 'aria-hidden': 'true' }, icon(iconName)), text, ...extras);
 }
 
 // ---- fields bound to drafts ---------------------------------------------------------------------

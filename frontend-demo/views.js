@@ -26,6 +26,7 @@ export function renderApp(root, state, actions) {
   drawToasts(toastRegion(root), state);
   if (!state.auth) {
     replace(root, signIn(state, actions));
+    announce(statusRegion(root), root);
     return;
   }
   replace(root,
@@ -35,6 +36,7 @@ export function renderApp(root, state, actions) {
         sidebar(state),
         // The take-over panel first in the main area: Tab from it leads into the page it is about.
         h('main', { class: 'main', id: 'main' }, takeoverPanel(state, actions), mainContent(state, actions)))));
+  announce(statusRegion(root), root);
 }
 
 /** @param {State} state */
@@ -236,9 +238,9 @@ function viewNotice(state, actions) {
     return null;
   }
   return h('div', { class: 'content view-notice-row' },
-    h('div', { class: 'banner banner-lost', role: 'status', 'data-testid': 'view-notice' },
+    h('div', { class: 'banner banner-lost', 'data-testid': 'view-notice' },
       h('span', { class: 'banner-icon', 'aria-hidden': 'true' }, icon('warning')),
-      h('span', { class: 'banner-text' }, h('strong', null, 'Could not load the latest version of this configurator. '),
+      h('span', { class: 'banner-text', 'data-announce': '' }, h('strong', null, 'Could not load the latest version of this configurator. '),
         notice.message, notice.retrying
           ? ' Trying again\u2026'
           : ' What you see may be out of date; what you typed is kept.'),
@@ -340,6 +342,39 @@ function toastRegion(root) {
     root.after(region);
   }
   return region;
+}
+
+/**
+ * The page's status line for screen readers (the lock banner, a failed read), in a live region kept for the
+ * page's whole life like the toasts': the banners are drawn anew on every render (a countdown renders every
+ * second), and a live region drawn anew is announced again, or not at all.
+ * @param {HTMLElement} root
+ * @returns {HTMLElement}
+ */
+function statusRegion(root) {
+  let region = /** @type {HTMLElement | null} */ (document.querySelector('[data-testid=status-announcer]'));
+  if (!region) {
+    region = h('div', { class: 'visually-hidden', role: 'status', 'data-testid': 'status-announcer' });
+    root.after(region);
+  }
+  return region;
+}
+
+/**
+ * Puts what the drawn page marks `data-announce` (the attribute's text, else the element's) into the status
+ * region, touching it only when that changed: a screen reader announces each change, once.
+ * @param {HTMLElement} region
+ * @param {HTMLElement} root
+ */
+function announce(region, root) {
+  const text = [...root.querySelectorAll('[data-announce]')]
+    .map((element) => element.getAttribute('data-announce') || element.textContent || '')
+    .map((part) => part.replace(/\s+/g, ' ').trim())
+    .filter(Boolean)
+    .join(' ');
+  if (region.textContent !== text) {
+    region.textContent = text;
+  }
 }
 
 /**

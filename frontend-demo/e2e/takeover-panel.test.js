@@ -98,8 +98,16 @@ describe('the take-over panel', { timeout: 180_000 }, () => {
     await sara.page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'takeover-keep');
     await countdownTicked(sara.page, '[data-testid=takeover-countdown]');
     assert.equal(await focused(sara.page), 'takeover-keep', 'the countdown does not take the focus from Keep');
+    const announcer = tom.page.locator('[data-testid=status-announcer]');
+    await announcer.evaluate((element) => element.setAttribute('data-seen', 'yes'));
+    const announced = await announcer.textContent();
     await countdownTicked(tom.page, '[data-testid=takeover-pending]');
     assert.equal(await focused(tom.page), 'wait-for', 'the asker\u2019s countdown does not take the focus from "Notify me"');
+    // A screen reader hears the page's status once, not every second: the live region stays, and says the same.
+    assert.match(announced, /Currently edited by Sara\. You can view this page/);
+    assert.match(announced, /Asked Sara\. The page is yours when the time is up, unless they keep it\./);
+    assert.equal(await tom.page.locator('[data-testid=status-announcer][data-seen=yes]').textContent(), announced);
+    assert.equal(await tom.page.locator('#app [role=status], #app [aria-live]').count(), 0, 'no live region is drawn anew');
 
     await sara.page.keyboard.press('Tab');
     assert.equal(await focused(sara.page), 'takeover-handover');
