@@ -43,9 +43,7 @@ public record Identity(String userId, String userName, Set<String> roles) {
     }
 
     private static boolean isNamingText(String text) {
-        return text != null
-                && UnicodeText.wellFormed(text)
-                && !text.codePoints().allMatch(c -> Character.isWhitespace(c) || Character.isSpaceChar(c));
+        return text != null && UnicodeText.wellFormed(text) && !UnicodeText.blank(text);
     }
 
     /**

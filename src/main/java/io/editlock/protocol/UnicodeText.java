@@ -22,6 +22,19 @@ public final class UnicodeText {
         return true;
     }
 
+    /**
+     * Whether the text shows nothing: every code point is a space of some kind (the no-break ones too,
+     * which {@link String#isBlank} lets through), a control character or an invisible format character
+     * (a zero-width space, a byte order mark). Such a name or expression would show as none.
+     */
+    public static boolean blank(String text) {
+        return text.codePoints()
+                .allMatch(c -> Character.isWhitespace(c)
+                        || Character.isSpaceChar(c)
+                        || Character.getType(c) == Character.CONTROL
+                        || Character.getType(c) == Character.FORMAT);
+    }
+
     /** Characters as the contract counts them (docs/protocol.md §4): code points, so 😀 is one. */
     public static int characters(String text) {
         return text.codePointCount(0, text.length());

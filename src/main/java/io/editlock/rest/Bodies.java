@@ -105,7 +105,7 @@ final class Bodies {
         }
         String text = node.asText();
         int max = type == EntryField.Type.NAME ? EntryField.MAX_NAME : EntryField.MAX_TEXT;
-        if (type != EntryField.Type.VALUE && text.isBlank()) {
+        if (type != EntryField.Type.VALUE && UnicodeText.blank(text)) {
             throw new InvalidInputException(name + " must not be blank");
         }
         if (!UnicodeText.wellFormed(text)) {

@@ -35,6 +35,7 @@ class DisplayNameTest {
                 "array        | Sara",
                 "boolean      | Sara",
                 "no-break     | Sara",
+                "zero-width   | Sara",
                 "absent       | Sara",
             })
     void theNameShownIsTheFirstThatIsText(String name, String shown) {
@@ -50,6 +51,7 @@ class DisplayNameTest {
             case "array" -> claims.claim("name", List.of("Nora", "Tom"));
             case "boolean" -> claims.claim("name", true);
             case "no-break" -> claims.claim("name", "\u00a0\u2007");
+            case "zero-width" -> claims.claim("name", "\u200b\ufeff");
             default -> {}
         }
         String token = DemoKeysConfigSourceFactory.generatedSigningKey()

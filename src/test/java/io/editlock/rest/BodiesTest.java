@@ -179,6 +179,11 @@ class BodiesTest {
                 Arguments.of(Check.NEW_FILTER, "{'expression':' '}", "expression must not be blank"),
                 Arguments.of(Check.NEW_ATTRIBUTE_VALUE, "{'name':'','value':'red'}", "name must not be blank"),
                 Arguments.of(Check.CHANGE_VARIABLE, "{'formula':'\\t'}", "formula must not be blank"),
+                Arguments.of(Check.NAME, "{'name':'\\u00a0'}", "name must not be blank"),
+                Arguments.of(Check.NAME, "{'name':'\\u2007\\u202f'}", "name must not be blank"),
+                Arguments.of(Check.NEW_ITEM, "{'name':'\\u200b'}", "name must not be blank"),
+                Arguments.of(Check.NEW_FILTER, "{'expression':'\\ufeff '}", "expression must not be blank"),
+                Arguments.of(Check.NEW_VARIABLE, "{'name':'x','formula':'\\u0007'}", "formula must not be blank"),
                 // Too long.
                 Arguments.of(Check.NAME, "{'name':'" + LONG_NAME + "'}", "name must be at most 200 characters"),
                 Arguments.of(Check.NAME, "{'name':'" + EMOJI.repeat(201) + "'}", "name must be at most 200 characters"),

@@ -9,6 +9,7 @@ import io.editlock.support.DemoLogin;
 import io.editlock.support.DemoLogin.TestUser;
 import io.quarkus.test.junit.QuarkusTest;
 import java.io.ByteArrayOutputStream;
+import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -74,6 +75,23 @@ class StrictBodyTest {
                 .then()
                 .statusCode(400)
                 .body("message", notNullValue());
+
+        as(sara).get("/api/configurators/" + c).then().statusCode(200).body("name", equalTo(name));
+    }
+
+    /** JSON is UTF-8 only: the same JSON in UTF-16 or UTF-32, which a lenient parser would guess and read, is 400. */
+    @ParameterizedTest
+    @ValueSource(strings = {"UTF-16LE", "UTF-16BE", "UTF-32LE", "UTF-32BE"})
+    void aBodyInAnotherUnicodeEncodingIs400AndChangesNothing(String encoding) {
+        TestUser sara = DemoLogin.user("Sara");
+        long c = Api.configurator(sara);
+        String name = as(sara).get("/api/configurators/" + c).jsonPath().getString("name");
+
+        as(sara).body("{\"name\":\"renamed\"}".getBytes(Charset.forName(encoding)))
+                .patch("/api/configurators/" + c)
+                .then()
+                .statusCode(400)
+                .body("message", equalTo("the body is not JSON in UTF-8 (it holds a NUL byte: UTF-16 or UTF-32?)"));
 
         as(sara).get("/api/configurators/" + c).then().statusCode(200).body("name", equalTo(name));
     }
