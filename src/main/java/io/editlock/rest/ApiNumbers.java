@@ -4,6 +4,7 @@ import io.editlock.catalog.Entity;
 import io.editlock.catalog.InvalidInputException;
 import io.editlock.catalog.UnknownIdException;
 import io.editlock.lock.Resource;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -14,8 +15,8 @@ import java.util.Optional;
  * {@code "５"} would name 5; only {@code 0-9} are digits of the API. An id is a positive integer below
  * 2^53, like every id the store hands out ({@link Resource#isValidId}); an id in a path that is not one
  * names nothing, so it is the 404 of an unknown id. A paging parameter out of range is a 400 that says
- * the range. Text longer than any number it may be (16 digits for an id below 2^53, leading zeros
- * aside; 9 for a page size) is refused before it is parsed, so that parsing never overflows.
+ * the range. Text longer than any number it may be (16 digits, leading zeros aside) is refused before
+ * it is parsed, so that parsing never overflows.
  */
 final class ApiNumbers {
 
@@ -64,14 +65,28 @@ final class ApiNumbers {
                         () -> new InvalidInputException("after must be 0 or an id (a positive integer below 2^53)"));
     }
 
-    /** @return the page size; {@code max} when absent */
+    /** @return the page size, leading zeros aside; {@code max} when absent */
     static int limit(String raw, int max) {
         if (raw == null || raw.isEmpty()) {
             return max;
         }
-        if (raw.length() > 9 || !digitsOnly(raw) || Integer.parseInt(raw) < 1 || Integer.parseInt(raw) > max) {
-            throw new InvalidInputException("limit must be between 1 and " + max);
+        return number(raw)
+                .filter(limit -> limit >= 1 && limit <= max)
+                .map(Long::intValue)
+                .orElseThrow(() -> new InvalidInputException("limit must be between 1 and " + max));
+    }
+
+    /**
+     * @return the one value a query parameter was given; null when it was not given. One given twice
+     *     ({@code ?limit=1&limit=500}) is 400: which one the client meant is a guess.
+     */
+    static String once(String name, List<String> values) {
+        if (values == null || values.isEmpty()) {
+            return null;
         }
-        return Integer.parseInt(raw);
+        if (values.size() > 1) {
+            throw new InvalidInputException(name + " must be given at most once");
+        }
+        return values.get(0);
     }
 }

@@ -27,6 +27,7 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
+import java.util.List;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
@@ -89,9 +90,9 @@ public class ConfiguratorResource {
             headers = @Header(name = "Link"),
             content = @Content(schema = @Schema(implementation = Configurator.class, type = SchemaType.ARRAY)))
     @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
-    public Uni<Response> list(@QueryParam("after") String after, @QueryParam("limit") String limit) {
-        long afterId = ApiNumbers.after(after);
-        int size = ApiNumbers.limit(limit, pageSize);
+    public Uni<Response> list(@QueryParam("after") List<String> after, @QueryParam("limit") List<String> limit) {
+        long afterId = ApiNumbers.after(ApiNumbers.once("after", after));
+        int size = ApiNumbers.limit(ApiNumbers.once("limit", limit), pageSize);
         return store.configurators(afterId, size).map(page -> {
             Response.ResponseBuilder response = Response.ok(page.configurators());
             page.nextAfter()

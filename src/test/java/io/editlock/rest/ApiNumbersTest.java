@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.editlock.catalog.Entity;
 import io.editlock.catalog.InvalidInputException;
 import io.editlock.catalog.UnknownIdException;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -84,10 +85,21 @@ class ApiNumbersTest {
         assertEquals(100, ApiNumbers.limit("", 100), "an empty limit: the largest page");
         assertEquals(1, ApiNumbers.limit("1", 100), "limit=1");
         assertEquals(100, ApiNumbers.limit("100", 100), "limit=100, the largest page");
+        assertEquals(1, ApiNumbers.limit("0000000001", 100), "leading zeros aside, as after's");
+        assertEquals(7, ApiNumbers.limit("00000000000000000000007", 100), "however many");
+    }
+
+    @Test
+    void aQueryParameterGivenTwiceIsRefused() {
+        assertEquals(null, ApiNumbers.once("limit", List.of()), "not given");
+        assertEquals("5", ApiNumbers.once("limit", List.of("5")));
+        InvalidInputException refused = assertThrows(
+                InvalidInputException.class, () -> ApiNumbers.once("limit", List.of("1", "500")), "which one?");
+        assertEquals("limit must be given at most once", refused.getMessage());
     }
 
     @ParameterizedTest(name = "\"{0}\"")
-    @ValueSource(strings = {"0", "101", "-1", "x", "\uFF15", "9999999999"})
+    @ValueSource(strings = {"0", "000", "101", "0101", "-1", "x", "\uFF15", "9999999999", "12345678901234567"})
     void aLimitOutOfRangeIsRefused(String raw) {
         InvalidInputException refused = assertThrows(
                 InvalidInputException.class, () -> ApiNumbers.limit(raw, 100), "limit=\"" + raw + "\" must be a 400");

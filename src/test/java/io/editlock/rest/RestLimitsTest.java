@@ -2,6 +2,7 @@ package io.editlock.rest;
 
 import static io.editlock.support.Api.as;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -136,6 +137,18 @@ class RestLimitsTest {
                 .body("message", containsString("between 1 and 100"));
         as(sara).get("/api/configurators?limit=0").then().statusCode(400);
         as(sara).get("/api/configurators?after=x").then().statusCode(400);
+        as(sara).get("/api/configurators?limit=0000000001")
+                .then()
+                .statusCode(200)
+                .body("size()", equalTo(1));
+        as(sara).get("/api/configurators?limit=1&limit=500")
+                .then()
+                .statusCode(400)
+                .body("message", equalTo("limit must be given at most once"));
+        as(sara).get("/api/configurators?after=0&after=" + first)
+                .then()
+                .statusCode(400)
+                .body("message", equalTo("after must be given at most once"));
         // A full-width five is not an id, nor a page size (docs/rest-api.md: ids are written in 0-9).
         as(sara).queryParam("after", "\uFF15").get("/api/configurators").then().statusCode(400);
         as(sara).queryParam("limit", "\uFF15").get("/api/configurators").then().statusCode(400);
