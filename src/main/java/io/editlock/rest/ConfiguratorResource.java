@@ -79,11 +79,17 @@ public class ConfiguratorResource {
     @Operation(
             summary = "The configurators (without content), by id, one page at a time; "
                     + "a Link header (rel=next) names the next page when more follow")
-    @Parameter(name = "after", in = ParameterIn.QUERY, description = "Only configurators with a larger id (default 0)")
+    // Read as lists only to refuse one given twice: each is one value.
+    @Parameter(
+            name = "after",
+            in = ParameterIn.QUERY,
+            description = "Only configurators with a larger id (default 0)",
+            schema = @Schema(type = SchemaType.STRING, pattern = "^[0-9]*$"))
     @Parameter(
             name = "limit",
             in = ParameterIn.QUERY,
-            description = "Configurators in the page, 1 to editlock.limits.rest.list-page-size (the default, 100)")
+            description = "Configurators in the page, 1 to editlock.limits.rest.list-page-size (the default, 100)",
+            schema = @Schema(type = SchemaType.STRING, pattern = "^[0-9]*$"))
     @APIResponse(
             responseCode = "200",
             description = "The configurators",
