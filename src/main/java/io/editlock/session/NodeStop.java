@@ -34,10 +34,12 @@ public class NodeStop implements HealthCheck {
     private static final long POLL_MS = 100;
 
     private final SessionLifecycle lifecycle;
+    private final SocketReleases releases;
     private final Duration wait;
 
-    public NodeStop(SessionLifecycle lifecycle, EditlockConfig config) {
+    public NodeStop(SessionLifecycle lifecycle, SocketReleases releases, EditlockConfig config) {
         this.lifecycle = lifecycle;
+        this.releases = releases;
         this.wait = config.session().stopWait().orElse(config.session().gracePeriod());
     }
 
@@ -58,8 +60,17 @@ public class NodeStop implements HealthCheck {
         int ended = 0;
         try {
             ended = lifecycle.endEveryGrace().await().atMost(ENDING_AT_MOST);
+            if (releases.waiting() > 0) {
+                releases.retry().await().atMost(ENDING_AT_MOST);
+            }
         } catch (RuntimeException e) {
             LOG.warnf("stopping: could not release what was not resumed (its leases will run out): %s", e);
+        }
+        if (releases.waiting() > 0) {
+            LOG.warnf(
+                    "stopping: the lock store did not take the release of %d ended socket(s); what they kept runs out"
+                            + " with its leases",
+                    releases.waiting());
         }
         LOG.infof(
                 "stopped taking users after %d ms; ended the grace period of %d dropped socket(s) still waiting"

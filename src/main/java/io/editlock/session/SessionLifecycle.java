@@ -4,7 +4,6 @@ import io.editlock.auth.Identity;
 import io.editlock.config.EditlockConfig;
 import io.editlock.lock.LockService;
 import io.editlock.lock.MovedSocket;
-import io.editlock.lock.ReleaseReason;
 import io.editlock.protocol.CloseReasons;
 import io.quarkus.websockets.next.CloseReason;
 import io.smallrye.mutiny.Uni;
@@ -37,6 +36,7 @@ public class SessionLifecycle {
     private final SessionRegistry registry;
     private final LockService locks;
     private final ResumeStore resumes;
+    private final SocketReleases releases;
     private final NodeIdentity node;
     private final Vertx vertx;
     private final Duration grace;
@@ -52,12 +52,14 @@ public class SessionLifecycle {
             SessionRegistry registry,
             LockService locks,
             ResumeStore resumes,
+            SocketReleases releases,
             NodeIdentity node,
             Vertx vertx,
             EditlockConfig config) {
         this.registry = registry;
         this.locks = locks;
         this.resumes = resumes;
+        this.releases = releases;
         this.node = node;
         this.vertx = vertx;
         this.grace = config.session().gracePeriod();
@@ -254,15 +256,7 @@ public class SessionLifecycle {
     }
 
     private Uni<Void> releaseNow(SocketSession session) {
-        return locks.releaseSocket(session.socketId(), ReleaseReason.DISCONNECT)
-                .chain(() -> resumes.forget(session))
-                .onFailure()
-                .invoke(failure -> LOG.warnf(
-                        "could not release socket %s at once (its leases will run out): %s",
-                        session.socketId(), failure.getMessage()))
-                .onFailure()
-                .recoverWithNull()
-                .replaceWithVoid();
+        return releases.release(session);
     }
 
     private Uni<Void> keepForGrace(SocketSession session, Duration grace) {
