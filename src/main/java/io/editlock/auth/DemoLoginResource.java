@@ -15,9 +15,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.media.SchemaProperty;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 /** {@code POST /api/auth/demo-login}: a token for any name, when demo login is on (docs/protocol.md §3). */
 @Path(DemoLoginResource.PATH)
@@ -36,7 +39,11 @@ public class DemoLoginResource {
     }
 
     /** The body, as the demo and tests send it; the endpoint reads it strictly from JSON (no coercion). */
-    public record DemoLoginRequest(String userId, String name, List<String> roles) {}
+    @Schema(requiredProperties = {"userId", "name"})
+    public record DemoLoginRequest(
+            @Schema(minLength = 1, maxLength = MAX_FIELD) String userId,
+            @Schema(minLength = 1, maxLength = MAX_FIELD) String name,
+            List<String> roles) {}
 
     static NotFoundException off() {
         return new NotFoundException("demo login is off on this server");
@@ -47,6 +54,17 @@ public class DemoLoginResource {
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Demo login: a signed token for any user (only when editlock.demo-login.enabled)")
     @RequestBody(content = @Content(schema = @Schema(implementation = DemoLoginRequest.class)))
+    @APIResponse(
+            responseCode = "200",
+            description = "The signed token (a JWT), to send as Authorization: Bearer",
+            content =
+                    @Content(
+                            mediaType = MediaType.APPLICATION_JSON,
+                            schema =
+                                    @Schema(
+                                            type = SchemaType.OBJECT,
+                                            requiredProperties = "token",
+                                            properties = @SchemaProperty(name = "token", type = SchemaType.STRING))))
     public Response login(JsonNode body) {
         if (!config.demoLogin().enabled()) {
             throw off(); // TokenFirst hides the path already; this stays the last word on handing out tokens

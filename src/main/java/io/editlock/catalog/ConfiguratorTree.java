@@ -5,6 +5,7 @@ import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /** A configurator with its whole content: the item tree with every page's entries, and its variables. */
+@Schema(requiredProperties = {"id", "name", "createdAt", "createdBy", "items", "variables"})
 public record ConfiguratorTree(
         long id,
         String name,
@@ -14,6 +15,9 @@ public record ConfiguratorTree(
         List<Entry.Variable> variables) {
 
     /** An item with its pages and the items below it; every list is ordered by id. */
+    @Schema(
+            requiredProperties = {"id", "name", "parentItemId", "filters", "dependencies", "attributeValues", "children"
+            })
     public record Node(
             long id,
             String name,

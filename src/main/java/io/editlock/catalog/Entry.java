@@ -1,17 +1,62 @@
 package io.editlock.catalog;
 
-/** One entry of a page: a filter, dependency or attribute value of an item, or a variable. */
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+/**
+ * One entry of a page: a filter, dependency or attribute value of an item, or a variable.
+ *
+ * <p>The {@code @Schema}s restate for the API's readers what {@link Entity#fields()} holds a body to: all of
+ * the entry's own fields when it is created, each within its limits. The ids are required as every answer
+ * holds them; a body may leave them out, as they are read-only.
+ */
 public sealed interface Entry permits Entry.Filter, Entry.Dependency, Entry.AttributeValue, Entry.Variable {
 
     long id();
 
     long configuratorId();
 
-    record Filter(long id, long configuratorId, long itemId, String expression) implements Entry {}
+    @Schema(requiredProperties = {"id", "configuratorId", "itemId", "expression"})
+    record Filter(
+            long id,
+            long configuratorId,
+            long itemId,
 
-    record Dependency(long id, long configuratorId, long itemId, long targetItemId, String effect) implements Entry {}
+            @Schema(minLength = 1, maxLength = EntryField.MAX_TEXT)
+            String expression)
+            implements Entry {}
 
-    record AttributeValue(long id, long configuratorId, long itemId, String name, String value) implements Entry {}
+    @Schema(requiredProperties = {"id", "configuratorId", "itemId", "targetItemId", "effect"})
+    record Dependency(
+            long id,
+            long configuratorId,
+            long itemId,
+            long targetItemId,
 
-    record Variable(long id, long configuratorId, String name, String formula) implements Entry {}
+            @Schema(minLength = 1, maxLength = EntryField.MAX_TEXT)
+            String effect)
+            implements Entry {}
+
+    @Schema(requiredProperties = {"id", "configuratorId", "itemId", "name", "value"})
+    record AttributeValue(
+            long id,
+            long configuratorId,
+            long itemId,
+
+            @Schema(minLength = 1, maxLength = EntryField.MAX_NAME)
+            String name,
+
+            @Schema(maxLength = EntryField.MAX_TEXT) String value)
+            implements Entry {}
+
+    @Schema(requiredProperties = {"id", "configuratorId", "name", "formula"})
+    record Variable(
+            long id,
+            long configuratorId,
+
+            @Schema(minLength = 1, maxLength = EntryField.MAX_NAME)
+            String name,
+
+            @Schema(minLength = 1, maxLength = EntryField.MAX_TEXT)
+            String formula)
+            implements Entry {}
 }

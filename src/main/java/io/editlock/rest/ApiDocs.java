@@ -146,8 +146,11 @@ public class ApiDocs extends Application {
             "Makes the create safe to retry: 1 to 64 printable ASCII characters. A retry with the "
                     + "same key and body within 24 h gets the first answer again, and nothing is created twice";
 
+    @Schema(requiredProperties = "message")
     public record Message(String message) {}
 
+    // configuratorId, itemId and page are there as the type needs them.
+    @Schema(requiredProperties = "type")
     public record ResourceView(
             @Schema(enumeration = {"configurator", "variables", "item-subresource"})
             String type,
@@ -159,13 +162,19 @@ public class ApiDocs extends Application {
             String page) {}
 
     /** The 423 body: the other user's lock that blocks the write. */
+    @Schema(requiredProperties = {"message", "lockedBy", "lockedByUserId", "resource", "expiresAt"})
     public record Locked(
             @Schema(example = "Currently edited by Sara") String message,
             String lockedBy,
             String lockedByUserId,
             ResourceView resource,
-            String expiresAt) {}
+            @Schema(format = "date-time") String expiresAt) {}
 
+    @Schema(requiredProperties = {"resource", "ownerUserId", "ownerUserName", "acquiredAt", "expiresAt"})
     public record LockView(
-            ResourceView resource, String ownerUserId, String ownerUserName, String acquiredAt, String expiresAt) {}
+            ResourceView resource,
+            String ownerUserId,
+            String ownerUserName,
+            @Schema(format = "date-time") String acquiredAt,
+            @Schema(format = "date-time") String expiresAt) {}
 }

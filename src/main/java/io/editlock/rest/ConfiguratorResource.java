@@ -164,7 +164,13 @@ public class ConfiguratorResource {
                     "Delete a configurator with everything in it (guard: configurator; only its creator or an admin); "
                             + "your locks in it are released with reason deleted")
     @APIResponse(responseCode = "204", description = "Deleted")
-    @APIResponse(responseCode = "403", description = "Neither its creator (createdBy) nor an admin")
+    @APIResponse(
+            responseCode = "403",
+            description = "Neither its creator (createdBy) nor an admin",
+            content =
+                    @Content(
+                            mediaType = MediaType.APPLICATION_JSON,
+                            schema = @Schema(implementation = ApiDocs.Message.class)))
     public Uni<Void> delete(@PathParam("id") String id) {
         return store.deleteConfigurator(
                 guards.require().guard(), Identity.of(token).isAdmin());

@@ -18,6 +18,8 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -52,7 +54,11 @@ public class LockResource {
     @APIResponse(responseCode = "403", ref = ApiDocs.FORBIDDEN)
     @APIResponse(
             responseCode = "404",
-            description = "Nobody holds that lock (or its configurator or item does not exist)")
+            description = "Nobody holds that lock (or its configurator or item does not exist)",
+            content =
+                    @Content(
+                            mediaType = MediaType.APPLICATION_JSON,
+                            schema = @Schema(implementation = ApiDocs.Message.class)))
     @APIResponse(responseCode = "503", ref = ApiDocs.UNAVAILABLE)
     public Uni<Void> breakLock(@PathParam("canonical") String canonical) {
         Resource named = Resource.parseCanonical(canonical)

@@ -32,7 +32,7 @@ import org.jboss.jandex.IndexView;
  * <ul>
  * <li>a guarded write ({@link RequireLock}, read by {@link LockGuardFilter#declared}, the rule the guard
  * follows): the {@code Lock-Token} header, naming the lock the guard accepts, and the 400, 404, 423 and
- * 412 responses. An entry's change takes the entry itself as its body;
+ * 412 responses. An entry's change takes the entry's fields as its body, none of them required;
  * <li>a write no lock guards: the {@code Lock-Token} header too, which it does not check but still parses
  * (a malformed one is 400, docs/protocol.md §7), so that a client sending its token on every write knows;
  * <li>a create that reads {@code Idempotency-Key}: what the key does, and the 409 and 422 responses;
@@ -59,6 +59,9 @@ public class WriteDocs implements OASFilter {
             Map.of("409", ApiDocs.IDEMPOTENCY_IN_PROGRESS, "422", ApiDocs.IDEMPOTENCY_KEY_REUSED);
     private static final Map<String, String> RATE_REFUSALS = Map.of("429", ApiDocs.TOO_MANY_REQUESTS);
     private static final Map<String, String> BODY_REFUSALS = Map.of("413", ApiDocs.PAYLOAD_TOO_LARGE);
+
+    /** What the schema of an entry's change adds to the entry's name: {@code FilterChange}. */
+    static final String CHANGE = "Change";
 
     static final String UNCHECKED_LOCK_TOKEN =
             "Not checked: no lock covers this write. A value that is not a positive integer is still refused (400)";
@@ -129,7 +132,7 @@ public class WriteDocs implements OASFilter {
                 .forEach((path, item) -> item.getOperations().forEach((method, operation) -> {
                     Route route = guarded.get(method + " " + path);
                     if (route != null) {
-                        guarded(operation, route);
+                        guarded(openAPI, operation, route);
                     } else if (unguardedWrites.contains(method + " " + path)) {
                         lockTokenHeader(operation, UNCHECKED_LOCK_TOKEN);
                         refusals(operation, Map.of("400", ApiDocs.BAD_REQUEST));
@@ -164,11 +167,10 @@ public class WriteDocs implements OASFilter {
                 }));
     }
 
-    private static void guarded(Operation operation, Route route) {
+    private static void guarded(OpenAPI openAPI, Operation operation, Route route) {
         lockTokenHeader(operation, lockTokenOf(route.guard()));
         refusals(operation, GUARD_REFUSALS);
         if (EntryResource.class.isAssignableFrom(route.resource()) && operation.getRequestBody() != null) {
-            // An entry's change takes the entry, as the route answers it.
             Schema entry = operation
                     .getResponses()
                     .getAPIResponse("200")
@@ -178,8 +180,37 @@ public class WriteDocs implements OASFilter {
                     .iterator()
                     .next()
                     .getSchema();
-            operation.getRequestBody().getContent().getMediaTypes().values().forEach(body -> body.schema(entry));
+            Schema change = change(openAPI, entry.getRef());
+            operation.getRequestBody().getContent().getMediaTypes().values().forEach(body -> body.schema(change));
         }
+    }
+
+    /**
+     * An entry's change names the fields it changes and keeps the others, so none is required there, while
+     * the entry's own {@code required} says what a create must hold: the change gets a copy of the entry's
+     * fields without it, under the entry's name with {@value #CHANGE}.
+     */
+    private static Schema change(OpenAPI openAPI, String entryRef) {
+        String entry = entryRef.substring(entryRef.lastIndexOf('/') + 1);
+        String name = entry + CHANGE;
+        Map<String, Schema> schemas = openAPI.getComponents().getSchemas();
+        if (!schemas.containsKey(name)) {
+            Map<String, Schema> properties = new LinkedHashMap<>();
+            schemas.get(entry).getProperties().forEach((field, property) -> {
+                Schema copy = OASFactory.createSchema();
+                copy.setAll(property.getAll());
+                properties.put(field, copy);
+            });
+            openAPI.getComponents()
+                    .addSchema(
+                            name,
+                            OASFactory.createSchema()
+                                    .addType(Schema.SchemaType.OBJECT)
+                                    .description("The fields of the " + entry
+                                            + " to change, at least one: the others keep their values")
+                                    .properties(properties));
+        }
+        return OASFactory.createSchema().ref(name);
     }
 
     private static void lockTokenHeader(Operation operation, String description) {

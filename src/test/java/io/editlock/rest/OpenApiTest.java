@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.editlock.auth.DemoLoginResource;
+import io.editlock.catalog.Entity;
+import io.editlock.catalog.EntryField;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import java.util.ArrayList;
@@ -20,11 +22,13 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * docs/protocol.md §9: /q/openapi documents every route of §8, the guarded ones with 423, 412 and 503, the
- * Lock-Token header, the rate-limited writes with 429 (§8), and the bodies as the types the server answers.
+ * Lock-Token header, the rate-limited writes with 429 (§8), and the bodies as the types the server answers,
+ * with the fields each requires and their limits.
  */
 @QuarkusTest
 class OpenApiTest {
@@ -84,11 +88,14 @@ class OpenApiTest {
             Map.entry("post /api/configurators/{id}/variables", "Variable"),
             Map.entry("post /api/items/{id}/filters", "Filter"),
             Map.entry("post /api/items/{id}/dependencies", "Dependency"),
-            Map.entry("post /api/items/{id}/attribute-values", "AttributeValue"),
-            Map.entry("patch /api/filters/{id}", "Filter"),
-            Map.entry("patch /api/dependencies/{id}", "Dependency"),
-            Map.entry("patch /api/attribute-values/{id}", "AttributeValue"),
-            Map.entry("patch /api/variables/{id}", "Variable"));
+            Map.entry("post /api/items/{id}/attribute-values", "AttributeValue"));
+
+    /** The change of each entry, by the schema of the entry the route answers. */
+    private static final Map<String, String> ENTRY_CHANGES = Map.of(
+            "patch /api/filters/{id}", "Filter",
+            "patch /api/dependencies/{id}", "Dependency",
+            "patch /api/attribute-values/{id}", "AttributeValue",
+            "patch /api/variables/{id}", "Variable");
 
     @Test
     void theDocumentedGuardedRoutesAreTheDeclaredOnes() {
@@ -244,6 +251,161 @@ class OpenApiTest {
                         .noneMatch(name -> name.toString().endsWith("Body")),
                 "no documentation-only copies of bodies: "
                         + doc.getMap("components.schemas").keySet());
+    }
+
+    /**
+     * A change names the fields it changes (docs/rest-api.md): none is required, though the entry it answers
+     * requires them all, and each is documented as the entry documents it.
+     */
+    @Test
+    void anEntrysChangeRequiresNoneOfItsFields() {
+        JsonPath doc = openApi();
+        ENTRY_CHANGES.forEach((route, type) -> {
+            String at = at(route);
+            assertEquals(
+                    "#/components/schemas/" + type + "Change",
+                    doc.getMap(at + ".requestBody.content.'application/json'.schema")
+                            .get("$ref"),
+                    route + " takes a change of a " + type);
+            assertEquals(
+                    "#/components/schemas/" + type,
+                    doc.getMap(at + ".responses.'200'.content.'application/json'.schema")
+                            .get("$ref"),
+                    route + " answers the whole " + type);
+            String change = "components.schemas." + type + "Change";
+            assertNull(doc.get(change + ".required"), route + " requires no field");
+            assertFalse(
+                    doc.getList("components.schemas." + type + ".required").isEmpty(), type + " requires its fields");
+            assertEquals(
+                    doc.getMap("components.schemas." + type + ".properties"),
+                    doc.getMap(change + ".properties"),
+                    route + " takes the fields of a " + type + ", with their limits");
+        });
+    }
+
+    /**
+     * What a body must hold (docs/rest-api.md, "Field rules"): the fields the server answers 400 "… is
+     * required" without. The read-only ones are required too, as every answer holds them; OpenAPI holds a
+     * read-only field's {@code required} to answers only.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+        "post /api/configurators, name",
+        "patch /api/configurators/{id}, name",
+        "post /api/configurators/{id}/items, name",
+        "post /api/configurators/{id}/variables, name formula",
+        "post /api/items/{id}/filters, expression",
+        "post /api/items/{id}/dependencies, targetItemId effect",
+        "post /api/items/{id}/attribute-values, name value",
+        "post /api/auth/demo-login, userId name"
+    })
+    void aBodyRequiresWhatTheServerRequires(String route, String fields) {
+        JsonPath doc = openApi();
+        String ref = String.valueOf(doc.getMap(at(route) + ".requestBody.content.'application/json'.schema")
+                .get("$ref"));
+        String schema = "components.schemas." + ref.substring(ref.lastIndexOf('/') + 1);
+        Map<String, Map<String, Object>> properties = doc.getMap(schema + ".properties");
+        List<String> required = doc.getList(schema + ".required");
+        assertTrue(required != null, route + " requires " + fields);
+        assertTrue(properties.keySet().containsAll(required), schema + " requires only its own fields: " + required);
+        Set<String> writable = required.stream()
+                .filter(field -> !Boolean.TRUE.equals(properties.get(field).get("readOnly")))
+                .collect(Collectors.toCollection(TreeSet::new));
+        assertEquals(new TreeSet<>(List.of(fields.split(" "))), writable, route);
+    }
+
+    /** Every field an answer always holds is required there; a field that may be absent is not. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+        "Configurator, id name createdAt createdBy",
+        "ConfiguratorTree, id name createdAt createdBy items variables",
+        "Node, id name parentItemId filters dependencies attributeValues children",
+        "Item, id configuratorId name",
+        "Filter, id configuratorId itemId expression",
+        "Dependency, id configuratorId itemId targetItemId effect",
+        "AttributeValue, id configuratorId itemId name value",
+        "Variable, id configuratorId name formula",
+        "LockView, resource ownerUserId ownerUserName acquiredAt expiresAt",
+        "Locked, message lockedBy lockedByUserId resource expiresAt",
+        "ResourceView, type",
+        "Message, message"
+    })
+    void anAnswerRequiresTheFieldsItAlwaysHolds(String type, String fields) {
+        List<String> required = openApi().getList("components.schemas." + type + ".required");
+        assertEquals(
+                new TreeSet<>(List.of(fields.split(" "))), required == null ? Set.of() : new TreeSet<>(required), type);
+    }
+
+    /** An entry's fields are documented as Bodies checks them: each by its type, all of them required at creation. */
+    @ParameterizedTest
+    @EnumSource(
+            value = Entity.class,
+            names = {"FILTER", "DEPENDENCY", "ATTRIBUTE_VALUE", "VARIABLE"})
+    void anEntrysFieldsDocumentTheirLimits(Entity entity) {
+        JsonPath doc = openApi();
+        String type = Stream.of(entity.wireName().split("-"))
+                .map(word -> Character.toUpperCase(word.charAt(0)) + word.substring(1))
+                .collect(Collectors.joining());
+        String schema = "components.schemas." + type;
+        List<String> required = doc.getList(schema + ".required");
+        for (EntryField field : entity.fields()) {
+            String property = schema + ".properties." + field.name();
+            assertTrue(required != null && required.contains(field.name()), property + " is required");
+            switch (field.type()) {
+                case NAME -> assertLength(doc, property, 1, EntryField.MAX_NAME);
+                case TEXT -> assertLength(doc, property, 1, EntryField.MAX_TEXT);
+                case VALUE -> assertLength(doc, property, null, EntryField.MAX_TEXT);
+                case ITEM_ID -> assertEquals("integer", doc.getString(property + ".type"), property);
+            }
+        }
+    }
+
+    /** A name that is not an entry's: at least one character and at most 200 (the demo login's: 128). */
+    @ParameterizedTest(name = "{0}.{1}")
+    @CsvSource({
+        "Configurator, name, 200",
+        "Item, name, 200",
+        "DemoLoginRequest, userId, 128",
+        "DemoLoginRequest, name, 128"
+    })
+    void aNameDocumentsItsLength(String type, String field, int max) {
+        assertLength(openApi(), "components.schemas." + type + ".properties." + field, 1, max);
+    }
+
+    private static void assertLength(JsonPath doc, String property, Integer min, int max) {
+        assertEquals("string", doc.getString(property + ".type"), property);
+        assertEquals(min, doc.get(property + ".minLength"), property + " is at least that long");
+        assertEquals(max, (Integer) doc.get(property + ".maxLength"), property + " is at most that long");
+    }
+
+    @Test
+    void theDemoLoginAnswersItsToken() {
+        JsonPath doc = openApi();
+        String answer = at("post /api/auth/demo-login") + ".responses.'200'.content.'application/json'.schema";
+        assertEquals(List.of("token"), doc.getList(answer + ".required"), "the answer is {token}");
+        assertEquals("string", doc.getString(answer + ".properties.token.type"));
+    }
+
+    /** Every error answers JSON {message}, the refusals a route declares by itself too. */
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource({"delete /api/locks/{canonical}, 404", "delete /api/configurators/{id}, 403"})
+    void aRoutesOwnRefusalAnswersTheMessage(String route, String status) {
+        assertEquals(
+                "#/components/schemas/Message",
+                openApi()
+                        .getMap(at(route) + ".responses.'" + status + "'.content.'application/json'.schema")
+                        .get("$ref"),
+                route + " answers " + status + " with {message}");
+    }
+
+    /** The server writes a lock's times as ISO-8601 instants. */
+    @ParameterizedTest(name = "{0}.{1}")
+    @CsvSource({"LockView, acquiredAt", "LockView, expiresAt", "Locked, expiresAt"})
+    void aLocksTimesAreDateTimes(String type, String field) {
+        JsonPath doc = openApi();
+        String property = "components.schemas." + type + ".properties." + field;
+        assertEquals("string", doc.getString(property + ".type"), property);
+        assertEquals("date-time", doc.getString(property + ".format"), property);
     }
 
     /** A field the server sends as null is documented so: a strict client generated from the document reads it. */
