@@ -89,20 +89,22 @@ public class DemoLoginResource {
             return "a JSON body {userId, name, roles?} is required";
         }
         if (!isName(body.get("userId"))) {
-            return "userId must be a non-empty string of Unicode text of at most " + MAX_FIELD + " characters";
+            return "userId must be a non-blank string of Unicode text of at most " + MAX_FIELD + " characters";
         }
         if (!isName(body.get("name"))) {
-            return "name must be a non-empty string of Unicode text of at most " + MAX_FIELD + " characters";
+            return "name must be a non-blank string of Unicode text of at most " + MAX_FIELD + " characters";
         }
         Optional<JsonNode> roles = present(body, "roles");
         if (roles.isPresent()) {
             JsonNode list = roles.get();
             boolean allNames = list.isArray();
             for (JsonNode role : list) {
-                allNames &= role.isTextual() && !role.textValue().isBlank() && UnicodeText.wellFormed(role.textValue());
+                allNames &= role.isTextual()
+                        && !UnicodeText.blank(role.textValue())
+                        && UnicodeText.wellFormed(role.textValue());
             }
             if (!allNames) {
-                return "roles must be a list of non-empty strings of Unicode text";
+                return "roles must be a list of non-blank strings of Unicode text";
             }
         }
         return null;
@@ -112,7 +114,8 @@ public class DemoLoginResource {
         // Half a surrogate pair would be signed as "?": two ids would become one user (docs/protocol.md §3).
         return node != null
                 && node.isTextual()
-                && !node.textValue().isBlank()
+                // Blank as the server reads a token's sub (no-break spaces too): a token it would refuse.
+                && !UnicodeText.blank(node.textValue())
                 && UnicodeText.wellFormed(node.textValue())
                 && node.textValue().codePointCount(0, node.textValue().length()) <= MAX_FIELD;
     }

@@ -21,6 +21,10 @@ class DemoLoginBodyTest {
             no userId                  | {"name":"Sara"}                                   | userId must be
             blank userId               | {"userId":"  ","name":"Sara"}                     | userId must be
             userId not text            | {"userId":7,"name":"Sara"}                        | userId must be
+            userId a no-break space    | {"userId":"\\u00a0","name":"Sara"}               | userId must be
+            userId a zero-width space  | {"userId":"\\u200b","name":"Sara"}               | userId must be
+            name no-break spaces       | {"userId":"7","name":"\\u2007\\u202f"}           | name must be
+            a role a no-break space    | {"userId":"7","name":"Sara","roles":["\\u00a0"]} | roles must be
             userId a lone high half    | {"userId":"\\ud800","name":"Sara"}                | userId must be
             userId a lone low half     | {"userId":"a\\udc00","name":"Sara"}               | userId must be
             name a lone half           | {"userId":"7","name":"Sa\\ud83dra"}               | name must be
