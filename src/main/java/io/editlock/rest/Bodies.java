@@ -34,6 +34,15 @@ final class Bodies {
         return (String) value(body, "name", EntryField.Type.NAME, true);
     }
 
+    /**
+     * {name}: an item renamed. It does not move, so its {@code parentItemId}, which the item's answer
+     * carries, is read-only here: sent back, it is ignored like the other read-only fields.
+     */
+    static String itemName(JsonNode body) {
+        object(body, List.of("name"), Set.of("parentItemId"));
+        return (String) value(body, "name", EntryField.Type.NAME, true);
+    }
+
     static NewItem newItem(JsonNode body) {
         object(body, List.of("name", "parentItemId"));
         String name = (String) value(body, "name", EntryField.Type.NAME, true);
@@ -73,12 +82,16 @@ final class Bodies {
     }
 
     private static void object(JsonNode body, List<String> known) {
+        object(body, known, Set.of());
+    }
+
+    private static void object(JsonNode body, List<String> known, Set<String> alsoReadOnly) {
         if (body == null || !body.isObject()) {
             throw new InvalidInputException("the body must be a JSON object with " + String.join(", ", known));
         }
         for (Iterator<String> names = body.fieldNames(); names.hasNext(); ) {
             String name = names.next();
-            if (!known.contains(name) && !READ_ONLY.contains(name)) {
+            if (!known.contains(name) && !READ_ONLY.contains(name) && !alsoReadOnly.contains(name)) {
                 throw new InvalidInputException(
                         "unknown field '" + name + "' (expected " + String.join(", ", known) + ")");
             }

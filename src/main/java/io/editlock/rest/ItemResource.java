@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.catalog.ConfiguratorStore;
 import io.editlock.catalog.Entity;
 import io.editlock.catalog.Entry;
+import io.editlock.catalog.EntryField;
 import io.editlock.catalog.Item;
 import io.editlock.lock.GuardType;
 import io.editlock.lock.Page;
@@ -69,19 +70,29 @@ public class ItemResource {
     @Operation(summary = "Rename an item (guard: item — refused only while another user holds the configurator)")
     @RequestBody(
             required = true,
-            description = "Only the name: an item does not move",
+            description = "Only the name: an item does not move (its parentItemId, sent back, is ignored)",
             content =
                     @Content(
                             schema =
                                     @Schema(
                                             requiredProperties = "name",
-                                            properties = @SchemaProperty(name = "name", type = SchemaType.STRING))))
+                                            properties = {
+                                                @SchemaProperty(
+                                                        name = "name",
+                                                        type = SchemaType.STRING,
+                                                        minLength = 1,
+                                                        maxLength = EntryField.MAX_NAME),
+                                                @SchemaProperty(
+                                                        name = "parentItemId",
+                                                        type = SchemaType.INTEGER,
+                                                        readOnly = true)
+                                            })))
     @APIResponse(
             responseCode = "200",
             description = "Renamed",
             content = @Content(schema = @Schema(implementation = Item.class)))
     public Uni<Item> rename(@PathParam("id") String id, JsonNode body) {
-        String name = Bodies.name(body);
+        String name = Bodies.itemName(body);
         return store.renameItem(guards.require().guard(), name);
     }
 

@@ -32,6 +32,7 @@ class BodiesTest {
     /** What a request does with its body, by name (the tables' first column). */
     enum Check {
         NAME(Bodies::name),
+        ITEM_NAME(Bodies::itemName),
         NEW_ITEM(Bodies::newItem),
         NEW_FILTER(body -> Bodies.newEntry(Entity.FILTER, body)),
         NEW_DEPENDENCY(body -> Bodies.newEntry(Entity.DEPENDENCY, body)),
@@ -51,6 +52,12 @@ class BodiesTest {
     static Stream<Arguments> accepted() {
         return Stream.of(
                 Arguments.of(Check.NAME, "{'name':'Plant'}", "Plant"),
+                // An item's answer sent back: it does not move, so its parent is read-only here.
+                Arguments.of(
+                        Check.ITEM_NAME,
+                        "{'id':4,'configuratorId':1,'name':'Pump','parentItemId':3,'createdAt':'2026-12-07T08:00:00Z'}",
+                        "Pump"),
+                Arguments.of(Check.ITEM_NAME, "{'name':'Pump','parentItemId':null}", "Pump"),
                 Arguments.of(Check.NAME, "{'name':'" + "n".repeat(200) + "'}", "n".repeat(200)),
                 Arguments.of(Check.NAME, "{'name':'" + EMOJI.repeat(200) + "'}", EMOJI.repeat(200)),
                 Arguments.of(Check.NAME, "{'name':'" + "n".repeat(199) + EMOJI + "'}", "n".repeat(199) + EMOJI),
@@ -118,6 +125,11 @@ class BodiesTest {
                 Arguments.of(Check.NAME, "{}", "name is required"),
                 Arguments.of(Check.NAME, "{'name':null}", "name is required"),
                 Arguments.of(Check.NEW_ITEM, "{'parentItemId':3}", "name is required"),
+                Arguments.of(Check.ITEM_NAME, "{'parentItemId':3}", "name is required"),
+                Arguments.of(
+                        Check.NAME,
+                        "{'name':'Plant','parentItemId':3}",
+                        "unknown field 'parentItemId' (expected name)"),
                 Arguments.of(Check.NEW_FILTER, "{}", "expression is required"),
                 Arguments.of(Check.NEW_DEPENDENCY, "{'effect':'hide'}", "targetItemId is required"),
                 Arguments.of(Check.NEW_DEPENDENCY, "{'targetItemId':4}", "effect is required"),

@@ -241,11 +241,13 @@ class OpenApiTest {
                     Boolean.TRUE.equals(property.get("readOnly")),
                     type + "." + name + " is read-only exactly when a body may not set it"));
         });
+        Map<String, Map<String, Object>> rename =
+                doc.getMap(at("patch /api/items/{id}") + ".requestBody.content.'application/json'.schema.properties");
         assertEquals(
-                Set.of("name"),
-                doc.getMap(at("patch /api/items/{id}") + ".requestBody.content.'application/json'.schema.properties")
-                        .keySet(),
-                "renaming an item takes its name only");
+                Set.of("name", "parentItemId"),
+                rename.keySet(),
+                "renaming an item takes its name only, and its parent sent back (the item's answer)");
+        assertEquals(true, rename.get("parentItemId").get("readOnly"), "an item does not move");
         assertTrue(
                 doc.getMap("components.schemas").keySet().stream()
                         .noneMatch(name -> name.toString().endsWith("Body")),
