@@ -462,7 +462,12 @@ public class WaitEventRelay {
                         null));
     }
 
-    /** Tells this node's users in the line where they are now, when that changed. */
+    /**
+     * Tells this node's users in the line where they are now, when that changed. Several moves may be
+     * heard before the first read comes back, and the reads may come back in another order than they
+     * were sent: each is weighed against what was told by then ({@link WaitingState#movedUp}), and on
+     * the thread that delivers the events, so that a user's words leave in the order they were decided.
+     */
     private void moved(long c, String field) {
         state.lineMoved(); // first: a place recorded after this read of the places looks again itself
         Map<String, WaitingState.Place> places = state.placesIn(c, field);
@@ -473,15 +478,14 @@ public class WaitEventRelay {
         places.forEach((userId, place) -> positionOf(c, field, place.member())
                 .subscribe()
                 .with(
-                        position -> {
-                            if (position > 0 && position != place.position()) {
-                                state.moved(userId, c, field, position);
+                        position -> eventsThread.run(() -> {
+                            if (state.movedUp(userId, c, field, place.member(), position)) {
                                 ObjectNode data = WireFormat.object();
                                 data.set("resource", WireFormat.resource(resource));
                                 data.put("position", position);
                                 toUser(userId, WireFormat.frame(ServerEvents.QUEUE_UPDATED, data, null));
                             }
-                        },
+                        }),
                         failure ->
                                 LOG.debugf("position of %s in %s not read: %s", userId, field, failure.getMessage())));
     }

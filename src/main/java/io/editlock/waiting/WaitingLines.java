@@ -141,11 +141,14 @@ public class WaitingLines {
         }
         return events.positionOf(c, resource.field(), place.member())
                 .map(position -> {
-                    if (position <= 0 || position == queued.position()) {
+                    state.movedUp(userId, c, resource.field(), place.member(), position);
+                    // A queue-updated sent meanwhile may have told a newer position than this read.
+                    long told = state.told(userId, c, resource.field(), place.member());
+                    long now = told > 0 ? told : position;
+                    if (now <= 0 || now == queued.position()) {
                         return outcome;
                     }
-                    state.moved(userId, c, resource.field(), position);
-                    return (Outcome) new Queued(resource, position);
+                    return (Outcome) new Queued(resource, now);
                 })
                 // The position answered is still a place in the line; a later move tells the new one.
                 .onFailure()

@@ -207,9 +207,24 @@ public class WaitingState {
     private void place(String userId, long configuratorId, String field, String member, long position) {
         places.compute(configuratorId + "|" + field, (key, line) -> {
             Map<String, Place> current = line == null ? new ConcurrentHashMap<>() : line;
-            current.put(userId, new Place(member, position));
+            // The same place asked for again: a position told since the script read its own is newer.
+            current.merge(
+                    userId,
+                    new Place(member, position),
+                    (known, asked) ->
+                            known.member().equals(member) && !further(known.position(), position) ? known : asked);
             return current;
         });
+    }
+
+    /**
+     * Whether a place told {@code told} is further forward at {@code read}: a member joins a line only at
+     * its back (its seq is the configurator's next), so a place only ever moves forward, and a read that
+     * finds it no further forward than told is as old as what was told, or older. 0 is never told (a
+     * place a resume moved here) and never read of a place that stands.
+     */
+    private static boolean further(long told, long read) {
+        return read > 0 && (told <= 0 || read < told);
     }
 
     /** This node heard a line move (its head served, somebody left): before it looks at the places in it. */
@@ -329,11 +344,32 @@ public class WaitingState {
         return places.getOrDefault(configuratorId + "|" + field, Map.of());
     }
 
-    void moved(String userId, long configuratorId, String field, long position) {
+    /**
+     * A read of where the place {@code member} stands, recorded if it is news, in one step with the
+     * check: reads of one line's moves may come back in any order, and two of them may find the same
+     * position.
+     *
+     * @return whether it is news: the user still has that place, and it stands further forward than told
+     */
+    boolean movedUp(String userId, long configuratorId, String field, String member, long position) {
+        boolean[] news = new boolean[1];
         Map<String, Place> line = places.get(configuratorId + "|" + field);
         if (line != null) {
-            line.computeIfPresent(userId, (user, place) -> new Place(place.member(), position));
+            line.computeIfPresent(userId, (user, place) -> {
+                if (!place.member().equals(member) || !further(place.position(), position)) {
+                    return place;
+                }
+                news[0] = true;
+                return new Place(member, position);
+            });
         }
+        return news[0];
+    }
+
+    /** The position last told of the place {@code member}; 0 when none was, or the user is not there. */
+    long told(String userId, long configuratorId, String field, String member) {
+        Place place = placesIn(configuratorId, field).get(userId);
+        return place != null && place.member().equals(member) ? place.position() : 0;
     }
 
     public void asked(long configuratorId, AskedTakeover takeover) {
