@@ -57,7 +57,11 @@ final class WaitingFrames {
                         Page.fromWire(page.textValue())
                                 .orElseThrow(() -> new IllegalArgumentException("unknown page '" + page.textValue()
                                         + "': filters, dependencies or attributes")));
-                // A configuratorId the client sends is not trusted: the server resolves the item's own.
+                // It may be left out, but one given is a field of Resource like any other (docs/protocol.md
+                // §4); its value is not trusted: the server resolves the item's own configurator.
+                if (present(node.get("configuratorId")) != null) {
+                    id(node, "configuratorId");
+                }
                 yield itemPage;
             }
         };

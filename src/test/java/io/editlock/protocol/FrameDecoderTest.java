@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.editlock.lock.Page;
 import io.editlock.lock.Resource;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -126,10 +128,53 @@ class FrameDecoderTest {
                 row(
                         "unknown data fields are ignored",
                         "{'event':'watch','data':{'configuratorId':3,'x':true}}",
-                        new ClientRequest.Watch(null, 3)));
+                        new ClientRequest.Watch(null, 3)),
+                // The server resolves an item's configurator itself: a valid one given is not trusted.
+                row(
+                        "wait-for an item page with its configuratorId",
+                        "{'event':'wait-for','data':{'resource':{'type':'item-subresource','configuratorId':12,"
+                                + "'itemId':5,'page':'filters'}},'ref':'w'}",
+                        new ClientRequest.WaitFor("w", Resource.itemPage(5, Page.FILTERS))),
+                row(
+                        "stop-waiting for an item page with configuratorId null",
+                        "{'event':'stop-waiting','data':{'resource':{'type':'item-subresource','configuratorId':null,"
+                                + "'itemId':5,'page':'filters'}},'ref':'w'}",
+                        new ClientRequest.StopWaiting("w", Resource.itemPage(5, Page.FILTERS))));
+    }
+
+    /**
+     * docs/protocol.md §4 and §13: an item page's configuratorId may be left out, but one given is
+     * checked as on any other resource, in every request that names a resource.
+     */
+    static Stream<Arguments> badItemPageConfiguratorIds() {
+        Map<String, String> requests = new LinkedHashMap<>();
+        requests.put("wait-for", "");
+        requests.put("stop-waiting", "");
+        requests.put("request-takeover", ",'message':'please'");
+        requests.put("answer-takeover", ",'accept':true");
+        Map<String, String> values = new LinkedHashMap<>();
+        values.put("zero", "0");
+        values.put("a string", "'x'");
+        values.put("a numeric string", "'12'");
+        values.put("negative", "-5");
+        values.put("a fraction", "1.5");
+        values.put("2^53", String.valueOf(MAX_ID + 1));
+        values.put("beyond a long", "99999999999999999999");
+        return requests.entrySet().stream()
+                .flatMap(request -> values.entrySet().stream()
+                        .map(value -> row(
+                                request.getKey() + " for an item page with configuratorId " + value.getKey(),
+                                "{'event':'" + request.getKey() + "','data':{'resource':{'type':'item-subresource',"
+                                        + "'configuratorId':" + value.getValue() + ",'itemId':5,'page':'filters'}"
+                                        + request.getValue() + "},'ref':'r'}",
+                                invalid("r", "resource." + BAD_CONFIGURATOR_ID))));
     }
 
     static Stream<Arguments> malformedFrames() {
+        return Stream.concat(badItemPageConfiguratorIds(), otherMalformedFrames());
+    }
+
+    private static Stream<Arguments> otherMalformedFrames() {
         return Stream.of(
                 // Nothing can be trusted: no ref.
                 row("not JSON", "hello", invalid(null, NOT_JSON)),
