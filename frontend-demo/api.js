@@ -73,9 +73,14 @@ export class Api {
    */
   #unsettledCreates = new Map();
 
-  /** @param {() => string} token */
-  constructor(token) {
+  /**
+   * @param {() => string} token
+   * @param {{refused?: () => unknown}} [options] `refused`: told of every 401, for the sign-in to be
+   *   checked and renewed (not awaited: the check's own call may be the one refused)
+   */
+  constructor(token, { refused } = {}) {
     this.token = token;
+    this.refused = refused;
   }
 
   /**
@@ -189,6 +194,11 @@ export class Api {
       this.#unsettledCreates.delete(create);
     }
     const parsed = await readBody(response);
+    if (response.status === 401) {
+      this.refused?.();
+      // The server's own words name JWT checks, which say nothing to the person at the screen.
+      throw new ApiError(401, parsed, 'The server no longer accepts your sign-in.');
+    }
     if (!response.ok) {
       throw new ApiError(response.status, parsed);
     }

@@ -15,6 +15,12 @@ const LEFT_LINE_BECAUSE = /** @type {Record<string, string>} */ ({
   expired: 'the server lost touch with its store for too long',
 });
 
+/**
+ * How long the words of a grant wait for the release of the lock it ended, which tells how the page became ours
+ * (it comes right after the grant).
+ */
+const RELEASE_FOLLOWS_GRANT_MS = 2000;
+
 /** How long a grant waits for the reloaded tab to open the page that asked for it, before it is given back. */
 const PAGE_OPENS_WITHIN_MS = 15_000;
 
@@ -45,9 +51,11 @@ const ANSWERS_CHANNEL = 'editlock-demo.takeover-answers';
 /**
  * @param {{client: import('./editlock-client.js').EditlockClient, state: State, render: () => void,
  *          toast: import('./app/context.js').ToastFn, granted: (lock: Lock, forKey?: string, asked?: boolean) => void,
- *          retry: (edit: Edit) => void, sendPendingDeletes?: () => Promise<boolean>[]}} app `granted(lock, forKey, asked)`:
+ *          retry: (edit: Edit) => void, sendPendingDeletes?: () => Promise<boolean>[],
+ *          pageExists?: (resource: import('./editlock-client.js').Resource) => Promise<boolean>}} app `granted(lock, forKey, asked)`:
  *          a lock handed to us for the page `forKey`; `asked`: this tab asked for it (its socket keeps the lock,
- *          docs/protocol.md §13, §14); `sendPendingDeletes()`: sends the open page's deletes that wait for their Undo
+ *          docs/protocol.md §13, §14); `sendPendingDeletes()`: sends the open page's deletes that wait for their Undo;
+ *          `pageExists(resource)`: reads whether that page still exists (without it, it is taken to)
  */
 export function installHandover(app) {
   const { client, state, render, toast } = app;
@@ -78,11 +86,23 @@ export function installHandover(app) {
   /**
    * Grants of our requests that came while the reloaded tab was still opening the page that asked (its
    * route names it, no page is open yet), by that page's key: the page takes them when it opens.
-   * @type {Map<string, {lock: Lock, asked: Asked}>}
+   * @type {Map<string, {lock: Lock, asked: Asked, grantedAt: number}>}
    */
   const grantsForOpening = new Map();
   /** @type {ReturnType<typeof setTimeout> | null} */
   let openingTimer = null;
+  /**
+   * How the locks we asked for were released, by the lock, when the release came before the grant: a
+   * `takeover-granted` does not say whether the holder handed the page over, did not answer in time, or
+   * left it (docs/protocol.md §13); the release of their lock does, by its reason.
+   * @type {Map<string, string>}
+   */
+  const releasedAs = new Map();
+  /**
+   * Grants of our requests whose words wait for that release, by the lock.
+   * @type {Map<string, {asked: Asked | null, grantedAt: number, timer: ReturnType<typeof setTimeout>}>}
+   */
+  const grantsToTell = new Map();
   /** @type {WeakSet<Edit>} the edit sessions of pages left, so that a request whose reply comes after is known as one */
   const leftSessions = new WeakSet();
   /** @type {ReturnType<typeof setInterval> | null} */
@@ -139,6 +159,45 @@ export function installHandover(app) {
     }
   };
 
+  /** @param {string} lock @returns {boolean} whether a request of this tab for that lock stands or was just granted */
+  const askedFor = (lock) => handover.asked?.lock === lock || askedForLeftPages.has(lock)
+    || [...grantsForOpening.values()].some(({ asked }) => asked.lock === lock);
+
+  /**
+   * Tells the user the page asked for is theirs, in words true to how: once the release of the holder's
+   * lock says why it ended, or, if none comes, in words true whatever happened.
+   * @param {string} lock
+   * @param {Asked | null} asked
+   * @param {number} [grantedAt] when the grant came (Date.now())
+   */
+  const tellGranted = (lock, asked, grantedAt = Date.now()) => {
+    const reason = releasedAs.get(lock);
+    releasedAs.delete(lock);
+    if (reason) {
+      toast(grantedText(reason, asked, grantedAt));
+      return;
+    }
+    const timer = setTimeout(() => {
+      grantsToTell.delete(lock);
+      toast(grantedText(null, asked, grantedAt));
+    }, RELEASE_FOLLOWS_GRANT_MS);
+    grantsToTell.set(lock, { asked, grantedAt, timer });
+  };
+  on('lock-released', (detail) => {
+    if (!detail.resource || detail.ownerUserId === client.welcome?.userId) {
+      return; // one of ours (a page given back): not the holder's
+    }
+    const lock = resourceKey(detail.resource);
+    const waiting = grantsToTell.get(lock);
+    if (waiting) {
+      clearTimeout(waiting.timer);
+      grantsToTell.delete(lock);
+      toast(grantedText(detail.reason, waiting.asked, waiting.grantedAt));
+    } else if (askedFor(lock)) {
+      releasedAs.set(lock, detail.reason);
+    }
+  });
+
   /**
    * @param {Lock} lock
    * @param {boolean} [askedHere] asked for by this tab's socket (a wait-for answered with the lock)
@@ -173,7 +232,7 @@ export function installHandover(app) {
     if (asked && opening && resourceKey(opening) === asked.key) {
       // A reloaded tab still opening the page that asked: the grant is that page's once it opens.
       askedForLeftPages.delete(key);
-      grantsForOpening.set(asked.key, { lock: detail.lock, asked });
+      grantsForOpening.set(asked.key, { lock: detail.lock, asked, grantedAt: Date.now() });
       openingTimer ??= setTimeout(() => {
         openingTimer = null;
         grantsForOpening.forEach(({ lock }) => client.unlock(lock.resource).catch(() => {}));
@@ -188,7 +247,7 @@ export function installHandover(app) {
     }
     // Every tab of the user hears of the grant; only the tab that asked, or one showing the page, has news.
     if (handover.asked?.lock === key || state.edit?.key === key) {
-      toast('The page was handed over to you.');
+      tellGranted(key, handover.asked?.lock === key ? handover.asked : null);
     }
     grantedHere(detail.lock);
   });
@@ -206,6 +265,7 @@ export function installHandover(app) {
   });
   on('lock-failed', (detail) => {
     if (detail.resource) {
+      releasedAs.delete(resourceKey(detail.resource)); // the request ended without a grant
       claimForOpenPage(resourceKey(detail.resource));
     }
     if (detail.resource && askedForLeftPages.delete(resourceKey(detail.resource))) {
@@ -226,11 +286,25 @@ export function installHandover(app) {
     }
   });
   on('not-waiting', (detail) => {
-    if (handover.queue && handover.queue.key === resourceKey(detail.resource)) {
+    const key = resourceKey(detail.resource);
+    if (handover.queue && handover.queue.key === key) {
       handover.queue = null;
       const why = LEFT_LINE_BECAUSE[detail.reason];
-      toast(`You are no longer in line for this page${why ? `: ${why}` : ''}. Click \u201cNotify me when it\u2019s free\u201d to line up again.`, 'error');
-      render();
+      /** @param {boolean} exists */
+      const tell = (exists) => {
+        // A page that is gone has no "Notify me" to click: the store lost it (its data), or it was deleted.
+        toast(exists
+          ? `You are no longer in line for this page${why ? `: ${why}` : ''}. Click \u201cNotify me when it\u2019s free\u201d to line up again.`
+          : 'You are no longer in line for this page: it no longer exists.', 'error');
+        render();
+      };
+      if (app.pageExists) {
+        render();
+        // The open page's resource names its configurator; a place that ended with the store's data may not.
+        app.pageExists(state.edit?.key === key ? state.edit.resource : detail.resource).then(tell, () => tell(true));
+      } else {
+        tell(true);
+      }
     }
   });
   /**
@@ -388,12 +462,12 @@ export function installHandover(app) {
      * @param {Edit} edit
      */
     opened(edit) {
-      for (const [pageKey, { lock, asked }] of grantsForOpening) {
+      for (const [pageKey, { lock, asked, grantedAt }] of grantsForOpening) {
         if (pageKey === edit.key) {
           handover.asked = asked;
           // After the page's own first steps: the grant then serves it as one that came while it was blocked.
           queueMicrotask(() => {
-            toast('The page was handed over to you.');
+            tellGranted(asked.lock, asked, grantedAt);
             grantedHere(lock);
           });
         } else {
@@ -447,6 +521,7 @@ export function installHandover(app) {
             askedForLeftPages.delete(lock); // asked again from this page: a request left standing is joined, the same one
             handover.asked = asked;
           }
+          releasedAs.delete(lock); // a release before this request says nothing about its outcome
           break;
         } catch (caught) {
           const next = refusedAsking(edit, /** @type {import('./editlock-client.js').EditlockError} */ (caught), tried);
@@ -548,6 +623,9 @@ export function installHandover(app) {
         openingTimer = null;
       }
       askedOfUs.clear();
+      releasedAs.clear();
+      grantsToTell.forEach(({ timer }) => clearTimeout(timer));
+      grantsToTell.clear();
       requestsForClosedPages.clear();
       answered.clear();
       answers?.close();
@@ -572,6 +650,25 @@ export function answerFailureText(failure) {
     default:
       return failure && failure.message ? failure.message : 'Your answer could not be sent.';
   }
+}
+
+/**
+ * How a page asked for became the user's, in words: only a release `taken-over` (docs/protocol.md §13) is a
+ * hand-over, with the holder's yes when it came before the deadline the asker's countdown showed, else because
+ * the holder did not answer in time. Any other release freed the page (the holder left it, closed the tab); without
+ * a release to tell, or the request to tell by, only what is true either way is said.
+ * @param {string | null} reason the release's reason, if it came
+ * @param {Asked | null} asked the request, if this tab knows it
+ * @param {number} grantedAt when the grant came (Date.now())
+ * @returns {string}
+ */
+export function grantedText(reason, asked, grantedAt) {
+  if (reason !== 'taken-over' || !asked) {
+    return 'The page is yours now.';
+  }
+  return grantedAt < Date.parse(asked.deadline)
+    ? `${asked.holder} handed the page over to you.`
+    : `${asked.holder} did not answer in time, so the page passed to you.`;
 }
 
 /** @param {string} deadline */
@@ -606,8 +703,15 @@ export function blockedExtras(state, actions) {
     const key = `takeover-message:${edit.key}`;
     const message = boundInput(state, actions, key, '', { class: 'input small', type: 'text', maxlength: '200',
       placeholder: 'Message (optional)', 'aria-label': `Message to ${holder}`, 'data-testid': 'takeover-message' });
-    parts.push(message, h('button', { class: 'button small', 'data-testid': 'ask-holder', 'data-focus-key': 'ask-holder',
-      on: { click: () => actions.askHolder(edit, String(state.drafts.get(key) || '').trim()) } }, `Ask ${holder} for this page`));
+    /** @param {Event} event */
+    const ask = (event) => {
+      event.preventDefault();
+      actions.askHolder(edit, String(state.drafts.get(key) || '').trim());
+    };
+    // A form, for Enter in the message to ask as the button does.
+    parts.push(h('form', { class: 'handover-ask', 'data-testid': 'takeover-form', on: { submit: ask } },
+      message, h('button', { type: 'submit', class: 'button small', 'data-testid': 'ask-holder', 'data-focus-key': 'ask-holder' },
+        `Ask ${holder} for this page`)));
   }
   if (handover.queue && handover.queue.key === edit.key) {
     parts.push(h('span', { class: 'handover-status', 'data-testid': 'queue-position', 'data-announce': '' }, positionText(handover.queue.position)),

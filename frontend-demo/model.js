@@ -1,5 +1,7 @@
 // model.js — the configurator as the demo shows it, and the words it uses for locks.
 
+import { resourceKey } from './editlock-client.js';
+
 /** @typedef {{id: number, name: string, parentItemId: number | null, children: number[],
  *   filters: Entry[], dependencies: Entry[], attributes: Entry[]}} ItemView */
 /** @typedef {{id: number} & Record<string, any>} Entry a filter, dependency, attribute value or variable */
@@ -90,14 +92,50 @@ export function subtree(view, itemId) {
 }
 
 /**
- * The sentence a blocked user reads. Its first sentence is fixed: "Currently edited by <name>."
+ * The sentences a blocked user reads. When the lock in the way is the page's own, the first is fixed:
+ * "Currently edited by <name>." When another lock of theirs blocks the page (docs/protocol.md §2: a page of the
+ * configurator blocks its structure, the structure blocks every page), they name what that is: "Currently edited
+ * by Tom" on the structure would say Tom edits the structure, when he edits one item page.
  * @param {string} name
+ * @param {Resource | null} [blocking] the lock in the way, if known
+ * @param {Resource | null} [page] the page that is blocked
+ * @param {ConfiguratorView | null} [view]
  */
-export function editedByMessage(name) {
+export function editedByMessage(name, blocking = null, page = null, view = null) {
+  if (blocking && page && resourceKey(blocking) !== resourceKey(page)) {
+    if (page.type === 'configurator') {
+      return {
+        headline: `${name} is editing ${pageName(blocking, view)}.`,
+        rest: 'The structure can be edited when no one edits a page of this configurator.',
+      };
+    }
+    if (blocking.type === 'configurator') {
+      return {
+        headline: `${name} is editing the structure of this configurator.`,
+        rest: 'You can view this page. It will become editable when they\u2019re done with the structure.',
+      };
+    }
+  }
   return {
     headline: `Currently edited by ${name}.`,
     rest: 'You can view this page. It will become editable when they\u2019re done.',
   };
+}
+
+/**
+ * A page, in words that name it in a sentence ("Wheel \u203a Dependencies", "the variables").
+ * @param {Resource} resource
+ * @param {ConfiguratorView | null} view
+ */
+function pageName(resource, view) {
+  if (resource.type === 'configurator') {
+    return 'the structure';
+  }
+  if (resource.type === 'variables') {
+    return 'the variables';
+  }
+  const item = view && view.items.get(/** @type {number} */ (resource.itemId));
+  return `${item ? item.name : `item ${resource.itemId}`} \u203a ${PAGE_TITLES[/** @type {string} */ (resource.page)] || resource.page}`;
 }
 
 /**

@@ -159,7 +159,7 @@ function statusBanner(state, actions) {
             ? ' Connection lost \u2014 reconnecting. Your edit lock is kept for a few seconds.'
             : ' Others can view it until you leave.'));
     case 'blocked': {
-      const words = editedByMessage(edit.blockedBy ? edit.blockedBy.name : 'someone else');
+      const words = editedByMessage(edit.blockedBy ? edit.blockedBy.name : 'someone else', edit.blockedBy?.resource, edit.resource, state.view);
       return banner('locked', 'lock',
         h('span', { class: 'banner-text' },
           edit.reason ? h('strong', { 'data-testid': 'lost-reason' }, `${edit.reason} `) : null,

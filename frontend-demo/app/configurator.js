@@ -58,7 +58,8 @@ export function createConfigurator(app, { rereadDelaysMs = REREAD_DELAYS_MS } = 
    */
   function readFailed(error) {
     if (error instanceof ApiError && error.status === 404) {
-      Object.assign(state, { viewError: NOT_FOUND, viewNotice: null });
+      // Nothing of it stays listed: the sidebar's items and pages would lead to pages that are gone too.
+      Object.assign(state, { view: null, viewError: NOT_FOUND, viewNotice: null, locks: [] });
       failedReads = 0;
       return;
     }

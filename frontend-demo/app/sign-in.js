@@ -16,6 +16,19 @@ const TOKEN_RENEW_MS = 2 * 60_000;
  */
 const CONNECT_RETRY_MS = [1000, 2000, 5000, 10_000, 30_000];
 
+/**
+ * From this reconnect attempt on (the first one after a drop being #1), each one asks first whether the
+ * server refuses the token: a socket the server refuses looks to a browser like any other failed attempt.
+ */
+const CHECK_TOKEN_FROM_ATTEMPT = 2;
+
+/**
+ * What a check of the sign-in found: the token is `kept` (accepted, or the server cannot be reached to say),
+ * `renewed` (refused, and replaced with a new demo token of the same user), `ended` (demo login refused too,
+ * or the session ended meanwhile: signed out), `unknown` (refused, and demo login could not be reached).
+ * @typedef {'kept' | 'renewed' | 'ended' | 'unknown'} TokenCheck
+ */
+
 /** @typedef {NonNullable<import('./store.js').State['auth']>} Auth */
 
 /** @param {string} name */
@@ -78,7 +91,8 @@ export function createSignIn(app) {
    */
   async function startWorkspace(auth) {
     state.auth = auth;
-    const api = new Api(() => auth.token);
+    const checkToken = tokenKeeper(auth, () => api);
+    const api = new Api(() => auth.token, { refused: () => checkToken() });
     // Only the Socket.IO switch waits for a module: without it the client exists at once, as callers expect.
     const client = new EditlockClient({ token: () => freshToken(auth), ...(wantsSocketIo() ? await socketIoOptions() : {}) });
     /**
@@ -110,6 +124,12 @@ export function createSignIn(app) {
       }
     });
     on('content-changed', (detail) => app.configurator.contentChanged(detail));
+    on('reconnecting', ({ attempt }) => {
+      // The server may have restarted with a new signing key: then no attempt succeeds with this token.
+      if (attempt >= CHECK_TOKEN_FROM_ATTEMPT) {
+        checkToken();
+      }
+    });
     on('connected', ({ reconnected }) => {
       if (reconnected) {
         app.edit.reconnected();
@@ -118,7 +138,7 @@ export function createSignIn(app) {
     });
     const handover = installHandover({ client, state, render: app.render, toast: app.toast,
       granted: (lock, forKey, asked) => app.edit.granted(lock, forKey, asked), retry: (edit) => app.edit.acquire(edit),
-      sendPendingDeletes: () => app.writes.sendPendingDeletes() });
+      sendPendingDeletes: () => app.writes.sendPendingDeletes(), pageExists });
     app.session = { client, api, handover };
     on('resumed', (detail) => {
       if (detail.locks.length > 0 && !detail.reload) {
@@ -126,21 +146,38 @@ export function createSignIn(app) {
       }
     });
     app.render();
-    if (await connected(client, api)) {
+    if (await connected(client, checkToken)) {
       await app.navigation.navigate();
     }
   }
 
   /**
+   * Whether the page of `resource` still exists, read anew: a line may end because the store lost its data, and the
+   * configurator with it.
+   * @param {import('../editlock-client.js').Resource} resource
+   * @returns {Promise<boolean>} true also when it could not be read (a 502): only a 404 says it is gone
+   */
+  async function pageExists(resource) {
+    if (resource.configuratorId !== state.route.configuratorId) {
+      return true; // not the open configurator: nothing read here says otherwise
+    }
+    await app.configurator.reload();
+    if (state.viewError) {
+      return false;
+    }
+    return resource.type !== 'item-subresource' || !state.view || state.view.items.has(/** @type {number} */ (resource.itemId));
+  }
+
+  /**
    * Opens the first socket of `client`, trying again while the token is good: a failed attempt alone says
    * nothing about the token (a browser does not tell a refused upgrade from a network error), and signing
-   * out would sign out every tab of the browser and free the pages they hold. Only a token the REST API
-   * refuses too signs out.
+   * out would sign out every tab of the browser and free the pages they hold. A token the REST API refuses
+   * too is replaced (tokenKeeper); only a refused demo login signs out.
    * @param {EditlockClient} client
-   * @param {Api} api
+   * @param {() => Promise<TokenCheck>} checkToken
    * @returns {Promise<boolean>} whether it is open; false when this session ended meanwhile
    */
-  async function connected(client, api) {
+  async function connected(client, checkToken) {
     for (let attempt = 0; ; attempt += 1) {
       try {
         await client.connect();
@@ -149,22 +186,72 @@ export function createSignIn(app) {
         if (app.session?.client !== client) {
           return false;
         }
-        if (await tokenRefused(api)) {
-          // The token is no longer accepted and no fresh one can be had (the server restarted with a
-          // new key, or demo login was switched off).
-          signOut();
-          app.toast('Your session has ended. Please sign in again.', 'error');
+        const checked = await checkToken();
+        if (checked === 'ended' || app.session?.client !== client) {
           return false;
         }
         state.connection = 'reconnecting';
         app.render();
-        const wait = CONNECT_RETRY_MS[Math.min(attempt, CONNECT_RETRY_MS.length - 1)];
-        await new Promise((resolve) => { setTimeout(resolve, wait); });
-        if (app.session?.client !== client) {
-          return false;
+        if (checked !== 'renewed') {
+          const wait = CONNECT_RETRY_MS[Math.min(attempt, CONNECT_RETRY_MS.length - 1)];
+          await new Promise((resolve) => { setTimeout(resolve, wait); });
+          if (app.session?.client !== client) {
+            return false;
+          }
         }
       }
     }
+  }
+
+  /**
+   * Checks the session's token when something failed that a refused token would explain, and replaces a
+   * refused one. With demo login and no configured key, every start of the server makes a new signing key
+   * (docs/configuration.md): a restart refuses every token it issued before. That ends nobody's work: a new
+   * demo token of the same user (same id and name) lets the client reconnect and resume its locks, and what
+   * was typed stays in the form. Only demo login refusing the user signs out. One check at a time: a failed
+   * socket and a failed save that come together share it.
+   * @param {Auth} auth changed in place: the token provider and the API read its token
+   * @param {() => Api} api the session's
+   * @returns {() => Promise<TokenCheck>}
+   */
+  function tokenKeeper(auth, api) {
+    /** @type {Promise<TokenCheck> | null} */
+    let checking = null;
+    const current = () => app.session?.api === api();
+    /** @returns {Promise<TokenCheck>} */
+    const check = async () => {
+      if (!(await tokenRefused(api()))) {
+        return current() ? 'kept' : 'ended';
+      }
+      if (!current()) {
+        return 'ended';
+      }
+      let token;
+      try {
+        token = await demoLogin(auth.userId, auth.name, auth.admin ? ['admin'] : []);
+      } catch (failure) {
+        if (!current()) {
+          return 'ended';
+        }
+        if (failure instanceof ApiError && failure.status >= 400 && failure.status < 500) {
+          // Refused, or switched off: no new token can be had.
+          signOut();
+          app.toast('Your session has ended. Please sign in again.', 'error');
+          return 'ended';
+        }
+        return 'unknown'; // demo login not reachable right now: the next failure asks again
+      }
+      if (!current()) {
+        return 'ended';
+      }
+      auth.token = token;
+      saveSession(localStorage, auth);
+      return 'renewed';
+    };
+    return () => {
+      checking ??= check().finally(() => { checking = null; });
+      return checking;
+    };
   }
 
   /** @param {Api} api @returns {Promise<boolean>} whether the server refuses the signed-in token */

@@ -72,6 +72,11 @@ export function createWrites(app) {
           + 'to save once more \u2014 unless someone else changed the same field meanwhile; then it is dropped, and you see what they saved.', 'error', { ms: 12_000 });
         app.configurator.resync();
         break;
+      case 401:
+        // api.js has the session check the sign-in, and renew it if it can (sign-in.js tokenKeeper).
+        app.toast('Not saved: the server no longer accepts your sign-in (it may have restarted), so you are being signed in '
+          + 'again. Your change is still in the form \u2014 save it once more when the connection shows \u201cLive\u201d.', 'error', { ms: 12_000 });
+        break;
       case 404:
         app.toast('That was deleted in the meantime.');
         app.configurator.scheduleReload();

@@ -93,6 +93,7 @@ describe('asking for a page and waiting in line', { timeout: 300_000 }, () => {
     await waitForStatus(sara.page, 'lost');
     assert.ok((await bannerText(sara.page)).includes('You handed this page over to Tom.'), await bannerText(sara.page));
     assert.equal(await dialog.count(), 0);
+    await tom.page.locator('[data-testid=toast]', { hasText: 'Sara handed the page over to you.' }).waitFor();
     await screenshot(tom.page, 'tom-got-the-page');
   });
 
@@ -130,6 +131,34 @@ describe('asking for a page and waiting in line', { timeout: 300_000 }, () => {
     const told = await bannerText(sara.page);
     assert.ok(!told.includes('You handed this page over'), `Sara did not hand it over: ${told}`);
     assert.ok(told.includes('Tom asked for this page; it passed to them.'), `Sara is told who has it, and why: ${told}`);
+    await tom.page.locator('[data-testid=toast]', { hasText: 'Sara did not answer in time, so the page passed to you.' }).waitFor();
+  });
+
+  it('Sara leaves the page while Tom\u2019s request stands: it is his, and he is not told she handed it over', async () => {
+    const [saddle, bell] = await setUp(server.baseUrl, ['Saddle', 'Bell']); // a configurator of its own
+    await open(sara, saddle);
+    await waitForStatus(sara.page, 'editing');
+    await open(tom, saddle);
+    await waitForStatus(tom.page, 'blocked');
+    await tom.page.click('[data-testid=ask-holder]');
+    await tom.page.locator('[data-testid=takeover-pending]').waitFor();
+    await sara.page.locator('[data-testid=takeover-dialog]').waitFor();
+
+    await open(sara, bell); // her page is freed, and the request is served with it
+    await waitForStatus(tom.page, 'editing');
+    await tom.page.locator('[data-testid=toast]', { hasText: 'The page is yours now.' }).waitFor();
+    assert.equal(await tom.page.locator('[data-testid=toast]', { hasText: 'handed' }).count(), 0);
+  });
+
+  it('Tom edits one item page; on the structure, Sara is told which page is in the way, not that Tom edits the structure', async () => {
+    const [wheelFilters] = await setUp(server.baseUrl, ['Wheel']); // a configurator of its own
+    await open(tom, wheelFilters.replace(/filters$/, 'dependencies'));
+    await waitForStatus(tom.page, 'editing');
+    await open(sara, wheelFilters.replace(/\/items\/.*$/, '/structure'));
+    await waitForStatus(sara.page, 'blocked');
+    const told = await bannerText(sara.page);
+    assert.ok(told.includes('Tom is editing Wheel \u203a Dependencies. The structure can be edited when no one edits a page of this configurator.'), told);
+    assert.ok(!told.includes('Currently edited by Tom'), told);
   });
 
   it('two waiters are served in order, each page turning editable by itself', async () => {
@@ -163,7 +192,7 @@ describe('asking for a page and waiting in line', { timeout: 300_000 }, () => {
     await waitForStatus(tom.page, 'editing');
     await open(sara, filters);
     await waitForStatus(sara.page, 'blocked');
-    assert.ok((await bannerText(sara.page)).includes('Currently edited by Tom'));
+    assert.ok((await bannerText(sara.page)).includes('Tom is editing the structure of this configurator.'));
     await sara.page.fill('[data-testid=takeover-message]', 'Only the chain filters');
     await sara.page.click('[data-testid=ask-holder]');
     await sara.page.locator('[data-testid=takeover-pending]', { hasText: 'Asked Tom' }).waitFor();

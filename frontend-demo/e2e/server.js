@@ -45,14 +45,28 @@ async function waitUntilReady(baseUrl, child) {
 }
 
 /**
+ * A `redis-server` of the test's own (the server's embedded one stops with it): for a server that restarts and
+ * finds its locks again, or for several nodes. Pass `url` as `quarkus.redis.hosts`.
+ * @returns {Promise<{url: string, stop: () => void}>}
+ */
+export async function startRedis() {
+  const port = await freePort();
+  const redis = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' });
+  return { url: `redis://127.0.0.1:${port}`, stop: () => { redis.kill('SIGTERM'); } };
+}
+
+/**
  * @param {Record<string, string>} [settings] more server settings (system properties), e.g. a short consent window
- * @returns {Promise<{baseUrl: string, stop: () => Promise<void>}>}
+ * @returns {Promise<{baseUrl: string, stop: () => Promise<void>, restart: () => Promise<void>}>} `restart()` stops the
+ *   server and starts it again on the same port with the same settings: with demo login and no key configured, with a
+ *   new signing key (docs/configuration.md); its Redis is the same one only if `quarkus.redis.hosts` is among them
  */
 export async function startServer(settings = {}) {
   if (process.env.EDITLOCK_E2E_URL) {
     const baseUrl = process.env.EDITLOCK_E2E_URL.replace(/\/$/, '');
     await waitUntilReady(baseUrl, null);
-    return { baseUrl, stop: async () => {} };
+    return { baseUrl, stop: async () => {}, restart: async () => { throw new Error('cannot restart a server given by EDITLOCK_E2E_URL'); } };
   }
   if (!fs.existsSync(JAR)) {
     throw new Error(`${JAR} does not exist: build it first (./mvnw package -DskipTests)`);
@@ -63,22 +77,26 @@ export async function startServer(settings = {}) {
   // One log per server: test files run side by side, and some start several nodes.
   const logName = `e2e-server-${port}.log`;
   const log = fs.openSync(path.join(logDir, logName), 'w');
-  const child = spawn('java', [
-    `-Dquarkus.http.port=${port}`,
-    '-Dquarkus.http.host=127.0.0.1',
-    '-Deditlock.demo-login.enabled=true',
-    '-Deditlock.embedded-redis.enabled=true',
-    ...Object.entries(settings).map(([key, value]) => `-D${key}=${value}`),
-    '-jar', JAR,
-  ], { cwd: REPO_ROOT, stdio: ['ignore', log, log] });
   const baseUrl = `http://127.0.0.1:${port}`;
-  try {
-    await waitUntilReady(baseUrl, child);
-  } catch (failure) {
-    child.kill('SIGKILL');
-    throw new Error(`${failure.message} (see target/${logName})`, { cause: failure });
-  }
-  const stop = async () => {
+  const launch = async () => {
+    const started = spawn('java', [
+      `-Dquarkus.http.port=${port}`,
+      '-Dquarkus.http.host=127.0.0.1',
+      '-Deditlock.demo-login.enabled=true',
+      '-Deditlock.embedded-redis.enabled=true',
+      ...Object.entries(settings).map(([key, value]) => `-D${key}=${value}`),
+      '-jar', JAR,
+    ], { cwd: REPO_ROOT, stdio: ['ignore', log, log] });
+    try {
+      await waitUntilReady(baseUrl, started);
+    } catch (failure) {
+      started.kill('SIGKILL');
+      throw new Error(`${failure.message} (see target/${logName})`, { cause: failure });
+    }
+    return started;
+  };
+  let child = await launch();
+  const halt = async () => {
     if (child.exitCode !== null) {
       return;
     }
@@ -87,7 +105,14 @@ export async function startServer(settings = {}) {
     const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
     await exited;
     clearTimeout(killer);
+  };
+  const stop = async () => {
+    await halt();
     fs.closeSync(log);
   };
-  return { baseUrl, stop };
+  const restart = async () => {
+    await halt();
+    child = await launch();
+  };
+  return { baseUrl, stop, restart };
 }

@@ -1,6 +1,6 @@
-// End-to-end: the holder's take-over panel (docs/protocol.md §13: an active holder can always refuse) used from
-// the keyboard, and its advice, "Save what you are doing, then hand it over", followed while it is shown.
-// Sara holds a page, Tom asks her for it; each in their own Chromium.
+// End-to-end: asking with the keyboard (Enter in the message), the holder's take-over panel (docs/protocol.md §13:
+// an active holder can always refuse) used from the keyboard, and its advice, "Save what you are doing, then hand
+// it over", followed while it is shown. Sara holds a page, Tom asks her for it; each in their own Chromium.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -79,7 +79,7 @@ describe('the take-over panel', { timeout: 180_000 }, () => {
     }
   });
 
-  it('takes the focus on Keep, keeps it through the countdown, lets Tab leave and come back, and Escape keeps the page', async () => {
+  it('asks with Enter in the message; takes the focus on Keep, keeps it through the countdown, lets Tab leave and come back, and Escape keeps the page', async () => {
     await open(sara, pages[0]);
     await waitForStatus(sara.page, 'editing');
     const field = sara.page.locator('[data-testid=add-entry] input');
@@ -88,13 +88,15 @@ describe('the take-over panel', { timeout: 180_000 }, () => {
     const fieldKey = await field.getAttribute('data-field');
     await open(tom, pages[0]);
     await waitForStatus(tom.page, 'blocked');
-    await tom.page.locator('[data-testid=ask-holder]').focus();
-    await tom.page.keyboard.press('Enter');
+    await tom.page.locator('[data-testid=takeover-message]').focus();
+    await tom.page.keyboard.type('Need the frame');
+    await tom.page.keyboard.press('Enter'); // in the message: asks, as the button does
     await tom.page.locator('[data-testid=takeover-pending]').waitFor();
-    assert.equal(await focused(tom.page), 'H1', 'the button used is gone: the focus goes to the page’s heading, not to the body');
+    assert.equal(await focused(tom.page), 'H1', 'the field used is gone: the focus goes to the page’s heading, not to the body');
     await tom.page.locator('[data-testid=wait-for]').focus();
 
     await sara.page.locator('[data-testid=takeover-dialog]').waitFor();
+    assert.equal(await sara.page.locator('[data-testid=takeover-request-message]').textContent(), 'Need the frame');
     await sara.page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'takeover-keep');
     await countdownTicked(sara.page, '[data-testid=takeover-countdown]');
     assert.equal(await focused(sara.page), 'takeover-keep', 'the countdown does not take the focus from Keep');

@@ -69,11 +69,14 @@ describe('the demo\u2019s open configurator', () => {
     assert.equal(app.state.drafts.get('e:filters:31:expression'), 'frame.size >= 56');
   });
 
-  it('a 404 says the configurator does not exist', async () => {
+  it('a 404 says the configurator does not exist, and nothing of it stays listed', async () => {
     const app = await openConfigurator(() => new ApiError(404, null));
+    app.state.locks = [{ resource: { type: 'item-subresource', configuratorId: 12, itemId: 5, page: 'filters' }, ownerUserId: '8' }];
 
     await app.configurator.reload();
     assert.equal(app.state.viewError, 'This configurator does not exist (any more).');
     assert.equal(app.state.viewNotice, null);
+    assert.equal(app.state.view, null, 'the sidebar no longer lists its items as links');
+    assert.deepEqual(app.state.locks, []);
   });
 });

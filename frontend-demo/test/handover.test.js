@@ -19,11 +19,11 @@ function connected(userName = 'Tom') {
  * handover.js installed on `client`, with the app's state, toasts, redraws and grants handed on recorded;
  * `sendPendingDeletes` as writes.js would (none by default).
  */
-function handoverOn(client, { sendPendingDeletes = () => [] } = {}) {
+function handoverOn(client, { sendPendingDeletes = () => [], pageExists = undefined } = {}) {
   const app = { state: { edit: null }, toasts: [], renders: 0, granted: [] };
   app.handover = installHandover({
     client, state: app.state, render: () => { app.renders += 1; }, toast: (text, kind) => app.toasts.push({ text, kind }),
-    granted: (lock, forKey, asked) => app.granted.push({ lock, forKey, asked }), retry: () => {}, sendPendingDeletes,
+    granted: (lock, forKey, asked) => app.granted.push({ lock, forKey, asked }), retry: () => {}, sendPendingDeletes, pageExists,
   });
   return app;
 }
@@ -256,6 +256,23 @@ describe('the demo\u2019s take-over and waiting part', () => {
     client.close();
   });
 
+  it('a place that ended with the page (the store lost its data) does not say to line up again', async (t) => {
+    const { client, socket } = await connected();
+    const asked = [];
+    const app = handoverOn(client, { pageExists: async (resource) => { asked.push(resource); return false; } });
+    closeAfter(t, client, app);
+    app.state.edit = { ...EDIT };
+    const waiting = app.handover.waitForPage(app.state.edit);
+    await socket.answer('wait-for', (frame) => ['queued', { resource: frame.data.resource, position: 1 }]);
+    await waiting;
+
+    socket.push('not-waiting', { resource: { type: 'item-subresource', itemId: 5, page: 'filters' } }); // no reason, no configurator
+    assert.equal(app.state.handover.queue, null);
+    await until(() => app.toasts.length > 0);
+    assert.deepEqual(app.toasts, [{ text: 'You are no longer in line for this page: it no longer exists.', kind: 'error' }]);
+    assert.deepEqual(asked, [FILTERS], 'asked about the open page, with its configurator');
+  });
+
   it('asks for the lock in the page\u2019s way (Tom edits the structure), not for the free page, and hands its grant on for the page', async (t) => {
     const { client, socket } = await connected('Sara');
     const app = handoverOn(client);
@@ -291,9 +308,42 @@ describe('the demo\u2019s take-over and waiting part', () => {
     otherTab.state.edit = { key: 'item:6:filters', resource: { ...FILTERS, itemId: 6 }, status: 'editing' };
 
     socket.push('takeover-granted', { lock: lockOf(31) });
+    // Watchers hear the release of Tom's lock right after the grant: its reason tells how the page became Sara's.
+    socket.push('lock-released', { resource: FILTERS, reason: 'taken-over', ownerUserId: '8', ownerUserName: 'Tom' });
 
-    assert.deepEqual(askingTab.toasts.map((toast) => toast.text), ['The page was handed over to you.']);
+    assert.deepEqual(askingTab.toasts.map((toast) => toast.text), ['Tom handed the page over to you.']);
     assert.deepEqual(otherTab.toasts, [], 'a tab on another page has nothing to say');
+  });
+
+  it('a page the holder did not hand over is \u201cyours now\u201d: freed (the holder closed the tab), or passed at the deadline', async (t) => {
+    const { client, socket } = await connected('Sara');
+    const app = handoverOn(client);
+    closeAfter(t, client, app);
+    const ask = async (deadline) => {
+      app.state.edit = { ...EDIT, blockedBy: { name: 'Tom', userId: '8', resource: FILTERS } };
+      const asking = app.handover.askHolder(app.state.edit);
+      await socket.answer('request-takeover', (frame) => ['takeover-pending', { resource: frame.data.resource, deadline }]);
+      await asking;
+    };
+
+    await ask(new Date(Date.now() + 30_000).toISOString());
+    socket.push('takeover-granted', { lock: lockOf(31) });
+    socket.push('lock-released', { resource: FILTERS, reason: 'disconnect', ownerUserId: '8', ownerUserName: 'Tom' });
+    assert.deepEqual(app.toasts.map((toast) => toast.text), ['The page is yours now.'], 'not \u201chanded over\u201d');
+
+    // The release may come first, too (a release, then the hand-over due in the same step).
+    await ask(new Date(Date.now() + 30_000).toISOString());
+    socket.push('lock-released', { resource: FILTERS, reason: 'unlock', ownerUserId: '8', ownerUserName: 'Tom' });
+    socket.push('takeover-granted', { lock: lockOf(32) });
+    assert.equal(app.toasts.at(-1).text, 'The page is yours now.');
+
+    const deadline = new Date(Date.now() + 20);
+    await ask(deadline.toISOString());
+    await until(() => Date.now() > deadline.getTime());
+    socket.push('takeover-granted', { lock: lockOf(33) });
+    socket.push('lock-released', { resource: FILTERS, reason: 'taken-over', ownerUserId: '8', ownerUserName: 'Tom' });
+    assert.equal(app.toasts.at(-1).text, 'Tom did not answer in time, so the page passed to you.');
+    assert.equal(app.toasts.length, 3);
   });
 
   it('a refusal naming another lock of the same holder asks for that one; naming someone else shows who is in the way', async (t) => {
@@ -604,10 +654,11 @@ describe('the demo\u2019s take-over and waiting part', () => {
         'the banner shows the request, not "Ask Tom" again');
 
       second.push('takeover-granted', { lock: HANDED });
+      second.push('lock-released', { resource: STRUCTURE, reason: 'taken-over', ownerUserId: '8', ownerUserName: 'Tom' });
       await second.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(31), released: [] }]);
       await until(() => app.state.edit.status === 'editing');
       assert.equal(app.state.edit.token, 31);
-      assert.match(app.toasts.at(-1).text, /handed over to you/);
+      assert.equal(app.toasts.at(-1).text, 'Tom handed the page over to you.');
     });
 
     it('a grant that comes while the reloaded tab is still opening the page that asked serves that page once it opens', async (t) => {
@@ -615,6 +666,7 @@ describe('the demo\u2019s take-over and waiting part', () => {
       app.state.route = { view: 'item', configuratorId: 12, itemId: 5, page: 'filters' }; // what the reloaded tab opens
       const second = await resumedAfterReload(after); // the request moved to this page's socket
       second.push('takeover-granted', { lock: HANDED }); // Tom hands over before the page is open
+      second.push('lock-released', { resource: STRUCTURE, reason: 'taken-over', ownerUserId: '8', ownerUserName: 'Tom' });
       await settled();
       assert.equal(second.sent.filter((f) => f.event === 'unlock-configurator').length, 0, 'not given back');
 
@@ -623,7 +675,7 @@ describe('the demo\u2019s take-over and waiting part', () => {
       await until(() => app.state.edit.status === 'editing');
       assert.equal(app.state.edit.token, 31);
       await until(() => structureUnlocks(second).length === 1); // the structure goes back once the page is Sara's
-      assert.match(app.toasts.at(-1).text, /handed over to you/);
+      assert.equal(app.toasts.at(-1).text, 'Tom handed the page over to you.');
     });
 
     it('a tab reloaded on the page that asked tells a refusal', async (t) => {

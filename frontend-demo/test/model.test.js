@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { lostReasonText, normalizeConfigurator, savedValue, staleDrafts } from '../model.js';
+import { editedByMessage, lostReasonText, normalizeConfigurator, savedValue, staleDrafts } from '../model.js';
 
 const VIEW = normalizeConfigurator({
   id: 12, name: 'City bike', variables: [{ id: 40, name: 'weight', formula: 'sum(w)' }],
@@ -39,5 +39,28 @@ describe('why a page was taken over, in words', () => {
     assert.equal(lostReasonText('taken-over', { byUserName: 'Tom', handedOver: false }),
       'Tom asked for this page; it passed to them.', 'neutral: another tab may have handed it over');
     assert.doesNotMatch(lostReasonText('taken-over'), /You handed/);
+  });
+});
+
+describe('the words of a blocked page', () => {
+  const structure = { type: 'configurator', configuratorId: 12 };
+  const forkDependencies = { type: 'item-subresource', configuratorId: 12, itemId: 6, page: 'dependencies' };
+  const frameFilters = { type: 'item-subresource', configuratorId: 12, itemId: 5, page: 'filters' };
+  const said = (words) => `${words.headline} ${words.rest}`;
+
+  it('say who edits the page when it is the page\u2019s own lock in the way', () => {
+    assert.equal(said(editedByMessage('Tom', frameFilters, frameFilters, VIEW)),
+      'Currently edited by Tom. You can view this page. It will become editable when they\u2019re done.');
+    assert.equal(editedByMessage('Tom').headline, 'Currently edited by Tom.', 'the lock in the way not known yet');
+  });
+
+  it('on the structure, name the page of the configurator that someone edits, not the structure', () => {
+    assert.equal(said(editedByMessage('Tom', forkDependencies, structure, VIEW)),
+      'Tom is editing Fork \u203a Dependencies. The structure can be edited when no one edits a page of this configurator.');
+    assert.equal(editedByMessage('Tom', { type: 'variables', configuratorId: 12 }, structure, VIEW).headline, 'Tom is editing the variables.');
+  });
+
+  it('on a page, say that the structure is what someone edits', () => {
+    assert.equal(editedByMessage('Tom', structure, frameFilters, VIEW).headline, 'Tom is editing the structure of this configurator.');
   });
 });
