@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startServer } from './server.js';
+import { startServer, OWN_SERVER_ONLY } from './server.js';
 import { configuratorWithItems } from './scene.js';
 import { User, screenshot, waitForStatus } from './browser.js';
 import { consentSentinel, graceSentinel } from './sentinels.js';
@@ -47,7 +47,7 @@ async function open(user, hash) {
   }
 }
 
-describe('asking for a page and waiting in line', { timeout: 300_000 }, () => {
+describe('asking for a page and waiting in line', { timeout: 300_000, skip: OWN_SERVER_ONLY }, () => {
   let server;
   let sara;
   let tom;

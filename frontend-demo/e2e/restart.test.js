@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { startRedis, startServer } from './server.js';
+import { startRedis, startServer, OWN_SERVER_ONLY } from './server.js';
 import { configuratorWithItems } from './scene.js';
 import { User, screenshot, waitForStatus } from './browser.js';
 
@@ -28,7 +28,7 @@ function filterRow(page, expression) {
   return page.locator('[data-testid=entry]').filter({ has: page.locator(`input[value=${JSON.stringify(expression)}]`) });
 }
 
-describe('a restart of the server, with a new signing key, and a store that lost its data', { timeout: 300_000 }, () => {
+describe('a restart of the server, with a new signing key, and a store that lost its data', { timeout: 300_000, skip: OWN_SERVER_ONLY }, () => {
   let redis;
   let server;
   let sara;

@@ -45,6 +45,14 @@ async function waitUntilReady(baseUrl, child) {
 }
 
 /**
+ * A suite's `skip` when it needs a server of its own (settings of its own, several nodes, a restart or a stop) and
+ * the tests run against a server already running (EDITLOCK_E2E_URL): that one has its own settings, and stays.
+ */
+export const OWN_SERVER_ONLY = process.env.EDITLOCK_E2E_URL
+  ? 'needs a server of its own (its settings, nodes, restarts): not run against EDITLOCK_E2E_URL'
+  : false;
+
+/**
  * A `redis-server` of the test's own (the server's embedded one stops with it): for a server that restarts and
  * finds its locks again, or for several nodes. Pass `url` as `quarkus.redis.hosts`.
  * @returns {Promise<{url: string, stop: () => void}>}
@@ -64,6 +72,9 @@ export async function startRedis() {
  */
 export async function startServer(settings = {}) {
   if (process.env.EDITLOCK_E2E_URL) {
+    if (Object.keys(settings).length > 0) {
+      throw new Error(`a server given by EDITLOCK_E2E_URL cannot take settings: ${Object.keys(settings).join(', ')}`);
+    }
     const baseUrl = process.env.EDITLOCK_E2E_URL.replace(/\/$/, '');
     await waitUntilReady(baseUrl, null);
     return { baseUrl, stop: async () => {}, restart: async () => { throw new Error('cannot restart a server given by EDITLOCK_E2E_URL'); } };

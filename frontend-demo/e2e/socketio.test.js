@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { startServer } from './server.js';
+import { startServer, OWN_SERVER_ONLY } from './server.js';
 import { LockingSocket, createConfigurator, eventually, login, socketIo } from './socketio-clients.js';
 
 const closers = [];
@@ -319,7 +319,7 @@ function freePort() {
   });
 }
 
-describe('Socket.IO clients across two nodes', { timeout: 300_000 }, () => {
+describe('Socket.IO clients across two nodes', { timeout: 300_000, skip: OWN_SERVER_ONLY }, () => {
   let redis;
   let nodes = [];
 
@@ -377,7 +377,7 @@ describe('Socket.IO clients across two nodes', { timeout: 300_000 }, () => {
   });
 });
 
-describe('Socket.IO clients of a node that stops', { timeout: 300_000 }, () => {
+describe('Socket.IO clients of a node that stops', { timeout: 300_000, skip: OWN_SERVER_ONLY }, () => {
   let redis;
   let url;
   let staying;

@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startServer } from './server.js';
+import { startServer, OWN_SERVER_ONLY } from './server.js';
 import { configuratorWithItems } from './scene.js';
 import { User, screenshot, waitForStatus } from './browser.js';
 
@@ -57,7 +57,7 @@ function filterRow(page, expression) {
   return page.locator('[data-testid=entry]').filter({ has: page.locator(`input[value="${expression}"]`) });
 }
 
-describe('the take-over panel', { timeout: 180_000 }, () => {
+describe('the take-over panel', { timeout: 180_000, skip: OWN_SERVER_ONLY }, () => {
   let server;
   let sara;
   let tom;

@@ -4,12 +4,12 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { startServer } from './server.js';
+import { startServer, OWN_SERVER_ONLY } from './server.js';
 import { User, waitForStatus } from './browser.js';
 
 const TOKEN_LIFETIME_S = 20;
 
-describe('the demo keeps its socket past its token', { timeout: 120_000 }, () => {
+describe('the demo keeps its socket past its token', { timeout: 120_000, skip: OWN_SERVER_ONLY }, () => {
   let server;
   let tara;
   const socketUrls = [];
