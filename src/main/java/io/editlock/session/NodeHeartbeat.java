@@ -21,6 +21,7 @@ public class NodeHeartbeat {
     private static final Duration SCHEDULER_TICK = Duration.ofSeconds(1);
 
     private static final long NOT_STEADY = -1;
+    private static final long NEVER = Long.MIN_VALUE;
 
     private final PipelinedRedis redis;
     private final LockKeys keys;
@@ -30,6 +31,8 @@ public class NodeHeartbeat {
     private volatile long steadySince = NOT_STEADY;
     /** {@code System.nanoTime()} of the latest beat that went through. */
     private volatile long lastBeat = System.nanoTime() - Long.MAX_VALUE / 2;
+    /** {@code System.nanoTime()} of the latest beat the store did not take; {@link #NEVER} before the first. */
+    private volatile long lastFailure = NEVER;
 
     public NodeHeartbeat(PipelinedRedis redis, LockKeys keys, NodeIdentity node, EditlockConfig config) {
         this.redis = redis;
@@ -59,7 +62,21 @@ public class NodeHeartbeat {
                             }
                             lastBeat = now;
                         },
-                        failure -> steadySince = NOT_STEADY);
+                        failure -> {
+                            steadySince = NOT_STEADY;
+                            lastFailure = System.nanoTime();
+                        });
+    }
+
+    /**
+     * Whether this node was cut off from the store within the last TTL (a beat failed): what its sockets
+     * did meanwhile (ended, left a line) may not be in the store yet, and is carried out within a second
+     * of the store answering again (see {@link SocketReleases}). Not so at start: there is nothing to catch
+     * up on then.
+     */
+    public boolean cutOffLately() {
+        long failed = lastFailure;
+        return failed != NEVER && System.nanoTime() - failed < ttl.toNanos();
     }
 
     /** Whether another node's missing key means it died: this node's own beats went through for a whole TTL. */

@@ -101,10 +101,23 @@ public class TakeoverSweeper {
         long configuratorId = Long.parseLong(parts[0]);
         String field = parts[1];
         return scripts.askersNodes(configuratorId, field)
-                .flatMap(reply -> reply instanceof ResolveReply.Due due
-                        ? deadAmong(due.nodes()).flatMap(dead -> scripts.resolveTakeover(configuratorId, field, dead))
-                        : Uni.createFrom().item(reply))
                 .flatMap(reply -> {
+                    if (!(reply instanceof ResolveReply.Due due)) {
+                        return Uni.createFrom().item(reply);
+                    }
+                    if (heartbeat.cutOffLately()) {
+                        // Right after an outage an asker may have gone meanwhile, its node not yet able to say so
+                        // in the store (it does within a second): a page handed to it would be taken from a
+                        // holder who is there. A store out of reach cuts every node off alike, so each waits a
+                        // few seconds; a node cut off alone is judged by its heartbeat (deadAmong).
+                        return Uni.createFrom().<ResolveReply>nullItem();
+                    }
+                    return deadAmong(due.nodes()).flatMap(dead -> scripts.resolveTakeover(configuratorId, field, dead));
+                })
+                .flatMap(reply -> {
+                    if (reply == null) {
+                        return Uni.createFrom().voidItem(); // looked at again at the next sweep
+                    }
                     if (reply instanceof ResolveReply.NotDue notDue) {
                         // The store's clock is ahead of this node's: look again at the store's deadline.
                         return redis.execute(
