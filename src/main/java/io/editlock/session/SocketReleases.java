@@ -91,13 +91,22 @@ public class SocketReleases {
         if (waiting.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
-        return locks.leaveLines(waiting.get(0).socketId())
-                .chain(() -> each(waiting.subList(1, waiting.size()), session -> locks.leaveLines(session.socketId())))
+        return leaveLines(waiting.get(0))
+                .chain(() -> each(waiting.subList(1, waiting.size()), this::leaveLines))
                 .chain(() -> each(waiting, this::retried))
                 .onFailure()
                 .invoke(failure -> LOG.debugf("the lock store still does not take releases: %s", failure.getMessage()))
                 .onFailure()
                 .recoverWithNull();
+    }
+
+    /**
+     * Its resume record goes first: a resume that came after the places left would move the socket's locks
+     * without them (docs/protocol.md §5: a resume moves all or nothing). One that came before moved them all,
+     * and leaves nothing here to leave or release.
+     */
+    private Uni<Void> leaveLines(SocketSession session) {
+        return resumes.forget(session).chain(() -> locks.leaveLines(session.socketId()));
     }
 
     private Uni<Void> retried(SocketSession session) {
