@@ -4,7 +4,8 @@ import io.editlock.catalog.Entity;
 import io.editlock.catalog.InvalidInputException;
 import io.editlock.catalog.UnknownIdException;
 import io.editlock.lock.Resource;
-import java.util.List;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
@@ -77,16 +78,35 @@ final class ApiNumbers {
     }
 
     /**
-     * @return the one value a query parameter was given; null when it was not given. One given twice
-     *     ({@code ?limit=1&limit=500}) is 400: which one the client meant is a guess.
+     * @return the one value the raw query ({@code a=1&b=}) gives the parameter {@code name}, decoded; null when
+     *     it does not name it, and "" for an empty value. A name given twice ({@code ?limit=1&limit=500}, and
+     *     {@code ?limit=&limit=2} alike) is 400: which one the client meant is a guess. Names are matched as
+     *     written ({@code LIMIT} is another parameter, which nothing reads).
      */
-    static String once(String name, List<String> values) {
-        if (values == null || values.isEmpty()) {
+    static String once(String rawQuery, String name) {
+        if (rawQuery == null || rawQuery.isEmpty()) {
             return null;
         }
-        if (values.size() > 1) {
-            throw new InvalidInputException(name + " must be given at most once");
+        String found = null;
+        for (String pair : rawQuery.split("&", -1)) {
+            int equals = pair.indexOf('=');
+            String key = decode(equals < 0 ? pair : pair.substring(0, equals));
+            if (!key.equals(name)) {
+                continue;
+            }
+            if (found != null) {
+                throw new InvalidInputException(name + " must be given at most once");
+            }
+            found = equals < 0 ? "" : decode(pair.substring(equals + 1));
         }
-        return values.get(0);
+        return found;
+    }
+
+    private static String decode(String raw) {
+        try {
+            return URLDecoder.decode(raw, StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidInputException("the query is not valid percent-encoding");
+        }
     }
 }

@@ -23,11 +23,11 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
 import java.net.URI;
-import java.util.List;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
@@ -79,7 +79,8 @@ public class ConfiguratorResource {
     @Operation(
             summary = "The configurators (without content), by id, one page at a time; "
                     + "a Link header (rel=next) names the next page when more follow")
-    // Read as lists only to refuse one given twice: each is one value.
+    // Read from the query itself (ApiNumbers.once): the framework's reading drops empty values and matches
+    // names in any case, which would let a parameter given twice, or misspelled, pass as one.
     @Parameter(
             name = "after",
             in = ParameterIn.QUERY,
@@ -96,9 +97,10 @@ public class ConfiguratorResource {
             headers = @Header(name = "Link"),
             content = @Content(schema = @Schema(implementation = Configurator.class, type = SchemaType.ARRAY)))
     @APIResponse(responseCode = "400", ref = ApiDocs.BAD_REQUEST)
-    public Uni<Response> list(@QueryParam("after") List<String> after, @QueryParam("limit") List<String> limit) {
-        long afterId = ApiNumbers.after(ApiNumbers.once("after", after));
-        int size = ApiNumbers.limit(ApiNumbers.once("limit", limit), pageSize);
+    public Uni<Response> list(@Context UriInfo uri) {
+        String query = uri.getRequestUri().getRawQuery();
+        long afterId = ApiNumbers.after(ApiNumbers.once(query, "after"));
+        int size = ApiNumbers.limit(ApiNumbers.once(query, "limit"), pageSize);
         return store.configurators(afterId, size).map(page -> {
             Response.ResponseBuilder response = Response.ok(page.configurators());
             page.nextAfter()

@@ -85,6 +85,8 @@ public class ItemResource {
                                                 @SchemaProperty(
                                                         name = "parentItemId",
                                                         type = SchemaType.INTEGER,
+                                                        format = "int64",
+                                                        nullable = true,
                                                         readOnly = true)
                                             })))
     @APIResponse(

@@ -90,12 +90,20 @@ class ApiNumbersTest {
     }
 
     @Test
-    void aQueryParameterGivenTwiceIsRefused() {
-        assertEquals(null, ApiNumbers.once("limit", List.of()), "not given");
-        assertEquals("5", ApiNumbers.once("limit", List.of("5")));
-        InvalidInputException refused = assertThrows(
-                InvalidInputException.class, () -> ApiNumbers.once("limit", List.of("1", "500")), "which one?");
-        assertEquals("limit must be given at most once", refused.getMessage());
+    void aQueryParameterIsReadFromTheQueryAsWritten() {
+        assertEquals(null, ApiNumbers.once(null, "limit"), "no query");
+        assertEquals(null, ApiNumbers.once("after=3", "limit"), "not given");
+        assertEquals("5", ApiNumbers.once("after=3&limit=5", "limit"));
+        assertEquals("", ApiNumbers.once("limit=", "limit"), "an empty value");
+        assertEquals("", ApiNumbers.once("limit", "limit"), "a name alone");
+        assertEquals("\uFF15", ApiNumbers.once("limit=%EF%BC%95", "limit"), "decoded, to be refused as no digit");
+        assertEquals(null, ApiNumbers.once("LIMIT=2", "limit"), "another parameter");
+        for (String twice :
+                List.of("limit=1&limit=500", "limit=&limit=2", "limit=2&limit=", "limit=1&after=0&limit=1")) {
+            InvalidInputException refused =
+                    assertThrows(InvalidInputException.class, () -> ApiNumbers.once(twice, "limit"), twice);
+            assertEquals("limit must be given at most once", refused.getMessage());
+        }
     }
 
     @ParameterizedTest(name = "\"{0}\"")

@@ -248,6 +248,10 @@ class OpenApiTest {
                 rename.keySet(),
                 "renaming an item takes its name only, and its parent sent back (the item's answer)");
         assertEquals(true, rename.get("parentItemId").get("readOnly"), "an item does not move");
+        assertEquals(
+                List.of("integer", "null"),
+                rename.get("parentItemId").get("type"),
+                "a top-level item's answer, parentItemId null, can be sent back");
         assertTrue(
                 doc.getMap("components.schemas").keySet().stream()
                         .noneMatch(name -> name.toString().endsWith("Body")),

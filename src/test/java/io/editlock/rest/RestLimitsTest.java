@@ -145,6 +145,10 @@ class RestLimitsTest {
                 .then()
                 .statusCode(400)
                 .body("message", equalTo("limit must be given at most once"));
+        as(sara).get("/api/configurators?limit=&limit=2")
+                .then()
+                .statusCode(400)
+                .body("message", equalTo("limit must be given at most once"));
         as(sara).get("/api/configurators?after=0&after=" + first)
                 .then()
                 .statusCode(400)
