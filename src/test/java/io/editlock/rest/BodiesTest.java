@@ -52,6 +52,7 @@ class BodiesTest {
     static Stream<Arguments> accepted() {
         return Stream.of(
                 Arguments.of(Check.NAME, "{'name':'Plant'}", "Plant"),
+                Arguments.of(Check.NAME, "{'name':'Cafe\\u0301'}", "Cafe\u0301"),
                 // An item's answer sent back: it does not move, so its parent is read-only here.
                 Arguments.of(
                         Check.ITEM_NAME,
@@ -196,6 +197,10 @@ class BodiesTest {
                 Arguments.of(Check.NEW_ITEM, "{'name':'\\u200b'}", "name must not be blank"),
                 Arguments.of(Check.NEW_FILTER, "{'expression':'\\ufeff '}", "expression must not be blank"),
                 Arguments.of(Check.NEW_VARIABLE, "{'name':'x','formula':'\\u0007'}", "formula must not be blank"),
+                Arguments.of(Check.NAME, "{'name':'\\u3164'}", "name must not be blank"),
+                Arguments.of(Check.NAME, "{'name':'\\u2800\\u2800'}", "name must not be blank"),
+                Arguments.of(Check.NAME, "{'name':'\\u0301'}", "name must not be blank"),
+                Arguments.of(Check.NAME, "{'name':'\\ufe0f '}", "name must not be blank"),
                 // Too long.
                 Arguments.of(Check.NAME, "{'name':'" + LONG_NAME + "'}", "name must be at most 200 characters"),
                 Arguments.of(Check.NAME, "{'name':'" + EMOJI.repeat(201) + "'}", "name must be at most 200 characters"),
