@@ -33,7 +33,12 @@ import org.jboss.logging.Logger;
 public class SocketReleases {
 
     private static final Logger LOG = Logger.getLogger(SocketReleases.class);
-    private static final Duration RETRY_EVERY = Duration.ofMillis(500);
+    /**
+     * Often: until it is carried out, a release that reaches the store first (another socket's unlock) may
+     * hand a page to a waiter who went. A try is one probe while the store does not answer.
+     */
+    private static final Duration RETRY_EVERY = Duration.ofMillis(100);
+
     private static final int CONCURRENCY = 32;
 
     private final LockService locks;
