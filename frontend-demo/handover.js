@@ -168,9 +168,10 @@ export function installHandover(app) {
    * lock says why it ended, or, if none comes, in words true whatever happened.
    * @param {string} lock
    * @param {Asked | null} asked
-   * @param {number} [grantedAt] when the grant came (Date.now())
+   * @param {number} grantedAt when the grant was made, by the server's clock (the lock's acquiredAt), which set
+   *   the deadline too: the browser's clock may be off by more than the moment between the two
    */
-  const tellGranted = (lock, asked, grantedAt = Date.now()) => {
+  const tellGranted = (lock, asked, grantedAt) => {
     const reason = releasedAs.get(lock);
     releasedAs.delete(lock);
     if (reason) {
@@ -232,7 +233,7 @@ export function installHandover(app) {
     if (asked && opening && resourceKey(opening) === asked.key) {
       // A reloaded tab still opening the page that asked: the grant is that page's once it opens.
       askedForLeftPages.delete(key);
-      grantsForOpening.set(asked.key, { lock: detail.lock, asked, grantedAt: Date.now() });
+      grantsForOpening.set(asked.key, { lock: detail.lock, asked, grantedAt: Date.parse(detail.lock.acquiredAt) });
       openingTimer ??= setTimeout(() => {
         openingTimer = null;
         grantsForOpening.forEach(({ lock }) => client.unlock(lock.resource).catch(() => {}));
@@ -247,7 +248,7 @@ export function installHandover(app) {
     }
     // Every tab of the user hears of the grant; only the tab that asked, or one showing the page, has news.
     if (handover.asked?.lock === key || state.edit?.key === key) {
-      tellGranted(key, handover.asked?.lock === key ? handover.asked : null);
+      tellGranted(key, handover.asked?.lock === key ? handover.asked : null, Date.parse(detail.lock.acquiredAt));
     }
     grantedHere(detail.lock);
   });
@@ -659,7 +660,8 @@ export function answerFailureText(failure) {
  * a release to tell, or the request to tell by, only what is true either way is said.
  * @param {string | null} reason the release's reason, if it came
  * @param {Asked | null} asked the request, if this tab knows it
- * @param {number} grantedAt when the grant came (Date.now())
+ * @param {number} grantedAt when the grant was made, by the server's clock (its acquiredAt): before the deadline
+ *   it was handed over, at or after it the sweep passed it on
  * @returns {string}
  */
 export function grantedText(reason, asked, grantedAt) {
