@@ -165,7 +165,8 @@ export function createFocusKeeper(root) {
     const shown = panel ? panel.getAttribute('data-takes-focus') : null;
     const answer = /** @type {HTMLElement | null} */ (panel && panel.querySelector('[data-autofocus]'));
     // Where the focus goes when the control it was on is gone: the page's heading, never the document's body,
-    // from where the next Tab would start at the top of the page.
+    // from where the next Tab would start at the top of the page. The heading has a focus key too, so that it
+    // keeps the focus through the redraws that follow (a countdown's, every second).
     const heading = /** @type {HTMLElement | null} */ (root.querySelector('[data-focus-fallback]'));
     if (shown === panelShown) {
       if (spot && !kept) {

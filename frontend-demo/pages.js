@@ -94,7 +94,7 @@ export function renderPage(state, actions) {
       h('nav', { class: 'breadcrumb', 'aria-label': 'Breadcrumb' },
         h('a', { href: `#/c/${view.id}` }, view.name),
         item ? ancestors(view, item).map((a) => [h('span', { class: 'sep' }, '/'), h('span', null, a.name)]) : null),
-      h('h1', { tabindex: '-1', 'data-focus-fallback': true }, title))),
+      h('h1', { tabindex: '-1', 'data-focus-fallback': true, 'data-focus-key': 'heading' }, title))),
   item ? tabs(state, item) : null,
   statusBanner(state, actions),
   h('div', { class: ['page-body', route.view === 'structure' && 'plain'] },

@@ -271,7 +271,7 @@ function home(state, actions) {
   const list = state.configurators;
   return h('div', { class: 'content' },
     h('div', { class: 'page-header' },
-      h('div', null, h('h1', { tabindex: '-1', 'data-focus-fallback': true }, 'Configurators'), h('p', { class: 'muted' }, 'Every product you can configure. Open one to edit its items, rules and variables.'))),
+      h('div', null, h('h1', { tabindex: '-1', 'data-focus-fallback': true, 'data-focus-key': 'heading' }, 'Configurators'), h('p', { class: 'muted' }, 'Every product you can configure. Open one to edit its items, rules and variables.'))),
     h('form', { class: 'card create-card', on: { submit: create } },
       h('div', { class: 'create-row' },
         name,
@@ -295,7 +295,7 @@ function overview(state, actions) {
   const entryCount = [...view.items.values()].reduce((n, item) => n + item.filters.length + item.dependencies.length + item.attributes.length, 0);
   return h('div', { class: 'content' },
     h('div', { class: 'page-header' },
-      h('div', null, h('div', { class: 'eyebrow' }, 'Configurator'), h('h1', { tabindex: '-1', 'data-focus-fallback': true }, view.name)),
+      h('div', null, h('div', { class: 'eyebrow' }, 'Configurator'), h('h1', { tabindex: '-1', 'data-focus-fallback': true, 'data-focus-key': 'heading' }, view.name)),
       h('div', { class: 'header-actions' },
         h('a', { class: 'button', href: `#/c/${cid}/variables` }, 'Variables'),
         h('a', { class: 'button primary', href: `#/c/${cid}/structure` }, 'Edit structure'))),

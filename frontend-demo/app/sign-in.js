@@ -178,6 +178,7 @@ export function createSignIn(app) {
    * @returns {Promise<boolean>} whether it is open; false when this session ended meanwhile
    */
   async function connected(client, checkToken) {
+    let renewed = false;
     for (let attempt = 0; ; attempt += 1) {
       try {
         await client.connect();
@@ -192,13 +193,16 @@ export function createSignIn(app) {
         }
         state.connection = 'reconnecting';
         app.render();
-        if (checked !== 'renewed') {
+        // A new token is tried at once, once: one refused too (nodes that sign with different keys) waits as any
+        // failed attempt, rather than asking the demo login again and again without a pause.
+        if (checked !== 'renewed' || renewed) {
           const wait = CONNECT_RETRY_MS[Math.min(attempt, CONNECT_RETRY_MS.length - 1)];
           await new Promise((resolve) => { setTimeout(resolve, wait); });
           if (app.session?.client !== client) {
             return false;
           }
         }
+        renewed ||= checked === 'renewed';
       }
     }
   }

@@ -93,6 +93,8 @@ describe('the take-over panel', { timeout: 180_000, skip: OWN_SERVER_ONLY }, () 
     await tom.page.keyboard.press('Enter'); // in the message: asks, as the button does
     await tom.page.locator('[data-testid=takeover-pending]').waitFor();
     assert.equal(await focused(tom.page), 'H1', 'the field used is gone: the focus goes to the page’s heading, not to the body');
+    await countdownTicked(tom.page, '[data-testid=takeover-pending]');
+    assert.equal(await focused(tom.page), 'H1', 'and stays there when the countdown draws the page again');
     await tom.page.locator('[data-testid=wait-for]').focus();
 
     await sara.page.locator('[data-testid=takeover-dialog]').waitFor();

@@ -184,6 +184,31 @@ describe('the demo\u2019s sign-in after the server restarted with a new signing 
     assert.notEqual(app.state.auth, null);
   });
 
+  it('a new token refused too is not followed at once by another demo login: the next attempt waits', async () => {
+    // Nodes behind one address that sign with different keys: each new token is refused as the old one was.
+    const logins = [];
+    globalThis.fetch = async (path, { body } = {}) => {
+      if (path === '/api/auth/demo-login') {
+        logins.push(JSON.parse(body));
+        return new Response(JSON.stringify({ token: jwt(`new ${logins.length}`) }), { status: 200 });
+      }
+      return new Response(JSON.stringify({ message: 'no' }), { status: 401 });
+    };
+    const app = demo();
+    const started = app.signIn.startWorkspace(sara());
+    try {
+      (await until(() => FakeSocket.all[0])).drop();
+      (await until(() => FakeSocket.all[1], 3000)).drop(); // the new token, tried at once: refused too
+      await until(() => logins.length === 2);
+      await new Promise((resolve) => { setTimeout(resolve, 500); });
+      assert.equal(FakeSocket.all.length, 2, 'no third attempt within half a second');
+      assert.equal(logins.length, 2, 'nor a third demo login');
+    } finally {
+      await app.signIn.signOut();
+      await started;
+    }
+  });
+
   it('signs out only when demo login refuses the user too', async () => {
     restartedServer(() => ({ status: 404, body: {} })); // demo login switched off
     const app = demo();
