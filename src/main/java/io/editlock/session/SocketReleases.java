@@ -1,5 +1,6 @@
 package io.editlock.session;
 
+import io.editlock.config.EditlockConfig;
 import io.editlock.lock.LockService;
 import io.editlock.lock.ReleaseReason;
 import io.quarkus.runtime.ShutdownEvent;
@@ -24,6 +25,9 @@ import org.jboss.logging.Logger;
  * its leases, a page would wait half a minute, a line could hand it to the socket that left, and a
  * take-over it asked for could take the page from its holder at the deadline.
  *
+ * <p>It gives up on a socket after two lease TTLs: by then the store has ended its leases, places and
+ * requests by itself, and a socket whose release the store keeps refusing must not hold up the others.
+ *
  * <p>While the store does not answer, one waiting socket is tried at a time, so that a thousand sockets
  * that ended in an outage do not each wait out the store timeout on every try. When it answers, all of
  * them leave their lines before any lock is released: a page one frees then goes to a waiter who stays,
@@ -44,25 +48,31 @@ public class SocketReleases {
     private final LockService locks;
     private final ResumeStore resumes;
     private final Vertx vertx;
+    private final Duration giveUpAfter;
     /** Ended sockets whose release the store has not taken yet, by socket id. */
-    private final Map<String, SocketSession> unreleased = new ConcurrentHashMap<>();
+    private final Map<String, Unreleased> unreleased = new ConcurrentHashMap<>();
     /** A retry is under way: the next tick skips. */
     private final AtomicBoolean retrying = new AtomicBoolean();
 
     private long retryTimer = -1;
 
-    public SocketReleases(LockService locks, ResumeStore resumes, Vertx vertx) {
+    public SocketReleases(LockService locks, ResumeStore resumes, Vertx vertx, EditlockConfig config) {
         this.locks = locks;
         this.resumes = resumes;
         this.vertx = vertx;
+        this.giveUpAfter = config.lease().ttl().multipliedBy(2);
     }
+
+    /** A socket whose release waits, since when (System.nanoTime()). */
+    private record Unreleased(SocketSession session, long since) {}
 
     /** Releases what the ended socket kept (reason {@code disconnect}); when the store fails, it is tried again. */
     public Uni<Void> release(SocketSession session) {
         return attempt(session)
                 .onFailure()
                 .invoke(failure -> {
-                    if (unreleased.put(session.socketId(), session) == null) {
+                    if (unreleased.putIfAbsent(session.socketId(), new Unreleased(session, System.nanoTime()))
+                            == null) {
                         LOG.warnf(
                                 "could not release socket %s (%s): trying again until the lock store answers",
                                 session.socketId(), failure.getMessage());
@@ -92,13 +102,33 @@ public class SocketReleases {
 
     /** Tries every waiting release again: the first alone, the others once the store took that one. */
     Uni<Void> retry() {
-        List<SocketSession> waiting = List.copyOf(unreleased.values());
+        long now = System.nanoTime();
+        unreleased.values().removeIf(waiting -> {
+            boolean over = now - waiting.since() > giveUpAfter.toNanos();
+            if (over) {
+                LOG.warnf(
+                        "gave up releasing socket %s: the store has ended what it kept by itself by now",
+                        waiting.session().socketId());
+            }
+            return over;
+        });
+        List<SocketSession> waiting =
+                unreleased.values().stream().map(Unreleased::session).toList();
         if (waiting.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
         return leaveLines(waiting.get(0))
                 .chain(() -> each(waiting.subList(1, waiting.size()), this::leaveLines))
                 .chain(() -> each(waiting, this::retried))
+                .invoke(() -> {
+                    int released = waiting.size()
+                            - (int) waiting.stream()
+                                    .filter(session -> unreleased.containsKey(session.socketId()))
+                                    .count();
+                    if (released > 0) {
+                        LOG.infof("released %d ended socket(s) now that the lock store answers again", released);
+                    }
+                })
                 .onFailure()
                 .invoke(failure -> LOG.debugf("the lock store still does not take releases: %s", failure.getMessage()))
                 .onFailure()
@@ -116,11 +146,7 @@ public class SocketReleases {
 
     private Uni<Void> retried(SocketSession session) {
         return attempt(session)
-                .invoke(() -> {
-                    if (unreleased.remove(session.socketId(), session)) {
-                        LOG.infof("released socket %s now that the lock store answers again", session.socketId());
-                    }
-                })
+                .invoke(() -> unreleased.remove(session.socketId()))
                 .onFailure()
                 .recoverWithNull();
     }
