@@ -2,7 +2,6 @@ package io.editlock.session;
 
 import static io.editlock.support.Sockets.about;
 import static io.editlock.support.Sockets.page;
-import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -64,7 +63,7 @@ class ReleaseDuringOutageTest {
     }
 
     @Test
-    void aPageClosedDuringAnOutageIsReleasedAsADisconnectOnceTheStoreIsBack() throws InterruptedException {
+    void aPageClosedDuringAnOutageIsReleasedAsADisconnectOnceTheStoreIsBack() {
         long c = Fixtures.configurator(store);
         long item = Fixtures.item(store, c);
         WsClient sara = sockets.connect(base, DemoLogin.user("Sara"));
@@ -76,7 +75,7 @@ class ReleaseDuringOutageTest {
 
         AtomicBoolean frozen = freezeAtTheNextRelease();
         sara.closeCleanly();
-        outage(frozen);
+        FrozenRedis.outage(frozen, OUTAGE);
 
         JsonNode released = tom.awaitEvent(frame -> frame.path("event").asText().equals("lock-released"), SOON);
         assertEquals("disconnect", released.path("data").path("reason").asText(), released.toString());
@@ -84,7 +83,7 @@ class ReleaseDuringOutageTest {
     }
 
     @Test
-    void aWaiterWhoLeftDuringAnOutageLeavesTheLineOnceTheStoreIsBack() throws InterruptedException {
+    void aWaiterWhoLeftDuringAnOutageLeavesTheLineOnceTheStoreIsBack() {
         long c = Fixtures.configurator(store);
         long item = Fixtures.item(store, c);
         WsClient sara = sockets.connect(base, DemoLogin.user("Sara"));
@@ -102,7 +101,7 @@ class ReleaseDuringOutageTest {
 
         AtomicBoolean frozen = freezeAtTheNextRelease();
         tom.closeCleanly();
-        outage(frozen);
+        FrozenRedis.outage(frozen, OUTAGE);
 
         assertEquals(
                 1,
@@ -126,18 +125,6 @@ class ReleaseDuringOutageTest {
 
     /** Redis stops right as the next release of a socket goes out. */
     private AtomicBoolean freezeAtTheNextRelease() {
-        AtomicBoolean frozen = new AtomicBoolean();
-        ScriptHooks.install(redis).beforeNext("release_socket_locks", () -> {
-            frozen.set(true);
-            return FrozenRedis.frozen();
-        });
-        return frozen;
-    }
-
-    /** The outage lasts longer than the store timeout from the moment the release went out, then Redis is back. */
-    private static void outage(AtomicBoolean frozen) throws InterruptedException {
-        await("the release goes out").atMost(SOON).untilTrue(frozen);
-        Thread.sleep(OUTAGE.toMillis()); // the fault's length, not a wait for an outcome
-        FrozenRedis.thaw();
+        return FrozenRedis.freezeAtNext(ScriptHooks.install(redis), "release_socket_locks", () -> {});
     }
 }

@@ -1,11 +1,15 @@
 package io.editlock.support;
 
+import static org.awaitility.Awaitility.await;
+
 import io.editlock.redis.embedded.RedisProcess;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.smallrye.mutiny.Uni;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A test profile whose Redis is a redis-server of its own, which a test can freeze where it stands
@@ -49,6 +53,37 @@ public class FrozenRedis implements QuarkusTestProfile {
 
     public static void thaw() {
         TestRedis.signal(redis, "CONT");
+    }
+
+    /**
+     * Freezes Redis right as the next run of the script goes out, first running {@code meanwhile} (which may
+     * set the next hook).
+     *
+     * @return turns true once Redis is frozen there
+     */
+    public static AtomicBoolean freezeAtNext(ScriptHooks hooks, String scriptName, Runnable meanwhile) {
+        AtomicBoolean frozen = new AtomicBoolean();
+        hooks.beforeNext(scriptName, () -> {
+            meanwhile.run();
+            frozen.set(true);
+            return frozen();
+        });
+        return frozen;
+    }
+
+    /**
+     * An outage of {@code length} from the moment {@code frozen} turns true, then Redis is thawed: the
+     * fault's length, not a wait for an outcome.
+     */
+    public static void outage(AtomicBoolean frozen, Duration length) {
+        await("Redis is frozen").atMost(Duration.ofSeconds(10)).untilTrue(frozen);
+        try {
+            Thread.sleep(length.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            thaw();
+        }
     }
 
     /** Freezes Redis as a step of the server's own road (see {@link ScriptHooks}). */

@@ -2,7 +2,6 @@ package io.editlock.waiting;
 
 import static io.editlock.support.Sockets.filters;
 import static io.editlock.support.Sockets.page;
-import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -82,7 +81,7 @@ class TakeoverAfterOutageTest {
     }
 
     @Test
-    void anAskerWhoLeftDuringAnOutageTakesNothingFromTheHolder() throws InterruptedException {
+    void anAskerWhoLeftDuringAnOutageTakesNothingFromTheHolder() {
         long c = Fixtures.configurator(store);
         long item = Fixtures.item(store, c);
         WsClient sara = sockets.connect(base, DemoLogin.user("Sara"));
@@ -94,18 +93,14 @@ class TakeoverAfterOutageTest {
         assertEquals("takeover-pending", pending.path("event").asText(), pending.toString());
         sara.awaitEvent("takeover-requested");
 
-        AtomicBoolean frozen = new AtomicBoolean();
         ScriptHooks hooks = ScriptHooks.install(redis);
-        hooks.beforeNext("release_socket_locks", () -> {
-            frozen.set(true);
-            // The close's second try, once the store is back, goes out only after the sweeps found the deadline.
-            hooks.beforeNextBlocking("release_socket_locks", () -> pause(SLOW_RETRY));
-            return FrozenRedis.frozen();
-        });
+        // The close's second try, once the store is back, goes out only after the sweeps found the deadline.
+        AtomicBoolean frozen = FrozenRedis.freezeAtNext(
+                hooks,
+                "release_socket_locks",
+                () -> hooks.beforeNextBlocking("release_socket_locks", () -> pause(SLOW_RETRY)));
         tom.closeCleanly();
-        await("Tom's close goes out").atMost(Duration.ofSeconds(5)).untilTrue(frozen);
-        pause(OUTAGE); // the fault's length, not a wait for an outcome
-        FrozenRedis.thaw();
+        FrozenRedis.outage(frozen, OUTAGE);
 
         WsClient.stays(
                 () -> sara.events("lock-lost").isEmpty(),
