@@ -404,6 +404,27 @@ class OpenApiTest {
                 route + " answers " + status + " with {message}");
     }
 
+    /**
+     * Only a lock's delete (admin) and a configurator's delete (its creator or an admin) can answer 403
+     * (docs/rest-api.md): no other route documents one, and those two say why, with {message}.
+     */
+    @Test
+    void onlyTheRoutesThatCanRefuseARoleDocument403() {
+        JsonPath doc = openApi();
+        Set<String> documented = new TreeSet<>();
+        Map<String, Map<String, Object>> paths = doc.getMap("paths");
+        paths.forEach((path, item) -> item.keySet().forEach(method -> {
+            Map<String, Object> responses = doc.getMap("paths.'" + path + "'." + method + ".responses");
+            if (responses != null && responses.containsKey("403")) {
+                documented.add(method + " " + path);
+            }
+        }));
+        assertEquals(Set.of("delete /api/locks/{canonical}", "delete /api/configurators/{id}"), documented);
+        assertEquals(
+                "#/components/schemas/Message",
+                doc.getString("components.responses.Forbidden.content.'application/json'.schema.$ref"));
+    }
+
     /** The server writes a lock's times as ISO-8601 instants. */
     @ParameterizedTest(name = "{0}.{1}")
     @CsvSource({"LockView, acquiredAt", "LockView, expiresAt", "Locked, expiresAt"})
