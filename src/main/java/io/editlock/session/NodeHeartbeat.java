@@ -6,6 +6,7 @@ import io.editlock.redis.PipelinedRedis;
 import io.vertx.mutiny.redis.client.Command;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * This node's heartbeat in the store: a key with a short TTL, set at every socket sweep, that tells the
@@ -33,6 +34,8 @@ public class NodeHeartbeat {
     private volatile long lastBeat = System.nanoTime() - Long.MAX_VALUE / 2;
     /** {@code System.nanoTime()} of the latest beat the store did not take; {@link #NEVER} before the first. */
     private volatile long lastFailure = NEVER;
+    /** Why the store refused the latest beat; null while the latest one went through (or before the first). */
+    private volatile String refusal;
 
     public NodeHeartbeat(PipelinedRedis redis, LockKeys keys, NodeIdentity node, EditlockConfig config) {
         this.redis = redis;
@@ -61,10 +64,12 @@ public class NodeHeartbeat {
                                 steadySince = now;
                             }
                             lastBeat = now;
+                            refusal = null;
                         },
                         failure -> {
                             steadySince = NOT_STEADY;
                             lastFailure = System.nanoTime();
+                            refusal = String.valueOf(failure.getMessage());
                         });
     }
 
@@ -83,5 +88,10 @@ public class NodeHeartbeat {
     public boolean othersCanBeJudged() {
         long since = steadySince;
         return since != NOT_STEADY && System.nanoTime() - since >= ttl.toNanos();
+    }
+
+    /** Why the store refused this node's latest beat; empty while the latest one went through. */
+    public Optional<String> refusal() {
+        return Optional.ofNullable(refusal);
     }
 }

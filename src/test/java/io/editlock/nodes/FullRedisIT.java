@@ -2,6 +2,8 @@ package io.editlock.nodes;
 
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -26,7 +28,8 @@ import org.junit.jupiter.api.Test;
  * Redis is full (maxmemory reached, policy noeviction): it refuses what would grow it, so new locks
  * are answered UNAVAILABLE and REST writes 503, and nothing already held is lost (docs/protocol.md §4,
  * docs/operations.md "Redis settings"): the leases of live sockets are renewed, places in line kept,
- * releases and resumes go through; once Redis has room again everything works as before.
+ * releases and resumes go through. The node is not ready meanwhile, so that a balancer sends new users
+ * elsewhere; once Redis has room again everything works as before.
  */
 class FullRedisIT {
 
@@ -110,6 +113,16 @@ class FullRedisIT {
                         .patch("/api/configurators/" + other)
                         .then()
                         .statusCode(503);
+                // Redis still answers PING and loads scripts: the heartbeat it refuses tells the balancer.
+                await().atMost(Duration.ofSeconds(5))
+                        .untilAsserted(() -> given().baseUri(node.baseUri().toString())
+                                .get("/q/health/ready")
+                                .then()
+                                .statusCode(503)
+                                .body("checks.find { it.name == 'editlock heartbeat' }.status", equalTo("DOWN"))
+                                .body(
+                                        "checks.find { it.name == 'editlock heartbeat' }.data.error",
+                                        containsString("OOM")));
 
                 String resumeToken = sara.resumeToken();
                 sara.drop();
@@ -124,6 +137,11 @@ class FullRedisIT {
                 RedisAdmin.command(redis, "CONFIG", "SET", "maxmemory", "0");
             }
 
+            await().atMost(Duration.ofSeconds(5))
+                    .untilAsserted(() -> given().baseUri(node.baseUri().toString())
+                            .get("/q/health/ready")
+                            .then()
+                            .statusCode(200));
             JsonNode stillHeld = omar.request("lock-variables", variables);
             assertEquals("LOCKED", stillHeld.path("data").path("code").asText(), stillHeld.toString());
             assertEquals("Wu", stillHeld.path("data").path("lockedBy").asText(), stillHeld.toString());
