@@ -9,11 +9,19 @@ import jakarta.validation.constraints.Positive;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import org.hibernate.validator.constraints.time.DurationMax;
 import org.hibernate.validator.constraints.time.DurationMin;
 
 /** Every {@code editlock.*} setting, with its default. Documented for operators in docs/configuration.md. */
 @ConfigMapping(prefix = "editlock")
 public interface EditlockConfig {
+
+    /**
+     * The longest any duration setting may be. Durations are turned into nanoseconds and added to clocks;
+     * a few hundred years would overflow, and a setting that was meant as "never" (there is no "off")
+     * must be refused at start, not break a timer later.
+     */
+    long LONGEST_DAYS = 365;
 
     /** Leases of locks in the store. */
     Lease lease();
@@ -57,6 +65,7 @@ public interface EditlockConfig {
          * still in the global indexes (their node died before it took them out).
          */
         @WithDefault("10s")
+        @DurationMax(days = EditlockConfig.LONGEST_DAYS)
         @DurationMin(millis = 1)
         Duration cleanupInterval();
     }
@@ -64,6 +73,7 @@ public interface EditlockConfig {
     interface Waiting {
         /** How long the holder has to answer a take-over request; no answer counts as yes. */
         @WithDefault("30s")
+        @DurationMax(days = EditlockConfig.LONGEST_DAYS)
         @DurationMin(millis = 1)
         Duration consentWindow();
 
@@ -74,6 +84,7 @@ public interface EditlockConfig {
 
         /** How often every node looks for take-over requests whose consent window ended. */
         @WithDefault("1s")
+        @DurationMax(days = EditlockConfig.LONGEST_DAYS)
         @DurationMin(millis = 1)
         Duration sweepInterval();
     }
@@ -81,6 +92,7 @@ public interface EditlockConfig {
     interface Idempotency {
         /** How long a create's answer is kept for retries under the same key (docs/protocol.md §8: 24 h). */
         @WithDefault("24h")
+        @DurationMax(days = EditlockConfig.LONGEST_DAYS)
         @DurationMin(millis = 1)
         Duration ttl();
     }
@@ -156,11 +168,13 @@ public interface EditlockConfig {
 
         /** How often the server pings every socket, so that a dead peer is noticed. */
         @WithDefault("10s")
+        @DurationMax(days = EditlockConfig.LONGEST_DAYS)
         @DurationMin(millis = 1)
         Duration pingInterval();
 
         /** A socket that answered no ping for this long is dropped (its locks wait out the grace period). */
         @WithDefault("30s")
+        @DurationMax(days = EditlockConfig.LONGEST_DAYS)
         @DurationMin(millis = 1)
         Duration pingTimeout();
     }
@@ -175,11 +189,13 @@ public interface EditlockConfig {
          * the handshake).
          */
         @WithDefault("25s")
+        @DurationMax(days = EditlockConfig.LONGEST_DAYS)
         @DurationMin(millis = 1)
         Duration pingInterval();
 
         /** How long a ping may go unanswered before the client counts as dropped (Engine.IO {@code pingTimeout}). */
         @WithDefault("20s")
+        @DurationMax(days = EditlockConfig.LONGEST_DAYS)
         @DurationMin(millis = 1)
         Duration pingTimeout();
 
@@ -188,6 +204,7 @@ public interface EditlockConfig {
          * handshake needs no token, so a session nobody connects on is closed after this.
          */
         @WithDefault("10s")
+        @DurationMax(days = EditlockConfig.LONGEST_DAYS)
         @DurationMin(millis = 1)
         Duration connectTimeout();
 
@@ -197,6 +214,7 @@ public interface EditlockConfig {
          * long-polling (a proxy that lets the WebSocket open but holds back its frames, say).
          */
         @WithDefault("10s")
+        @DurationMax(days = EditlockConfig.LONGEST_DAYS)
         @DurationMin(millis = 1)
         Duration upgradeTimeout();
     }
@@ -204,6 +222,7 @@ public interface EditlockConfig {
     interface Session {
         /** How long the locks of a socket that dropped without a close frame wait for a resume. */
         @WithDefault("10s")
+        @DurationMax(days = EditlockConfig.LONGEST_DAYS)
         @DurationMin(millis = 0)
         Duration gracePeriod();
 
@@ -213,16 +232,19 @@ public interface EditlockConfig {
          * of handing the page to the next user.
          */
         @WithDefault("3s")
+        @DurationMax(days = EditlockConfig.LONGEST_DAYS)
         @DurationMin(millis = 0)
         Duration reloadGrace();
 
         /** A user who sent nothing (no request, no touch) for this long loses their locks (reason idle). */
         @WithDefault("30m")
+        @DurationMax(days = EditlockConfig.LONGEST_DAYS)
         @DurationMin(millis = 1)
         Duration idleTimeout();
 
         /** How often every node checks its sockets for idleness and missing pongs. */
         @WithDefault("1s")
+        @DurationMax(days = EditlockConfig.LONGEST_DAYS)
         @DurationMin(millis = 1)
         Duration sweepInterval();
 
@@ -233,7 +255,7 @@ public interface EditlockConfig {
          * leases (reason expired), as after a crash. Dev and test mode use {@code 0s}, so that a restart
          * is quick and its clients resume on the restarted application.
          */
-        Optional<@DurationMin(millis = 0) Duration> stopWait();
+        Optional<@DurationMin(millis = 0) @DurationMax(days = EditlockConfig.LONGEST_DAYS) Duration> stopWait();
     }
 
     interface RateLimit {
@@ -254,6 +276,7 @@ public interface EditlockConfig {
 
         /** Lifetime of a demo token. */
         @WithDefault("12h")
+        @DurationMax(days = EditlockConfig.LONGEST_DAYS)
         @DurationMin(millis = 1)
         Duration tokenLifetime();
     }
@@ -264,16 +287,19 @@ public interface EditlockConfig {
          * every third of this while the socket lives; a dead node's locks go after at most this.
          */
         @WithDefault("30s")
+        @DurationMax(days = EditlockConfig.LONGEST_DAYS)
         @DurationMin(millis = 1)
         Duration ttl();
 
         /** How often the owning node renews the leases its live sockets keep; keep it below a third of the TTL. */
         @WithDefault("10s")
+        @DurationMax(days = EditlockConfig.LONGEST_DAYS)
         @DurationMin(millis = 1)
         Duration renewInterval();
 
         /** How often every node looks for leases that ran out (to release and announce them). */
         @WithDefault("1s")
+        @DurationMax(days = EditlockConfig.LONGEST_DAYS)
         @DurationMin(millis = 1)
         Duration reaperInterval();
 

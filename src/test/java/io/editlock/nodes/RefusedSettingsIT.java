@@ -83,6 +83,8 @@ class RefusedSettingsIT {
                 "editlock.websocket.ping-timeout   | 10s | must be longer than editlock.websocket.ping-interval",
                 // every lock would be released as idle at once
                 "editlock.session.idle-timeout     | 0s  | editlock.session.idle-timeout",
+                // meant as "never": would overflow the socket sweep's clock, which ends sockets at their token's end
+                "editlock.session.idle-timeout     | 1000000d | editlock.session.idle-timeout",
                 // every touch, unlock and resume would be refused
                 "editlock.limits.frames-per-second | 0   | editlock.limits.frames-per-second",
                 // a dropped socket would keep its locks after its user counts as gone
