@@ -64,4 +64,39 @@ class RedisClusterIT extends MultiNodeScenarios {
                     lost.toString());
         }
     }
+
+    /**
+     * A socket's index of its configurators lives in a slot of its own. A shard that stalls there (paused,
+     * or cut off from the node, with nothing failed over) costs the socket no lock on the other shards:
+     * the node renews what it listed the socket under without waiting for the index (docs/protocol.md §6).
+     */
+    @Test
+    void aStalledShardOfTheSocketsIndexEndsNoLockElsewhere() {
+        LockKeys keys = new LockKeys("editlock");
+        String setup = tokens.token("setup", "Setup");
+        try (WsClient sara = WsClient.connect(nodeA.baseUri(), tokens.token("sara-stall", "Sara"));
+                WsClient omar = WsClient.connect(nodeB.baseUri(), tokens.token("omar-stall", "Omar"))) {
+            String index = keys.socketConfigurators(sara.socketId());
+            long configurator;
+            do {
+                configurator = nodeA.createConfigurator(setup, "stall");
+            } while (cluster.sameMaster(keys.locks(configurator), index));
+            Map<String, Object> variables = Map.of("configuratorId", configurator);
+            JsonNode granted = sara.request("lock-variables", variables);
+            assertEquals("lock-acquired", granted.path("event").asText(), granted.toString());
+
+            // Two leases: past what the lock would last unrenewed, within what the node's cluster connection
+            // outlives (docs/operations.md: a shard silent past the Redis timeout stalls the node's connection).
+            Duration pause = LEASE.multipliedBy(2);
+            cluster.pauseMasterHolding(index, pause);
+            WsClient.stays(
+                    () -> sara.events("lock-lost").isEmpty(),
+                    pause.plus(LEASE),
+                    "two leases of the index's shard stalled, and a lease beyond");
+
+            JsonNode refused = omar.request("lock-variables", variables);
+            assertEquals("LOCKED", refused.path("data").path("code").asText(), refused.toString());
+            assertEquals("Sara", refused.path("data").path("lockedBy").asText(), refused.toString());
+        }
+    }
 }

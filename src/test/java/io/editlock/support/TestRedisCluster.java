@@ -79,6 +79,21 @@ public final class TestRedisCluster implements AutoCloseable {
         run(List.of(cli(), "-p", String.valueOf(masterHolding(key).port()), "flushall"));
     }
 
+    /**
+     * The master that holds this key's slot answers no client for a while, and stays in the cluster (its
+     * bus goes on, so nothing fails over): a shard paused, or cut off from the application alone.
+     */
+    public void pauseMasterHolding(String key, Duration pause) {
+        run(List.of(
+                cli(),
+                "-p",
+                String.valueOf(masterHolding(key).port()),
+                "client",
+                "pause",
+                String.valueOf(pause.toMillis()),
+                "ALL"));
+    }
+
     /** Whether two keys live on the same master. */
     public boolean sameMaster(String key, String other) {
         return masterHolding(key) == masterHolding(other);

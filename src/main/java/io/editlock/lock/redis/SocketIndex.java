@@ -112,8 +112,7 @@ public class SocketIndex {
      * this node listed.
      */
     public Uni<List<Long>> configurators(String socketId) {
-        ListedConfigurators listing = listings.get(socketId);
-        Set<Long> known = listing == null ? Set.of() : listing.written();
+        Set<Long> known = listedHere(socketId);
         return stored(socketId).flatMap(ids -> {
             List<Long> lost = known.stream().filter(id -> !ids.contains(id)).toList();
             if (lost.isEmpty()) {
@@ -122,6 +121,12 @@ public class SocketIndex {
             ids.addAll(lost);
             return write(socketId, lost).replaceWith(List.copyOf(ids));
         });
+    }
+
+    /** The configurators this node listed the socket under (none when it keeps no bookkeeping of it). */
+    public Set<Long> listedHere(String socketId) {
+        ListedConfigurators listing = listings.get(socketId);
+        return listing == null ? Set.of() : listing.written();
     }
 
     /**

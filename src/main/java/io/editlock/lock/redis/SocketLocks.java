@@ -7,11 +7,13 @@ import io.editlock.lock.ReleaseReason;
 import io.editlock.lock.ReleasedLock;
 import io.editlock.lock.Resource;
 import io.editlock.lock.ToldGrants;
+import io.smallrye.mutiny.CompositeException;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -89,18 +91,44 @@ public class SocketLocks {
         return renew(socketId, ToldGrants.NONE, false);
     }
 
+    /**
+     * The configurators this node listed the socket under are renewed at once, beside the read of its
+     * index, and the index adds only those this node does not know of. In a Redis Cluster the index lives
+     * in a slot of its own: a shard that stalls (paused, cut off from this node, not yet failed over)
+     * must cost the socket its renewals there, not its locks on every other shard.
+     */
     private Uni<Integer> renew(String socketId, ToldGrants told, boolean takeOffEmpty) {
         return Uni.createFrom().deferred(() -> {
             long begun = lostGrants.renewalBegins();
-            return index.configurators(socketId)
-                    .flatMap(ids -> Multi.createFrom()
-                            .iterable(ids)
-                            .onItem()
-                            .transformToUniAndMerge(id -> renewIn(id, socketId, told, takeOffEmpty, begun))
-                            .collect()
-                            .with(Collectors.summingInt(Integer::intValue)))
+            Set<Long> listedHere = index.listedHere(socketId);
+            Uni<Integer> known = renewIn(listedHere, socketId, told, takeOffEmpty, begun);
+            Uni<Integer> others = index.configurators(socketId)
+                    .flatMap(ids -> renewIn(
+                            ids.stream().filter(id -> !listedHere.contains(id)).toList(),
+                            socketId,
+                            told,
+                            takeOffEmpty,
+                            begun));
+            return Uni.combine()
+                    .all()
+                    .unis(known, others)
+                    .collectFailures()
+                    .with(Integer::sum)
+                    // Both failed: either cause says what the store did.
+                    .onFailure(CompositeException.class)
+                    .transform(Throwable::getCause)
                     .call(() -> index.renew(socketId));
         });
+    }
+
+    private Uni<Integer> renewIn(
+            Collection<Long> configuratorIds, String socketId, ToldGrants told, boolean takeOffEmpty, long begun) {
+        return Multi.createFrom()
+                .iterable(configuratorIds)
+                .onItem()
+                .transformToUniAndMerge(id -> renewIn(id, socketId, told, takeOffEmpty, begun))
+                .collect()
+                .with(Collectors.summingInt(Integer::intValue));
     }
 
     private Uni<Integer> renewIn(
