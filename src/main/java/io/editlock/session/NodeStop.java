@@ -1,11 +1,16 @@
 package io.editlock.session;
 
 import io.editlock.config.EditlockConfig;
+import io.editlock.redis.PipelinedRedis.RedisTimeoutException;
 import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
+import io.smallrye.mutiny.TimeoutException;
+import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.time.Duration;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.Readiness;
@@ -22,31 +27,44 @@ import org.jboss.logging.Logger;
  * released, but left to run out with the leases. It runs in Quarkus's pre-shutdown
  * ({@code quarkus.shutdown.delay-enabled}), while Redis, the subscriptions and the scheduler still
  * work. How long it waits is {@code editlock.session.stop-wait}.
+ *
+ * <p>The whole stop has one deadline: the stop-wait plus one store timeout ({@code
+ * quarkus.redis.timeout}) after the SIGTERM, and no store call is awaited past it. A store that freezes
+ * midway (connections open, no answers) fails every further call only after a timeout of its own, so
+ * once one call has timed out the rest are skipped: waited for one after another, they would keep the
+ * node past its orchestrator's patience, which then kills it.
  */
 @Readiness
 @ApplicationScoped
 public class NodeStop implements HealthCheck {
 
     private static final Logger LOG = Logger.getLogger(NodeStop.class);
-    /** Closing sockets and noting their drops takes milliseconds; this bounds it when Redis is slow. */
-    private static final Duration ENDING_AT_MOST = Duration.ofSeconds(5);
 
     private static final long POLL_MS = 100;
 
     private final SessionLifecycle lifecycle;
     private final SocketReleases releases;
     private final Duration wait;
+    /** No store call outlasts it: a call still unanswered by then fails (PipelinedRedis). */
+    private final Duration storeTimeout;
 
-    public NodeStop(SessionLifecycle lifecycle, SocketReleases releases, EditlockConfig config) {
+    public NodeStop(
+            SessionLifecycle lifecycle,
+            SocketReleases releases,
+            EditlockConfig config,
+            @ConfigProperty(name = "quarkus.redis.timeout", defaultValue = "10s") Duration storeTimeout) {
         this.lifecycle = lifecycle;
         this.releases = releases;
         this.wait = config.session().stopWait().orElse(config.session().gracePeriod());
+        this.storeTimeout = storeTimeout;
     }
 
     void stop(@Observes ShutdownDelayInitiatedEvent event) {
         long started = System.nanoTime();
         lifecycle.stop();
-        if (!waitUntil(lifecycle::allEnded, ENDING_AT_MOST)) {
+        // A drop whose call timed out counts as ended too, but only after this bound (its call began after
+        // `started`), so a frozen store is not taken for one that noted the drops.
+        if (!waitUntil(lifecycle::allEnded, started + storeTimeout.toNanos())) {
             // Noting a drop is one script run; when those do not come back, the store is out of reach (or
             // frozen), and so is every resume and release: waiting for them would only delay the exit.
             LOG.warn("stopping: the lock store did not take every socket's end in time; what they kept runs out"
@@ -56,15 +74,22 @@ public class NodeStop implements HealthCheck {
         if (wait.isZero()) {
             return; // the drops are noted: any node, the restarted one too, takes their resumes
         }
-        waitUntil(this::nobodyAwaitsResume, wait);
+        StoreCalls store = new StoreCalls(started + wait.plus(storeTimeout).toNanos());
+        waitUntil(() -> nobodyAwaitsResume(store), started + wait.toNanos());
         int ended = 0;
         try {
-            ended = lifecycle.endEveryGrace().await().atMost(ENDING_AT_MOST);
+            Integer graces = store.await(lifecycle::endEveryGrace);
+            ended = graces == null ? 0 : graces;
             if (releases.waiting() > 0) {
-                releases.retry().await().atMost(ENDING_AT_MOST);
+                store.await(releases::retry);
             }
         } catch (RuntimeException e) {
             LOG.warnf("stopping: could not release what was not resumed (its leases will run out): %s", e);
+        }
+        if (store.timedOut) {
+            LOG.warn("stopping: the lock store did not answer in time (frozen?), so the rest of the hand-over is"
+                    + " skipped; what was not resumed runs out with its leases");
+            return;
         }
         if (releases.waiting() > 0) {
             LOG.warnf(
@@ -78,28 +103,71 @@ public class NodeStop implements HealthCheck {
                 Duration.ofNanos(System.nanoTime() - started).toMillis(), ended);
     }
 
-    private boolean nobodyAwaitsResume() {
+    private boolean nobodyAwaitsResume(StoreCalls store) {
         try {
-            return lifecycle.awaitingResume().await().atMost(ENDING_AT_MOST) == 0;
+            Integer awaiting = store.await(lifecycle::awaitingResume);
+            return store.timedOut || awaiting == 0;
         } catch (RuntimeException e) {
             return true; // the store does not answer: no resume can happen anywhere, so waiting is no use
         }
     }
 
-    private static boolean waitUntil(BooleanSupplier condition, Duration atMost) {
-        long deadline = System.nanoTime() + atMost.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() >= deadline) {
+    /** Whether the condition held before the deadline (System.nanoTime()): met only at or after it counts as not. */
+    private static boolean waitUntil(BooleanSupplier condition, long deadline) {
+        while (true) {
+            boolean met = condition.getAsBoolean();
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
                 return false;
             }
+            if (met) {
+                return true;
+            }
             try {
-                Thread.sleep(POLL_MS);
+                Thread.sleep(
+                        Math.min(POLL_MS, Math.max(1, Duration.ofNanos(left).toMillis())));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return false;
             }
         }
-        return true;
+    }
+
+    /** The store calls of one stop, all under its deadline; once one times out, the others are not made. */
+    private final class StoreCalls {
+
+        private final long deadline;
+        private boolean timedOut;
+
+        StoreCalls(long deadline) {
+            this.deadline = deadline;
+        }
+
+        /**
+         * The call's item, or null when it timed out now or before (see {@link #timedOut}): then it is not
+         * even made, as making some of them already changes what the node keeps.
+         */
+        <T> T await(Supplier<Uni<T>> call) {
+            long sent = System.nanoTime();
+            long left = deadline - sent;
+            if (timedOut || left <= 0) {
+                timedOut = true;
+                return null;
+            }
+            try {
+                return call.get().await().atMost(Duration.ofNanos(left));
+            } catch (RuntimeException e) {
+                // Calls in flight on a connection given up for its silence fail with it, not with a timeout
+                // of their own.
+                if (e instanceof TimeoutException
+                        || e instanceof RedisTimeoutException
+                        || System.nanoTime() - sent >= storeTimeout.toNanos()) {
+                    timedOut = true;
+                    return null;
+                }
+                throw e;
+            }
+        }
     }
 
     @Override
