@@ -12,6 +12,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.WeakHashMap;
 import org.jboss.logging.Logger;
 
 /**
@@ -36,6 +37,19 @@ public class LostGrants {
      * retry tells the client of it. A renew interval more, so that the last retry is answered.
      */
     private final long retriesNanos;
+    /**
+     * By the socket's grants and configurator, its strays: those to be said, and those said. A note of a
+     * grant found untold is taken before the renewal looks, and may be all that is left of a grant that
+     * ended since (a request given back after the store granted it, whose end its client was then
+     * told): a stray is said only once the renewal that leaves it out finds the socket still keeping
+     * it, for only the store tells whether it brought the grant back. Said once for all, as a stray
+     * another socket keeps alive is found again at every renewal. Weak keys: a socket that ends leaves
+     * nothing behind.
+     */
+    private final Map<ToldGrants, Map<Long, Strays>> judgedStrays = new WeakHashMap<>();
+
+    /** Lock field to fencing token, each. */
+    private record Strays(String socketId, Map<String, Long> toSay, Map<String, Long> said) {}
 
     public LostGrants(LockEventsThread events, StoreDataWatch dataWatch, EditlockConfig config) {
         this.events = events;
@@ -65,6 +79,7 @@ public class LostGrants {
         });
         long now = System.nanoTime();
         told.foundUntold(configuratorId, renewal.untold(), now);
+        strayConfirmed(configuratorId, told, renewal.untold());
         Map<Resource, Long> goneSince = told.goneSince(configuratorId, missing, now);
         return anyLost(goneSince.values(), events.heardSince(), now, intervalNanos)
                 ? dataWatch.wentBack(begun)
@@ -100,20 +115,12 @@ public class LostGrants {
     public Map<String, Long> strays(long configuratorId, String socketId, ToldGrants told) {
         Map<String, Long> strays = new HashMap<>(2);
         long now = System.nanoTime();
-        boolean firstJudged = false;
         for (ToldGrants.Untold grant : told.untold(configuratorId)) {
             if (now - grant.since() >= intervalNanos) {
                 strays.put(grant.field(), grant.token());
-                // Said once: a stray another socket keeps alive is found again at every renewal.
-                firstJudged |= now - grant.since() < 2 * intervalNanos;
             }
         }
-        if (firstJudged) {
-            LOG.warnf(
-                    "socket %s keeps grants in configurator %d that its client was told ended %s: the lock store"
-                            + " brought them back (a fail-over to a replica behind?); they are no longer renewed",
-                    socketId, configuratorId, strays.keySet());
-        }
+        leftOut(configuratorId, socketId, told, strays);
         OptionalLong heardSince = events.heardSince();
         Map<String, Long> neverTold = new HashMap<>(2);
         boolean firstNeverTold = false;
@@ -131,6 +138,61 @@ public class LostGrants {
         }
         strays.putAll(neverTold);
         return strays;
+    }
+
+    /** Notes the strays the renewal about to look leaves out: those not said yet are to be said. */
+    private void leftOut(long configuratorId, String socketId, ToldGrants told, Map<String, Long> judged) {
+        synchronized (judgedStrays) {
+            Map<Long, Strays> byConfigurator = judgedStrays.get(told);
+            if (judged.isEmpty()) {
+                if (byConfigurator != null) {
+                    byConfigurator.remove(configuratorId);
+                    if (byConfigurator.isEmpty()) {
+                        judgedStrays.remove(told);
+                    }
+                }
+                return;
+            }
+            Strays before = byConfigurator == null ? null : byConfigurator.get(configuratorId);
+            Map<String, Long> said = new HashMap<>(2);
+            Map<String, Long> toSay = new HashMap<>(2);
+            judged.forEach((field, token) -> {
+                boolean saidBefore =
+                        before != null && token.equals(before.said().get(field));
+                (saidBefore ? said : toSay).put(field, token);
+            });
+            judgedStrays
+                    .computeIfAbsent(told, ignored -> new HashMap<>(1))
+                    .put(configuratorId, new Strays(socketId, toSay, said));
+        }
+    }
+
+    /** Says the strays to be said that the renewal, which left them out, found the socket still keeping. */
+    private void strayConfirmed(long configuratorId, ToldGrants told, Map<String, Long> untold) {
+        Strays judged;
+        Map<String, Long> kept = new HashMap<>(2);
+        synchronized (judgedStrays) {
+            Map<Long, Strays> byConfigurator = judgedStrays.get(told);
+            judged = byConfigurator == null ? null : byConfigurator.get(configuratorId);
+            if (judged == null || judged.toSay().isEmpty()) {
+                return;
+            }
+            judged.toSay().forEach((field, token) -> {
+                if (token.equals(untold.get(field))) {
+                    kept.put(field, token);
+                }
+            });
+            // Those not found are gone: nothing to say of them, unless renewals find them again.
+            Map<String, Long> said = new HashMap<>(judged.said());
+            said.putAll(kept);
+            byConfigurator.put(configuratorId, new Strays(judged.socketId(), Map.of(), said));
+        }
+        if (!kept.isEmpty()) {
+            LOG.warnf(
+                    "socket %s keeps grants in configurator %d that its client was told ended %s: the lock store"
+                            + " brought them back (a fail-over to a replica behind?); they are no longer renewed",
+                    judged.socketId(), configuratorId, kept.keySet());
+        }
     }
 
     /** Found so since {@code since}, for a whole interval, all of which this node heard the lock events. */
