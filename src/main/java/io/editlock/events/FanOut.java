@@ -87,8 +87,6 @@ public class FanOut {
 
     private static void sendIfWatching(
             FrameSender sender, long configuratorId, SocketSession session, String frame, long size) {
-        if (session.watched().contains(configuratorId)) {
-            sender.send(session, frame, size);
-        }
+        sender.broadcast(session, configuratorId, frame, size);
     }
 }
