@@ -12,8 +12,7 @@ public final class Messages {
     public static final String STORE_UNREACHABLE = "The lock store cannot be reached";
 
     public static final String NOTHING_GRANTED = STORE_UNREACHABLE + "; nothing was granted. Try again shortly.";
-    public static final String NOT_RELEASED =
-            STORE_UNREACHABLE + "; the lock is released as soon as it answers again (lock-lost tells when).";
+    public static final String NOT_RELEASED = STORE_UNREACHABLE + "; the lock may not be released: try again.";
     public static final String NOTHING_WRITTEN = STORE_UNREACHABLE + "; nothing was written. Try again shortly.";
     public static final String RESUME_FAILED =
             "This resumeToken cannot be resumed (unknown, expired, used, another user's, or its socket is still open)";

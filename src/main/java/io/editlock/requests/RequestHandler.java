@@ -61,7 +61,6 @@ public class RequestHandler {
     private final WaitEventRelay waitEvents;
     private final ShownLocks shown;
     private final FrameSender sender;
-    private final UnlockRetries unlockRetries;
 
     public RequestHandler(
             LockService locks,
@@ -78,10 +77,8 @@ public class RequestHandler {
             UserActivity activity,
             WaitEventRelay waitEvents,
             ShownLocks shown,
-            FrameSender sender,
-            UnlockRetries unlockRetries) {
+            FrameSender sender) {
         this.locks = locks;
-        this.unlockRetries = unlockRetries;
         this.sender = sender;
         this.shown = shown;
         this.catalog = catalog;
@@ -175,7 +172,6 @@ public class RequestHandler {
         if (request instanceof ClientRequest.Lock lock) {
             // Lock requests have the user's own rate, not the socket's frame rate (docs/protocol.md §4, §11).
             activity.active(session);
-            unlockRetries.stop(session.socketId(), lock.resource());
             return lock(session, lock);
         }
         if (!frameRate.allow(session.connection().userData())) {
@@ -194,11 +190,6 @@ public class RequestHandler {
         }
         if (request instanceof ClientRequest.Unlock unlock) {
             return unlock(session, unlock);
-        }
-        if (request instanceof ClientRequest.WaitFor waitFor) {
-            unlockRetries.stop(session.socketId(), waitFor.resource());
-        } else if (request instanceof ClientRequest.RequestTakeover ask) {
-            unlockRetries.stop(session.socketId(), ask.resource());
         }
         Uni<Answer> waiting = waitingRequests.handle(session, request);
         if (waiting != null) {
@@ -289,7 +280,6 @@ public class RequestHandler {
      * §4), which {@link HeldLocks#unlockAsked} makes possible.
      */
     private Uni<Answer> unlock(SocketSession session, ClientRequest.Unlock request) {
-        unlockRetries.stop(session.socketId(), request.resource());
         session.heldLocks().unlockAsked(request.resource());
         return locks.release(request.resource(), session.identity().userId(), session.socketId())
                 .map(result -> {
@@ -305,11 +295,8 @@ public class RequestHandler {
                     return Answer.of(LockReplies.of(result, request.ref()));
                 })
                 .onFailure()
-                .recoverWithItem(failure -> {
-                    unlockRetries.retry(session, request.resource());
-                    return Answer.unlockUnavailable(
-                            LockReplies.unlockUnavailable(request.resource(), request.ref()), request.resource());
-                });
+                .recoverWithItem(failure -> Answer.unlockUnavailable(
+                        LockReplies.unlockUnavailable(request.resource(), request.ref()), request.resource()));
     }
 
     private Uni<String> watch(SocketSession session, ClientRequest.Watch request) {
