@@ -202,7 +202,7 @@ public final class LastingSubscription {
         }
 
         void start() {
-            client.connect().subscribe().with(this::connected, failure -> end(failure.getMessage()));
+            client.connect().subscribe().with(this::connected, failure -> end(OpenFailures.describe(failure)));
         }
 
         private void connected(RedisConnection opened) {
@@ -217,11 +217,11 @@ public final class LastingSubscription {
                 }
             });
             opened.handler(this::received)
-                    .exceptionHandler(failure -> end(failure.getMessage()))
+                    .exceptionHandler(failure -> end(OpenFailures.describe(failure)))
                     .endHandler(() -> end("connection closed"));
             opened.send(Request.cmd(Command.SUBSCRIBE).arg(channel))
                     .subscribe()
-                    .with(sent -> {}, failure -> end(failure.getMessage()));
+                    .with(sent -> {}, failure -> end(OpenFailures.describe(failure)));
         }
 
         /** Pushed by Redis on this connection: the confirmation, a message, or a refusal. */

@@ -59,6 +59,8 @@ public class PipelinedRedis {
     private final Lane shared;
     private final DetachedClients clients = new DetachedClients();
     private final StoreRefusals refusals = new StoreRefusals();
+    private final OpenFailures openFailures = new OpenFailures();
+    private volatile boolean stopping;
 
     public PipelinedRedis(
             Redis defaultClient,
@@ -118,10 +120,64 @@ public class PipelinedRedis {
      * a client closes asynchronously (a cluster client, for one, may still be asking another node for
      * its slots), and right after the beans Vert.x stops its event loops, under anything still going.
      */
-    void close(@Observes @Priority(Integer.MAX_VALUE) ShutdownEvent stopping) {
+    void close(@Observes @Priority(Integer.MAX_VALUE) ShutdownEvent stopped) {
+        stopping = true;
         clients.close();
         lanes.values().forEach(Lane::close);
         shared.close();
+    }
+
+    /**
+     * Why the latest connection failed to open, while none has opened since: a command that waits for
+     * one only times out, and its failure says nothing of why.
+     */
+    public Optional<String> openFailure() {
+        return openFailures.lastReason();
+    }
+
+    /** The failure and its causes in words, never just "null". */
+    public static String describe(Throwable failure) {
+        return OpenFailures.describe(failure);
+    }
+
+    /**
+     * Logs why a connection did not open (each kind once a minute). Redis's error reply is used when the failure
+     * carries it; when it does not (the handshake's reply was dropped, the socket reset), a probe hears
+     * what Redis says to a new connection, so that its refusal reaches the log in its own words.
+     */
+    private void reportOpenFailure(Throwable failure) {
+        if (stopping) {
+            return;
+        }
+        Optional<String> reply = OpenFailures.redisReply(failure);
+        if (reply.isPresent()) {
+            openFailures.log(reply.get(), true);
+            return;
+        }
+        if (!openFailures.probeDue()) {
+            openFailures.noted(failure);
+            return;
+        }
+        Optional<RedisOptions> base = options.defaultClient();
+        if (base.isEmpty()) {
+            openFailures.log(describe(failure), false);
+            return;
+        }
+        clients.create(() -> GreetingProbe.listen(vertx.getDelegate(), base.get(), probeWait()))
+                .thenCompose(probe -> probe)
+                .whenComplete((refused, notHeard) -> {
+                    if (refused != null && refused.isPresent()) {
+                        openFailures.log(refused.get(), true);
+                    } else {
+                        openFailures.log(describe(failure), false);
+                    }
+                });
+    }
+
+    /** Redis refuses a connection as it accepts it: a short wait hears it, and costs little when it does not. */
+    private Duration probeWait() {
+        Duration second = Duration.ofSeconds(1);
+        return timeout.compareTo(second) < 0 ? timeout : second;
     }
 
     private Lane lane() {
@@ -225,6 +281,12 @@ public class PipelinedRedis {
      */
     private final class Connection {
         private final CompletableFuture<RedisConnection> opened = new CompletableFuture<>();
+        /**
+         * Completed once the client's connect is over, either way, which may be after {@link #opened}
+         * gave up on it. Redis at its maxclients answers the handshake with an error reply that the
+         * Vert.x client drops: its connect is then never over, and the client is never closed.
+         */
+        private final CompletableFuture<Void> handshakeOver = new CompletableFuture<>();
         /** One per command issued before the connection was open, oldest first; guarded by itself. */
         private final Queue<Waiting> waiting = new ArrayDeque<>();
 
@@ -269,17 +331,45 @@ public class PipelinedRedis {
             return true;
         }
 
+        /**
+         * The connect has a deadline of its own: Redis at its maxclients answers the handshake's HELLO
+         * with an error reply, which the Vert.x client drops without ever completing the connect, and the
+         * commands waiting would then only time out, each, with nothing closing the client.
+         */
         private void connect(Lane lane, Redis client) {
+            AtomicBoolean settled = new AtomicBoolean();
+            long deadline = vertx.setTimer(timeout.toMillis(), late -> {
+                if (settled.compareAndSet(false, true)) {
+                    openFailed(lane, new RedisTimeoutException("the connection's handshake", timeout));
+                }
+            });
             client.connect()
                     .subscribe()
                     .with(
                             connection -> {
+                                handshakeOver.complete(null);
+                                if (!settled.compareAndSet(false, true)) {
+                                    QuietClose.close(connection);
+                                    return;
+                                }
+                                vertx.cancelTimer(deadline);
                                 connection
                                         .exceptionHandler(failure -> ended(lane, connection, failure))
                                         .endHandler(() -> ended(lane, connection, null));
                                 confirm(lane, connection);
                             },
-                            failure -> failed(lane, failure));
+                            failure -> {
+                                handshakeOver.complete(null);
+                                if (settled.compareAndSet(false, true)) {
+                                    vertx.cancelTimer(deadline);
+                                    openFailed(lane, failure);
+                                }
+                            });
+        }
+
+        private void openFailed(Lane lane, Throwable failure) {
+            failed(lane, failure);
+            reportOpenFailure(failure);
         }
 
         /**
@@ -294,10 +384,15 @@ public class PipelinedRedis {
             connection
                     .send(Request.cmd(Command.PING))
                     .subscribe()
-                    .with(pong -> opened.complete(connection), failure -> {
-                        QuietClose.close(connection);
-                        failed(lane, failure);
-                    });
+                    .with(
+                            pong -> {
+                                openFailures.opened();
+                                opened.complete(connection);
+                            },
+                            failure -> {
+                                QuietClose.close(connection);
+                                openFailed(lane, failure);
+                            });
         }
 
         /** A future per command: a command given up (timeout) cancels its own, not the connection. */
@@ -371,7 +466,7 @@ public class PipelinedRedis {
             closed = true;
             if (own != null) {
                 Redis client = own;
-                opened.whenComplete((connection, failure) -> client.close());
+                CompletableFuture.allOf(opened, handshakeOver).whenComplete((over, failure) -> client.close());
             } else {
                 opened.thenAccept(QuietClose::close);
             }
@@ -402,7 +497,11 @@ public class PipelinedRedis {
     /** A command that got no reply in time: Redis is stuck or the connection silently dead. */
     public static final class RedisTimeoutException extends RuntimeException {
         RedisTimeoutException(Command command, Duration timeout) {
-            super("no reply to " + command + " within " + timeout.toMillis() + " ms");
+            this(command.toString(), timeout);
+        }
+
+        RedisTimeoutException(String awaited, Duration timeout) {
+            super("no reply to " + awaited + " within " + timeout.toMillis() + " ms");
         }
     }
 }
