@@ -23,6 +23,12 @@ public interface EditlockConfig {
      */
     long LONGEST_DAYS = 365;
 
+    /**
+     * The longest an Engine.IO ping setting may be: a Socket.IO client waits for pings with the browser's
+     * {@code setTimeout}, which takes a delay over 2^31-1 ms (24.8 days) as none and drops at once.
+     */
+    long LONGEST_BROWSER_TIMER_DAYS = 24;
+
     /** Leases of locks in the store. */
     Lease lease();
 
@@ -189,13 +195,13 @@ public interface EditlockConfig {
          * the handshake).
          */
         @WithDefault("25s")
-        @DurationMax(days = EditlockConfig.LONGEST_DAYS)
+        @DurationMax(days = EditlockConfig.LONGEST_BROWSER_TIMER_DAYS)
         @DurationMin(millis = 1)
         Duration pingInterval();
 
         /** How long a ping may go unanswered before the client counts as dropped (Engine.IO {@code pingTimeout}). */
         @WithDefault("20s")
-        @DurationMax(days = EditlockConfig.LONGEST_DAYS)
+        @DurationMax(days = EditlockConfig.LONGEST_BROWSER_TIMER_DAYS)
         @DurationMin(millis = 1)
         Duration pingTimeout();
 

@@ -7,6 +7,7 @@ import io.vertx.mutiny.redis.client.Command;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * This node's heartbeat in the store: a key with a short TTL, set at every socket sweep, that tells the
@@ -37,6 +38,9 @@ public class NodeHeartbeat {
     /** Why the store refused the latest beat; null while the latest one went through (or before the first). */
     private volatile String refusal;
 
+    private final AtomicLong beatsSent = new AtomicLong();
+    private final AtomicLong latestAnswered = new AtomicLong();
+
     public NodeHeartbeat(PipelinedRedis redis, LockKeys keys, NodeIdentity node, EditlockConfig config) {
         this.redis = redis;
         this.keys = keys;
@@ -54,22 +58,29 @@ public class NodeHeartbeat {
      * too, until their next beats, so the run of steady beats starts again.
      */
     public void beat() {
+        long beat = beatsSent.incrementAndGet();
         redis.execute(Command.SET, keys.nodeAlive(node.id()), "1", "PX", String.valueOf(ttl.toMillis()), "GET")
                 .subscribe()
                 .with(
                         previous -> {
+                            boolean latest = answered(beat);
                             long now = System.nanoTime();
                             boolean keyLost = previous == null && now - lastBeat < ttl.toNanos();
                             if (steadySince == NOT_STEADY || keyLost) {
                                 steadySince = now;
                             }
                             lastBeat = now;
-                            refusal = null;
+                            if (latest) {
+                                refusal = null;
+                            }
                         },
                         failure -> {
                             steadySince = NOT_STEADY;
                             lastFailure = System.nanoTime();
-                            refusal = String.valueOf(failure.getMessage());
+                            // A beat that waited out its timeout says nothing of a store that answered a later one.
+                            if (answered(beat)) {
+                                refusal = String.valueOf(failure.getMessage());
+                            }
                         });
     }
 
@@ -88,6 +99,11 @@ public class NodeHeartbeat {
     public boolean othersCanBeJudged() {
         long since = steadySince;
         return since != NOT_STEADY && System.nanoTime() - since >= ttl.toNanos();
+    }
+
+    /** Whether this beat is the latest answered so far; notes it so. */
+    private boolean answered(long beat) {
+        return latestAnswered.accumulateAndGet(beat, Math::max) == beat;
     }
 
     /** Why the store refused this node's latest beat; empty while the latest one went through. */
