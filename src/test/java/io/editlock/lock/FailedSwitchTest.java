@@ -18,7 +18,6 @@ import io.editlock.support.ScriptHooks;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
-import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import java.net.URI;
 import java.time.Duration;
@@ -59,12 +58,7 @@ class FailedSwitchTest {
             ScriptHooks hooks = ScriptHooks.install(redis);
             hooks.beforeNext("release_lock", FrozenRedis::frozen);
             // The store is back by the time the node handles the failed release.
-            hooks.beforeNext(
-                    "put_back_user_configurator",
-                    () -> Uni.createFrom().item(() -> {
-                        FrozenRedis.thaw();
-                        return null;
-                    }));
+            FrozenRedis.thawAtNext(hooks, "put_back_user_configurator");
             JsonNode failed;
             try {
                 failed = mine.socket().request("lock-configurator", Map.of("configuratorId", second));

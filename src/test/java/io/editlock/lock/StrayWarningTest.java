@@ -100,12 +100,7 @@ class StrayWarningTest {
                         .until(() -> !held.neverTold(next).isEmpty());
                 FrozenRedis.freeze();
             });
-            hooks.beforeNext(
-                    "put_back_user_configurator",
-                    () -> Uni.createFrom().item(() -> {
-                        FrozenRedis.thaw();
-                        return null;
-                    }));
+            FrozenRedis.thawAtNext(hooks, "put_back_user_configurator");
             JsonNode failed;
             try {
                 failed = mine.socket().request("lock-configurator", Map.of("configuratorId", next));

@@ -86,6 +86,16 @@ public class FrozenRedis implements QuarkusTestProfile {
         }
     }
 
+    /** Thaws Redis right as the next run of the script goes out: the store is back for that step. */
+    public static void thawAtNext(ScriptHooks hooks, String scriptName) {
+        hooks.beforeNext(
+                scriptName,
+                () -> Uni.createFrom().item(() -> {
+                    thaw();
+                    return null;
+                }));
+    }
+
     /** Freezes Redis as a step of the server's own road (see {@link ScriptHooks}). */
     public static Uni<Void> frozen() {
         return Uni.createFrom().item(() -> {
