@@ -112,8 +112,11 @@ public class SocketIndex {
      * this node listed.
      */
     public Uni<List<Long>> configurators(String socketId) {
-        Set<Long> known = listedHere(socketId);
         return stored(socketId).flatMap(ids -> {
+            // Read with the reply, not before: a renewal that runs beside this read may have taken a
+            // configurator off meanwhile (off this node's list first, then off the store's), and listing
+            // it again here would undo that.
+            Set<Long> known = listedHere(socketId);
             List<Long> lost = known.stream().filter(id -> !ids.contains(id)).toList();
             if (lost.isEmpty()) {
                 return Uni.createFrom().item(List.copyOf(ids));
