@@ -87,6 +87,8 @@ public class FanOut {
 
     private static void sendIfWatching(
             FrameSender sender, long configuratorId, SocketSession session, String frame, long size) {
-        sender.broadcast(session, configuratorId, frame, size);
+        if (session.watched().contains(configuratorId)) {
+            sender.send(session, frame, size);
+        }
     }
 }

@@ -133,15 +133,9 @@ public class RequestHandler {
      * of a grant and of its end in the order the node noted them. A grant whose end was heard before
      * (broken, handed over, released by another socket of the user while its reply was on its way) had
      * its {@code lock-lost} sent before the reply, when the client could only ignore it: it is sent
-     * again after the reply (docs/protocol.md §4). The broadcasts of a room that a granted lock request
-     * joined, held back while the store decided, follow the reply too ({@link SessionRegistry#replied}).
+     * again after the reply (docs/protocol.md §4).
      */
     public void deliver(SocketSession session, Answer answer, Consumer<String> writeReply) {
-        write(session, answer, writeReply);
-        registry.replied(session);
-    }
-
-    private void write(SocketSession session, Answer answer, Consumer<String> writeReply) {
         Resource unlocked = answer.unlockUnavailable();
         if (unlocked != null) {
             // The script may have run in time and only its answer come late: its release is told after the reply.

@@ -42,62 +42,19 @@ public class FrameSender {
 
     /** @param size the frame's {@link #utf8Length}, for a frame sent to many sockets: counted once */
     public void send(SocketSession session, String frame, long size) {
-        if (admitted(session, size) && !session.holdUntilWelcome(frame)) {
-            write(session, frame, size);
-        }
-    }
-
-    /**
-     * A broadcast of a configurator to a socket in its room: nothing once it left the room, and held back
-     * while it is there only for a lock request the store has not decided yet ({@link
-     * SessionRegistry#joinForLock}), until that request is granted or refused.
-     *
-     * @param size the frame's {@link #utf8Length}
-     */
-    public void broadcast(SocketSession session, long configuratorId, String frame, long size) {
-        if (!session.watched().contains(configuratorId)) {
-            return;
-        }
-        // Read after the room: a request joins it after its trial is set, so one seen in the room is seen on trial.
-        SocketSession.RoomTrial trial = session.roomTrial();
-        if (trial == null) {
-            send(session, frame, size);
-            return;
-        }
-        // Under the lock that decides the trial: a refused request leaves the room and drops what was held in
-        // one step, and a grant's held frames are written before any later one.
-        synchronized (session.roomDecisions()) {
-            if (!session.watched().contains(configuratorId)) {
-                return;
-            }
-            if (!trial.on(configuratorId)) {
-                send(session, frame, size);
-            } else if (admitted(session, size)) {
-                trial.hold(frame, size);
-            }
-        }
-    }
-
-    /** A frame {@link #broadcast} held, already counted as unsent. */
-    static void writeHeld(SocketSession session, String frame) {
-        if (!session.holdUntilWelcome(frame)) {
-            write(session, frame, utf8Length(frame));
-        }
-    }
-
-    /** @return whether the frame may go out, now counted as unsent; a socket with too much unsent is closed */
-    private boolean admitted(SocketSession session, long size) {
         if (!session.connection().isOpen()) {
-            return false;
+            return;
         }
         if (session.addUnsent(size) > maxUnsent) {
             session.addUnsent(-size);
             if (!session.closedByServer()) {
                 tooSlow(session);
             }
-            return false;
+            return;
         }
-        return true;
+        if (!session.holdUntilWelcome(frame)) {
+            write(session, frame, size);
+        }
     }
 
     /** The frame's length in UTF-8, without encoding it. */

@@ -53,26 +53,8 @@ public class SessionRegistry implements OpenSockets {
         return Optional.ofNullable(bySocket.get(socketId));
     }
 
-    /**
-     * The socket watches the configurator in full: also one whose room a lock request of it joined and the
-     * store has not decided yet (it holds a lock there now, or it resumed one), which then gets what that
-     * room's broadcasts brought meanwhile.
-     *
-     * @return true if the socket did not watch the configurator before
-     */
+    /** @return true if the socket did not watch the configurator before */
     public boolean watch(SocketSession session, long configuratorId) {
-        SocketSession.RoomTrial trial = session.roomTrial();
-        if (trial != null) {
-            synchronized (session.roomDecisions()) {
-                if (trial.on(configuratorId)) {
-                    endTrial(session, trial);
-                }
-            }
-        }
-        return join(session, configuratorId);
-    }
-
-    private boolean join(SocketSession session, long configuratorId) {
         boolean added = session.watched().add(configuratorId);
         // Added inside compute: unwatch drops a room that became empty in the same atomic step, so an
         // add after computeIfAbsent returned could land in a room already dropped, and go unheard.
@@ -104,54 +86,13 @@ public class SessionRegistry implements OpenSockets {
     /**
      * Joins the room of the configurator a lock request is for, before the store decides it, so that
      * the socket hears the change its own grant makes (docs/protocol.md §4: a socket that locks
-     * anything in a configurator also watches it). Until the decision its membership is on trial: the
-     * room's broadcasts are held back for it ({@link FrameSender#broadcast}), and written after the reply
-     * of a grant ({@link #replied}) or dropped with a refusal ({@link LockRoom#notGranted}), for a
-     * refused request locks nothing, and makes no watcher. A socket that watched it before hears all.
+     * anything in a configurator also watches it).
      *
      * @param resolved a resource whose configurator is known
      */
     public LockRoom joinForLock(SocketSession session, Resource resolved) {
         long configuratorId = resolved.configuratorId();
-        synchronized (session.roomDecisions()) {
-            if (session.watched().contains(configuratorId)) {
-                return new LockRoom(session, configuratorId, false);
-            }
-            SocketSession.RoomTrial trial = session.roomTrialOrNew();
-            if (trial.pending()) {
-                // A socket's requests come one at a time; if two were ever in hand, the first keeps its room as before.
-                endTrial(session, trial);
-            }
-            // On trial before it is in the room: a broadcast that finds it there finds it on trial too.
-            trial.begin(configuratorId);
-            return new LockRoom(session, configuratorId, join(session, configuratorId));
-        }
-    }
-
-    /**
-     * The reply to the socket's request is written: a room its lock request joined and kept is its own
-     * in full from now, and what that room's broadcasts brought meanwhile follows the reply.
-     */
-    public void replied(SocketSession session) {
-        SocketSession.RoomTrial trial = session.roomTrial();
-        if (trial == null) {
-            return;
-        }
-        synchronized (session.roomDecisions()) {
-            if (trial.pending()) {
-                endTrial(session, trial);
-            }
-        }
-    }
-
-    /** Under the session's room decisions: a broadcast after this is written after what was held. */
-    private static void endTrial(SocketSession session, SocketSession.RoomTrial trial) {
-        if (session.watched().contains(trial.configuratorId())) {
-            trial.end().forEach(frame -> FrameSender.writeHeld(session, frame));
-        } else {
-            // It left the room meanwhile (it closed): what was held goes nowhere, and is no longer unsent.
-            session.addUnsent(-trial.drop());
-        }
+        return new LockRoom(session, configuratorId, watch(session, configuratorId));
     }
 
     /** The room of one lock request: kept when granted, left again when not and not watched before. */
@@ -167,8 +108,8 @@ public class SessionRegistry implements OpenSockets {
         }
 
         /**
-         * Left again, with the broadcasts held back for it, unless the socket came to hold something there
-         * meanwhile (a grant from a line or a take-over, {@link #keepsGrant}) or the client asked to watch it.
+         * Left again, unless the socket came to hold something there meanwhile (a grant from a line or a
+         * take-over, {@link #keepsGrant}) or the client asked to watch it.
          */
         public void notGranted() {
             if (!newlyJoined) {
@@ -178,14 +119,8 @@ public class SessionRegistry implements OpenSockets {
                 boolean holds = session.heldLocksIfAny()
                         .map(held -> held.anyIn(configuratorId))
                         .orElse(false);
-                SocketSession.RoomTrial trial = session.roomTrialOrNew();
                 if (!holds && !session.askedToWatch().contains(configuratorId)) {
                     unwatch(session, configuratorId);
-                    if (trial.on(configuratorId)) {
-                        session.addUnsent(-trial.drop());
-                    }
-                } else if (trial.on(configuratorId)) {
-                    endTrial(session, trial);
                 }
             }
         }

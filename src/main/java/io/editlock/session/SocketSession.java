@@ -64,12 +64,6 @@ public final class SocketSession {
      * request refused at the same moment, must not leave the socket holding a lock outside its room.
      */
     private final Object roomDecisions = new Object();
-    /**
-     * Where the room a lock request joined before the store decided it stands ({@link
-     * SessionRegistry#joinForLock}); null until the socket's first such request: most sockets only watch,
-     * and their broadcasts then take no lock.
-     */
-    private volatile RoomTrial roomTrial;
 
     private volatile boolean mayKeepLocks;
     private volatile boolean resumable;
@@ -280,21 +274,6 @@ public final class SocketSession {
         return roomDecisions;
     }
 
-    /** Null until its first lock request that joined a room; read after {@link #watched()} (see FrameSender#broadcast). */
-    RoomTrial roomTrial() {
-        return roomTrial;
-    }
-
-    /** Under {@link #roomDecisions()}. */
-    RoomTrial roomTrialOrNew() {
-        RoomTrial current = roomTrial;
-        if (current == null) {
-            current = new RoomTrial();
-            roomTrial = current;
-        }
-        return current;
-    }
-
     /** The locks its client was told it holds, or empty when it was told of no grant and of no end. */
     public Optional<HeldLocks> heldLocksIfAny() {
         return Optional.ofNullable(held);
@@ -334,63 +313,6 @@ public final class SocketSession {
 
     public void closedByServer(boolean value) {
         closedByServer = value;
-    }
-
-    /**
-     * The room of a lock request still undecided, and the broadcasts of it held back meanwhile: a request
-     * that is refused locks nothing, and its socket must hear nothing of that configurator (docs/protocol.md
-     * §4). A socket has one request in hand at a time (its frames are handled one after another), so one
-     * room at most. Read and changed only under the session's {@link #roomDecisions()}.
-     */
-    static final class RoomTrial {
-
-        private boolean pending;
-        private long configuratorId;
-        /** Null while nothing is held: most requests are decided before any broadcast of their room. */
-        private List<String> held;
-        /** Their UTF-8 bytes, counted as unsent while held. */
-        private long heldBytes;
-
-        void begin(long configuratorId) {
-            this.configuratorId = configuratorId;
-            pending = true;
-        }
-
-        boolean pending() {
-            return pending;
-        }
-
-        boolean on(long configuratorId) {
-            return pending && this.configuratorId == configuratorId;
-        }
-
-        long configuratorId() {
-            return configuratorId;
-        }
-
-        void hold(String frame, long size) {
-            if (held == null) {
-                held = new ArrayList<>(4);
-            }
-            held.add(frame);
-            heldBytes += size;
-        }
-
-        /** @return what was held, in order; the trial is over */
-        List<String> end() {
-            List<String> frames = held == null ? List.of() : held;
-            pending = false;
-            held = null;
-            heldBytes = 0;
-            return frames;
-        }
-
-        /** @return the bytes of what was held, now dropped; the trial is over */
-        long drop() {
-            long bytes = heldBytes;
-            end();
-            return bytes;
-        }
     }
 
     /**
