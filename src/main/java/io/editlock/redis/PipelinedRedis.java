@@ -1,5 +1,6 @@
 package io.editlock.redis;
 
+import io.editlock.config.StartRefusal;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -82,8 +83,8 @@ public class PipelinedRedis {
      */
     void checkTimeout(@Observes @Priority(1) StartupEvent started) {
         if (timeout.isZero() || timeout.isNegative()) {
-            throw new IllegalStateException("quarkus.redis.timeout is " + timeout
-                    + ": it must be longer than zero, or every Redis command fails at once");
+            throw StartRefusal.told(new IllegalStateException("quarkus.redis.timeout is " + timeout
+                    + ": it must be longer than zero, or every Redis command fails at once"));
         }
     }
 

@@ -1,5 +1,6 @@
 package io.editlock.redis;
 
+import io.editlock.config.StartRefusal;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -42,10 +43,10 @@ public class RedisPoolSize {
 
     static void requireEnough(int maxPoolSize) {
         if (maxPoolSize < MINIMUM) {
-            throw new IllegalStateException(SETTING + " is " + maxPoolSize + ", below the " + MINIMUM
+            throw StartRefusal.told(new IllegalStateException(SETTING + " is " + maxPoolSize + ", below the " + MINIMUM
                     + " connections a node holds in that pool: one for each of its " + SUBSCRIPTIONS
                     + " pub/sub subscriptions (lock and waiting events, content events, the node's inbox) and one"
-                    + " for the health check. Set it to " + MINIMUM + " or more.");
+                    + " for the health check. Set it to " + MINIMUM + " or more."));
         }
     }
 }

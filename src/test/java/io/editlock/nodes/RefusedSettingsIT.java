@@ -50,6 +50,8 @@ class RefusedSettingsIT {
                 "settings that cannot work together | must be shorter than editlock.lease.ttl",
                 "an allowed origin that is not one  | is not an origin",
                 "demo login without a signing key   | demo tokens must be signed with its private half",
+                "a Redis pool too small             | quarkus.redis.max-pool-size is 3",
+                "a Redis timeout of zero            | quarkus.redis.timeout is",
             })
     void aRefusedNodeSaysWhyWithTheAsynchronousConsoleToo(String refused, String message) throws IOException {
         Map<String, String> settings = new HashMap<>(Map.of("quarkus.redis.hosts", redis.url()));
@@ -57,6 +59,10 @@ class RefusedSettingsIT {
             settings.put("editlock.lease.renew-interval", "30s");
         } else if (refused.startsWith("an allowed origin")) {
             settings.put("editlock.websocket.allowed-origins", "*");
+        } else if (refused.startsWith("a Redis pool")) {
+            settings.put("quarkus.redis.max-pool-size", "3");
+        } else if (refused.startsWith("a Redis timeout")) {
+            settings.put("quarkus.redis.timeout", "0s");
         } else {
             settings.put("editlock.demo-login.enabled", "true");
             settings.put(
