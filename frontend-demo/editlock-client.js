@@ -56,8 +56,10 @@
  *   `bearer.<jwt>` next to `editlock` (kept out of proxies' access logs), or as `?access_token=`
  * @property {number} [reauthLeadMs=60000] renew the token this long before it ends (at most half its remaining life)
  * @property {number} [reauthRetryMs=5000] wait before trying again when a renewal failed
- * @property {number} [requestTimeoutMs=10000] a request without a reply by then is rejected (code `TIMEOUT`)
- *   and the socket is treated as dead (dropped and reconnected)
+ * @property {number} [requestTimeoutMs=10000] a request sent without a reply by then is rejected (code `TIMEOUT`)
+ *   and the socket is treated as dead (dropped and reconnected). A request made while no socket is ready waits
+ *   for one without a time limit (its time starts when it is sent); it is rejected (`CLOSED`) when the client
+ *   stops for good, its first connection fails, or `close()` is called
  * @property {number} [touchIntervalMs=30000] at most one `touch` per this interval, on user activity
  * @property {number} [backoffBaseMs=500] first reconnect delay; doubles per attempt, with jitter
  * @property {number} [backoffMaxMs=15000] longest reconnect delay
@@ -294,6 +296,7 @@ function requestsFor(resource) {
  * @property {SocketLike} socket
  * @property {{resolve: (welcome: Welcome) => void, reject: (error: Error) => void} | null} first
  *   the `connect()` waiting for this socket, on the first one
+ * @property {boolean} [welcomed] its `welcome` came: a close after that is a drop, even on the first socket
  * @property {number} tokenExpiresAt when the token it was opened with ends (ms), NaN if unknown
  * @property {string} [recovering] its own resume token, while it resumes what the socket before it kept
  */
@@ -303,7 +306,7 @@ function requestsFor(resource) {
  * @typedef {object} Pending
  * @property {(frame: Frame) => void} resolve
  * @property {(error: Error) => void} reject
- * @property {ReturnType<typeof setTimeout>} timer
+ * @property {ReturnType<typeof setTimeout> | undefined} timer its time limit, from when it is sent
  * @property {string[]} expect the reply events that mean success
  * @property {boolean} queued not sent yet (waiting for a ready socket)
  */
@@ -324,10 +327,11 @@ function requestsFor(resource) {
  *   (a plain token that ended, a refused connection) `lock-lost`, `not-waiting` and `lock-failed` follow
  *   for all the client had
  * - `reconnecting` `{attempt, delayMs}` — the next attempt is scheduled
- * - `resumed` `{locks, reload, takeovers}` — after a drop (or a reload of the page: `reload` true), these locks
- *   were recovered (same grants, same tokens); after a reload, `takeovers` lists the take-over requests the
- *   page before made, which this page now keeps (one granted meanwhile is among `locks`, and its
- *   `takeover-granted` follows)
+ * - `resumed` `{locks, reload, takeovers}` — after a drop (`reload` false) or a reload of the page (`reload` true),
+ *   these locks were recovered (same grants, same tokens); `takeovers` lists the take-over requests the resumed
+ *   socket kept (after a reload: those the page before made, which this page now keeps). One granted meanwhile
+ *   is among `locks`, and its `takeover-granted` follows; a lock a line of this client's granted meanwhile is
+ *   among them too, and its `lock-acquired` (`queued: true`) follows
  * - `reauthed` `{expiresAt}` — the token provider's fresh token now identifies the open socket, until `expiresAt`
  * - `reauth-failed` `{error}` — a renewal failed; it is tried again while the token lasts (after that the
  *   socket is closed with 4401 and reconnected with a fresh token, its locks resumed)
@@ -389,6 +393,24 @@ export class EditlockClient extends EventTarget {
   #leaving = new Set();
   /** @type {Map<string, {ended: boolean}>} take-over requests sent whose takeover-pending reply has not come yet */
   #askingTakeover = new Map();
+  /**
+   * The locks in `locks` that this client's socket keeps (docs/protocol.md §2): asked for by this client (a lock
+   * request, a grant of its own line or take-over request) or resumed onto it. The others are grants of the
+   * user's other tabs, which every socket of the user hears of (§13, §14): shown, but never asked for again
+   * after a drop, for a re-entry would keep the page the user's after the tab that wanted it closed.
+   * @type {Set<string>}
+   */
+  #kept = new Set();
+  /**
+   * The lines this client joined itself (its `wait-for`, also one still unanswered), by canonical string; for the
+   * same reason only these are joined again after a drop. `waiting` also shows the places of the user's other tabs.
+   * @type {Set<string>}
+   */
+  #joined = new Set();
+  /** @type {Link['first']} the `connect()` still waiting for its first socket, which close() must not leave pending */
+  #first = null;
+  /** Counts the close() calls: a socket whose token came after one belongs to a connect() that is over. */
+  #epoch = 0;
   /** Whether a socket is on its way (its token being fetched): another must not open beside it. */
   #opening = false;
   /** @type {Set<ReturnType<typeof setTimeout>>} timers that end with the client: see {@link #watchResumedTakeovers}, {@link stopWaiting} */
@@ -435,7 +457,8 @@ export class EditlockClient extends EventTarget {
     this.state = 'idle';
     /** @type {Welcome | null} the current socket's welcome */
     this.welcome = null;
-    /** @type {Map<string, Lock>} the locks this client holds, by canonical string, with their tokens */
+    /** @type {Map<string, Lock>} the locks this client holds, by canonical string, with their tokens; also the
+     *  grants the user's other tabs got from a line or a take-over, which every socket of the user is told of */
     this.locks = new Map();
     /** @type {Set<number>} configurators this client watches (re-watched after a reconnect) */
     this.watched = new Set();
@@ -460,7 +483,8 @@ export class EditlockClient extends EventTarget {
     this.#closedByUser = false;
     this.#listen(true);
     this.#connectPromise = new Promise((resolve, reject) => {
-      this.#open({ resolve, reject });
+      this.#first = { resolve, reject };
+      this.#open(this.#first);
     });
     return this.#connectPromise;
   }
@@ -472,12 +496,18 @@ export class EditlockClient extends EventTarget {
    */
   close(reason = 'client closed') {
     this.#closedByUser = true;
+    this.#epoch += 1;
     this.#listen(false);
     clearTimeout(this.#reconnectTimer);
     clearTimeout(this.#reauthTimer);
     this.#failAll('CLOSED', 'The connection was closed');
+    // Before its welcome, or while the token provider runs: that connect() learns it will not open.
+    const first = this.#first;
+    this.#first = null;
+    first?.reject(new EditlockError('CLOSED', 'The connection was closed'));
     if (this.#link) {
       const { socket } = this.#link;
+      this.#link.first = null;
       this.#link = null;
       detach(socket);
       socket.close(1000, reason);
@@ -485,6 +515,8 @@ export class EditlockClient extends EventTarget {
     this.#ready = false;
     this.#connectPromise = null;
     this.locks.clear();
+    this.#kept.clear();
+    this.#joined.clear();
     this.#releasing.clear();
     this.#leaving.clear();
     this.#timers.forEach((timer) => clearTimeout(timer));
@@ -518,7 +550,7 @@ export class EditlockClient extends EventTarget {
           .filter((token) => typeof token === 'string');
         storage.setItem(this.options.resumeStorageKey, JSON.stringify({
           resumeToken: resumeTokens[0], resumeTokens, userId: this.welcome.userId, at: Date.now(),
-          waiting: [...this.waiting.keys()], takeovers: [...this.takeovers.values()],
+          waiting: this.#ownLines(), takeovers: [...this.takeovers.values()],
         }));
       } else {
         storage.removeItem(this.options.resumeStorageKey);
@@ -670,10 +702,24 @@ export class EditlockClient extends EventTarget {
    * @returns {Promise<{lock: Lock} | {resource: Resource, position: number}>}
    */
   async waitFor(resource) {
-    this.#leaving.delete(resourceKey(resource)); // in line again: its grant is wanted
-    const reply = await this.#request('wait-for', { resource }, ['queued', 'lock-acquired']);
+    const asked = resourceKey(resource);
+    this.#leaving.delete(asked); // in line again: its grant is wanted
+    // Joined from the moment it is asked: the line's grant may come before the reply, and this socket keeps it.
+    const joinedBefore = this.#joined.has(asked);
+    this.#joined.add(asked);
+    /** @type {Frame} */
+    let reply;
+    try {
+      reply = await this.#request('wait-for', { resource }, ['queued', 'lock-acquired']);
+    } catch (failure) {
+      if (!joinedBefore) {
+        this.#joined.delete(asked); // a wait-for that failed leaves the user in no line it was not in (docs/protocol.md §14)
+      }
+      throw failure;
+    }
     if (reply.event === 'lock-acquired') {
-      this.#hold(reply.data.lock);
+      this.#replaced(reply.data.released);
+      this.#hold(reply.data.lock, true);
       return { lock: reply.data.lock };
     }
     const key = resourceKey(reply.data.resource);
@@ -699,6 +745,7 @@ export class EditlockClient extends EventTarget {
         try {
           const reply = await this.#request('stop-waiting', { resource }, ['not-waiting']);
           this.waiting.delete(key);
+          this.#joined.delete(key);
           return reply.data;
         } catch (failure) {
           const code = failure instanceof EditlockError ? failure.code : '';
@@ -728,11 +775,9 @@ export class EditlockClient extends EventTarget {
     this.#releasing.delete(keyOfRequest(event, data)); // the app wants the page again: its unlock is called off
     const reply = await this.#request(event, data, ['lock-acquired']);
     /** @type {{lock: Lock, released?: Resource[]}} */
-    const { lock, released = [] } = reply.data;
-    for (const resource of released) {
-      this.#forget(resource);
-    }
-    this.#hold(lock);
+    const { lock, released } = reply.data;
+    this.#replaced(released);
+    this.#hold(lock, true);
     return lock;
   }
 
@@ -761,7 +806,7 @@ export class EditlockClient extends EventTarget {
         const again = UNLOCK_AGAIN.has(code) && this.#releasing.has(key) && !this.#closedByUser && this.state !== 'closed';
         if (!again) {
           if (this.#releasing.delete(key) && code === 'NOT_HELD') {
-            this.locks.delete(key);
+            this.#forget(resourceOfKey(key));
           }
           throw failure;
         }
@@ -786,35 +831,38 @@ export class EditlockClient extends EventTarget {
     if (this.#closedByUser || this.state === 'idle' || this.state === 'closed') {
       return Promise.reject(new EditlockError('CLOSED', 'Not connected: call connect() first'));
     }
+    const open = this.#ready || (how.immediate && this.#link && this.#link.socket.readyState === OPEN);
+    if (how.immediate && !open) {
+      // The recovery of a socket that is gone: the next socket recovers on its own.
+      return Promise.reject(new EditlockError('DISCONNECTED', 'The connection was lost'));
+    }
     return new Promise((resolve, reject) => {
       const ref = `r${this.#nextRef++}`;
-      const timer = setTimeout(() => {
-        const pending = this.#pending.get(ref);
-        if (pending) {
-          this.#pending.delete(ref);
-          reject(new EditlockError('TIMEOUT', `No reply to ${event}`));
-          if (!pending.queued) {
-            this.#drop('request timed out'); // sent and never answered: the socket is dead
-          }
-        }
-      }, this.options.requestTimeoutMs);
       /** @param {Pending} pending */
       const send = (pending) => {
         pending.queued = false;
+        // Timed from here: a wait for a socket is no sign that one is dead, and the reconnect has its own back-off.
+        pending.timer = setTimeout(() => {
+          if (this.#pending.get(ref) === pending) {
+            this.#pending.delete(ref);
+            reject(new EditlockError('TIMEOUT', `No reply to ${event}`));
+            this.#drop('request timed out'); // sent and never answered: the socket is dead
+          }
+        }, this.options.requestTimeoutMs);
         if (!how.immediate) {
           this.#lastTouch = Date.now(); // the app's requests mark the user active on the server
         }
         this.#link?.socket.send(JSON.stringify({ event, data, ref }));
       };
       /** @type {Pending} */
-      const pending = { resolve, reject, timer, expect, queued: true };
+      const pending = { resolve, reject, timer: undefined, expect, queued: true };
       this.#pending.set(ref, pending);
-      if (this.#ready || (how.immediate && this.#link && this.#link.socket.readyState === OPEN)) {
+      if (open) {
         send(pending);
       } else {
         this.#queue.push(() => {
           if (this.#pending.get(ref) === pending) {
-            send(pending); // not timed out while queued
+            send(pending); // not failed while queued
           }
         });
       }
@@ -877,20 +925,28 @@ export class EditlockClient extends EventTarget {
       case 'lock-updated':
       case 'content-changed':
         break;
-      case 'lock-acquired': // served from a waiting line (§14)
+      case 'lock-acquired': // served from a waiting line (§14): the user's, kept by the sockets that asked
         if (data.lock && this.#servedAfterLeaving(data.lock)) {
           return;
         }
-      // falls through
-      case 'takeover-granted': // handed over with consent (§13)
         if (data.lock) {
-          this.#hold(data.lock);
+          this.#replaced(data.released);
+          this.#hold(data.lock, this.#joined.has(resourceKey(data.lock.resource)));
+        }
+        break;
+      case 'takeover-granted': // handed over with consent (§13): kept by the sockets that asked
+        if (data.lock) {
+          const key = resourceKey(data.lock.resource);
+          this.#hold(data.lock, this.takeovers.has(key) || this.#askingTakeover.has(key));
         }
         break;
       case 'queue-updated':
         this.waiting.set(resourceKey(data.resource), data.position);
         break;
       case 'not-waiting': // a place that ended without our asking (docs/protocol.md §14)
+        if (data.resource) {
+          this.#joined.delete(resourceKey(data.resource));
+        }
         if (!data.resource || !this.waiting.delete(resourceKey(data.resource))) {
           return;
         }
@@ -902,6 +958,7 @@ export class EditlockClient extends EventTarget {
           this.#takeoverEnded(resourceKey(data.resource));
           if (data.code === 'NOT_FOUND') {
             this.waiting.delete(resourceKey(data.resource)); // its line ended with it (docs/protocol.md §14)
+            this.#joined.delete(resourceKey(data.resource));
           }
         }
         break;
@@ -927,7 +984,7 @@ export class EditlockClient extends EventTarget {
     if (!this.#leaving.has(resourceKey(lock.resource))) {
       return false;
     }
-    this.#hold(lock);
+    this.#hold(lock, false); // given back at once: never one to ask for again
     this.unlock(lock.resource).catch(() => {});
     return true;
   }
@@ -936,12 +993,34 @@ export class EditlockClient extends EventTarget {
    * A lock is ours now, however it came: a user granted a page leaves its line and its take-over
    * request for it (docs/protocol.md §11).
    * @param {Lock} lock
+   * @param {boolean} kept this client's socket keeps it: it asked for it, or resumed it
    */
-  #hold(lock) {
+  #hold(lock, kept) {
     const key = resourceKey(lock.resource);
+    const before = this.locks.get(key);
     this.locks.set(key, lock);
+    if (kept) {
+      this.#kept.add(key);
+    } else if (before?.token !== lock.token) {
+      this.#kept.delete(key); // another grant, which this socket did not ask for
+    }
     this.waiting.delete(key);
+    this.#joined.delete(key);
     this.#takeoverEnded(key);
+  }
+
+  /**
+   * Configurator locks that a grant took away by the one-configurator rule (docs/protocol.md §2, the grant's
+   * `released`): the server tells the user's other sockets with `lock-lost` `replaced`, and this one only so.
+   * @param {Resource[] | undefined} released
+   */
+  #replaced(released = []) {
+    for (const resource of released) {
+      if (this.heldLock(resource)) {
+        this.#forget(resource);
+        this.#emit('lock-lost', { resource, reason: 'replaced' });
+      }
+    }
   }
 
   /**
@@ -957,15 +1036,24 @@ export class EditlockClient extends EventTarget {
     }
   }
 
-  /** @returns {boolean} whether the server keeps anything for this client that a resume would keep */
+  /**
+   * Not what other tabs of the user got: the server keeps those for their sockets, not for this one.
+   * @returns {boolean} whether the server keeps anything for this client that a resume would keep
+   */
   #keepsSomething() {
-    return this.locks.size > 0 || this.waiting.size > 0 || this.takeovers.size > 0;
+    return [...this.#kept].some((key) => this.locks.has(key)) || this.#ownLines().length > 0 || this.takeovers.size > 0;
+  }
+
+  /** @returns {string[]} the lines this client waits in because it joined them itself */
+  #ownLines() {
+    return [...this.waiting.keys()].filter((key) => this.#joined.has(key));
   }
 
   /** @param {Resource | undefined} resource */
   #forget(resource) {
     if (resource) {
       this.locks.delete(resourceKey(resource));
+      this.#kept.delete(resourceKey(resource));
     }
   }
 
@@ -974,6 +1062,7 @@ export class EditlockClient extends EventTarget {
   /** @param {Link['first']} first the `connect()` waiting, on the first attempt */
   async #open(first) {
     this.#setState(first ? 'connecting' : 'reconnecting');
+    const epoch = this.#epoch;
     /** @type {string} */
     let token;
     this.#opening = true;
@@ -981,13 +1070,15 @@ export class EditlockClient extends EventTarget {
       const { token: given } = this.options;
       token = typeof given === 'function' ? await given() : given;
     } catch (failure) {
-      this.#openFailed(first, /** @type {Error} */ (failure));
+      if (epoch === this.#epoch) {
+        this.#openFailed(first, /** @type {Error} */ (failure));
+      }
       return;
     } finally {
       this.#opening = false;
     }
-    if (this.#closedByUser) {
-      return;
+    if (this.#closedByUser || epoch !== this.#epoch) {
+      return; // closed meanwhile (which settled the connect() waiting), perhaps connected anew since
     }
     const socket = this.options.openSocket ? this.options.openSocket(this.#url(), token) : this.#openWebSocket(token);
     /** @type {Link} */
@@ -1026,6 +1117,7 @@ export class EditlockClient extends EventTarget {
     }
     const reconnected = !link.first;
     const previousToken = this.#resumeToken;
+    link.welcomed = true;
     this.welcome = welcome;
     if (reconnected) {
       await this.#recover(previousToken, welcome.resumeToken, link, () => this.#opened(link, welcome, reconnected));
@@ -1082,7 +1174,8 @@ export class EditlockClient extends EventTarget {
    * @param {() => void} settled lets the app's requests out
    */
   async #recover(previousToken, resumeToken, link, settled) {
-    const expected = new Map(this.locks);
+    // Only what this socket kept: the grants of the user's other tabs stay theirs to keep (docs/protocol.md §13, §14).
+    const expected = new Map([...this.locks].filter(([key]) => this.#kept.has(key)));
     // A socket that only waits or asks holds no lock, but the server keeps its places for a resume too (§5, §14).
     const resuming = previousToken && this.#keepsSomething();
     const tokens = resuming ? [...this.#interruptedTokens, previousToken] : [];
@@ -1111,7 +1204,7 @@ export class EditlockClient extends EventTarget {
     /** @type {Promise<void> | null} */
     let rejoining = null;
     const rejoin = () => {
-      rejoining ??= this.#rejoin([...this.waiting.keys()].filter((key) => !this.#leaving.has(key)), link);
+      rejoining ??= this.#rejoin(this.#ownLines().filter((key) => !this.#leaving.has(key)), link);
       return rejoining;
     };
     const settleByRetaking = async () => {
@@ -1166,21 +1259,26 @@ export class EditlockClient extends EventTarget {
    */
   #resumed(resumed, expected) {
     const lines = new Set(this.waiting.keys());
+    const takeovers = [...this.takeovers.values()];
     const asked = new Set(this.takeovers.keys());
+    /** @type {Array<[string, object]>} */
+    const news = [];
     for (const lock of resumed) {
       const key = resourceKey(lock.resource);
       expected.delete(key);
       if (lines.has(key) && this.#servedAfterLeaving(lock)) {
         continue;
       }
-      this.#hold(lock);
+      this.#hold(lock, true);
       if (asked.has(key)) {
-        this.#emit('takeover-granted', { lock });
+        news.push(['takeover-granted', { lock }]);
       } else if (lines.has(key)) {
-        this.#emit('lock-acquired', { lock, released: [], queued: true });
+        news.push(['lock-acquired', { lock, released: [], queued: true }]);
       }
     }
-    this.#emit('resumed', { locks: resumed });
+    // As after a reload: the grants are told once the app knows what the resume brought back.
+    this.#emit('resumed', { locks: resumed, reload: false, takeovers });
+    news.forEach(([type, detail]) => this.#emit(type, detail));
   }
 
   /** Tells the `takeover-requested` events held back during a resume, now that its locks are known. */
@@ -1210,10 +1308,12 @@ export class EditlockClient extends EventTarget {
    */
   async #rejoin(keys, link) {
     await Promise.all(keys.map(async (key) => {
+      this.#joined.add(key); // asked for on this socket: a grant that crosses the reply is kept here
       try {
         const reply = await this.#request('wait-for', { resource: resourceOfKey(key) }, ['queued', 'lock-acquired'], { immediate: true });
         if (reply.event === 'lock-acquired') {
-          this.#hold(reply.data.lock);
+          this.#replaced(reply.data.released);
+          this.#hold(reply.data.lock, true);
           this.#emit('lock-acquired', { lock: reply.data.lock, released: [], queued: true });
         } else {
           this.waiting.set(key, reply.data.position);
@@ -1232,6 +1332,7 @@ export class EditlockClient extends EventTarget {
    * @param {unknown} [refusal] why it could not be rejoined
    */
   #leaveLine(key, refusal) {
+    this.#joined.delete(key);
     if (this.waiting.delete(key)) {
       this.#emit('not-waiting', { resource: resourceOfKey(key), reason: 'disconnect', refusal });
     }
@@ -1293,7 +1394,7 @@ export class EditlockClient extends EventTarget {
       const { takeovers } = remembered;
       takeovers.forEach((takeover) => this.takeovers.set(resourceKey(takeover.resource), takeover));
       const granted = resumed.filter((lock) => this.takeovers.has(resourceKey(lock.resource)));
-      resumed.forEach((lock) => this.#hold(lock));
+      resumed.forEach((lock) => this.#hold(lock, true));
       this.#emit('resumed', { locks: resumed, reload: true, takeovers });
       granted.forEach((lock) => this.#emit('takeover-granted', { lock }));
       this.#watchResumedTakeovers();
@@ -1410,7 +1511,7 @@ export class EditlockClient extends EventTarget {
         if (this.#link !== link) {
           return;
         }
-        this.locks.delete(resourceKey(resource));
+        this.#forget(resource);
         this.#emit('lock-lost', { resource, reason: 'disconnect', refusal: failure });
       }
     }));
@@ -1427,12 +1528,12 @@ export class EditlockClient extends EventTarget {
    */
   #retaken(before, after) {
     if (after.token === before.token) {
-      this.#hold(after);
+      this.#hold(after, true);
       return;
     }
-    this.locks.delete(resourceKey(before.resource));
+    this.#forget(before.resource);
     this.#emit('lock-lost', { resource: before.resource, reason: 'disconnect' });
-    this.#hold(after);
+    this.#hold(after, true);
     this.#emit('lock-acquired', { lock: after, released: [], retaken: true });
   }
 
@@ -1451,7 +1552,8 @@ export class EditlockClient extends EventTarget {
     this.#ready = false;
     clearTimeout(this.#reauthTimer);
     this.#failPending('DISCONNECTED', 'The connection was lost');
-    if (link.first && !this.welcome) {
+    // Told by the link, not by `welcome`: that is still the last socket's after the client stopped for good.
+    if (link.first && !link.welcomed) {
       this.#openFailed(link.first, new EditlockError('DISCONNECTED', `Could not connect (${code})`));
       return;
     }
@@ -1467,6 +1569,7 @@ export class EditlockClient extends EventTarget {
       this.#connectPromise = null;
       this.#listen(false);
       this.#setState('closed');
+      this.#failAll('CLOSED', `The connection ended (${code}) and is not tried again`);
       this.#abandon();
     }
   }
@@ -1493,6 +1596,7 @@ export class EditlockClient extends EventTarget {
   #abandon() {
     const lost = [...this.locks.values()];
     this.locks.clear();
+    this.#kept.clear();
     lost.forEach((lock) => this.#emit('lock-lost', { resource: lock.resource, reason: 'disconnect' }));
     [...this.waiting.keys()].forEach((key) => this.#leaveLine(key));
     this.#dropTakeovers();
@@ -1507,6 +1611,7 @@ export class EditlockClient extends EventTarget {
       this.#connectPromise = null;
       this.#listen(false);
       this.#setState('closed');
+      this.#failAll('CLOSED', 'Could not connect');
       first.reject(failure);
       return;
     }

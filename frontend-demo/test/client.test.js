@@ -5,13 +5,23 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { EditlockClient, conflicts, resourceKey } from '../editlock-client.js';
 import {
-  FakeSocket, FILTERS, MemoryStorage, connected as connectedTo, events, installFakeSockets, lockOf, removeFakeSockets, until,
+  FakeSocket, FILTERS, MemoryStorage, connected as connectedTo, deferred, events, installFakeSockets, lockOf, removeFakeSockets, settled, until,
 } from './support/scripted-server.js';
 
 function connected(options = {}) {
   return connectedTo({
     token: 'jwt', backoffBaseMs: 5, backoffMaxMs: 20, resumeRetryDelaysMs: [10, 10, 10], requestTimeoutMs: 1000, ...options,
   });
+}
+
+/** `promise`, or a rejection (no `code`) if it is still pending after `ms`: a promise never settled fails the test. */
+function within(promise, ms = 500) {
+  return Promise.race([promise, new Promise((resolve, reject) => setTimeout(() => reject(new Error('still pending')), ms))]);
+}
+
+/** A client that is not connected yet, with activity and page-hide listening off. */
+function unconnected(options = {}) {
+  return new EditlockClient({ token: 'jwt', url: 'ws://test/locking', activityTarget: null, closeOnPageHide: false, ...options });
 }
 
 /** A connected client that holds item 5's filters (token 17). */
@@ -470,6 +480,82 @@ describe('EditlockClient', () => {
     await ready;
     assert.equal(socket.sent.filter((f) => f.event === 'resume').length, 0, 'no resume with another user\u2019s token');
     other.close();
+  });
+
+  it('locking a second configurator reports the first lost, replaced: the one-configurator rule released it', async () => {
+    const { client, socket } = await connected();
+    const c12 = { type: 'configurator', configuratorId: 12 };
+    const c13 = { type: 'configurator', configuratorId: 13 };
+    const first = client.lockConfigurator(12);
+    await socket.answer('lock-configurator', () => ['lock-acquired', { lock: { ...lockOf(17), resource: c12 }, released: [] }]);
+    await first;
+    const lost = events(client, 'lock-lost');
+    const second = client.lockConfigurator(13);
+    await socket.answer('lock-configurator', () => ['lock-acquired', {
+      lock: { ...lockOf(18), resource: c13 }, released: [c12, { type: 'configurator', configuratorId: 14 }],
+    }]);
+    assert.equal((await second).token, 18);
+    assert.deepEqual(lost, [{ resource: c12, reason: 'replaced' }], 'once, and not for one this client did not hold');
+    assert.deepEqual([...client.locks.keys()], ['configurator:13']);
+    client.close();
+  });
+
+  it('close() before the welcome rejects the connect() waiting for it with CLOSED', async () => {
+    const client = unconnected();
+    const ready = client.connect();
+    await until(() => FakeSocket.all[0]);
+    client.close();
+    await assert.rejects(within(ready), { code: 'CLOSED' });
+    assert.equal(client.state, 'closed');
+  });
+
+  it('close() while the token provider runs rejects connect() with CLOSED, and that token opens no socket', async () => {
+    const token = deferred();
+    const client = unconnected({ token: () => token.promise });
+    const ready = client.connect();
+    client.close();
+    await assert.rejects(within(ready), { code: 'CLOSED' });
+    const again = client.connect(); // connected anew while the first provider call still runs
+    token.resolve('jwt');
+    const socket = await until(() => FakeSocket.all[0]);
+    socket.welcome('resume-1');
+    await within(again);
+    await settled();
+    assert.equal(FakeSocket.all.length, 1, 'one socket, for the connect() that is not over');
+    client.close();
+  });
+
+  it('a request made while reconnecting is not timed out while no socket is ready: its time runs from when it is sent', async () => {
+    const { client, socket } = await connected({ requestTimeoutMs: 50 });
+    socket.drop();
+    const touched = client.touch();
+    const second = await until(() => FakeSocket.all[1]);
+    await new Promise((resolve) => setTimeout(resolve, 150)); // longer than requestTimeoutMs
+    second.welcome('resume-2');
+    await second.answer('touch', () => ['touched', {}]);
+    await touched;
+    client.close();
+  });
+
+  it('a request made while the first socket opens is rejected with CLOSED at once when that socket fails', async () => {
+    const client = unconnected({ requestTimeoutMs: 2000 });
+    const ready = client.connect();
+    const touched = client.touch();
+    const socket = await until(() => FakeSocket.all[0]);
+    socket.drop();
+    await assert.rejects(ready, { code: 'DISCONNECTED' });
+    await assert.rejects(within(touched, 200), { code: 'CLOSED' });
+    assert.equal(socket.sent.length, 0);
+  });
+
+  it('a request waiting for a reconnect is rejected with CLOSED at once when the client stops for good', async () => {
+    const { client, socket } = await connected({ requestTimeoutMs: 2000 });
+    socket.drop();
+    const touched = client.touch();
+    const second = await until(() => FakeSocket.all[1]);
+    second.closeByServer(4401, 'token expired'); // a plain token that ended: no socket can be opened with it
+    assert.equal(client.state, 'closed');
+    await assert.rejects(within(touched, 200), { code: 'CLOSED' });
   });
 
   it('knows the canonical names and the conflict table', () => {

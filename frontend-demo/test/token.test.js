@@ -137,6 +137,20 @@ describe('EditlockClient and its token', () => {
     client.close();
   });
 
+  it('after close 4401 with a plain string token, connect() whose socket is refused rejects and does not try again', async () => {
+    const { client, socket } = await connected({ token: jwt('a', 1000) });
+    socket.closeByServer(4401, 'token expired');
+    const ready = client.connect(); // the same token: the upgrade is refused
+    const settledAs = ready.then(() => 'resolved', (failure) => failure.code);
+    const second = await until(() => FakeSocket.all[1]);
+    second.drop();
+    const outcome = await Promise.race([settledAs, new Promise((resolve) => setTimeout(() => resolve('still pending'), 300))]);
+    assert.equal(outcome, 'DISCONNECTED');
+    assert.equal(client.state, 'closed');
+    assert.equal(FakeSocket.all.length, 2, 'not tried again with a token that cannot open a socket');
+    client.close();
+  });
+
   it('the browser coming back online while the provider is asked for a token opens no second socket', async () => {
     globalThis.window = new EventTarget();
     try {

@@ -427,4 +427,121 @@ describe('take-over and waiting', () => {
     after.close();
     before.close();
   });
+
+  // Every socket of the user hears of a line's grant, a take-over's grant and a place in line (docs/protocol.md
+  // §13, §14), but only the sockets that asked keep them: a tab that asks for them again after a drop would keep
+  // the page the user's, for nobody, once the tab that asked is closed.
+
+  it('a grant from another tab\u2019s line is shown, but not asked for again after a drop: only the tab that asked keeps it', async () => {
+    const { client, socket } = await connected();
+    const acquired = events(client, 'lock-acquired');
+    socket.push('queue-updated', { resource: FILTERS, position: 1 }); // the place of another tab of Tom's
+    socket.push('lock-acquired', { lock: lockOf(31), released: [], queued: true });
+    assert.equal(acquired.length, 1, 'told, as every tab of the user is');
+    assert.equal(client.heldLock(FILTERS).token, 31);
+    const second = await dropped(socket);
+    await until(() => client.state === 'open' || second.sent.length > 0);
+    assert.deepEqual(second.sent.map((f) => f.event), [], 'no resume, no re-entry: this socket kept nothing');
+    await until(() => client.state === 'open');
+    const lost = events(client, 'lock-lost');
+    second.push('lock-lost', { resource: FILTERS, reason: 'disconnect' }); // the tab that asked was closed
+    assert.deepEqual(lost, [{ resource: FILTERS, reason: 'disconnect' }]);
+    assert.equal(client.heldLock(FILTERS), undefined);
+    client.close();
+  });
+
+  it('a place in line of another tab is shown, but not joined again after a drop', async () => {
+    const { client, socket } = await connected();
+    socket.push('queue-updated', { resource: FILTERS, position: 2 });
+    assert.equal(client.waiting.get('item:5:filters'), 2);
+    const second = await dropped(socket);
+    await until(() => client.state === 'open' || second.sent.length > 0);
+    assert.deepEqual(second.sent.map((f) => f.event), [], 'no resume, no wait-for');
+    const left = events(client, 'not-waiting');
+    second.push('not-waiting', { resource: FILTERS, reason: 'disconnect' }); // the tab that waited was closed
+    assert.deepEqual(left, [{ resource: FILTERS, reason: 'disconnect' }]);
+    assert.equal(client.waiting.size, 0);
+    client.close();
+  });
+
+  it('a page handed over to another tab is shown, but not asked for again after a drop', async () => {
+    const { client, socket } = await connected();
+    const granted = events(client, 'takeover-granted');
+    socket.push('takeover-granted', { lock: lockOf(41) });
+    assert.equal(granted.length, 1);
+    assert.equal(client.heldLock(FILTERS).token, 41);
+    const second = await dropped(socket);
+    await until(() => client.state === 'open' || second.sent.length > 0);
+    assert.deepEqual(second.sent.map((f) => f.event), []);
+    client.close();
+  });
+
+  it('after a failed resume it asks again only for what it asked for itself: its locks, its own grants, its lines', async () => {
+    const { client, socket } = await connected();
+    const ITEM_6 = { ...FILTERS, itemId: 6 };
+    const ITEM_7 = { ...FILTERS, itemId: 7 };
+    const locked = client.lock(VARIABLES);
+    await socket.answer('lock-variables', () => ['lock-acquired', { lock: { ...lockOf(40), resource: VARIABLES }, released: [] }]);
+    await locked;
+    const asked = client.requestTakeover(ITEM_6);
+    await socket.answer('request-takeover', (frame) => ['takeover-pending', { resource: frame.data.resource, deadline: '2026-01-01T00:00:30Z' }]);
+    await asked;
+    socket.push('takeover-granted', { lock: { ...lockOf(42), resource: ITEM_6 } }); // its own request's grant
+    await waitingFor(client, socket, FILTERS, 3);
+    // What other tabs of Tom's asked for: a configurator handed over, a turn in line, a place in line.
+    socket.push('takeover-granted', { lock: { ...lockOf(43), resource: STRUCTURE } });
+    socket.push('lock-acquired', { lock: { ...lockOf(44), resource: ITEM_7 }, released: [], queued: true });
+    socket.push('queue-updated', { resource: { ...FILTERS, itemId: 8 }, position: 1 });
+
+    const second = await dropped(socket);
+    const refusing = refuseResume(second);
+    await until(() => second.sent.some((f) => f.event.startsWith('lock-')));
+    const lockRequests = () => second.sent.filter((f) => f.event.startsWith('lock-')).map((f) => [f.event, f.data]);
+    assert.deepEqual(lockRequests(), [['lock-variables', { configuratorId: 12 }], ['lock-item-subresource', { itemId: 6, page: 'filters' }]]);
+    await second.answer('lock-variables', () => ['lock-acquired', { lock: { ...lockOf(40), resource: VARIABLES }, released: [] }]);
+    await second.answer('lock-item-subresource', () => ['lock-acquired', { lock: { ...lockOf(42), resource: ITEM_6 }, released: [] }]);
+    const line = await second.answer('wait-for', (frame) => ['queued', { resource: frame.data.resource, position: 3 }]);
+    assert.deepEqual(line.data.resource, { type: 'item-subresource', itemId: 5, page: 'filters' });
+    await refusing;
+    await until(() => client.state === 'open');
+    assert.deepEqual(lockRequests().length, 2, 'not the grants of the other tabs');
+    assert.equal(second.sent.filter((f) => f.event === 'wait-for').length, 1, 'not the line of another tab');
+    assert.equal(client.heldLock(STRUCTURE).token, 43, 'still shown: the user holds it');
+    client.close();
+  });
+
+  it('a page keeps for its reload only what it asked for itself', async () => {
+    const storage = new MemoryStorage();
+    const { client, socket } = await connected({ resumeStorage: storage });
+    socket.push('queue-updated', { resource: FILTERS, position: 2 });
+    socket.push('takeover-granted', { lock: { ...lockOf(30), resource: STRUCTURE } });
+    client.rememberForReload();
+    assert.equal(storage.getItem('editlock.resume'), null, 'its socket keeps nothing for a reloaded page to resume');
+    await waitingFor(client, socket, VARIABLES, 1);
+    client.rememberForReload();
+    assert.deepEqual(JSON.parse(storage.getItem('editlock.resume')).waiting, ['configurator:12:variables']);
+    client.close();
+  });
+
+  it('resumed after a reconnect says it is no reload and lists the take-over requests resumed; a grant among them follows it', async () => {
+    const { client, socket } = await connected();
+    const deadline = new Date(Date.now() + 30_000).toISOString();
+    for (const resource of [STRUCTURE, VARIABLES]) {
+      const asked = client.requestTakeover(resource);
+      await socket.answer('request-takeover', (frame) => ['takeover-pending', { resource: frame.data.resource, deadline }]);
+      await asked;
+    }
+    const order = [];
+    ['resumed', 'takeover-granted'].forEach((type) => client.addEventListener(type, (event) => order.push([type, event.detail])));
+    const second = await dropped(socket);
+    const structure = { ...lockOf(30), resource: STRUCTURE }; // handed over while the socket was gone
+    await second.answer('resume', () => ['resumed', { locks: [structure] }]);
+    await until(() => client.state === 'open');
+    assert.deepEqual(order, [
+      ['resumed', { locks: [structure], reload: false, takeovers: [{ resource: STRUCTURE, deadline }, { resource: VARIABLES, deadline }] }],
+      ['takeover-granted', { lock: structure }],
+    ]);
+    assert.deepEqual([...client.takeovers.keys()], ['configurator:12:variables']);
+    client.close();
+  });
 });
