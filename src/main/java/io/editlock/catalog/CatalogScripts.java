@@ -235,6 +235,11 @@ public class CatalogScripts {
         return all;
     }
 
+    /**
+     * @param changes the fields to change as JSON; @param referencedItem null or the item the entity's item-id
+     *     field (a dependency's {@code targetItemId}) will name: checked only when it differs from the stored one,
+     *     for an unchanged reference may be dangling (its item deleted) and a GET's body sent back keeps it
+     */
     public Uni<WriteReply> updateEntry(Guard guard, Entity entity, long entryId, String changes, Long referencedItem) {
         long c = guard.configuratorId();
         List<String> k =
@@ -248,8 +253,18 @@ public class CatalogScripts {
                         entity.wireName(),
                         id(entryId),
                         changes,
+                        referencedItem == null ? "" : referenceField(entity),
                         referencedItem == null ? "" : id(referencedItem),
                         keys.contentEventsChannel()));
+    }
+
+    /** The field of an entry that names an item (a dependency's {@code targetItemId}). */
+    private static String referenceField(Entity entity) {
+        return entity.fields().stream()
+                .filter(field -> field.type() == EntryField.Type.ITEM_ID)
+                .map(EntryField::name)
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException(entity + " names no item"));
     }
 
     public Uni<WriteReply> deleteEntry(Guard guard, Entity entity, long entryId) {

@@ -23,7 +23,11 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
                         title = "editlock",
                         version = "1",
                         description =
-                                "Edit locks for product configurators: the configurator store, guarded by locks (docs/protocol.md §8)."),
+                                "Edit locks for product configurators: the configurator store, guarded by locks (docs/protocol.md §8). "
+                                        + "A method a path does not list is refused with 405 and the JSON message, its "
+                                        + "Allow header naming the methods the path has (components.responses."
+                                        + ApiDocs.METHOD_NOT_ALLOWED
+                                        + ")."),
         components =
                 @Components(
                         responses = {
@@ -121,6 +125,35 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
                                                     mediaType = MediaType.APPLICATION_JSON,
                                                     schema = @Schema(implementation = ApiDocs.Message.class))),
                             @APIResponse(
+                                    name = ApiDocs.UNSUPPORTED_MEDIA_TYPE,
+                                    description = "The request's Content-Type names another type than "
+                                            + "application/json (a wildcard */* is taken as JSON)",
+                                    content =
+                                            @Content(
+                                                    mediaType = MediaType.APPLICATION_JSON,
+                                                    schema = @Schema(implementation = ApiDocs.Message.class))),
+                            @APIResponse(
+                                    name = ApiDocs.NOT_ACCEPTABLE,
+                                    description = "The Accept header admits no JSON, the only type the route answers; "
+                                            + "the refusal is the JSON message all the same",
+                                    content =
+                                            @Content(
+                                                    mediaType = MediaType.APPLICATION_JSON,
+                                                    schema = @Schema(implementation = ApiDocs.Message.class))),
+                            @APIResponse(
+                                    name = ApiDocs.METHOD_NOT_ALLOWED,
+                                    description =
+                                            "The path has no route for this method; Allow names the methods it has",
+                                    headers =
+                                            @Header(
+                                                    name = "Allow",
+                                                    description = "The path's methods, HEAD with GET, and OPTIONS",
+                                                    schema = @Schema(type = SchemaType.STRING)),
+                                    content =
+                                            @Content(
+                                                    mediaType = MediaType.APPLICATION_JSON,
+                                                    schema = @Schema(implementation = ApiDocs.Message.class))),
+                            @APIResponse(
                                     name = ApiDocs.PAYLOAD_TOO_LARGE,
                                     description = "The body is larger than the server accepts "
                                             + "(quarkus.http.limits.max-body-size): nothing was read",
@@ -140,6 +173,9 @@ public class ApiDocs extends Application {
     static final String TOO_MANY_REQUESTS = "TooManyRequests";
     static final String UNAVAILABLE = "Unavailable";
     static final String PAYLOAD_TOO_LARGE = "PayloadTooLarge";
+    static final String UNSUPPORTED_MEDIA_TYPE = "UnsupportedMediaType";
+    static final String NOT_ACCEPTABLE = "NotAcceptable";
+    static final String METHOD_NOT_ALLOWED = "MethodNotAllowed";
     static final String IDEMPOTENCY_IN_PROGRESS = "IdempotencyKeyInProgress";
     static final String IDEMPOTENCY_KEY_REUSED = "IdempotencyKeyReused";
     static final String IDEMPOTENCY_KEY =

@@ -28,7 +28,7 @@ final class Bodies {
     /** A new item: {name, parentItemId?}. */
     record NewItem(String name, Long parentItemId) {}
 
-    /** {name}: a configurator or an item, created or renamed. */
+    /** {name}: a configurator created. */
     static String name(JsonNode body) {
         object(body, List.of("name"));
         return (String) value(body, "name", EntryField.Type.NAME, true);
@@ -40,6 +40,16 @@ final class Bodies {
      */
     static String itemName(JsonNode body) {
         object(body, List.of("name"), Set.of("parentItemId"));
+        return (String) value(body, "name", EntryField.Type.NAME, true);
+    }
+
+    /**
+     * {name}: a configurator renamed. Its {@code GET} answers the whole tree, whose {@code items} and
+     * {@code variables} a rename does not touch (they change through their own routes): sent back, they are
+     * ignored like the other read-only fields, so that what a {@code GET} answered can be sent back.
+     */
+    static String configuratorName(JsonNode body) {
+        object(body, List.of("name"), Set.of("items", "variables"));
         return (String) value(body, "name", EntryField.Type.NAME, true);
     }
 

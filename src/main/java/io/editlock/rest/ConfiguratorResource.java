@@ -27,7 +27,6 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
-import java.net.URI;
 import org.eclipse.microprofile.jwt.JsonWebToken;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.ParameterIn;
@@ -127,7 +126,7 @@ public class ConfiguratorResource {
                 Entity.CONFIGURATOR,
                 body,
                 idempotency -> store.createConfigurator(name, createdBy, idempotency)
-                        .map(created -> Response.created(URI.create("/api/configurators/" + created.id()))
+                        .map(created -> Created.at("/api/configurators/" + created.id())
                                 .entity(created)
                                 .build()));
     }
@@ -154,7 +153,7 @@ public class ConfiguratorResource {
             description = "Renamed",
             content = @Content(schema = @Schema(implementation = Configurator.class)))
     public Uni<Configurator> rename(@PathParam("id") String id, JsonNode body) {
-        String name = Bodies.name(body);
+        String name = Bodies.configuratorName(body);
         return store.renameConfigurator(guards.require().guard(), name);
     }
 
@@ -196,7 +195,7 @@ public class ConfiguratorResource {
                 Entity.ITEM,
                 body,
                 (guard, idempotency) -> store.addItem(guard, item.name(), item.parentItemId(), idempotency)
-                        .map(created -> Response.created(URI.create("/api/items/" + created.id()))
+                        .map(created -> Created.at("/api/items/" + created.id())
                                 .entity(created)
                                 .build()));
     }

@@ -7,7 +7,6 @@ import io.editlock.catalog.EntryStore;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;
-import java.net.URI;
 
 /**
  * How an entry (filter, dependency, attribute value, variable) is added to a page, shared by the create
@@ -39,7 +38,7 @@ public class EntryCreates {
 
     /** 201 with the entry and its Location. */
     private static Response created(Entry entry) {
-        return Response.created(URI.create("/api/" + entityOf(entry).collection() + "/" + entry.id()))
+        return Created.at("/api/" + entityOf(entry).collection() + "/" + entry.id())
                 .entity(entry)
                 .build();
     }

@@ -22,6 +22,7 @@ import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.net.URI;
@@ -250,7 +251,7 @@ public class IdempotentCreates {
         }
         ObjectNode kept = json.createObjectNode()
                 .put("status", answer.getStatus())
-                .put("location", answer.getLocation().toString())
+                .put("location", Created.location(answer))
                 .set("body", json.valueToTree(answer.getEntity()));
         return execute(Command.SET, keys.idempotencyClaim(keyId), id + "|" + fingerprint + "|" + kept, "XX", "KEEPTTL")
                 .onFailure()
@@ -274,11 +275,23 @@ public class IdempotentCreates {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a claim keeps an answer that is not JSON", e);
         }
+        // As first sent (a relative path); a claim kept by an older version may hold an absolute URI, its path
+        // is the same.
         return Optional.of(Response.status(kept.path("status").asInt())
-                .location(URI.create(kept.path("location").asText()))
+                .header(HttpHeaders.LOCATION, relative(kept.path("location").asText()))
                 .type(MediaType.APPLICATION_JSON_TYPE.withCharset(StandardCharsets.UTF_8.name()))
                 .entity(kept.get("body"))
                 .build());
+    }
+
+    /** The path of a kept Location: itself, or the path of an absolute URI (as kept before Locations were paths). */
+    private static String relative(String location) {
+        try {
+            URI uri = URI.create(location);
+            return uri.isAbsolute() && uri.getRawPath() != null ? uri.getRawPath() : location;
+        } catch (IllegalArgumentException notAUri) {
+            return location;
+        }
     }
 
     /** The user and key, hashed: never meets another user's key. */

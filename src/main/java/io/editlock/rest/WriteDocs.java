@@ -38,7 +38,8 @@ import org.jboss.jandex.IndexView;
  * <li>a create that reads {@code Idempotency-Key}: what the key does, and the 409 and 422 responses;
  * <li>a write the rate limit counts ({@link RestWriteLimitFilter#limits}, the rule the filter follows):
  * the 429 response with its {@code Retry-After};
- * <li>a body's fields that {@link Bodies} ignores are read-only.
+ * <li>a body's fields that {@link Bodies} ignores are read-only, and a body documented as an entity requires
+ * its writable fields only.
  * </ul>
  * It runs on the document built from the annotations, while the application is built; the build's class
  * index names the resource classes.
@@ -62,6 +63,9 @@ public class WriteDocs implements OASFilter {
 
     /** What the schema of an entry's change adds to the entry's name: {@code FilterChange}. */
     static final String CHANGE = "Change";
+
+    /** What the schema of a create's (or a configurator rename's) body adds to the entity's name: {@code FilterInput}. */
+    static final String INPUT = "Input";
 
     static final String UNCHECKED_LOCK_TOKEN =
             "Not checked: no lock covers this write. A value that is not a positive integer is still refused (400)";
@@ -165,6 +169,44 @@ public class WriteDocs implements OASFilter {
                                 }
                             }));
                 }));
+        openAPI.getPaths()
+                .getPathItems()
+                .values()
+                .forEach(item -> item.getOperations().values().forEach(operation -> input(openAPI, operation)));
+    }
+
+    /**
+     * A body documented as the entity it creates (or renames) holds the writable fields only, while the
+     * entity's {@code required} lists the read-only ones too, as every answer holds them: OpenAPI 3.1 (JSON
+     * Schema) holds a body to {@code required} whatever {@code readOnly} says. Such a body gets a copy of the
+     * entity's fields that requires only the writable ones, under the entity's name with {@value #INPUT}.
+     */
+    private static void input(OpenAPI openAPI, Operation operation) {
+        if (operation.getRequestBody() == null || operation.getRequestBody().getContent() == null) {
+            return;
+        }
+        operation.getRequestBody().getContent().getMediaTypes().values().forEach(body -> {
+            String ref = body.getSchema() == null ? null : body.getSchema().getRef();
+            if (ref == null) {
+                return;
+            }
+            String entity = ref.substring(ref.lastIndexOf('/') + 1);
+            Schema schema = openAPI.getComponents().getSchemas().get(entity);
+            if (schema == null
+                    || schema.getRequired() == null
+                    || schema.getRequired().stream().noneMatch(Bodies.READ_ONLY::contains)) {
+                return;
+            }
+            List<String> writable = schema.getRequired().stream()
+                    .filter(field -> !Bodies.READ_ONLY.contains(field))
+                    .toList();
+            body.schema(copy(
+                    openAPI,
+                    entity,
+                    entity + INPUT,
+                    "The fields of a " + entity + " a body sets; the read-only ones may be sent back and are ignored",
+                    writable));
+        });
     }
 
     private static void guarded(OpenAPI openAPI, Operation operation, Route route) {
@@ -192,23 +234,35 @@ public class WriteDocs implements OASFilter {
      */
     private static Schema change(OpenAPI openAPI, String entryRef) {
         String entry = entryRef.substring(entryRef.lastIndexOf('/') + 1);
-        String name = entry + CHANGE;
+        return copy(
+                openAPI,
+                entry,
+                entry + CHANGE,
+                "The fields of the " + entry + " to change, at least one: the others keep their values",
+                List.of());
+    }
+
+    /**
+     * A reference to {@code name}, a copy of the schema {@code of}'s fields that requires {@code required} only
+     * (none when empty); made once.
+     */
+    private static Schema copy(OpenAPI openAPI, String of, String name, String description, List<String> required) {
         Map<String, Schema> schemas = openAPI.getComponents().getSchemas();
         if (!schemas.containsKey(name)) {
             Map<String, Schema> properties = new LinkedHashMap<>();
-            schemas.get(entry).getProperties().forEach((field, property) -> {
+            schemas.get(of).getProperties().forEach((field, property) -> {
                 Schema copy = OASFactory.createSchema();
                 copy.setAll(property.getAll());
                 properties.put(field, copy);
             });
-            openAPI.getComponents()
-                    .addSchema(
-                            name,
-                            OASFactory.createSchema()
-                                    .addType(Schema.SchemaType.OBJECT)
-                                    .description("The fields of the " + entry
-                                            + " to change, at least one: the others keep their values")
-                                    .properties(properties));
+            Schema copy = OASFactory.createSchema()
+                    .addType(Schema.SchemaType.OBJECT)
+                    .description(description)
+                    .properties(properties);
+            if (!required.isEmpty()) {
+                copy.required(required);
+            }
+            openAPI.getComponents().addSchema(name, copy);
         }
         return OASFactory.createSchema().ref(name);
     }
@@ -276,7 +330,7 @@ public class WriteDocs implements OASFilter {
     }
 
     /** {@code "GET"}, {@code "POST"}, …; empty for a method that is no route. */
-    private static Optional<String> httpMethod(Method method) {
+    static Optional<String> httpMethod(Method method) {
         return Arrays.stream(method.getAnnotations())
                 .map(annotation -> annotation.annotationType().getAnnotation(HttpMethod.class))
                 .filter(Objects::nonNull)
@@ -284,14 +338,14 @@ public class WriteDocs implements OASFilter {
                 .findFirst();
     }
 
-    private static String path(Class<?> resource, Method method) {
+    static String path(Class<?> resource, Method method) {
         Path own = method.getAnnotation(Path.class);
         String path = ("/" + resource.getAnnotation(Path.class).value() + "/" + (own == null ? "" : own.value()))
                 .replaceAll("/+", "/");
         return path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
     }
 
-    private static Class<?> load(String name) {
+    static Class<?> load(String name) {
         try {
             return Class.forName(name, false, WriteDocs.class.getClassLoader());
         } catch (ClassNotFoundException e) {

@@ -4,7 +4,6 @@ import static io.editlock.support.Api.as;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.MatcherAssert.assertThat;
 import static org.hamcrest.Matchers.contains;
-import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.hasSize;
@@ -41,12 +40,12 @@ class ConfiguratorApiTest {
                 .body("createdAt", notNullValue())
                 .extract();
         long c = created.jsonPath().getLong("id");
-        assertThat(created.header("Location"), endsWith("/api/configurators/" + c));
+        assertThat(created.header("Location"), equalTo("/api/configurators/" + c));
         as(sara).body(Map.of("name", "Frame"))
                 .post("/api/configurators/" + c + "/items")
                 .then()
                 .statusCode(201)
-                .header("Location", endsWith("/api/items/" + lastItem(c)))
+                .header("Location", equalTo("/api/items/" + lastItem(c)))
                 .body("configuratorId", equalTo((int) c))
                 .body("parentItemId", nullValue());
         as(sara).get("/api/configurators?after=" + (c - 1))

@@ -1,6 +1,7 @@
 package io.editlock.rest;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -9,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.editlock.auth.DemoLoginResource;
 import io.editlock.catalog.Entity;
 import io.editlock.catalog.EntryField;
+import io.editlock.support.DemoLogin;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import java.util.ArrayList;
@@ -225,11 +227,24 @@ class OpenApiTest {
         BODIES.forEach((route, type) -> {
             String at = at(route);
             String answer = route.startsWith("post") ? "201" : "200";
+            // The type's fields, requiring the writable ones only (OpenAPI 3.1 holds a body to every required
+            // field, read-only or not): the copy WriteDocs makes of the type.
             assertEquals(
-                    "#/components/schemas/" + type,
+                    "#/components/schemas/" + type + "Input",
                     doc.getMap(at + ".requestBody.content.'application/json'.schema")
                             .get("$ref"),
-                    route + " takes a " + type);
+                    route + " takes the fields of a " + type);
+            String input = "components.schemas." + type + "Input";
+            assertEquals(
+                    doc.getMap("components.schemas." + type + ".properties"),
+                    doc.getMap(input + ".properties"),
+                    route + " takes the fields of a " + type + ", documented as the " + type + " documents them");
+            assertEquals(
+                    doc.getList("components.schemas." + type + ".required").stream()
+                            .filter(field -> !Bodies.READ_ONLY.contains(field))
+                            .toList(),
+                    doc.getList(input + ".required"),
+                    route + " requires the writable fields a " + type + " requires");
             assertEquals(
                     "#/components/schemas/" + type,
                     doc.getMap(at + ".responses.'" + answer + "'.content.'application/json'.schema")
@@ -318,6 +333,71 @@ class OpenApiTest {
                 .filter(field -> !Boolean.TRUE.equals(properties.get(field).get("readOnly")))
                 .collect(Collectors.toCollection(TreeSet::new));
         assertEquals(new TreeSet<>(List.of(fields.split(" "))), writable, route);
+    }
+
+    /**
+     * The smallest body docs/rest-api.md documents for each create (and the configurator's rename) is valid
+     * against the schema the served document gives its request body: what a client generated from the
+     * document, or a validator in front of the server, would send or let through.
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "post /api/configurators                | {\"name\":\"Main\"}",
+                "patch /api/configurators/{id}          | {\"name\":\"Renamed\"}",
+                "post /api/configurators/{id}/items     | {\"name\":\"Frame\"}",
+                "post /api/configurators/{id}/items     | {\"name\":\"Fork\",\"parentItemId\":5}",
+                "post /api/configurators/{id}/variables | {\"name\":\"total\",\"formula\":\"a + b\"}",
+                "post /api/items/{id}/filters           | {\"expression\":\"size > 26\"}",
+                "post /api/items/{id}/dependencies      | {\"targetItemId\":5,\"effect\":\"hide\"}",
+                "post /api/items/{id}/attribute-values  | {\"name\":\"weight\",\"value\":\"\"}"
+            })
+    void theSmallestDocumentedBodyIsValidAgainstItsRequestSchema(String route, String body) {
+        JsonPath doc = openApi();
+        Map<String, Object> schema =
+                resolved(doc, doc.getMap(at(route) + ".requestBody.content.'application/json'.schema"));
+        Map<String, Object> sent = JsonPath.from(body).getMap("");
+        List<String> problems = new ArrayList<>();
+        @SuppressWarnings("unchecked")
+        List<String> required = (List<String>) schema.getOrDefault("required", List.of());
+        required.stream()
+                .filter(field -> !sent.containsKey(field))
+                .forEach(field -> problems.add("required " + field + " is missing"));
+        @SuppressWarnings("unchecked")
+        Map<String, Map<String, Object>> properties = (Map<String, Map<String, Object>>) schema.get("properties");
+        sent.forEach((field, value) -> {
+            Map<String, Object> property = properties.get(field);
+            if (property == null) {
+                problems.add(field + " is no documented field");
+                return;
+            }
+            Object type = property.get("type");
+            List<?> types = type instanceof List<?> list ? list : List.of(type);
+            String actual = value == null ? "null" : value instanceof String ? "string" : "integer";
+            if (!types.contains(actual)) {
+                problems.add(field + " is " + actual + ", documented " + types);
+            }
+            if (value instanceof String text) {
+                if (property.get("minLength") instanceof Integer min && text.length() < min) {
+                    problems.add(field + " is shorter than " + min);
+                }
+                if (property.get("maxLength") instanceof Integer max && text.length() > max) {
+                    problems.add(field + " is longer than " + max);
+                }
+            }
+        });
+        assertEquals(List.of(), problems, route + " " + body + " against " + schema);
+    }
+
+    /** A schema with its {@code $ref} followed into the document's components. */
+    private static Map<String, Object> resolved(JsonPath doc, Map<String, Object> schema) {
+        Object ref = schema.get("$ref");
+        if (ref == null) {
+            return schema;
+        }
+        String name = ref.toString().substring(ref.toString().lastIndexOf('/') + 1);
+        return resolved(doc, doc.getMap("components.schemas." + name));
     }
 
     /** Every field an answer always holds is required there; a field that may be absent is not. */
@@ -496,6 +576,129 @@ class OpenApiTest {
                     doc.getString("components.responses." + response + ".headers.'Retry-After'.schema.type"),
                     response + " says how long to wait");
         }
+    }
+
+    /**
+     * docs/rest-api.md, Errors: the refusals Quarkus makes before a route runs are documented where it makes
+     * them, with the JSON message the server sends: 415 on every route that reads JSON (a {@code @Consumes},
+     * reads and deletes included: the framework checks the Content-Type whatever the method), 406 on every
+     * route that answers JSON; 405 among the components, with its Allow header.
+     */
+    @Test
+    void theFrameworksOwnRefusalsAreDocumented() {
+        JsonPath doc = openApi();
+        Set<String> with415 = new TreeSet<>();
+        Set<String> with406 = new TreeSet<>();
+        Set<String> operations = new TreeSet<>();
+        Map<String, Map<String, Object>> paths = doc.getMap("paths");
+        paths.forEach((path, item) -> item.keySet().forEach(method -> {
+            String route = method + " " + path;
+            operations.add(route);
+            Map<String, Map<String, Object>> responses = doc.getMap(at(route) + ".responses");
+            if (responses.containsKey("415")) {
+                assertEquals(
+                        "#/components/responses/UnsupportedMediaType",
+                        responses.get("415").get("$ref"),
+                        route);
+                with415.add(route);
+            }
+            if (responses.containsKey("406")) {
+                assertEquals(
+                        "#/components/responses/NotAcceptable",
+                        responses.get("406").get("$ref"),
+                        route);
+                with406.add(route);
+            }
+        }));
+        Set<String> allButTheLockBreak = new TreeSet<>(operations);
+        allButTheLockBreak.remove("delete /api/locks/{canonical}");
+        assertEquals(allButTheLockBreak, with415, "every route but the lock break declares @Consumes JSON");
+        assertEquals(operations, with406, "every route answers JSON only");
+        for (String response : List.of("UnsupportedMediaType", "NotAcceptable", "MethodNotAllowed")) {
+            assertEquals(
+                    "#/components/schemas/Message",
+                    doc.getString("components.responses." + response + ".content.'application/json'.schema.$ref"),
+                    response + " has the JSON message the server sends");
+        }
+        assertEquals("string", doc.getString("components.responses.MethodNotAllowed.headers.Allow.schema.type"));
+        assertTrue(doc.getString("info.description").contains("405"), "the description names the 405");
+    }
+
+    /**
+     * What the document says of 415 and 406 is what the server answers: for every documented operation, a
+     * body that is not JSON and an Accept without JSON get the documented refusal, with its JSON message.
+     */
+    @Test
+    void everyDocumented415And406IsWhatTheServerAnswers() {
+        JsonPath doc = openApi();
+        Map<String, Map<String, Object>> paths = doc.getMap("paths");
+        List<String> wrong = new ArrayList<>();
+        paths.forEach((path, item) -> item.keySet().forEach(method -> {
+            String route = method + " " + path;
+            // An admin, so that the lock break gets past its role check; one per route, within the write rate.
+            String admin = DemoLogin.token("oas-" + route.hashCode(), "Ada", "admin");
+            Map<String, Object> responses = doc.getMap(at(route) + ".responses");
+            String concrete = path.replace("{id}", "999999999").replace("{canonical}", "configurator:999999999");
+            var notJson = given().auth()
+                    .oauth2(admin)
+                    .contentType("text/plain")
+                    .body("x")
+                    .request(method.toUpperCase(Locale.ROOT), concrete);
+            var noJsonAccepted = given().auth()
+                    .oauth2(admin)
+                    .contentType("application/json")
+                    .accept("text/html")
+                    .body("{}")
+                    .request(method.toUpperCase(Locale.ROOT), concrete);
+            for (var answer : List.of(notJson, noJsonAccepted)) {
+                String status = String.valueOf(answer.statusCode());
+                if (!responses.containsKey(status)) {
+                    wrong.add(route + " answered undocumented " + status + ": " + answer.asString());
+                } else if (answer.jsonPath().getString("message") == null) {
+                    wrong.add(route + " answered " + status + " without a JSON message: " + answer.asString());
+                }
+            }
+            if (responses.containsKey("415") && notJson.statusCode() != 415) {
+                wrong.add(route + " documents 415, answered " + notJson.statusCode());
+            }
+            if (responses.containsKey("406") && noJsonAccepted.statusCode() != 406) {
+                wrong.add(route + " documents 406, answered " + noJsonAccepted.statusCode());
+            }
+        }));
+        assertEquals(List.of(), wrong);
+    }
+
+    /**
+     * The demo login documents the Lock-Token header as every unguarded write does: not checked, but a
+     * malformed one refused with 400, as the server does (docs/protocol.md §7).
+     */
+    @Test
+    void theDemoLoginsLockTokenIsDocumentedAsTheServerReadsIt() {
+        JsonPath doc = openApi();
+        String at = at("post /api/auth/demo-login");
+        List<Map<String, Object>> parameters = doc.getList(at + ".parameters");
+        assertTrue(
+                parameters.stream()
+                        .anyMatch(parameter -> "Lock-Token".equals(parameter.get("name"))
+                                && WriteDocs.UNCHECKED_LOCK_TOKEN.equals(parameter.get("description"))),
+                "the demo login documents its Lock-Token as not checked but parsed: " + parameters);
+        assertEquals(
+                "#/components/responses/BadRequest",
+                doc.getMap(at + ".responses.'400'").get("$ref"));
+        Map<String, String> body = Map.of("userId", "oas-login", "name", "Lin");
+        given().contentType("application/json")
+                .header("Lock-Token", "abc")
+                .body(body)
+                .post("/api/auth/demo-login")
+                .then()
+                .statusCode(400)
+                .body("message", startsWith("Lock-Token must be a positive integer"));
+        given().contentType("application/json")
+                .header("Lock-Token", "17")
+                .body(body)
+                .post("/api/auth/demo-login")
+                .then()
+                .statusCode(200);
     }
 
     private static JsonPath openApi() {
