@@ -178,7 +178,7 @@ public class CatalogScripts {
     }
 
     /**
-     * @param fields the entry's own fields as JSON; @param referencedItem null or an item the entry names;
+     * @param fields the entry's own fields as JSON; @param reference null or the item the entry names;
      * @param maxEntries the page's cap, 0 for none; @param idempotency null without an Idempotency-Key
      */
     public Uni<WriteReply> addEntry(
@@ -186,7 +186,7 @@ public class CatalogScripts {
             Entity entity,
             long entryId,
             String fields,
-            Long referencedItem,
+            ItemReference reference,
             int maxEntries,
             Idempotency idempotency) {
         long c = guard.configuratorId();
@@ -208,7 +208,7 @@ public class CatalogScripts {
                                 entity.onItemPage() ? id(guard.itemId()) : "",
                                 entity.onItemPage() ? entity.page().wireName() : "",
                                 fields,
-                                referencedItem == null ? "" : id(referencedItem),
+                                reference == null ? "" : id(reference.itemId()),
                                 keys.contentEventsChannel(),
                                 String.valueOf(maxEntries)),
                         idempotency));
@@ -236,11 +236,12 @@ public class CatalogScripts {
     }
 
     /**
-     * @param changes the fields to change as JSON; @param referencedItem null or the item the entity's item-id
-     *     field (a dependency's {@code targetItemId}) will name: checked only when it differs from the stored one,
-     *     for an unchanged reference may be dangling (its item deleted) and a GET's body sent back keeps it
+     * @param changes the fields to change as JSON; @param reference null or the item one of the changes names
+     *     (a dependency's {@code targetItemId}): checked only when it differs from the stored one, for an
+     *     unchanged reference may be dangling (its item deleted) and a GET's body sent back keeps it
      */
-    public Uni<WriteReply> updateEntry(Guard guard, Entity entity, long entryId, String changes, Long referencedItem) {
+    public Uni<WriteReply> updateEntry(
+            Guard guard, Entity entity, long entryId, String changes, ItemReference reference) {
         long c = guard.configuratorId();
         List<String> k =
                 List.of(keys.locks(c), keys.items(c), keys.entries(c, entity.collection())); // locks, items, entries
@@ -253,18 +254,9 @@ public class CatalogScripts {
                         entity.wireName(),
                         id(entryId),
                         changes,
-                        referencedItem == null ? "" : referenceField(entity),
-                        referencedItem == null ? "" : id(referencedItem),
+                        reference == null ? "" : reference.field(),
+                        reference == null ? "" : id(reference.itemId()),
                         keys.contentEventsChannel()));
-    }
-
-    /** The field of an entry that names an item (a dependency's {@code targetItemId}). */
-    private static String referenceField(Entity entity) {
-        return entity.fields().stream()
-                .filter(field -> field.type() == EntryField.Type.ITEM_ID)
-                .map(EntryField::name)
-                .findFirst()
-                .orElseThrow(() -> new IllegalArgumentException(entity + " names no item"));
     }
 
     public Uni<WriteReply> deleteEntry(Guard guard, Entity entity, long entryId) {

@@ -55,7 +55,7 @@ public class EntryStore {
                 idempotency == null ? index.nextId(entity) : Uni.createFrom().item(idempotency.id());
         return nextId.flatMap(id -> index.put(entity, id, new Location(c, entity.onItemPage() ? guard.itemId() : null))
                 .chain(() -> scripts.addEntry(
-                        guard, entity, id, json(fields), referencedItem(entity, fields), maxEntries, idempotency))
+                        guard, entity, id, json(fields), itemReference(entity, fields), maxEntries, idempotency))
                 .call(reply -> index.removeIfGone(reply, entity, id))
                 .map(reply -> CatalogRecords.entry(
                         entity, c, reply.body(guard, owner, ownerId).path("record")))
@@ -94,7 +94,7 @@ public class EntryStore {
 
     /** @param changes some of the entity's fields (at least one) */
     public Uni<Entry> update(Guard guard, Entity entity, long id, Map<String, String> changes) {
-        return scripts.updateEntry(guard, entity, id, json(changes), referencedItem(entity, changes))
+        return scripts.updateEntry(guard, entity, id, json(changes), itemReference(entity, changes))
                 .map(reply -> CatalogRecords.entry(
                         entity,
                         guard.configuratorId(),
@@ -108,11 +108,11 @@ public class EntryStore {
                 .replaceWithVoid();
     }
 
-    /** The item an entry names (a dependency's target), which must be an item of the same configurator. */
-    private static Long referencedItem(Entity entity, Map<String, String> fields) {
+    /** The item these fields name (a dependency's target), if they name one. */
+    private static ItemReference itemReference(Entity entity, Map<String, String> fields) {
         return entity.fields().stream()
                 .filter(field -> field.type() == EntryField.Type.ITEM_ID && fields.containsKey(field.name()))
-                .map(field -> Long.valueOf(fields.get(field.name())))
+                .map(field -> new ItemReference(field.name(), Long.parseLong(fields.get(field.name()))))
                 .findFirst()
                 .orElse(null);
     }

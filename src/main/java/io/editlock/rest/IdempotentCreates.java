@@ -285,7 +285,7 @@ public class IdempotentCreates {
     }
 
     /** The path of a kept Location: itself, or the path of an absolute URI (as kept before Locations were paths). */
-    private static String relative(String location) {
+    static String relative(String location) {
         try {
             URI uri = URI.create(location);
             return uri.isAbsolute() && uri.getRawPath() != null ? uri.getRawPath() : location;

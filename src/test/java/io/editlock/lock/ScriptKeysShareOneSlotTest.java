@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.editlock.catalog.CatalogScripts;
 import io.editlock.catalog.Entity;
 import io.editlock.catalog.Idempotency;
+import io.editlock.catalog.ItemReference;
 import io.editlock.config.EditlockConfig;
 import io.editlock.limits.SharedRateLimit;
 import io.editlock.lock.redis.LockScripts;
@@ -131,7 +132,7 @@ class ScriptKeysShareOneSlotTest {
             catalog.renameItem(guard, "item");
             catalog.deleteItem(guard);
             catalog.addEntry(guard, Entity.FILTER, 9, "{}", null, 0, null);
-            catalog.updateEntry(guard, Entity.DEPENDENCY, 9, "{}", 5L);
+            catalog.updateEntry(guard, Entity.DEPENDENCY, 9, "{}", new ItemReference("targetItemId", 5));
             catalog.deleteEntry(guard, Entity.VARIABLE, 9);
             catalog.read(c);
             // With an Idempotency-Key, the key's record joins the create's slot (docs/protocol.md §8).
