@@ -59,7 +59,9 @@
  * @property {number} [requestTimeoutMs=10000] a request sent without a reply by then is rejected (code `TIMEOUT`)
  *   and the socket is treated as dead (dropped and reconnected). A request made while no socket is ready waits
  *   for one without a time limit (its time starts when it is sent); it is rejected (`CLOSED`) when the client
- *   stops for good, its first connection fails, or `close()` is called
+ *   stops for good, its first connection fails, or `close()` is called. A token provider that has not answered by
+ *   then fails the attempt (`TIMEOUT`): the first `connect()` rejects, a reconnect is tried again after the
+ *   back-off, a renewal is `reauth-failed`
  * @property {number} [touchIntervalMs=30000] at most one `touch` per this interval, on user activity
  * @property {number} [backoffBaseMs=500] first reconnect delay; doubles per attempt, with jitter
  * @property {number} [backoffMaxMs=15000] longest reconnect delay
@@ -188,6 +190,17 @@ export class EditlockError extends Error {
     /** @type {Lock | undefined} the other user's lock that refused it (`LOCKED`) */
     this.blocking = data.blocking;
   }
+}
+
+/**
+ * Whether a request failed without an answer of the server's (its socket went, or no reply came in time): unlike a
+ * refusal, the server may have carried it out on the old socket, and a `resume` moves what it made there (a place
+ * in line, a take-over request) to the new one (docs/protocol.md §5, §13, §14).
+ * @param {unknown} failure
+ * @returns {boolean}
+ */
+function unanswered(failure) {
+  return failure instanceof EditlockError && (failure.code === 'DISCONNECTED' || failure.code === 'TIMEOUT');
 }
 
 /**
@@ -407,12 +420,31 @@ export class EditlockClient extends EventTarget {
    * @type {Set<string>}
    */
   #joined = new Set();
+  /**
+   * Lines whose `wait-for` got no answer (its socket dropped, or its reply did not come in time), kept in `#joined`:
+   * the server may have taken the user in on the old socket, and a resume moves the place here (docs/protocol.md
+   * §14), so a grant of that line is this client's to keep. Until the line's end is heard (a grant, `not-waiting`,
+   * `lock-failed`, a `wait-for` answered), or a resume fails.
+   * @type {Set<string>}
+   */
+  #maybeJoined = new Set();
+  /**
+   * Take-over requests whose `takeover-pending` did not come (dropped with the socket, or timed out): the request
+   * may stand all the same and move with a resume (§13), so its grant is this client's to keep. Until its outcome,
+   * an answered request for the same page, or a resume that fails.
+   * @type {Set<string>}
+   */
+  #maybeAsked = new Set();
   /** @type {Link['first']} the `connect()` still waiting for its first socket, which close() must not leave pending */
   #first = null;
   /** Counts the close() calls: a socket whose token came after one belongs to a connect() that is over. */
   #epoch = 0;
-  /** Whether a socket is on its way (its token being fetched): another must not open beside it. */
-  #opening = false;
+  /**
+   * The open under way (its token being fetched), null if none: another must not open beside it. Only that open
+   * ends it, not one that close() left behind.
+   * @type {object | null}
+   */
+  #opening = null;
   /** @type {Set<ReturnType<typeof setTimeout>>} timers that end with the client: see {@link #watchResumedTakeovers}, {@link stopWaiting} */
   #timers = new Set();
   #lastTouch = 0;
@@ -497,6 +529,7 @@ export class EditlockClient extends EventTarget {
   close(reason = 'client closed') {
     this.#closedByUser = true;
     this.#epoch += 1;
+    this.#opening = null; // an open under way opens nothing now
     this.#listen(false);
     clearTimeout(this.#reconnectTimer);
     clearTimeout(this.#reauthTimer);
@@ -517,6 +550,8 @@ export class EditlockClient extends EventTarget {
     this.locks.clear();
     this.#kept.clear();
     this.#joined.clear();
+    this.#maybeJoined.clear();
+    this.#maybeAsked.clear();
     this.#releasing.clear();
     this.#leaving.clear();
     this.#timers.forEach((timer) => clearTimeout(timer));
@@ -667,6 +702,7 @@ export class EditlockClient extends EventTarget {
     const data = message ? { resource, message } : { resource };
     const key = resourceKey(resource);
     const asking = { ended: false };
+    const maybeBefore = this.#maybeAsked.delete(key); // an earlier request whose reply was lost: this reply tells
     this.#askingTakeover.set(key, asking);
     try {
       const reply = await this.#request('request-takeover', data, ['takeover-pending']);
@@ -675,6 +711,13 @@ export class EditlockClient extends EventTarget {
         this.takeovers.set(resourceKey(reply.data.resource), reply.data);
       }
       return reply.data;
+    } catch (failure) {
+      // A refusal asked for nothing (and leaves an earlier request as it was); a reply lost with its socket is no
+      // refusal: the request may stand on the old socket, and a resume moves it here (docs/protocol.md §13).
+      if (!asking.ended && this.state !== 'closed' && (unanswered(failure) || maybeBefore)) {
+        this.#maybeAsked.add(key);
+      }
+      throw failure;
     } finally {
       if (this.#askingTakeover.get(key) === asking) {
         this.#askingTakeover.delete(key);
@@ -706,14 +749,22 @@ export class EditlockClient extends EventTarget {
     this.#leaving.delete(asked); // in line again: its grant is wanted
     // Joined from the moment it is asked: the line's grant may come before the reply, and this socket keeps it.
     const joinedBefore = this.#joined.has(asked);
+    const maybeBefore = this.#maybeJoined.delete(asked); // an earlier wait-for whose reply was lost: this reply tells
     this.#joined.add(asked);
     /** @type {Frame} */
     let reply;
     try {
       reply = await this.#request('wait-for', { resource }, ['queued', 'lock-acquired']);
     } catch (failure) {
-      if (!joinedBefore) {
-        this.#joined.delete(asked); // a wait-for that failed leaves the user in no line it was not in (docs/protocol.md §14)
+      // Unless the line ended meanwhile (served, deleted, left) or the client stopped: then there is nothing to keep.
+      if (this.#joined.has(asked)) {
+        if ((unanswered(failure) || maybeBefore) && this.state !== 'closed') {
+          // No refusal: the server may have taken the user in on the old socket, and a resume moves the place here
+          // (docs/protocol.md §14); a refusal leaves a place the user may have had as it was.
+          this.#maybeJoined.add(asked);
+        } else if (!joinedBefore) {
+          this.#joined.delete(asked); // a refused wait-for leaves the user in no line it was not in (§14)
+        }
       }
       throw failure;
     }
@@ -746,6 +797,7 @@ export class EditlockClient extends EventTarget {
           const reply = await this.#request('stop-waiting', { resource }, ['not-waiting']);
           this.waiting.delete(key);
           this.#joined.delete(key);
+          this.#maybeJoined.delete(key);
           return reply.data;
         } catch (failure) {
           const code = failure instanceof EditlockError ? failure.code : '';
@@ -833,7 +885,10 @@ export class EditlockClient extends EventTarget {
     }
     const open = this.#ready || (how.immediate && this.#link && this.#link.socket.readyState === OPEN);
     if (how.immediate && !open) {
-      // The recovery of a socket that is gone: the next socket recovers on its own.
+      // The recovery of a socket that is gone: the next socket recovers on its own. One still closing (its close
+      // event not come yet) is handled as closed first, so that the caller sees its socket gone: this is no
+      // refusal, and the server keeps for a resume what it asked for (docs/protocol.md §5).
+      this.#drop('connection closing');
       return Promise.reject(new EditlockError('DISCONNECTED', 'The connection was lost'));
     }
     return new Promise((resolve, reject) => {
@@ -937,15 +992,17 @@ export class EditlockClient extends EventTarget {
       case 'takeover-granted': // handed over with consent (§13): kept by the sockets that asked
         if (data.lock) {
           const key = resourceKey(data.lock.resource);
-          this.#hold(data.lock, this.takeovers.has(key) || this.#askingTakeover.has(key));
+          this.#hold(data.lock, this.takeovers.has(key) || this.#askingTakeover.has(key) || this.#maybeAsked.has(key));
         }
         break;
       case 'queue-updated':
         this.waiting.set(resourceKey(data.resource), data.position);
+        this.#maybeJoined.delete(resourceKey(data.resource)); // the place is known now: a line like any other
         break;
       case 'not-waiting': // a place that ended without our asking (docs/protocol.md §14)
         if (data.resource) {
           this.#joined.delete(resourceKey(data.resource));
+          this.#maybeJoined.delete(resourceKey(data.resource));
         }
         if (!data.resource || !this.waiting.delete(resourceKey(data.resource))) {
           return;
@@ -959,6 +1016,7 @@ export class EditlockClient extends EventTarget {
           if (data.code === 'NOT_FOUND') {
             this.waiting.delete(resourceKey(data.resource)); // its line ended with it (docs/protocol.md §14)
             this.#joined.delete(resourceKey(data.resource));
+            this.#maybeJoined.delete(resourceKey(data.resource));
           }
         }
         break;
@@ -1006,6 +1064,7 @@ export class EditlockClient extends EventTarget {
     }
     this.waiting.delete(key);
     this.#joined.delete(key);
+    this.#maybeJoined.delete(key);
     this.#takeoverEnded(key);
   }
 
@@ -1030,6 +1089,7 @@ export class EditlockClient extends EventTarget {
    */
   #takeoverEnded(key) {
     this.takeovers.delete(key);
+    this.#maybeAsked.delete(key);
     const asking = this.#askingTakeover.get(key);
     if (asking) {
       asking.ended = true;
@@ -1037,11 +1097,13 @@ export class EditlockClient extends EventTarget {
   }
 
   /**
-   * Not what other tabs of the user got: the server keeps those for their sockets, not for this one.
+   * Not what other tabs of the user got: the server keeps those for their sockets, not for this one. A request
+   * whose reply was lost may have been carried out: what it made is kept for a resume too.
    * @returns {boolean} whether the server keeps anything for this client that a resume would keep
    */
   #keepsSomething() {
-    return [...this.#kept].some((key) => this.locks.has(key)) || this.#ownLines().length > 0 || this.takeovers.size > 0;
+    return [...this.#kept].some((key) => this.locks.has(key)) || this.#ownLines().length > 0 || this.takeovers.size > 0
+      || this.#maybeJoined.size > 0 || this.#maybeAsked.size > 0;
   }
 
   /** @returns {string[]} the lines this client waits in because it joined them itself */
@@ -1065,20 +1127,26 @@ export class EditlockClient extends EventTarget {
     const epoch = this.#epoch;
     /** @type {string} */
     let token;
-    this.#opening = true;
+    const opening = {};
+    this.#opening = opening;
     try {
       const { token: given } = this.options;
-      token = typeof given === 'function' ? await given() : given;
+      token = typeof given === 'function' ? await this.#askProvider(given) : given;
     } catch (failure) {
       if (epoch === this.#epoch) {
         this.#openFailed(first, /** @type {Error} */ (failure));
       }
       return;
     } finally {
-      this.#opening = false;
+      if (this.#opening === opening) {
+        this.#opening = null; // not when close() came meanwhile and a newer open runs
+      }
     }
     if (this.#closedByUser || epoch !== this.#epoch) {
       return; // closed meanwhile (which settled the connect() waiting), perhaps connected anew since
+    }
+    if (this.#link) {
+      return; // another open of this connection got its socket first: one socket, not two beside each other
     }
     const socket = this.options.openSocket ? this.options.openSocket(this.#url(), token) : this.#openWebSocket(token);
     /** @type {Link} */
@@ -1088,6 +1156,23 @@ export class EditlockClient extends EventTarget {
     socket.onmessage = (message) => { if (this.#link === link) this.#onFrame(message.data); };
     socket.onclose = (close) => { if (this.#link === link) this.#closed(link, close.code, close.reason); };
     socket.onerror = () => { /* a close follows */ };
+  }
+
+  /**
+   * Asks the token provider for a token, within `requestTimeoutMs`: one that does not answer (a fetch without a time
+   * limit) fails with `TIMEOUT`, as a provider that throws does, so that the client tries again rather than wait.
+   * @param {() => string | Promise<string>} provider
+   * @returns {Promise<string>}
+   */
+  #askProvider(provider) {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new EditlockError('TIMEOUT', 'The token provider did not answer')),
+        this.options.requestTimeoutMs);
+      new Promise((given) => { given(provider()); }).then(
+        (token) => { clearTimeout(timer); resolve(/** @type {string} */ (token)); },
+        (failure) => { clearTimeout(timer); reject(failure); },
+      );
+    });
   }
 
   /**
@@ -1233,6 +1318,7 @@ export class EditlockClient extends EventTarget {
       this.#watchResumedTakeovers();
     } else {
       this.#dropTakeovers();
+      this.#forgetMaybeJoined();
     }
     this.#releaseHeldBackRequests();
     await retake();
@@ -1258,9 +1344,10 @@ export class EditlockClient extends EventTarget {
    * @param {Map<string, Lock>} expected the locks held before the drop; those resumed are taken out
    */
   #resumed(resumed, expected) {
-    const lines = new Set(this.waiting.keys());
+    // Also a line or a take-over whose request's reply was lost: the server carried it out, and it was granted.
+    const lines = new Set([...this.waiting.keys(), ...this.#maybeJoined]);
     const takeovers = [...this.takeovers.values()];
-    const asked = new Set(this.takeovers.keys());
+    const asked = new Set([...this.takeovers.keys(), ...this.#maybeAsked]);
     /** @type {Array<[string, object]>} */
     const news = [];
     for (const lock of resumed) {
@@ -1333,6 +1420,7 @@ export class EditlockClient extends EventTarget {
    */
   #leaveLine(key, refusal) {
     this.#joined.delete(key);
+    this.#maybeJoined.delete(key);
     if (this.waiting.delete(key)) {
       this.#emit('not-waiting', { resource: resourceOfKey(key), reason: 'disconnect', refusal });
     }
@@ -1346,9 +1434,23 @@ export class EditlockClient extends EventTarget {
   #dropTakeovers() {
     const dropped = [...this.takeovers.values()];
     this.takeovers.clear();
+    this.#maybeAsked.clear(); // their app was told already: its request was rejected (DISCONNECTED, TIMEOUT)
     dropped.forEach(({ resource }) => this.#emit('lock-failed', {
       resource, code: 'DISCONNECTED', message: 'The connection was lost before an answer came. Ask again if you still need the page.',
     }));
+  }
+
+  /**
+   * Lines whose `wait-for` reply was lost, after a resume that failed: a place made on the old socket ends with it
+   * (docs/protocol.md §14). Their app was told already: its `waitFor` was rejected (`DISCONNECTED`, `TIMEOUT`).
+   */
+  #forgetMaybeJoined() {
+    for (const key of this.#maybeJoined) {
+      if (!this.waiting.has(key)) {
+        this.#joined.delete(key);
+      }
+    }
+    this.#maybeJoined.clear();
   }
 
   /**
@@ -1571,6 +1673,15 @@ export class EditlockClient extends EventTarget {
       this.#setState('closed');
       this.#failAll('CLOSED', `The connection ended (${code}) and is not tried again`);
       this.#abandon();
+      if (link.first) {
+        // Welcomed, but ended while it resumed what the page before kept: that connect() does not open.
+        const { first } = link;
+        link.first = null;
+        if (this.#first === first) {
+          this.#first = null;
+        }
+        first.reject(new EditlockError('DISCONNECTED', `Could not connect (${code})`));
+      }
     }
   }
 
@@ -1599,6 +1710,7 @@ export class EditlockClient extends EventTarget {
     this.#kept.clear();
     lost.forEach((lock) => this.#emit('lock-lost', { resource: lock.resource, reason: 'disconnect' }));
     [...this.waiting.keys()].forEach((key) => this.#leaveLine(key));
+    this.#forgetMaybeJoined();
     this.#dropTakeovers();
   }
 
@@ -1756,7 +1868,7 @@ export class EditlockClient extends EventTarget {
    */
   async #reauth(link, provider, expiresAtMs) {
     try {
-      const accessToken = await provider();
+      const accessToken = await this.#askProvider(provider);
       if (this.#link !== link || !this.#ready) {
         return;
       }
