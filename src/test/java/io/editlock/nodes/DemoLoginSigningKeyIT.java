@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.editlock.redis.embedded.RedisProcess;
+import io.editlock.support.RedisIndependent;
 import io.editlock.support.ServerNode;
 import io.editlock.support.TestRedis;
 import io.editlock.support.TestTokens;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * private half the operator gives it ({@code smallrye.jwt.sign.key.location}); without it the node does
  * not start and names the missing setting, instead of answering every demo sign-in with 500.
  */
+@RedisIndependent
 class DemoLoginSigningKeyIT {
 
     private final TestTokens keys = TestTokens.generate();

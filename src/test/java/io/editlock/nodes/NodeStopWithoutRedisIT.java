@@ -3,6 +3,7 @@ package io.editlock.nodes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.editlock.redis.embedded.RedisProcess;
+import io.editlock.support.RedisIndependent;
 import io.editlock.support.ServerNode;
 import io.editlock.support.TestRedis;
 import io.editlock.support.TestTokens;
@@ -20,6 +21,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * what it kept then ends with the leases. (On a quiet machine it exits within about 0.2 s with Redis
  * gone and 5 s with Redis frozen; the bound leaves room for a loaded one.)
  */
+@RedisIndependent
 class NodeStopWithoutRedisIT {
 
     /** docker-compose.yml's {@code stop_grace_period}: after it, the node would be killed. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.editlock.redis.embedded.RedisProcess;
+import io.editlock.support.RedisIndependent;
 import io.editlock.support.ServerNode;
 import io.editlock.support.TestRedis;
 import java.io.IOException;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
  * and never turn ready), and says which setting and what minimum; with that minimum it starts and turns
  * ready.
  */
+@RedisIndependent
 class RedisPoolSizeIT {
 
     @Test

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.editlock.redis.embedded.RedisProcess;
+import io.editlock.support.RedisIndependent;
 import io.editlock.support.ServerNode;
 import io.editlock.support.TestRedis;
 import io.editlock.support.TestTokens;
@@ -23,6 +24,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * drop every socket or refuse everything does not start; its message names the setting. Zero does not
  * mean "off" for any of them.
  */
+@RedisIndependent
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RefusedSettingsIT {
 
