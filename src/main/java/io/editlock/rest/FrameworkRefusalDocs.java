@@ -2,20 +2,15 @@ package io.editlock.rest;
 
 import io.quarkus.smallrye.openapi.OpenApiFilter;
 import jakarta.ws.rs.Consumes;
-import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import java.lang.annotation.Annotation;
-import java.lang.reflect.Method;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
-import java.util.TreeSet;
 import org.eclipse.microprofile.openapi.OASFactory;
 import org.eclipse.microprofile.openapi.OASFilter;
 import org.eclipse.microprofile.openapi.models.OpenAPI;
 import org.eclipse.microprofile.openapi.models.Operation;
-import org.jboss.jandex.AnnotationTarget;
-import org.jboss.jandex.DotName;
 import org.jboss.jandex.IndexView;
 
 /**
@@ -36,11 +31,7 @@ public class FrameworkRefusalDocs implements OASFilter {
     private final Set<String> producing;
 
     public FrameworkRefusalDocs(IndexView index) {
-        List<Class<?>> resources = index.getAnnotations(DotName.createSimple(Path.class)).stream()
-                .filter(path -> path.target().kind() == AnnotationTarget.Kind.CLASS)
-                .<Class<?>>map(
-                        path -> WriteDocs.load(path.target().asClass().name().toString()))
-                .toList();
+        List<Class<?>> resources = WriteDocs.resources(index);
         this.consuming = declaring(resources, Consumes.class);
         this.producing = declaring(resources, Produces.class);
     }
@@ -51,19 +42,11 @@ public class FrameworkRefusalDocs implements OASFilter {
      * header against it.
      */
     static Set<String> declaring(Collection<Class<?>> resources, Class<? extends Annotation> annotation) {
-        Set<String> routes = new TreeSet<>();
-        for (Class<?> resource : resources) {
-            for (Method method : resource.getMethods()) {
-                boolean declared = method.isAnnotationPresent(annotation)
+        return WriteDocs.routes(
+                resources,
+                (resource, method) -> method.isAnnotationPresent(annotation)
                         || method.getDeclaringClass().isAnnotationPresent(annotation)
-                        || resource.isAnnotationPresent(annotation);
-                if (declared) {
-                    WriteDocs.httpMethod(method)
-                            .ifPresent(http -> routes.add(http + " " + WriteDocs.path(resource, method)));
-                }
-            }
-        }
-        return routes;
+                        || resource.isAnnotationPresent(annotation));
     }
 
     @Override

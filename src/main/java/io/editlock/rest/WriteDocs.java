@@ -14,6 +14,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.BiPredicate;
 import org.eclipse.microprofile.openapi.OASFactory;
 import org.eclipse.microprofile.openapi.OASFilter;
 import org.eclipse.microprofile.openapi.models.OpenAPI;
@@ -78,10 +79,7 @@ public class WriteDocs implements OASFilter {
     record Route(Class<?> resource, RequireLock guard) {}
 
     public WriteDocs(IndexView index) {
-        List<Class<?>> resources = index.getAnnotations(DotName.createSimple(Path.class)).stream()
-                .filter(path -> path.target().kind() == AnnotationTarget.Kind.CLASS)
-                .<Class<?>>map(path -> load(path.target().asClass().name().toString()))
-                .toList();
+        List<Class<?>> resources = resources(index);
         this.guarded = guardedRoutes(resources);
         this.unguardedWrites = unguardedWrites(resources);
         this.limited = limitedRoutes(resources);
@@ -105,25 +103,37 @@ public class WriteDocs implements OASFilter {
 
     /** The writes of these resource classes that no {@link RequireLock} guards, by {@code "POST /api/configurators"}. */
     static Set<String> unguardedWrites(Collection<Class<?>> resources) {
-        Set<String> routes = new TreeSet<>();
-        for (Class<?> resource : resources) {
-            for (Method method : resource.getMethods()) {
-                if (LockGuardFilter.isWrite(method) && LockGuardFilter.declared(resource, method) == null) {
-                    routes.add(httpMethod(method).orElseThrow() + " " + path(resource, method));
-                }
-            }
-        }
-        return routes;
+        return routes(
+                resources,
+                (resource, method) ->
+                        LockGuardFilter.isWrite(method) && LockGuardFilter.declared(resource, method) == null);
     }
 
     /** The routes of these resource classes that the write rate limit counts, by {@code "POST /api/configurators"}. */
     static Set<String> limitedRoutes(Collection<Class<?>> resources) {
+        return routes(
+                resources,
+                (resource, method) -> httpMethod(method)
+                        .filter(http -> RestWriteLimitFilter.limits(http, resource, method))
+                        .isPresent());
+    }
+
+    /** The resource classes of the build's class index (those with a class-level {@link Path}). */
+    static List<Class<?>> resources(IndexView index) {
+        return index.getAnnotations(DotName.createSimple(Path.class)).stream()
+                .filter(path -> path.target().kind() == AnnotationTarget.Kind.CLASS)
+                .<Class<?>>map(path -> load(path.target().asClass().name().toString()))
+                .toList();
+    }
+
+    /** The routes of these resource classes whose method {@code chosen} takes, by {@code "POST /api/configurators"}. */
+    static Set<String> routes(Collection<Class<?>> resources, BiPredicate<Class<?>, Method> chosen) {
         Set<String> routes = new TreeSet<>();
         for (Class<?> resource : resources) {
             for (Method method : resource.getMethods()) {
-                httpMethod(method)
-                        .filter(http -> RestWriteLimitFilter.limits(http, resource, method))
-                        .ifPresent(http -> routes.add(http + " " + path(resource, method)));
+                if (chosen.test(resource, method)) {
+                    httpMethod(method).ifPresent(http -> routes.add(http + " " + path(resource, method)));
+                }
             }
         }
         return routes;
@@ -330,7 +340,7 @@ public class WriteDocs implements OASFilter {
     }
 
     /** {@code "GET"}, {@code "POST"}, …; empty for a method that is no route. */
-    static Optional<String> httpMethod(Method method) {
+    private static Optional<String> httpMethod(Method method) {
         return Arrays.stream(method.getAnnotations())
                 .map(annotation -> annotation.annotationType().getAnnotation(HttpMethod.class))
                 .filter(Objects::nonNull)
@@ -338,14 +348,14 @@ public class WriteDocs implements OASFilter {
                 .findFirst();
     }
 
-    static String path(Class<?> resource, Method method) {
+    private static String path(Class<?> resource, Method method) {
         Path own = method.getAnnotation(Path.class);
         String path = ("/" + resource.getAnnotation(Path.class).value() + "/" + (own == null ? "" : own.value()))
                 .replaceAll("/+", "/");
         return path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
     }
 
-    static Class<?> load(String name) {
+    private static Class<?> load(String name) {
         try {
             return Class.forName(name, false, WriteDocs.class.getClassLoader());
         } catch (ClassNotFoundException e) {
