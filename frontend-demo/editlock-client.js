@@ -1330,11 +1330,33 @@ export class EditlockClient extends EventTarget {
   /** Watches again, on the new socket, the configurators the app watched; each reply says what is locked now. */
   async #rewatch() {
     const watches = [...this.watched].map((configuratorId) => this.#request('watch', { configuratorId }, ['lock-updated'], { immediate: true })
-      .then((reply) => this.#emit('lock-updated', reply.data))
+      .then((reply) => {
+        this.#forgetEndedElsewhere(reply.data);
+        this.#emit('lock-updated', reply.data);
+      })
       .catch((failure) => {
         if (failure.code === 'NOT_FOUND') this.watched.delete(configuratorId);
       }));
     await Promise.all(watches);
+  }
+
+  /**
+   * Grants of the user's other tabs in a configurator watched again after a drop, that the watch's reply no longer
+   * lists: they ended while no socket of this client was open, so their `lock-lost` went to the old socket. They
+   * are reported lost now, before the reply, as a node does for what ended while it could not hear the store
+   * (reason `expired`: why is unknown here, docs/protocol.md §4). A grant of a configurator this client does not
+   * watch is kept until it hears of it.
+   * @param {{configuratorId: number, locks: Lock[]}} state
+   */
+  #forgetEndedElsewhere(state) {
+    const userId = this.welcome?.userId;
+    const standing = new Set(state.locks.filter((lock) => lock.ownerUserId === userId).map((lock) => resourceKey(lock.resource)));
+    for (const [key, lock] of [...this.locks]) {
+      if (!this.#kept.has(key) && lock.resource.configuratorId === state.configuratorId && !standing.has(key)) {
+        this.#forget(lock.resource);
+        this.#emit('lock-lost', { resource: lock.resource, reason: 'expired' });
+      }
+    }
   }
 
   /**

@@ -450,6 +450,42 @@ describe('take-over and waiting', () => {
     client.close();
   });
 
+  it('a grant of another tab that ended during a drop is reported lost when the watch again no longer lists it', async () => {
+    const { client, socket } = await connected();
+    const watching = client.watch(12);
+    await socket.answer('watch', () => ['lock-updated', { configuratorId: 12, locks: [] }]);
+    await watching;
+    socket.push('lock-acquired', { lock: lockOf(31), released: [], queued: true }); // another tab's line
+    const lost = events(client, 'lock-lost');
+    const updated = events(client, 'lock-updated');
+    const second = await dropped(socket);
+    // Meanwhile the other tab was closed: its lock-lost went to the socket that dropped.
+    await second.answer('watch', () => ['lock-updated', { configuratorId: 12, locks: [] }]);
+    await until(() => updated.length === 1);
+    assert.deepEqual(lost, [{ resource: FILTERS, reason: 'expired' }], 'told before the state that no longer has it');
+    assert.equal(client.heldLock(FILTERS), undefined);
+    client.close();
+  });
+
+  it('a grant of another tab that the watch again still lists as the user\u2019s is kept; another user\u2019s lock there is not the user\u2019s', async () => {
+    const { client, socket } = await connected();
+    const watching = client.watch(12);
+    await socket.answer('watch', () => ['lock-updated', { configuratorId: 12, locks: [] }]);
+    await watching;
+    socket.push('lock-acquired', { lock: lockOf(31), released: [], queued: true });
+    const variables = { ...lockOf(32), resource: VARIABLES };
+    socket.push('takeover-granted', { lock: variables }); // another tab's take-over
+    const lost = events(client, 'lock-lost');
+    const second = await dropped(socket);
+    const { token, ...shown } = lockOf(31); // watchers are not told tokens
+    const sara = { ...variables, token: undefined, ownerUserId: '8', ownerUserName: 'Sara' };
+    await second.answer('watch', () => ['lock-updated', { configuratorId: 12, locks: [shown, sara] }]);
+    await until(() => client.heldLock(VARIABLES) === undefined);
+    assert.equal(client.heldLock(FILTERS).token, token);
+    assert.deepEqual(lost, [{ resource: VARIABLES, reason: 'expired' }]);
+    client.close();
+  });
+
   it('a place in line of another tab is shown, but not joined again after a drop', async () => {
     const { client, socket } = await connected();
     socket.push('queue-updated', { resource: FILTERS, position: 2 });
