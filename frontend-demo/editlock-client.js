@@ -76,6 +76,9 @@
  * @property {number} [takeoverAnswerGraceMs=5000] a take-over request that outlived a drop and is still unanswered
  *   this long after its deadline is reported lost (`lock-failed` `DISCONNECTED`): its outcome came while
  *   no socket was open
+ * @property {number} [consentWindowMs=30000] the server's consent window (`editlock.waiting.consent-window`): a
+ *   take-over request whose reply was lost ends by then, and `takeoverAnswerGraceMs` later this client stops
+ *   keeping it for a resume
  * @property {EventTarget | null} [activityTarget=window] where pointer and keyboard activity is listened to;
  *   `null` disables automatic touches
  * @property {boolean} [closeOnPageHide=true] on `pagehide`: when the page goes into the back/forward cache,
@@ -431,10 +434,10 @@ export class EditlockClient extends EventTarget {
   /**
    * Take-over requests whose `takeover-pending` did not come (dropped with the socket, or timed out): the request
    * may stand all the same and move with a resume (§13), so its grant is this client's to keep. Until its outcome,
-   * an answered request for the same page, or a resume that fails.
-   * @type {Set<string>}
+   * an answered request for the same page, a resume that fails, or the end of the consent window it may have opened.
+   * @type {Map<string, object>} the mark of each, which only its own timer takes away
    */
-  #maybeAsked = new Set();
+  #maybeAsked = new Map();
   /** @type {Link['first']} the `connect()` still waiting for its first socket, which close() must not leave pending */
   #first = null;
   /** Counts the close() calls: a socket whose token came after one belongs to a connect() that is over. */
@@ -474,6 +477,7 @@ export class EditlockClient extends EventTarget {
       resumeRetryDelaysMs: [500, 1000, 2000, 3000, 4000],
       unlockRetryDelaysMs: [500, 1000, 2000, 4000, 8000],
       takeoverAnswerGraceMs: 5000,
+      consentWindowMs: 30000,
       activityTarget: typeof window === 'undefined' ? null : window,
       closeOnPageHide: true,
       openSocket: null,
@@ -715,7 +719,7 @@ export class EditlockClient extends EventTarget {
       // A refusal asked for nothing (and leaves an earlier request as it was); a reply lost with its socket is no
       // refusal: the request may stand on the old socket, and a resume moves it here (docs/protocol.md §13).
       if (!asking.ended && this.state !== 'closed' && (unanswered(failure) || maybeBefore)) {
-        this.#maybeAsked.add(key);
+        this.#markMaybeAsked(key);
       }
       throw failure;
     } finally {
@@ -723,6 +727,24 @@ export class EditlockClient extends EventTarget {
         this.#askingTakeover.delete(key);
       }
     }
+  }
+
+  /**
+   * Keeps a take-over request whose reply was lost until its outcome, or until it is over anyway: it was sent before
+   * it failed, so the consent window it may have opened ends within `consentWindowMs` of now (docs/protocol.md §13).
+   * An outcome that has not come a little after that went to a socket that is gone, as for a resumed request.
+   * @param {string} key
+   */
+  #markMaybeAsked(key) {
+    const mark = {};
+    this.#maybeAsked.set(key, mark);
+    const timer = setTimeout(() => {
+      this.#timers.delete(timer);
+      if (this.#maybeAsked.get(key) === mark) {
+        this.#maybeAsked.delete(key);
+      }
+    }, Math.min(this.options.consentWindowMs + this.options.takeoverAnswerGraceMs, MAX_TIMER_MS));
+    this.#timers.add(timer);
   }
 
   /**
@@ -1369,7 +1391,7 @@ export class EditlockClient extends EventTarget {
     // Also a line or a take-over whose request's reply was lost: the server carried it out, and it was granted.
     const lines = new Set([...this.waiting.keys(), ...this.#maybeJoined]);
     const takeovers = [...this.takeovers.values()];
-    const asked = new Set([...this.takeovers.keys(), ...this.#maybeAsked]);
+    const asked = new Set([...this.takeovers.keys(), ...this.#maybeAsked.keys()]);
     /** @type {Array<[string, object]>} */
     const news = [];
     for (const lock of resumed) {

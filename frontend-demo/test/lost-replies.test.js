@@ -119,6 +119,27 @@ describe('lost replies, closing sockets, opens and tokens that do not come', () 
     client.close();
   });
 
+  it('a take-over request whose reply was lost is kept for a resume until the consent window it may have opened is over', async () => {
+    const storage = new MemoryStorage();
+    const { client, socket } = await connected({ resumeStorage: storage, consentWindowMs: 2000, takeoverAnswerGraceMs: 100 });
+    const asking = assert.rejects(client.requestTakeover(FILTERS), { code: 'DISCONNECTED' });
+    await until(() => socket.sent.find((f) => f.event === 'request-takeover'));
+    const second = await dropped(socket, 'r2');
+    await asking;
+    await second.answer('resume', () => ['resumed', { locks: [] }]); // the request may have moved here, or never come
+    await until(() => client.state === 'open');
+    const remembered = () => {
+      client.rememberForReload();
+      return storage.getItem(client.options.resumeStorageKey);
+    };
+    assert.ok(remembered(), 'within the window its outcome may still come: the socket keeps it for a reload too');
+    await until(() => remembered() === null);
+    const third = await dropped(second, 'r3');
+    await until(() => client.state === 'open');
+    assert.deepEqual(third.sent.map((f) => f.event), [], 'no resume: nothing can be kept for it any more');
+    client.close();
+  });
+
   it('a refused wait-for or take-over request keeps nothing: the next drop resumes nothing for it', async () => {
     const { client, socket } = await connected();
     const waiting = client.waitFor(FILTERS);
