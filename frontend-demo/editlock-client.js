@@ -127,6 +127,199 @@
  * @property {Lock} [blocking]
  */
 
+/**
+ * Why a lock ended (`lock-lost`, `lock-released`; docs/protocol.md §4).
+ * @typedef {'unlock' | 'disconnect' | 'replaced' | 'expired' | 'idle' | 'admin' | 'deleted' | 'taken-over'} LockEndReason
+ */
+
+/**
+ * The codes of a `lock-failed` event: the server's, and `DISCONNECTED` for a take-over request whose outcome
+ * was lost with the connection.
+ * @typedef {'LOCKED' | 'NOT_FOUND' | 'NOT_HELD' | 'BUSY' | 'RATE_LIMITED' | 'UNAVAILABLE' | 'DISCONNECTED'} LockFailedCode
+ */
+
+/**
+ * `lock-updated`: the whole lock state of a watched configurator.
+ * @typedef {object} LockUpdatedDetail
+ * @property {number} configuratorId
+ * @property {Lock[]} locks
+ * @property {Record<string, number>} [waiting] the number of waiters per resource (canonical string) with a line
+ */
+
+/**
+ * `lock-released`: a lock in a watched configurator was released.
+ * @typedef {object} LockReleasedDetail
+ * @property {Resource} resource
+ * @property {LockEndReason} reason
+ * @property {string} ownerUserId the former holder
+ * @property {string} ownerUserName
+ */
+
+/**
+ * `lock-lost`: one of your locks was taken away.
+ * @typedef {object} LockLostDetail
+ * @property {Resource} resource
+ * @property {LockEndReason} reason
+ * @property {EditlockError} [refusal] after a drop: why asking for it again failed
+ */
+
+/**
+ * `content-changed`: a REST write changed a watched configurator (docs/protocol.md §8).
+ * @typedef {object} ContentChangedDetail
+ * @property {number} configuratorId
+ * @property {'configurator' | 'item' | 'filter' | 'dependency' | 'attribute-value' | 'variable'} entity
+ * @property {number} id the written entity's id (of the root, for a delete that cascades)
+ * @property {'created' | 'updated' | 'deleted'} op
+ */
+
+/**
+ * `lock-acquired` as an event: a grant from a waiting line (`queued`), or a lock asked for again after a drop
+ * that came back with another token (`retaken`). The lock requests' own grants resolve their promises instead.
+ * @typedef {object} LockAcquiredDetail
+ * @property {Lock} lock with its `token`
+ * @property {Resource[]} released what the one-configurator rule took away (docs/protocol.md §2)
+ * @property {true} [queued]
+ * @property {true} [retaken]
+ */
+
+/**
+ * `lock-failed` as an event: a take-over request or a waiting line that ended without the lock.
+ * @typedef {object} LockFailedDetail
+ * @property {Resource} resource
+ * @property {LockFailedCode} code
+ * @property {string} message
+ * @property {string} [lockedBy] with `LOCKED`: the name of the user whose lock is in the way
+ * @property {string} [lockedByUserId]
+ * @property {Lock} [blocking] with `LOCKED`: the lock in the way
+ */
+
+/**
+ * `takeover-granted`: the lock a take-over request asked for is yours now.
+ * @typedef {object} TakeoverGrantedDetail
+ * @property {Lock} lock with its `token`
+ */
+
+/**
+ * `takeover-refused`: the holder kept the lock.
+ * @typedef {object} TakeoverRefusedDetail
+ * @property {Resource} resource
+ * @property {string} byUserName the holder who refused
+ */
+
+/**
+ * `takeover-requested`: another user asks you for one of your locks (answer with `answerTakeover`).
+ * @typedef {object} TakeoverRequestedDetail
+ * @property {Resource} resource
+ * @property {string} byUserId
+ * @property {string} byUserName
+ * @property {string} message `""` when they gave none
+ * @property {string} deadline ISO-8601, when the consent window ends
+ */
+
+/**
+ * `queue-updated`: your place in a waiting line.
+ * @typedef {object} QueueUpdatedDetail
+ * @property {Resource} resource
+ * @property {number} position 1 = next
+ */
+
+/**
+ * `not-waiting`: this client no longer waits in a line.
+ * @typedef {object} NotWaitingDetail
+ * @property {Resource} resource
+ * @property {'stopped' | 'disconnect' | 'idle' | 'expired' | 'ended'} reason
+ * @property {EditlockError} [refusal] after a drop: why the line could not be joined again
+ */
+
+/**
+ * `statechange`: the connection's state changed.
+ * @typedef {object} StateChangeDetail
+ * @property {ConnectionState} state
+ * @property {ConnectionState} previous
+ */
+
+/**
+ * `connected`: a socket is open and ready.
+ * @typedef {object} ConnectedDetail
+ * @property {Welcome} welcome
+ * @property {boolean} reconnected
+ */
+
+/**
+ * `disconnected`: the socket went away.
+ * @typedef {object} DisconnectedDetail
+ * @property {number} code the close code
+ * @property {string} reason
+ * @property {boolean} willReconnect
+ */
+
+/**
+ * `reconnecting`: the next attempt is scheduled.
+ * @typedef {object} ReconnectingDetail
+ * @property {number} attempt
+ * @property {number} delayMs
+ */
+
+/**
+ * `resumed`: the locks recovered after a drop or a reload of the page.
+ * @typedef {object} ResumedDetail
+ * @property {Lock[]} locks with their tokens
+ * @property {boolean} reload
+ * @property {Takeover[]} takeovers the take-over requests the resumed socket kept
+ */
+
+/**
+ * `reauthed`: the fresh token now identifies the open socket.
+ * @typedef {object} ReauthedDetail
+ * @property {string} expiresAt ISO-8601
+ */
+
+/**
+ * `reauth-failed`: a renewal failed.
+ * @typedef {object} ReauthFailedDetail
+ * @property {unknown} error what the token provider threw, or the `EditlockError` of the refused `reauth`
+ */
+
+/**
+ * The events of an {@link EditlockClient}, by name: each a `CustomEvent` whose `detail` is the event's data.
+ * @typedef {object} EditlockClientEventMap
+ * @property {CustomEvent<LockUpdatedDetail>} lock-updated
+ * @property {CustomEvent<LockReleasedDetail>} lock-released
+ * @property {CustomEvent<LockLostDetail>} lock-lost
+ * @property {CustomEvent<ContentChangedDetail>} content-changed
+ * @property {CustomEvent<LockAcquiredDetail>} lock-acquired
+ * @property {CustomEvent<LockFailedDetail>} lock-failed
+ * @property {CustomEvent<TakeoverGrantedDetail>} takeover-granted
+ * @property {CustomEvent<TakeoverRefusedDetail>} takeover-refused
+ * @property {CustomEvent<TakeoverRequestedDetail>} takeover-requested
+ * @property {CustomEvent<QueueUpdatedDetail>} queue-updated
+ * @property {CustomEvent<NotWaitingDetail>} not-waiting
+ * @property {CustomEvent<StateChangeDetail>} statechange
+ * @property {CustomEvent<ConnectedDetail>} connected
+ * @property {CustomEvent<DisconnectedDetail>} disconnected
+ * @property {CustomEvent<ReconnectingDetail>} reconnecting
+ * @property {CustomEvent<ResumedDetail>} resumed
+ * @property {CustomEvent<ReauthedDetail>} reauthed
+ * @property {CustomEvent<ReauthFailedDetail>} reauth-failed
+ */
+
+/**
+ * An `EventTarget` whose listeners know the client's events ({@link EditlockClientEventMap}); any other
+ * name is accepted as by any `EventTarget`. The base type of {@link EditlockClient}: types only.
+ * @typedef {{
+ *   addEventListener<K extends keyof EditlockClientEventMap>(type: K,
+ *     listener: (this: EditlockClient, event: EditlockClientEventMap[K]) => any,
+ *     options?: boolean | AddEventListenerOptions): void;
+ *   addEventListener(type: string, listener: EventListenerOrEventListenerObject | null,
+ *     options?: boolean | AddEventListenerOptions): void;
+ *   removeEventListener<K extends keyof EditlockClientEventMap>(type: K,
+ *     listener: (this: EditlockClient, event: EditlockClientEventMap[K]) => any,
+ *     options?: boolean | EventListenerOptions): void;
+ *   removeEventListener(type: string, listener: EventListenerOrEventListenerObject | null,
+ *     options?: boolean | EventListenerOptions): void;
+ * } & EventTarget} EditlockEventTarget
+ */
+
 /** The pages of an item. */
 export const PAGES = Object.freeze(['filters', 'dependencies', 'attributes']);
 
@@ -308,6 +501,7 @@ function requestsFor(resource) {
 
 /**
  * One socket of the client, and what the client keeps about it.
+ * @internal
  * @typedef {object} Link
  * @property {SocketLike} socket
  * @property {{resolve: (welcome: Welcome) => void, reject: (error: Error) => void} | null} first
@@ -319,6 +513,7 @@ function requestsFor(resource) {
 
 /**
  * A request waiting for its reply.
+ * @internal
  * @typedef {object} Pending
  * @property {(frame: Frame) => void} resolve
  * @property {(error: Error) => void} reject
@@ -328,7 +523,8 @@ function requestsFor(resource) {
  */
 
 /**
- * The connection to editlock. Events (each a `CustomEvent`, its `detail` is the event's data):
+ * The connection to editlock. Events (each a `CustomEvent`, its `detail` is the event's data; their types:
+ * {@link EditlockClientEventMap}):
  *
  * - `lock-updated` `{configuratorId, locks}` — the whole lock state of a watched configurator
  * - `lock-released` `{resource, reason, ownerUserId, ownerUserName}` — a lock in a watched configurator was released
@@ -370,7 +566,7 @@ function requestsFor(resource) {
  *   if (e.code === 'LOCKED') show(`Currently edited by ${e.lockedBy}.`);
  * }
  */
-export class EditlockClient extends EventTarget {
+export class EditlockClient extends (/** @type {{new (): EditlockEventTarget}} */ (EventTarget)) {
   /** @type {Link | null} the current socket */
   #link = null;
   #ready = false;
