@@ -21,12 +21,16 @@
 -- ARGV[10] leaseMs
 -- ARGV[11] channel      pub/sub channel for change events
 -- ARGV[12] request      number of this lock request (increasing per node)
--- KEYS[5..8], ARGV[13..14] waiting lines (waitlines_lib.lua; optional): lines, line, waiters,
+-- ARGV[13] maxLocks     locks one user may hold in this configurator: a new grant beyond them is refused
+--                       (a re-entry is not a new grant); this bounds what one user adds to every
+--                       decision's cost here
+-- KEYS[5..8], ARGV[14..15] waiting lines (waitlines_lib.lua; optional): lines, line, waiters,
 --                       takeovers; leaseMs of grants, waiting channel. A free resource with someone
 --                       to serve first (a take-over, a line) goes to them, not to this request.
 -- Reply (JSON): {s='GRANTED', lock=<record>, reentry=<bool>, schedule=<bool>, released=[...]}
 --             | {s='LOCKED', lock=<blocking record>, released=[...]}
 --             | {s='NOT_FOUND'}
+--             | {s='LIMIT', limit=<maxLocks>, released=[...]}   the user holds maxLocks here already
 --             | {s='VOID'}   the request was given up before it got here: nothing done
 --   released: leases found expired on the way (released and announced, reason 'expired')
 --   schedule: true when the caller must run schedule_expiry with the lock's expiresAt (see
@@ -37,6 +41,7 @@ local locks_key, configurator_key, items_key, void_key = KEYS[1], KEYS[2], KEYS[
 local field, lock_type, configurator_id, item_id, page = ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 local user_id, user_name, socket_id, node_id = ARGV[6], ARGV[7], ARGV[8], ARGV[9]
 local lease_ms, channel, request = tonumber(ARGV[10]), ARGV[11], tonumber(ARGV[12])
+local max_locks = tonumber(ARGV[13])
 
 local now = now_ms()
 local records, book = read_locks(locks_key)
@@ -58,7 +63,7 @@ end
 
 local released = {}
 local live = live_of(locks_key, records, now, released)
-local waiting = waiting_context(KEYS, 5, ARGV, 13, configurator_id, book)
+local waiting = waiting_context(KEYS, 5, ARGV, 14, configurator_id, book)
 local served = false
 if not is_calm(waiting) and (#released > 0 or (live[field] == nil and someone_first(waiting, field))) then
   served = serve(waiting, locks_key, live, now, released, field)
@@ -80,6 +85,15 @@ if own ~= nil and own.u == user_id then
   if #released > 0 or served then announce(channel, configurator_id, live, released, now) end
   if leave_line(waiting, field, user_id) then publish_waiting(waiting, live) end
   return cjson.encode({ s = 'GRANTED', lock = own, reentry = true, released = released })
+end
+
+local held = 0
+for _, each in pairs(live) do
+  if each.u == user_id then held = held + 1 end
+end
+if held >= max_locks then
+  if #released > 0 or served then announce(channel, configurator_id, live, released, now) end
+  return cjson.encode({ s = 'LIMIT', limit = max_locks, released = released })
 end
 
 local lock = { type = lock_type, cfg = configurator_id, u = user_id, n = user_name,

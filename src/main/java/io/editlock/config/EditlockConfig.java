@@ -112,6 +112,16 @@ public interface EditlockConfig {
         @Positive
         int socketsPerUser();
 
+        /**
+         * Locks one user may hold in one configurator, over all sockets; a lock request for one more (also a
+         * {@code wait-for} that finds the page free) is refused with LIMIT_EXCEEDED. Every decision in a
+         * configurator reads its locks, so this bounds what one user adds to the cost of everyone's requests
+         * there; someone editing holds a few. Grants from a waiting line or a take-over are not refused for it.
+         */
+        @WithDefault("50")
+        @Positive
+        int locksPerUserPerConfigurator();
+
         /** Configurators one socket may watch; a {@code watch} beyond them is refused with LIMIT_EXCEEDED. */
         @WithDefault("100")
         @Positive

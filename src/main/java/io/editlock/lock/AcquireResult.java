@@ -16,4 +16,7 @@ public sealed interface AcquireResult {
 
     /** No such configurator or item. */
     record NotFound(Resource requested) implements AcquireResult {}
+
+    /** The user holds {@code limit} locks in the configurator already, the most one user may (docs/protocol.md §4). */
+    record LimitReached(Resource requested, int limit) implements AcquireResult {}
 }

@@ -65,6 +65,9 @@ class LockAcquisition {
         if (reply instanceof AcquireReply.NotFound) {
             return Uni.createFrom().item(new AcquireResult.NotFound(resource));
         }
+        if (reply instanceof AcquireReply.LimitReached limit) {
+            return Uni.createFrom().item(new AcquireResult.LimitReached(resource, limit.limit()));
+        }
         // GivenUp: this node had given the request up before it ran, and told the requester so.
         throw new LockStoreUnavailableException("the request was given up before it ran", null);
     }

@@ -37,7 +37,7 @@ public class LockAudit {
     static final long BATCH_MS = 10;
     /** The {@code outcome} tags of the acquire timer, each there from the start. */
     public static final List<String> ACQUIRE_OUTCOMES =
-            List.of("granted", "refused", "not_found", "rate_limited", "unavailable");
+            List.of("granted", "refused", "not_found", "limit_exceeded", "rate_limited", "unavailable");
 
     private final MeterRegistry registry;
     private final Counter conflicts;

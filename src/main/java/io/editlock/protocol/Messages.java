@@ -59,6 +59,10 @@ public final class Messages {
         return "This socket already watches " + perSocket + " configurators, the most allowed; unwatch one first";
     }
 
+    public static String lockLimitReached(int locks) {
+        return "You hold " + locks + " locks in this configurator already, the most allowed; release one first";
+    }
+
     public static String waitLimit(int lines) {
         return "You wait in " + lines + " lines already";
     }

@@ -32,6 +32,9 @@ public sealed interface LockOutcome {
         if (result instanceof AcquireResult.Granted) {
             return "granted";
         }
+        if (result instanceof AcquireResult.LimitReached) {
+            return "limit_exceeded";
+        }
         return result instanceof AcquireResult.Refused ? "refused" : "not_found";
     }
 }

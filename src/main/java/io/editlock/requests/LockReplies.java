@@ -39,6 +39,9 @@ public final class LockReplies {
             return WireFormat.frame(
                     ServerEvents.LOCK_FAILED, WireFormat.lockedBy(refused.requested(), refused.blocking()), ref);
         }
+        if (result instanceof AcquireResult.LimitReached limit) {
+            return failed(limit.requested(), ErrorCode.LIMIT_EXCEEDED, Messages.lockLimitReached(limit.limit()), ref);
+        }
         Resource missing = ((AcquireResult.NotFound) result).requested();
         return failed(missing, ErrorCode.NOT_FOUND, Messages.notFound(missing), ref);
     }

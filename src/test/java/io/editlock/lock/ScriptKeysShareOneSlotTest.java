@@ -99,7 +99,7 @@ class ScriptKeysShareOneSlotTest {
         RecordingExecutor executor = new RecordingExecutor();
         LockKeys keys = new LockKeys("editlock");
         StoreClock clock = new StoreClock(null, Duration.ofSeconds(5));
-        LockScripts scripts = new LockScripts(executor, keys, Duration.ofSeconds(30), clock);
+        LockScripts scripts = new LockScripts(executor, keys, Duration.ofSeconds(30), clock, 50);
         Holder holder = new Holder("7", "Sara", "sock-1", "node-1");
         Duration lease = Duration.ofSeconds(30);
 

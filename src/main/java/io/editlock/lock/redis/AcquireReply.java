@@ -19,6 +19,9 @@ public sealed interface AcquireReply {
     /** Another user holds a conflicting lock. */
     record Locked(Lock blocking, List<ReleasedLock> released) implements AcquireReply {}
 
+    /** The user holds as many locks in the configurator as one user may: a new grant was refused. */
+    record LimitReached(int limit, List<ReleasedLock> released) implements AcquireReply {}
+
     /** No such configurator or item. */
     record NotFound() implements AcquireReply {
         @Override

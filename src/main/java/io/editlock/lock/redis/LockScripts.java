@@ -62,21 +62,24 @@ public class LockScripts {
     private final LockKeys keys;
     private final Duration lease;
     private final StoreClock clock;
+    private final int locksPerUser;
 
     @Inject
     public LockScripts(ScriptExecutor executor, LockKeys keys, EditlockConfig config, StoreClock clock) {
-        this(executor, keys, config.lease().ttl(), clock);
+        this(executor, keys, config.lease().ttl(), clock, config.limits().locksPerUserPerConfigurator());
     }
 
     /**
      * @param lease of the grants a release hands to whom waits for the lock
      * @param clock names the last moment a release may run
+     * @param locksPerUser locks one user may hold in one configurator (new grants beyond them are refused)
      */
-    public LockScripts(ScriptExecutor executor, LockKeys keys, Duration lease, StoreClock clock) {
+    public LockScripts(ScriptExecutor executor, LockKeys keys, Duration lease, StoreClock clock, int locksPerUser) {
         this.executor = executor;
         this.keys = keys;
         this.lease = lease;
         this.clock = clock;
+        this.locksPerUser = locksPerUser;
     }
 
     /** @param resource with its configuratorId resolved */
@@ -104,7 +107,8 @@ public class LockScripts {
                 holder.nodeId(),
                 String.valueOf(lease.toMillis()),
                 keys.lockEventsChannel(),
-                String.valueOf(request));
+                String.valueOf(request),
+                String.valueOf(locksPerUser));
         return executor.run(ACQUIRE, keys.withWaiting(k, c), keys.withWaitingArgs(a, lease))
                 .map(reply -> ScriptReplies.acquire(reply.toString()));
     }

@@ -16,7 +16,7 @@ public final class ScriptReplies {
 
     private ScriptReplies() {}
 
-    /** acquire_lock: {@code {s=GRANTED|LOCKED|NOT_FOUND|VOID, lock, reentry, schedule, released}}. */
+    /** acquire_lock: {@code {s=GRANTED|LOCKED|NOT_FOUND|LIMIT|VOID, lock, reentry, schedule, limit, released}}. */
     public static AcquireReply acquire(String json) {
         JsonNode reply = ScriptJson.parse(json);
         return switch (reply.path("s").asText()) {
@@ -28,6 +28,7 @@ public final class ScriptReplies {
                         released(reply));
             case "LOCKED" -> new AcquireReply.Locked(LockRecords.lock(reply.path("lock")), released(reply));
             case "NOT_FOUND" -> new AcquireReply.NotFound();
+            case "LIMIT" -> new AcquireReply.LimitReached(reply.path("limit").asInt(), released(reply));
             case "VOID" -> new AcquireReply.GivenUp();
             default -> throw new IllegalStateException("acquire_lock answered " + json);
         };

@@ -81,6 +81,16 @@ class ScriptRepliesTest {
     }
 
     @Test
+    void limitCarriesTheLimit() {
+        AcquireReply reply = ScriptReplies.acquire("{\"s\":\"LIMIT\",\"limit\":50,\"released\":{}}");
+
+        AcquireReply.LimitReached limit =
+                assertInstanceOf(AcquireReply.LimitReached.class, reply, "LIMIT must read as LimitReached");
+        assertEquals(50, limit.limit(), "the limit the user reached");
+        assertEquals(List.of(), limit.released());
+    }
+
+    @Test
     void notFoundAndGivenUpReleaseNothing() {
         AcquireReply notFound = ScriptReplies.acquire("{\"s\":\"NOT_FOUND\"}");
         AcquireReply givenUp = ScriptReplies.acquire("{\"s\":\"VOID\"}");
