@@ -18,6 +18,9 @@ import org.jboss.resteasy.reactive.server.ServerRequestFilter;
  *
  * <p>With demo login off, the sign-in's path does not exist for any method: left to its route, a GET
  * would be answered 405 naming POST, telling a prober that the route is there.
+ *
+ * <p>A refusal here comes before any route matched, so it has no template for the request metrics:
+ * {@link UnroutedRequestTags} counts it under a fixed {@code uri}, not the path the caller made up.
  */
 public class TokenFirst {
 

@@ -25,7 +25,10 @@ public class RedisPoolSize {
      */
     static final int SUBSCRIPTIONS = 3;
 
-    /** Quarkus's Redis health check PINGs through the pool. */
+    /**
+     * Quarkus's own Redis health check PINGs through the pool. It is off (its DOWN answer shows Redis's
+     * address to whoever reaches the node), but an operator may turn it on, and it must then find a connection.
+     */
     static final int HEALTH_CHECK = 1;
 
     static final int MINIMUM = SUBSCRIPTIONS + HEALTH_CHECK;
@@ -46,7 +49,7 @@ public class RedisPoolSize {
             throw StartRefusal.told(new IllegalStateException(SETTING + " is " + maxPoolSize + ", below the " + MINIMUM
                     + " connections a node holds in that pool: one for each of its " + SUBSCRIPTIONS
                     + " pub/sub subscriptions (lock and waiting events, content events, the node's inbox) and one"
-                    + " for the health check. Set it to " + MINIMUM + " or more."));
+                    + " for Quarkus's Redis health check should it be on. Set it to " + MINIMUM + " or more."));
         }
     }
 }

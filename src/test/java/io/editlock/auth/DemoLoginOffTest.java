@@ -2,15 +2,22 @@ package io.editlock.auth;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.notNullValue;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import io.restassured.path.json.JsonPath;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** docs/protocol.md §3: with demo login off, its path is not there, whatever the method. */
+/**
+ * docs/protocol.md §3: with demo login off, its path is not there, whatever the method, nor in the API's
+ * own description.
+ */
 @QuarkusTest
 @TestProfile(DemoLoginOffTest.Off.class)
 class DemoLoginOffTest {
@@ -43,5 +50,18 @@ class DemoLoginOffTest {
         if (!method.equals("HEAD")) {
             answer.body("message", notNullValue());
         }
+    }
+
+    @Test
+    void theApiDocumentDoesNotListIt() {
+        JsonPath doc = given().queryParam("format", "json")
+                .get("/q/openapi")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
+        assertTrue(doc.getMap("paths").containsKey("/api/configurators"), "the document is there");
+        assertFalse(doc.getMap("paths").containsKey("/api/auth/demo-login"), "the demo login is not");
+        assertFalse(doc.getMap("components.schemas").containsKey("DemoLoginRequest"), "nor is the body it would take");
     }
 }

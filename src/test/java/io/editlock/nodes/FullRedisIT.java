@@ -2,7 +2,6 @@ package io.editlock.nodes;
 
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
-import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -121,8 +120,8 @@ class FullRedisIT {
                                 .statusCode(503)
                                 .body("checks.find { it.name == 'editlock heartbeat' }.status", equalTo("DOWN"))
                                 .body(
-                                        "checks.find { it.name == 'editlock heartbeat' }.data.error",
-                                        containsString("OOM")));
+                                        "checks.find { it.name == 'editlock heartbeat' }.data.reason",
+                                        equalTo("the lock store is full")));
 
                 String resumeToken = sara.resumeToken();
                 sara.drop();

@@ -39,7 +39,7 @@ class RedisPoolSizeIT {
 
     @Test
     void theSmallestPoolWithRoomForThemStartsReady() throws IOException {
-        // start() returns once the node answers ready: its health check got a connection beside the subscriptions.
+        // start() returns once the node answers ready: its subscriptions got their connections.
         try (RedisProcess redis = TestRedis.start();
                 ServerNode node = ServerNode.start(
                         "node-pool-4",

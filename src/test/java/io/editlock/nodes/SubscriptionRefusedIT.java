@@ -52,8 +52,9 @@ class SubscriptionRefusedIT {
                 assertFalse(listens(redis), "the ACL refuses the node's subscriptions");
                 assertEquals(503, ready.statusCode(), ready.body());
                 assertTrue(
-                        ready.body().contains("not listening") && ready.body().contains("lock-events"),
+                        ready.body().contains("not listening") && ready.body().contains("lock events"),
                         "readiness names what the node does not hear: " + ready.body());
+                assertFalse(ready.body().contains("editlock:"), "but not the channels' names: " + ready.body());
 
                 // The node keeps trying, each attempt on a connection it closes once refused: at no time
                 // more connections whose last command was SUBSCRIBE than the node has subscriptions.
