@@ -923,13 +923,17 @@ export declare class EditlockClient extends EditlockClient_base {
      */
     requestTakeover(resource: Resource, message?: string): Promise<Takeover>;
     /**
-     * Answers a `takeover-requested`: `accept` true hands the lock over now, false keeps it.
-     * Rejects with `NOT_FOUND` when no request is pending any more.
+     * Answers a `takeover-requested`: `accept` true hands the lock over now, false keeps it. The answer names its
+     * asker (`byUserId`), so it answers only that user's request: by default the asker of the last
+     * `takeover-requested` this client told for `resource`. An app that shows a request in a dialog passes that
+     * request's `byUserId`, for another user may have asked since.
+     * Rejects with `NOT_FOUND` when no request is pending any more, or the one pending is another user's.
      * @param {Resource} resource
      * @param {boolean} accept
+     * @param {string | null} [byUserId] the asker answered; null answers whichever request stands
      * @returns {Promise<{resource: Resource, accept: boolean}>}
      */
-    answerTakeover(resource: Resource, accept: boolean): Promise<{
+    answerTakeover(resource: Resource, accept: boolean, byUserId?: string | null): Promise<{
         resource: Resource;
         accept: boolean;
     }>;

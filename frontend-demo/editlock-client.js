@@ -606,6 +606,13 @@ export class EditlockClient extends (/** @type {{new (): EditlockEventTarget}} *
   /** @type {Map<string, {ended: boolean}>} take-over requests sent whose takeover-pending reply has not come yet */
   #askingTakeover = new Map();
   /**
+   * Who asked for each lock in the last `takeover-requested` told (canonical string -> `byUserId`), until that
+   * request ends here (its answer's reply, the lock lost): `answerTakeover` names them, so that an answer meant
+   * for an asker who left answers nobody rather than the next asker (docs/protocol.md §13).
+   * @type {Map<string, string>}
+   */
+  #askedBy = new Map();
+  /**
    * The locks in `locks` that this client's socket keeps (docs/protocol.md §2): asked for by this client (a lock
    * request, a grant of its own line or take-over request) or resumed onto it. The others are grants of the
    * user's other tabs, which every socket of the user hears of (§13, §14): shown, but never asked for again
@@ -749,6 +756,7 @@ export class EditlockClient extends (/** @type {{new (): EditlockEventTarget}} *
     this.#connectPromise = null;
     this.locks.clear();
     this.#kept.clear();
+    this.#askedBy.clear();
     this.#joined.clear();
     this.#maybeJoined.clear();
     this.#maybeAsked.clear();
@@ -944,14 +952,49 @@ export class EditlockClient extends (/** @type {{new (): EditlockEventTarget}} *
   }
 
   /**
-   * Answers a `takeover-requested`: `accept` true hands the lock over now, false keeps it.
-   * Rejects with `NOT_FOUND` when no request is pending any more.
+   * Answers a `takeover-requested`: `accept` true hands the lock over now, false keeps it. The answer names its
+   * asker (`byUserId`), so it answers only that user's request: by default the asker of the last
+   * `takeover-requested` this client told for `resource`. An app that shows a request in a dialog passes that
+   * request's `byUserId`, for another user may have asked since.
+   * Rejects with `NOT_FOUND` when no request is pending any more, or the one pending is another user's.
    * @param {Resource} resource
    * @param {boolean} accept
+   * @param {string | null} [byUserId] the asker answered; null answers whichever request stands
    * @returns {Promise<{resource: Resource, accept: boolean}>}
    */
-  async answerTakeover(resource, accept) {
-    return (await this.#request('answer-takeover', { resource, accept: Boolean(accept) }, ['takeover-answered'])).data;
+  async answerTakeover(resource, accept, byUserId) {
+    const key = resourceKey(resource);
+    const asker = byUserId === undefined ? this.#askedBy.get(key) : byUserId;
+    /** @type {{resource: Resource, accept: boolean, byUserId?: string}} */
+    const data = { resource, accept: Boolean(accept) };
+    if (asker != null) {
+      data.byUserId = asker;
+    }
+    let reply;
+    try {
+      reply = await this.#request('answer-takeover', data, ['takeover-answered']);
+    } catch (failure) {
+      // Nothing to answer: that request is over. Any other failure (UNAVAILABLE, a lost reply) may leave it
+      // standing, to be answered again with the same asker.
+      if (/** @type {EditlockError} */ (failure).code === 'NOT_FOUND') {
+        this.#answered(key, asker);
+      }
+      throw failure;
+    }
+    this.#answered(key, asker);
+    return reply.data;
+  }
+
+  /**
+   * The request of `asker` for `key` was answered, or was found over: its asker is forgotten, unless another
+   * user has asked since.
+   * @param {string} key
+   * @param {string | null | undefined} asker
+   */
+  #answered(key, asker) {
+    if (this.#askedBy.get(key) === asker) {
+      this.#askedBy.delete(key);
+    }
   }
 
   /**
@@ -1243,6 +1286,7 @@ export class EditlockClient extends (/** @type {{new (): EditlockEventTarget}} *
           this.#heldBackRequests.push(data);
           return;
         }
+        this.#noteAsker(data);
         break;
       default:
         return; // unknown or unsolicited: ignore
@@ -1334,6 +1378,7 @@ export class EditlockClient extends (/** @type {{new (): EditlockEventTarget}} *
     if (resource) {
       this.locks.delete(resourceKey(resource));
       this.#kept.delete(resourceKey(resource));
+      this.#askedBy.delete(resourceKey(resource)); // a request for a lock no longer held has ended with it
     }
   }
 
@@ -1613,7 +1658,20 @@ export class EditlockClient extends (/** @type {{new (): EditlockEventTarget}} *
     const held = this.#heldBackRequests || [];
     this.#heldBackRequests = null;
     held.filter((data) => this.locks.has(resourceKey(/** @type {any} */ (data).resource)))
-      .forEach((data) => this.#emit('takeover-requested', data));
+      .forEach((data) => {
+        this.#noteAsker(data);
+        this.#emit('takeover-requested', data);
+      });
+  }
+
+  /**
+   * A `takeover-requested` is about to be told: its asker is the one `answerTakeover` names from now on.
+   * @param {any} data
+   */
+  #noteAsker(data) {
+    if (data && data.resource && typeof data.byUserId === 'string') {
+      this.#askedBy.set(resourceKey(data.resource), data.byUserId);
+    }
   }
 
   /**
@@ -1948,6 +2006,7 @@ export class EditlockClient extends (/** @type {{new (): EditlockEventTarget}} *
     const lost = [...this.locks.values()];
     this.locks.clear();
     this.#kept.clear();
+    this.#askedBy.clear();
     lost.forEach((lock) => this.#emit('lock-lost', { resource: lock.resource, reason: 'disconnect' }));
     [...this.waiting.keys()].forEach((key) => this.#leaveLine(key));
     this.#forgetMaybeJoined();

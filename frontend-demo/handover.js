@@ -44,7 +44,7 @@ const ANSWERS_CHANNEL = 'editlock-demo.takeover-answers';
  * @typedef {object} HandoverState
  * @property {Asked | null} asked our take-over request for the open page, while it stands
  * @property {{key: string, position: number} | null} queue our place in the open page's line
- * @property {{resource: import('./editlock-client.js').Resource, byUserName: string, message: string, deadline: string} | null} request
+ * @property {{resource: import('./editlock-client.js').Resource, byUserId: string, byUserName: string, message: string, deadline: string} | null} request
  *   someone asks us for a page we hold
  */
 
@@ -572,7 +572,9 @@ export function installHandover(app) {
           // As when leaving the page: the deletes waiting for their Undo go out while our lock still fences them.
           await Promise.allSettled(app.sendPendingDeletes?.() ?? []);
         }
-        await client.answerTakeover(request.resource, accept).catch((failure) => toast(answerFailureText(failure), 'error'));
+        // Named: the dialog's asker, not whoever asked last (one who left may have been followed by another).
+        await client.answerTakeover(request.resource, accept, request.byUserId)
+          .catch((failure) => toast(answerFailureText(failure), 'error'));
       }
     },
     /**
@@ -643,7 +645,7 @@ export function installHandover(app) {
 export function answerFailureText(failure) {
   switch (failure && failure.code) {
     case 'NOT_FOUND':
-      return 'The request had already ended: its countdown was over, or the page passed on meanwhile.';
+      return 'The request had already ended: its countdown was over, the person who asked left, or the page passed on meanwhile.';
     case 'TIMEOUT':
     case 'DISCONNECTED':
     case 'CLOSED':

@@ -448,7 +448,8 @@ describe('the demo\u2019s take-over and waiting part', () => {
       const app = handoverOn(client);
       await askedForFilters(app, client, socket);
       const answered = app.handover.answer(true);
-      await socket.answer('answer-takeover', () => ['takeover-answered', { resource: FILTERS, accept: true }]);
+      const sent = await socket.answer('answer-takeover', () => ['takeover-answered', { resource: FILTERS, accept: true }]);
+      assert.equal(sent.data.byUserId, '8', "the answer names the dialog's asker: it answers no one else");
       await answered;
       assert.equal(lostReasonText('taken-over', app.handover.takenOver('item:5:filters')), 'You handed this page over to Omar.');
       client.close();

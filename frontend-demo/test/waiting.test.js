@@ -213,11 +213,57 @@ describe('take-over and waiting', () => {
     assert.equal(asked[0].byUserName, 'Omar');
     const answered = client.answerTakeover(FILTERS, false);
     const sent = await socket.answer('answer-takeover', (frame) => ['takeover-answered', frame.data]);
-    assert.deepEqual(sent.data, { resource: FILTERS, accept: false });
+    assert.deepEqual(sent.data, { resource: FILTERS, accept: false, byUserId: '8' });
     assert.equal((await answered).accept, false);
     const late = client.answerTakeover(FILTERS, true);
-    await socket.answer('answer-takeover', () => ['error', { code: 'NOT_FOUND', message: 'none' }]);
+    const lateSent = await socket.answer('answer-takeover', () => ['error', { code: 'NOT_FOUND', message: 'none' }]);
+    assert.deepEqual(lateSent.data, { resource: FILTERS, accept: true }, 'the request answered is over: nobody to name');
     await assert.rejects(late, { code: 'NOT_FOUND' });
+    client.close();
+  });
+
+  it('answerTakeover names the asker of the last takeover-requested, so a yes for one asker never answers the next', async () => {
+    const { client, socket } = await connected();
+    const deadline = new Date(Date.now() + 30_000).toISOString();
+    socket.push('takeover-requested', { resource: FILTERS, byUserId: 'A', byUserName: 'Ann', message: '', deadline });
+    const forA = client.answerTakeover(FILTERS, true);
+    const sentForA = await socket.answer('answer-takeover', () => ['error', { code: 'UNAVAILABLE', message: 'down' }]);
+    assert.deepEqual(sentForA.data, { resource: FILTERS, accept: true, byUserId: 'A' });
+    await assert.rejects(forA, { code: 'UNAVAILABLE' });
+    const again = client.answerTakeover(FILTERS, true); // A's request may still stand: the same asker again
+    const sentAgain = await socket.answer('answer-takeover', () => ['error', { code: 'NOT_FOUND', message: 'none' }]);
+    assert.deepEqual(sentAgain.data, { resource: FILTERS, accept: true, byUserId: 'A' });
+    await assert.rejects(again, { code: 'NOT_FOUND' });
+    // A left (the server tells nobody), and B asked: the client's answers name B from now on.
+    socket.push('takeover-requested', { resource: { ...FILTERS, configuratorId: 12 }, byUserId: 'B', byUserName: 'Ben', message: '', deadline });
+    const forB = client.answerTakeover(FILTERS, true);
+    const sentForB = await socket.answer('answer-takeover', () => ['takeover-answered', { resource: FILTERS, accept: true }]);
+    assert.deepEqual(sentForB.data, { resource: FILTERS, accept: true, byUserId: 'B' });
+    await forB;
+    // An app may name the asker itself (the one its dialog shows), or nobody (null).
+    socket.push('takeover-requested', { resource: FILTERS, byUserId: 'C', byUserName: 'Cem', message: '', deadline });
+    const named = client.answerTakeover(FILTERS, false, 'A');
+    const sentNamed = await socket.answer('answer-takeover', () => ['error', { code: 'NOT_FOUND', message: 'none' }]);
+    assert.deepEqual(sentNamed.data, { resource: FILTERS, accept: false, byUserId: 'A' });
+    await assert.rejects(named, { code: 'NOT_FOUND' });
+    const unnamed = client.answerTakeover(FILTERS, false, null);
+    const sentUnnamed = await socket.answer('answer-takeover', (frame) => ['takeover-answered', frame.data]);
+    assert.deepEqual(sentUnnamed.data, { resource: FILTERS, accept: false });
+    await unnamed;
+    client.close();
+  });
+
+  it('forgets the asker once the lock is lost', async () => {
+    const { client, socket } = await connected();
+    const locking = client.lock(FILTERS);
+    await socket.answer('lock-item-subresource', () => ['lock-acquired', { lock: lockOf(3), released: [] }]);
+    await locking;
+    socket.push('takeover-requested', { resource: FILTERS, byUserId: 'A', byUserName: 'Ann', message: '', deadline: 'soon' });
+    socket.push('lock-lost', { resource: FILTERS, reason: 'idle' });
+    const answered = client.answerTakeover(FILTERS, true);
+    const sent = await socket.answer('answer-takeover', () => ['error', { code: 'NOT_FOUND', message: 'none' }]);
+    assert.deepEqual(sent.data, { resource: FILTERS, accept: true });
+    await assert.rejects(answered, { code: 'NOT_FOUND' });
     client.close();
   });
 

@@ -9,17 +9,25 @@
 -- ARGV[1] field         ARGV[2] configuratorId  ARGV[3] userId (the holder answering)
 -- ARGV[4] accept        '1' | '0'
 -- ARGV[5] lockChannel   ARGV[6] leaseMs   ARGV[7] waitChannel
+-- ARGV[8] askerUserId   the asker the holder answers ('' = any): another user's request is no request
+--                       to this answer; after ARGV[6..7], which waiting_context reads
 -- Reply (JSON): {s='ANSWERED', handed, late, released=[...]} | {s='NOT_FOUND', late, released=[...]}
 --              (NOT_FOUND also for a refusal after the deadline); late: a yes came after the deadline
 --              and the run handed the lock over, as a sweep would have (it counts as no answer)
 local locks_key = KEYS[1]
 local field, configurator_id, user_id, accept, channel = ARGV[1], ARGV[2], ARGV[3], ARGV[4] == '1', ARGV[5]
+local asker_id = ARGV[8]
 local now = now_ms()
 local released = {}
 local live, book = load_live(locks_key, now, released)
 local ctx = waiting_context(KEYS, 2, ARGV, 6, configurator_id, book)
 local pending = redis.call('HGET', ctx.takeovers, field)
 local takeover = pending and cjson.decode(pending) or nil
+if takeover ~= nil and asker_id ~= '' and takeover.u ~= asker_id then
+  -- The holder answers a request that has ended (its asker left, §13) while another user's now stands:
+  -- a yes meant for one asker must never hand the page to another. Nothing changes; the request stands.
+  takeover = nil
+end
 local answered, handed, late = false, false, false
 -- Only a holder who still holds the lock may answer. One whose lease ran out (found expired just now,
 -- before the reaper saw it) has nothing left to refuse: the freed lock goes to the asker below, as

@@ -28,8 +28,11 @@ public sealed interface ClientRequest {
     /** {@code request-takeover} (docs/protocol.md §13); {@code message} null when none was given. */
     record RequestTakeover(String ref, Resource resource, String message) implements ClientRequest {}
 
-    /** {@code answer-takeover} (docs/protocol.md §13). */
-    record AnswerTakeover(String ref, Resource resource, boolean accept) implements ClientRequest {}
+    /**
+     * {@code answer-takeover} (docs/protocol.md §13); {@code byUserId} the asker answered, null when the client
+     * named none (then the answer is to whichever request stands).
+     */
+    record AnswerTakeover(String ref, Resource resource, boolean accept, String byUserId) implements ClientRequest {}
 
     /** A fresh token for the open socket (docs/protocol.md §3); never logged, never echoed. */
     record Reauth(String ref, String accessToken) implements ClientRequest {

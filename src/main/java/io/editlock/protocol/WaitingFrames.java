@@ -22,7 +22,8 @@ final class WaitingFrames {
                 case ClientEvents.WAIT_FOR -> new ClientRequest.WaitFor(ref, resource);
                 case ClientEvents.STOP_WAITING -> new ClientRequest.StopWaiting(ref, resource);
                 case ClientEvents.REQUEST_TAKEOVER -> new ClientRequest.RequestTakeover(ref, resource, message(data));
-                case ClientEvents.ANSWER_TAKEOVER -> new ClientRequest.AnswerTakeover(ref, resource, accept(data));
+                case ClientEvents.ANSWER_TAKEOVER ->
+                    new ClientRequest.AnswerTakeover(ref, resource, accept(data), byUserId(data));
                 default -> throw new IllegalArgumentException("unknown event '" + event + "'");
             };
         } catch (IllegalArgumentException e) {
@@ -87,6 +88,23 @@ final class WaitingFrames {
             throw new IllegalArgumentException("accept must be true or false");
         }
         return node.booleanValue();
+    }
+
+    /**
+     * The asker the answer is meant for, as {@code takeover-requested} named them. Judged as the server judges a
+     * token's {@code sub} (docs/protocol.md §3): text that is not blank and is Unicode; any id a token may carry
+     * must be nameable here, so there is no bound of its own below the frame size. Blank or half a surrogate pair
+     * is nobody's id: a mistake, not an answer to no one.
+     */
+    private static String byUserId(JsonNode data) {
+        JsonNode node = present(data.get("byUserId"));
+        if (node == null) {
+            return null;
+        }
+        if (!node.isTextual() || UnicodeText.blank(node.textValue()) || !UnicodeText.wellFormed(node.textValue())) {
+            throw new IllegalArgumentException("byUserId must be a user id: a non-blank string of Unicode text");
+        }
+        return node.textValue();
     }
 
     private static long id(JsonNode data, String field) {

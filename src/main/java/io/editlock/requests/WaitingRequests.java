@@ -94,7 +94,7 @@ public class WaitingRequests {
         }
         if (request instanceof ClientRequest.AnswerTakeover answer) {
             return takeovers
-                    .answer(answer.resource(), session.identity().userId(), answer.accept())
+                    .answer(answer.resource(), session.identity().userId(), answer.accept(), answer.byUserId())
                     .map(answered -> {
                         if (answered.isEmpty()) {
                             return SocketError.frame(new SocketError.NoTakeoverToAnswer(), answer.ref());

@@ -130,15 +130,24 @@ public class Takeovers {
                 .transform(LockStoreUnavailableException::of);
     }
 
-    /** @return the resource with its configurator when a request was pending for this holder, else empty */
+    /** An answer to whichever request stands (one that names no asker). */
     public Uni<Optional<Resource>> answer(Resource requested, String holderUserId, boolean accept) {
+        return answer(requested, holderUserId, accept, null);
+    }
+
+    /**
+     * @param askerUserId the asker the holder answers, null for whichever request stands: another user's request
+     *     is then no request to this answer (a yes meant for one asker never hands the page to another, §13)
+     * @return the resource with its configurator when a request was pending for this holder, else empty
+     */
+    public Uni<Optional<Resource>> answer(Resource requested, String holderUserId, boolean accept, String askerUserId) {
         return lines.resolve(requested)
                 .flatMap(resolved -> {
                     if (resolved.isEmpty()) {
                         return Uni.createFrom().item(resolved);
                     }
                     Resource resource = resolved.get();
-                    return scripts.answerTakeover(resource, holderUserId, accept)
+                    return scripts.answerTakeover(resource, holderUserId, accept, askerUserId)
                             .map(reply -> {
                                 lockAudit.released(reply.released());
                                 if (reply.late()) {

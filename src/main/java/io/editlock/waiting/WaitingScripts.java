@@ -192,6 +192,11 @@ public class WaitingScripts {
     }
 
     public Uni<AnswerReply> answerTakeover(Resource resource, String holderUserId, boolean accept) {
+        return answerTakeover(resource, holderUserId, accept, null);
+    }
+
+    /** @param askerUserId null for any asker; blank is nobody's id (tokens with a blank sub are refused), so '' says none */
+    public Uni<AnswerReply> answerTakeover(Resource resource, String holderUserId, boolean accept, String askerUserId) {
         long c = resource.configuratorId();
         List<String> k = keys.withWaiting(List.of(keys.locks(c)), c); // locks, …
         return run(
@@ -204,7 +209,8 @@ public class WaitingScripts {
                         accept ? "1" : "0",
                         keys.lockEventsChannel(),
                         ms(lease),
-                        keys.lockEventsChannel()),
+                        keys.lockEventsChannel(),
+                        askerUserId == null ? "" : askerUserId), // after the two waiting_context reads
                 WaitingReplies::answerTakeover);
     }
 

@@ -78,6 +78,27 @@ class FrameDecoderTest {
                         "{'event':'request-takeover','data':{'resource':{'type':'configurator','configuratorId':12},"
                                 + "'message':'" + "😀".repeat(200) + "'},'ref':'t'}",
                         new ClientRequest.RequestTakeover("t", Resource.configurator(12), "😀".repeat(200))),
+                row(
+                        "answer-takeover naming no asker",
+                        "{'event':'answer-takeover','data':{'resource':{'type':'configurator','configuratorId':12},"
+                                + "'accept':true},'ref':'a'}",
+                        new ClientRequest.AnswerTakeover("a", Resource.configurator(12), true, null)),
+                row(
+                        "answer-takeover with byUserId null names no asker",
+                        "{'event':'answer-takeover','data':{'resource':{'type':'configurator','configuratorId':12},"
+                                + "'accept':false,'byUserId':null},'ref':'a'}",
+                        new ClientRequest.AnswerTakeover("a", Resource.configurator(12), false, null)),
+                row(
+                        "answer-takeover naming its asker",
+                        "{'event':'answer-takeover','data':{'resource':{'type':'configurator','configuratorId':12},"
+                                + "'accept':true,'byUserId':'7'},'ref':'a'}",
+                        new ClientRequest.AnswerTakeover("a", Resource.configurator(12), true, "7")),
+                // Any id a token's sub may be can be named: no bound of its own (the frame limit bounds it).
+                row(
+                        "answer-takeover naming an asker of 4,000 emoji",
+                        "{'event':'answer-takeover','data':{'resource':{'type':'configurator','configuratorId':12},"
+                                + "'accept':true,'byUserId':'" + "😀".repeat(4_000) + "'},'ref':'a'}",
+                        new ClientRequest.AnswerTakeover("a", Resource.configurator(12), true, "😀".repeat(4_000))),
                 row("touch without data", "{'event':'touch','ref':'t'}", new ClientRequest.Touch("t")),
                 row(
                         "a ref of a whole surrogate pair, escaped",
@@ -225,6 +246,14 @@ class FrameDecoderTest {
                         "{'event':'request-takeover','data':{'resource':{'type':'configurator','configuratorId':12},"
                                 + "'message':'a\\ud800'},'ref':'t'}",
                         invalid("t", "message must be a Unicode string of at most 200 characters")),
+                badByUserId("a number", "7"),
+                badByUserId("an object", "{'id':'7'}"),
+                badByUserId("an array", "['7']"),
+                badByUserId("a boolean", "true"),
+                badByUserId("an empty string", "''"),
+                badByUserId("blank", "' \\u00a0'"),
+                badByUserId("half a surrogate pair", "'a\\ud800'"),
+                badByUserId("the other half of a pair", "'\\udc00b'"),
                 // The ref was valid: it is given back.
                 row("missing event", "{'data':{'configuratorId':1},'ref':'r'}", invalid("r", BAD_EVENT)),
                 row("event null", "{'event':null,'ref':'r'}", invalid("r", BAD_EVENT)),
@@ -351,6 +380,15 @@ class FrameDecoderTest {
 
     private static Arguments row(String name, String frame, ClientRequest expected) {
         return Arguments.of(name, json(frame), expected);
+    }
+
+    /** docs/protocol.md §13: a byUserId that is no user id is a bad frame, never read as naming no asker. */
+    private static Arguments badByUserId(String name, String value) {
+        return row(
+                "answer-takeover with byUserId " + name,
+                "{'event':'answer-takeover','data':{'resource':{'type':'configurator','configuratorId':12},"
+                        + "'accept':true,'byUserId':" + value + "},'ref':'a'}",
+                invalid("a", "byUserId must be a user id: a non-blank string of Unicode text"));
     }
 
     private static ClientRequest.Invalid invalid(String ref, String message) {
