@@ -112,6 +112,9 @@ start_node() {
     -Deditlock.limits.frames-per-second=1000000 \
     -Deditlock.limits.rest.writes-per-second=1000000 \
     -Deditlock.limits.rest.items-per-configurator=1000000 \
+    -Deditlock.limits.locks-per-user-per-configurator=1000000 \
+    -Deditlock.socketio.max-unconnected-sessions=1000000 \
+    -Deditlock.socketio.max-unconnected-sessions-per-address=1000000 \
     -Dmp.jwt.verify.publickey.location="$WORK/jwt-public.pem" \
     -Dsmallrye.jwt.sign.key.location="$WORK/jwt-private.pem" \
     -jar "$SERVER_JAR" >"$WORK/server-$name.log" 2>&1 &

@@ -233,6 +233,27 @@ public interface EditlockConfig {
         @DurationMax(days = EditlockConfig.LONGEST_DAYS)
         @DurationMin(millis = 1)
         Duration upgradeTimeout();
+
+        /**
+         * Engine.IO sessions this node keeps with no Socket.IO socket connected on them; a handshake beyond
+         * them is refused with 429 and opens nothing. The handshake takes no token, so without a bound anyone
+         * could fill the node's memory with sessions. A client sends its CONNECT right after the handshake:
+         * this counts only sessions within a round trip (and a token check) of their start, plus abandoned
+         * ones until their connect timeout. 1,000 is 10,000 handshakes a second at a round trip of 100 ms,
+         * far more than a node is ever asked for, and a few MB of memory at most.
+         */
+        @WithDefault("1000")
+        @Positive
+        int maxUnconnectedSessions();
+
+        /**
+         * The same, for one client address (the peer's, or the one a trusted proxy forwards): one host
+         * cannot take the whole node's share. An office behind one NAT that reconnects at once is far
+         * below 50 in any round trip; a client refused tries again after its backoff.
+         */
+        @WithDefault("50")
+        @Positive
+        int maxUnconnectedSessionsPerAddress();
     }
 
     interface Session {

@@ -13,6 +13,7 @@ import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 
 /**
  * {@code /socket.io/}: the HTTP side of Engine.IO v4 (docs/protocol.md §12). A request without a
@@ -30,6 +31,7 @@ public class EngineIoRoute {
     private final LockingNamespace namespace;
     private final OriginPolicy origins;
     private final SessionLifecycle lifecycle;
+    private final HandshakeGate gate;
     private final boolean enabled;
 
     public EngineIoRoute(
@@ -37,11 +39,13 @@ public class EngineIoRoute {
             LockingNamespace namespace,
             OriginPolicy origins,
             SessionLifecycle lifecycle,
+            HandshakeGate gate,
             EditlockConfig config) {
         this.sessions = sessions;
         this.namespace = namespace;
         this.origins = origins;
         this.lifecycle = lifecycle;
+        this.gate = gate;
         this.enabled = config.socketio().enabled();
     }
 
@@ -116,8 +120,12 @@ public class EngineIoRoute {
             refuseWhileStopping(request);
             return;
         }
-        EngineSession session = sessions.create(Handshake.of(request));
-        session.listener(namespace.client(session));
+        Optional<HandshakeGate.Admitted> admitted = gate.admit(request);
+        if (admitted.isEmpty()) {
+            return;
+        }
+        EngineSession session = sessions.create(admitted.get().handshake());
+        session.listener(namespace.client(session, admitted.get().place()));
         if (upgrade) {
             request.toWebSocket()
                     .onSuccess(session::openWebSocket)

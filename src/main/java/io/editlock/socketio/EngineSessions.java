@@ -43,6 +43,11 @@ class EngineSessions {
         return session;
     }
 
+    /** Sessions this node holds now, connected or not. */
+    int count() {
+        return bySid.size();
+    }
+
     Optional<EngineSession> find(String sid) {
         return Optional.ofNullable(bySid.get(sid));
     }

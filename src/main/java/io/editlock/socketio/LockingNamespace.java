@@ -49,8 +49,9 @@ public class LockingNamespace {
         this.json = json;
     }
 
-    EngineSession.Listener client(EngineSession engine) {
-        return new SocketIoClient(engine, this);
+    /** @param place the session's place among those nobody connected on, given back when a socket connects */
+    EngineSession.Listener client(EngineSession engine, UnconnectedSessions.Place place) {
+        return new SocketIoClient(engine, this, place);
     }
 
     /**

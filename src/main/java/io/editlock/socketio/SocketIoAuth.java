@@ -2,27 +2,24 @@ package io.editlock.socketio;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.auth.AccessTokens;
-import io.editlock.auth.OriginPolicy;
 import io.editlock.limits.SocketQuota;
 import io.editlock.protocol.ErrorCode;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
  * Who connects to {@code /locking} over Socket.IO (docs/protocol.md §12, §3): first the Origin of the
- * request that opened the session, then the token — from the {@code auth} payload {@code {token}},
- * else from that request's {@code Authorization: Bearer} header or {@code ?access_token=} — then the
- * user's number of sockets on this node.
+ * request that opened the session (decided at the handshake, see {@link Handshake}), then the token —
+ * from the {@code auth} payload {@code {token}}, else from that request's {@code Authorization: Bearer}
+ * header or {@code ?access_token=} — then the user's number of sockets on this node.
  */
 @ApplicationScoped
 class SocketIoAuth {
 
     private final AccessTokens tokens;
-    private final OriginPolicy origins;
     private final SocketQuota quota;
 
-    SocketIoAuth(AccessTokens tokens, OriginPolicy origins, SocketQuota quota) {
+    SocketIoAuth(AccessTokens tokens, SocketQuota quota) {
         this.tokens = tokens;
-        this.origins = origins;
         this.quota = quota;
     }
 
@@ -42,7 +39,7 @@ class SocketIoAuth {
 
     /** In the order of the WebSocket upgrade's checks (docs/protocol.md §3): Origin, token, sockets of the user. */
     AccessTokens.Verified identify(Handshake handshake, JsonNode auth) throws Refused {
-        if (!origins.permits(handshake.origin(), handshake.host(), handshake.scheme())) {
+        if (!handshake.originPermitted()) {
             throw new Refused(ErrorCode.FORBIDDEN);
         }
         String token = tokenOf(handshake, auth);

@@ -25,15 +25,17 @@ final class SocketIoClient implements EngineSession.Listener {
 
     private final EngineSession engine;
     private final LockingNamespace namespace;
+    private final UnconnectedSessions.Place place;
     /**
      * One of the markers above, or the open {@link NamespaceSocket}. Packets of one session may come
      * on several event loops at once (two POSTs), and the engine's close on yet another.
      */
     private volatile Object state = NONE;
 
-    SocketIoClient(EngineSession engine, LockingNamespace namespace) {
+    SocketIoClient(EngineSession engine, LockingNamespace namespace, UnconnectedSessions.Place place) {
         this.engine = engine;
         this.namespace = namespace;
+        this.place = place;
     }
 
     @Override
@@ -61,6 +63,7 @@ final class SocketIoClient implements EngineSession.Listener {
             case SocketIoPacket.DISCONNECT -> {
                 if (current != null && STATE.compareAndSet(this, current, NONE)) {
                     current.end(CloseReason.NORMAL);
+                    place.disconnected();
                     engine.closeUnlessConnectedSoon();
                 }
             }
@@ -93,7 +96,11 @@ final class SocketIoClient implements EngineSession.Listener {
         if (opened == null) {
             // The session's connect timeout still runs: a refused CONNECT does not put it off.
             STATE.compareAndSet(this, CONNECTING, NONE);
-        } else if (STATE.compareAndSet(this, CONNECTING, opened)) {
+            return;
+        }
+        // Before the socket can be seen: a DISCONNECT that finds it counts the session again after this.
+        place.connected();
+        if (STATE.compareAndSet(this, CONNECTING, opened)) {
             namespace.greet(engine, opened);
         } else {
             opened.end(CloseReason.ABNORMAL);
@@ -123,6 +130,7 @@ final class SocketIoClient implements EngineSession.Listener {
 
     @Override
     public void onClose(String reason, boolean pageGone) {
+        place.ended();
         if (STATE.getAndSet(this, CLOSED) instanceof NamespaceSocket current) {
             current.end(pageGone ? PAGE_GONE : CloseReason.ABNORMAL);
         }

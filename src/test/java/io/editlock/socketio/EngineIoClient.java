@@ -63,24 +63,34 @@ final class EngineIoClient {
     /** Handshake and connect to /locking as {@code user}, for a second socket of one user. */
     static EngineIoClient connected(DemoLogin.TestUser user) {
         EngineIoClient client = handshake();
-        client.post("40/locking,{\"token\":\"" + user.token() + "\"}");
+        client.connect(user);
+        return client;
+    }
+
+    /** Connects this session to /locking as {@code user}; the connect reply and welcome are read. */
+    void connect(DemoLogin.TestUser user) {
+        post("40/locking,{\"token\":\"" + user.token() + "\"}");
         List<String> packets =
-                client.pollUntil(received -> received.stream().anyMatch(p -> p.startsWith("42/locking,[\"welcome\"")));
+                pollUntil(received -> received.stream().anyMatch(p -> p.startsWith("42/locking,[\"welcome\"")));
         String connect = packets.stream()
                 .filter(packet -> !packet.equals("2"))
                 .findFirst()
                 .filter(packet -> packet.startsWith("40/locking,{\"sid\":"))
                 .orElseThrow(() -> new AssertionError("not connected: " + packets));
-        Matcher socketId = SID.matcher(connect);
-        socketId.find();
-        client.socketId = socketId.group(1);
+        Matcher id = SID.matcher(connect);
+        id.find();
+        socketId = id.group(1);
         packets.stream()
                 .filter(packet -> packet.startsWith("42/locking,[\"welcome\""))
                 .map(RESUME_TOKEN::matcher)
                 .filter(Matcher::find)
                 .findFirst()
-                .ifPresent(resumeToken -> client.resumeToken = resumeToken.group(1));
-        return client;
+                .ifPresent(resumeToken -> this.resumeToken = resumeToken.group(1));
+    }
+
+    /** The client's close packet: the session ends at once (its socket, if any, as a drop). */
+    void close() {
+        postRaw("1");
     }
 
     Response postRaw(String payload) {
