@@ -867,7 +867,9 @@ export declare class EditlockClient extends EditlockClient_base {
     /** @param {number} itemId @param {Page} page @returns {Promise<Lock>} */
     lockItemPage(itemId: number, page: Page): Promise<Lock>;
     /**
-     * Locks whatever `resource` names (convenience for apps that keep resources).
+     * Locks whatever `resource` names (convenience for apps that keep resources). Like every lock request it
+     * rejects with `LOCKED` (with `blocking`), `NOT_FOUND`, `RATE_LIMITED`, `LIMIT_EXCEEDED` (the user holds as
+     * many locks in this configurator as one user may, docs/protocol.md §4) or `UNAVAILABLE`.
      * @param {Resource} resource
      * @returns {Promise<Lock>}
      */
@@ -941,7 +943,8 @@ export declare class EditlockClient extends EditlockClient_base {
      * Waits in line for `resource`. Resolves with `{lock}` when it was free (granted at once), else with
      * `{resource, position}` (1 = next). Moving up arrives as `queue-updated`; being served as a
      * `lock-acquired` event whose `detail.queued` is true (the lock is then in `client.locks`).
-     * Rejects with `LIMIT_EXCEEDED` (too many lines) or `NOT_FOUND`.
+     * Rejects with `LIMIT_EXCEEDED` (too many lines, or, for a page found free, too many locks in this
+     * configurator) or `NOT_FOUND`.
      * @param {Resource} resource
      * @returns {Promise<{lock: Lock} | {resource: Resource, position: number}>}
      */

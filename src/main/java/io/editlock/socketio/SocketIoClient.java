@@ -61,9 +61,8 @@ final class SocketIoClient implements EngineSession.Listener {
         switch (packet.type()) {
             case SocketIoPacket.CONNECT -> connect(packet.payload());
             case SocketIoPacket.DISCONNECT -> {
-                if (current != null && STATE.compareAndSet(this, current, NONE)) {
+                if (current != null && disconnected(current)) {
                     current.end(CloseReason.NORMAL);
-                    place.disconnected();
                     engine.closeUnlessConnectedSoon();
                 }
             }
@@ -104,6 +103,21 @@ final class SocketIoClient implements EngineSession.Listener {
             namespace.greet(engine, opened);
         } else {
             opened.end(CloseReason.ABNORMAL);
+        }
+    }
+
+    /**
+     * The session counts as unconnected again in the same step as its socket goes: a CONNECT on another
+     * thread that finds no socket then gives the place back after this, never before it (which would leave a
+     * connected session counted for its whole life).
+     */
+    private boolean disconnected(NamespaceSocket current) {
+        synchronized (place) {
+            if (!STATE.compareAndSet(this, current, NONE)) {
+                return false;
+            }
+            place.disconnected();
+            return true;
         }
     }
 
