@@ -5,6 +5,7 @@ import static org.hamcrest.Matchers.notNullValue;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.editlock.support.RedisIndependent;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -19,6 +20,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * own description.
  */
 @QuarkusTest
+@RedisIndependent
 @TestProfile(DemoLoginOffTest.Off.class)
 class DemoLoginOffTest {
 

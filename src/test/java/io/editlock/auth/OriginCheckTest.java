@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.editlock.support.DemoLogin;
 import io.editlock.support.RawWsClient;
+import io.editlock.support.RedisIndependent;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -20,6 +21,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * only https; any other scheme is refused; allow-list entries compare by scheme, host and port.
  */
 @QuarkusTest
+@RedisIndependent
 @TestProfile(OriginCheckTest.AllowListBehindProxy.class)
 class OriginCheckTest {
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.editlock.support.DemoLogin;
+import io.editlock.support.RedisIndependent;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.Test;
  * path) must not use those up, or anyone could keep the routes not called yet out of the metrics.
  */
 @QuarkusTest
+@RedisIndependent
 @TestProfile(UnroutedUriTagsTest.FreshMeters.class)
 class UnroutedUriTagsTest {
 

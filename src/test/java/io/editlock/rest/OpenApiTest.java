@@ -11,6 +11,7 @@ import io.editlock.auth.DemoLoginResource;
 import io.editlock.catalog.Entity;
 import io.editlock.catalog.EntryField;
 import io.editlock.support.DemoLogin;
+import io.editlock.support.RedisIndependentSecondPass;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import java.util.ArrayList;
@@ -33,6 +34,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * with the fields each requires and their limits.
  */
 @QuarkusTest
+@RedisIndependentSecondPass
 class OpenApiTest {
 
     private static final List<String> GUARDED = List.of(

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.editlock.session.NodeIdentity;
+import io.editlock.support.RedisIndependent;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.Test;
  * exception, key or channel, nor the node's id: those go to the node's log, once, not on every probe.
  */
 @QuarkusTest
+@RedisIndependent
 @TestProfile(StoreUnavailableTest.ClosedRedis.class)
 class StoreUnavailableReadinessTest {
 

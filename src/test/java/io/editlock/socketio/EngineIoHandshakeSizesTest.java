@@ -3,6 +3,7 @@ package io.editlock.socketio;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.editlock.support.RedisIndependent;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
@@ -16,6 +17,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * rather than kept: an Origin over 2 KB, a token over 8 KB.
  */
 @QuarkusTest
+@RedisIndependent
 class EngineIoHandshakeSizesTest {
 
     @Inject

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import io.editlock.catalog.ConfiguratorStore;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.Fixtures;
+import io.editlock.support.RedisIndependentSecondPass;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * disconnects. Clients claim their address through {@code X-Forwarded-For}, which this node trusts.
  */
 @QuarkusTest
+@RedisIndependentSecondPass
 @TestProfile(EngineIoUnconnectedSessionsTest.SmallCaps.class)
 class EngineIoUnconnectedSessionsTest {
 

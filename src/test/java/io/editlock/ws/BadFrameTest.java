@@ -11,6 +11,7 @@ import io.editlock.redis.LockKeys;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.Fixtures;
 import io.editlock.support.RawWsClient;
+import io.editlock.support.RedisIndependentSecondPass;
 import io.editlock.support.WsClient;
 import io.quarkus.redis.datasource.RedisDataSource;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -40,6 +41,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * that a server that acted on the frame anyway would change their locks.
  */
 @QuarkusTest
+@RedisIndependentSecondPass
 class BadFrameTest {
 
     private static final String REF = "bad-1";
