@@ -3,6 +3,7 @@ package io.editlock.auth;
 import io.micrometer.core.instrument.Tags;
 import io.quarkus.micrometer.runtime.HttpServerMetricsTagsContributor;
 import jakarta.inject.Singleton;
+import java.util.regex.Pattern;
 
 /**
  * Gives every response that no route's template describes a fixed {@code uri} tag on
@@ -30,6 +31,8 @@ public class UnroutedRequestTags implements HttpServerMetricsTagsContributor {
     private static final String VERTX_ROUTE = "VertxRoute";
     /** The route Quarkus REST and the catch-all handlers are mounted on: it names no path. */
     private static final String ANY_PATH = "/";
+    /** The slashes at either end of a path, which Quarkus folds before it matches. */
+    private static final Pattern END_SLASHES = Pattern.compile("^/+|/+$");
 
     @Override
     public Tags contribute(Context context) {
@@ -61,7 +64,7 @@ public class UnroutedRequestTags implements HttpServerMetricsTagsContributor {
         if (path == null || path.indexOf('%') >= 0 || path.indexOf(';') >= 0) {
             return false;
         }
-        String inner = path.replaceAll("^/+|/+$", "");
+        String inner = END_SLASHES.matcher(path).replaceAll("");
         if (inner.isEmpty()) {
             return true;
         }
