@@ -20,7 +20,7 @@ import org.jboss.resteasy.reactive.server.ServerRequestFilter;
  * would be answered 405 naming POST, telling a prober that the route is there.
  *
  * <p>A refusal here comes before any route matched, so it has no template for the request metrics:
- * {@link UnroutedRequestTags} counts it under a fixed {@code uri}, not the path the caller made up.
+ * {@link BoundedRequestTags} counts it under a fixed {@code uri}, not the path the caller made up.
  */
 public class TokenFirst {
 

@@ -3,12 +3,20 @@ package io.editlock.auth;
 import io.micrometer.core.instrument.Tags;
 import io.quarkus.micrometer.runtime.HttpServerMetricsTagsContributor;
 import jakarta.inject.Singleton;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Gives every response that no route's template describes a fixed {@code uri} tag on
- * {@code http_server_requests_seconds}: {@code NOT_FOUND}, {@code REDIRECTION} or {@code UNKNOWN}, as
- * Micrometer names them. Without it, a refusal made before any route matched ({@link TokenFirst}'s 401,
+ * Keeps the tags of {@code http_server_requests_seconds} to a bounded set of values, whatever callers
+ * send: series that anyone may add, without a token, would grow a node's heap and every scrape for as
+ * long as it runs.
+ *
+ * <p>The {@code method} tag: a method outside HTTP's standard ones is counted as {@code OTHER}. Vert.x
+ * accepts any token as a method, and Micrometer bounds only the {@code uri} tag's values; each new method
+ * made three new series for every {@code uri} and status it reached.
+ *
+ * <p>The {@code uri} tag: every response that no route's template describes gets a fixed one,
+ * {@code NOT_FOUND}, {@code REDIRECTION} or {@code UNKNOWN}, as Micrometer names them. Without it, a refusal made before any route matched ({@link TokenFirst}'s 401,
  * a path that is not valid percent-encoding, an oversized body, a method the path does not take) is tagged
  * with the path as the caller sent it, and after {@code quarkus.micrometer.binder.http-server.max-uri-tags}
  * distinct paths Micrometer records nothing with a new {@code uri}: anyone without a token could stop the
@@ -23,7 +31,7 @@ import java.util.regex.Pattern;
  * one file.
  */
 @Singleton
-public class UnroutedRequestTags implements HttpServerMetricsTagsContributor {
+public class BoundedRequestTags implements HttpServerMetricsTagsContributor {
 
     /** Where Quarkus REST puts the matched route's template (the micrometer binder reads it there too). */
     private static final String REST_TEMPLATE = "UrlPathTemplate";
@@ -33,9 +41,21 @@ public class UnroutedRequestTags implements HttpServerMetricsTagsContributor {
     private static final String ANY_PATH = "/";
     /** The slashes at either end of a path, which Quarkus folds before it matches. */
     private static final Pattern END_SLASHES = Pattern.compile("^/+|/+$");
+    /** HTTP's methods (RFC 9110, and PATCH): the only values the {@code method} tag keeps as they came. */
+    private static final Set<String> STANDARD_METHODS =
+            Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH");
+    /** The {@code method} tag of every other method. */
+    static final String OTHER_METHOD = "OTHER";
 
     @Override
     public Tags contribute(Context context) {
+        Tags method = STANDARD_METHODS.contains(context.request().method().name())
+                ? Tags.empty()
+                : Tags.of("method", OTHER_METHOD);
+        return method.and(uri(context));
+    }
+
+    private static Tags uri(Context context) {
         if (context.requestContextLocalData(REST_TEMPLATE) != null) {
             return Tags.empty();
         }

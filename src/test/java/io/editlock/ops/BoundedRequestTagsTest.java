@@ -28,18 +28,25 @@ import org.junit.jupiter.api.Test;
  * docs/operations.md (metrics): {@code http_server_requests_seconds} tags each request with its route's
  * template, and Micrometer records no new {@code uri} after 100 of them. Requests that no route answered
  * (refused without a token, not valid percent-encoding, too large, not found, in any spelling of their
- * path) must not use those up, or anyone could keep the routes not called yet out of the metrics.
+ * path) must not use those up, or anyone could keep the routes not called yet out of the metrics. Nor may
+ * made-up methods add series: the {@code method} tag has no such bound of its own.
  */
 @QuarkusTest
 @RedisIndependent
-@TestProfile(UnroutedUriTagsTest.FreshMeters.class)
-class UnroutedUriTagsTest {
+@TestProfile(BoundedRequestTagsTest.FreshMeters.class)
+class BoundedRequestTagsTest {
 
     /** An application of its own, so that its meters have seen no route before this test. */
     public static class FreshMeters implements QuarkusTestProfile {}
 
     private static final Pattern URI_TAG =
             Pattern.compile("^http_server_requests_seconds_count\\{.*uri=\"([^\"]*)\".*$", Pattern.MULTILINE);
+    private static final Pattern METHOD_TAG =
+            Pattern.compile("^http_server_requests_seconds_count\\{.*method=\"([^\"]*)\".*$", Pattern.MULTILINE);
+    private static final Pattern REQUEST_SERIES =
+            Pattern.compile("^http_server_requests_seconds_count\\{.*$", Pattern.MULTILINE);
+    private static final Set<String> HTTP_METHODS =
+            Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH");
 
     /** Routes of the REST API that nothing calls before the junk below. */
     private static final List<String> FRESH_ROUTES =
@@ -101,13 +108,59 @@ class UnroutedUriTagsTest {
         }
     }
 
-    private static Set<String> uriTags(String metrics) {
-        Set<String> uris = new TreeSet<>();
-        Matcher tag = URI_TAG.matcher(metrics);
-        while (tag.find()) {
-            uris.add(tag.group(1));
+    @Test
+    void madeUpMethodsAddNoSeries() throws IOException {
+        String token = DemoLogin.token("methods-" + System.nanoTime(), "Mia");
+        given().get("/q/metrics"); // so that the scrapes below find their own series there already
+        sendMadeUpMethods("FIRST", token);
+        String before = given().get("/q/metrics").asString();
+        assertTrue(
+                tagValues(METHOD_TAG, before).contains("OTHER"),
+                "made-up methods are counted, as such: " + tagValues(METHOD_TAG, before));
+
+        sendMadeUpMethods("THEN", token);
+        String after = given().get("/q/metrics").asString();
+        assertEquals(
+                count(REQUEST_SERIES, before),
+                count(REQUEST_SERIES, after),
+                "as many request series after 40 more made-up methods as before them");
+        for (String method : tagValues(METHOD_TAG, after)) {
+            assertTrue(
+                    HTTP_METHODS.contains(method) || method.equals("OTHER"),
+                    "no method as the caller sent it is a method tag: " + tagValues(METHOD_TAG, after));
         }
-        return uris;
+    }
+
+    /** Forty methods HTTP does not define, each new, to routes, unrouted paths and files, with and without a token. */
+    private void sendMadeUpMethods(String prefix, String token) throws IOException {
+        for (int i = 0; i < 10; i++) {
+            status(prefix + "A" + i + " /api/configurators");
+            status(prefix + "B" + i + " /api/configurators", "Authorization: Bearer " + token);
+            status(prefix + "C" + i + " /index.html");
+            status(prefix + "D" + i + " /api/junk-" + i, "Authorization: Bearer " + token);
+        }
+    }
+
+    private static int count(Pattern pattern, String metrics) {
+        int count = 0;
+        Matcher match = pattern.matcher(metrics);
+        while (match.find()) {
+            count++;
+        }
+        return count;
+    }
+
+    private static Set<String> uriTags(String metrics) {
+        return tagValues(URI_TAG, metrics);
+    }
+
+    private static Set<String> tagValues(Pattern tag, String metrics) {
+        Set<String> values = new TreeSet<>();
+        Matcher match = tag.matcher(metrics);
+        while (match.find()) {
+            values.add(match.group(1));
+        }
+        return values;
     }
 
     /** The status of one request sent as written (no client tidies its path), on a connection of its own. */
