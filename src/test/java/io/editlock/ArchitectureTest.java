@@ -11,6 +11,7 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
+import io.editlock.lock.Guard;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.ext.ExceptionMapper;
@@ -88,6 +89,18 @@ class ArchitectureTest {
     @ArchTest
     static final ArchRule no_exception_mapper_besides_RestErrors =
             noClasses().that().doNotHaveSimpleName("RestErrors").should().implement(ExceptionMapper.class);
+
+    /**
+     * A write with no guard is the catalog's own (a new configurator's record and first item, made
+     * before anyone could lock them): a route that made one would write past every lock. Routes declare
+     * {@code @RequireLock} and take the guard it resolved.
+     */
+    @ArchTest
+    static final ArchRule only_the_catalog_writes_unguarded = noClasses()
+            .that()
+            .resideOutsideOfPackages("io.editlock.catalog..", "io.editlock.lock..")
+            .should()
+            .callMethod(Guard.class, "none", long.class);
 
     /** Internal API of Vert.x and Quarkus changes without notice between versions. */
     @ArchTest

@@ -109,10 +109,6 @@ public final class WireFormat {
         return data;
     }
 
-    /**
-     * {@code lock-failed} data of a lock refused by another user's ({@code LOCKED}): {resource, code,
-     * message, lockedBy, lockedByUserId, blocking}; {@code resource} is what was asked for.
-     */
     /** The data of a refusal that names no holder: {@code {resource, code, message}}. */
     public static ObjectNode refusal(Resource resource, ErrorCode code, String message) {
         ObjectNode data = NODES.objectNode();
@@ -122,6 +118,10 @@ public final class WireFormat {
         return data;
     }
 
+    /**
+     * {@code lock-failed} data of a lock refused by another user's ({@code LOCKED}): {resource, code,
+     * message, lockedBy, lockedByUserId, blocking}; {@code resource} is what was asked for.
+     */
     public static ObjectNode lockedBy(Resource requested, Lock blocking) {
         ObjectNode data = NODES.objectNode();
         data.set("resource", resource(requested));

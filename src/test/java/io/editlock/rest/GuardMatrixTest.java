@@ -23,7 +23,8 @@ import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.BiFunction;
+import java.util.function.Function;
+import java.util.function.ToLongFunction;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -76,76 +77,112 @@ class GuardMatrixTest {
         OTHER_CONFIGURATOR
     }
 
-    /** Every write route; {@code blockedBy} transcribes the guard table of §8 (held by another user). */
+    /**
+     * Every guarded write route, by its method and path template (the id in the path is the tree's
+     * entity that {@code idOf} names); {@code blockedBy} transcribes the guard table of §8 (held by
+     * another user). {@link GuardDeclarationTest} checks that every guarded route of the API has a row.
+     */
     enum Route {
         PATCH_CONFIGURATOR(
+                "PATCH /api/configurators/{id}",
+                Tree::c,
+                t -> Map.of("name", "renamed"),
                 200,
-                "CONFIGURATOR VARIABLES FILTERS DEPENDENCIES ATTRIBUTES CHILD_FILTERS SIBLING_FILTERS",
-                (t, r) -> r.body(Map.of("name", "renamed")).patch("/api/configurators/" + t.c)),
+                "CONFIGURATOR VARIABLES FILTERS DEPENDENCIES ATTRIBUTES CHILD_FILTERS SIBLING_FILTERS"),
         DELETE_CONFIGURATOR(
+                "DELETE /api/configurators/{id}",
+                Tree::c,
+                null,
                 204,
-                "CONFIGURATOR VARIABLES FILTERS DEPENDENCIES ATTRIBUTES CHILD_FILTERS SIBLING_FILTERS",
-                (t, r) -> r.delete("/api/configurators/" + t.c)),
+                "CONFIGURATOR VARIABLES FILTERS DEPENDENCIES ATTRIBUTES CHILD_FILTERS SIBLING_FILTERS"),
         POST_ITEM(
+                "POST /api/configurators/{id}/items",
+                Tree::c,
+                t -> Map.of("name", "new", "parentItemId", t.i),
                 201,
-                "CONFIGURATOR VARIABLES FILTERS DEPENDENCIES ATTRIBUTES CHILD_FILTERS SIBLING_FILTERS",
-                (t, r) -> r.body(Map.of("name", "new", "parentItemId", t.i))
-                        .post("/api/configurators/" + t.c + "/items")),
-        PATCH_ITEM(
-                200, "CONFIGURATOR", (t, r) -> r.body(Map.of("name", "renamed")).patch("/api/items/" + t.i)),
+                "CONFIGURATOR VARIABLES FILTERS DEPENDENCIES ATTRIBUTES CHILD_FILTERS SIBLING_FILTERS"),
+        PATCH_ITEM("PATCH /api/items/{id}", Tree::i, t -> Map.of("name", "renamed"), 200, "CONFIGURATOR"),
         DELETE_ITEM(
+                "DELETE /api/items/{id}",
+                Tree::i,
+                null,
                 204,
-                "CONFIGURATOR FILTERS DEPENDENCIES ATTRIBUTES CHILD_FILTERS",
-                (t, r) -> r.delete("/api/items/" + t.i)),
+                "CONFIGURATOR FILTERS DEPENDENCIES ATTRIBUTES CHILD_FILTERS"),
         POST_FILTER(
+                "POST /api/items/{id}/filters",
+                Tree::i,
+                t -> Map.of("expression", "size > 3"),
                 201,
-                "CONFIGURATOR FILTERS",
-                (t, r) -> r.body(Map.of("expression", "size > 3")).post("/api/items/" + t.i + "/filters")),
+                "CONFIGURATOR FILTERS"),
         PATCH_FILTER(
-                200,
-                "CONFIGURATOR FILTERS",
-                (t, r) -> r.body(Map.of("expression", "size > 4")).patch("/api/filters/" + t.f)),
-        DELETE_FILTER(204, "CONFIGURATOR FILTERS", (t, r) -> r.delete("/api/filters/" + t.f)),
+                "PATCH /api/filters/{id}", Tree::f, t -> Map.of("expression", "size > 4"), 200, "CONFIGURATOR FILTERS"),
+        DELETE_FILTER("DELETE /api/filters/{id}", Tree::f, null, 204, "CONFIGURATOR FILTERS"),
         POST_DEPENDENCY(
+                "POST /api/items/{id}/dependencies",
+                Tree::i,
+                t -> Map.of("targetItemId", t.k, "effect", "show"),
                 201,
-                "CONFIGURATOR DEPENDENCIES",
-                (t, r) -> r.body(Map.of("targetItemId", t.k, "effect", "show"))
-                        .post("/api/items/" + t.i + "/dependencies")),
+                "CONFIGURATOR DEPENDENCIES"),
         PATCH_DEPENDENCY(
+                "PATCH /api/dependencies/{id}",
+                Tree::d,
+                t -> Map.of("effect", "show"),
                 200,
-                "CONFIGURATOR DEPENDENCIES",
-                (t, r) -> r.body(Map.of("effect", "show")).patch("/api/dependencies/" + t.d)),
-        DELETE_DEPENDENCY(204, "CONFIGURATOR DEPENDENCIES", (t, r) -> r.delete("/api/dependencies/" + t.d)),
+                "CONFIGURATOR DEPENDENCIES"),
+        DELETE_DEPENDENCY("DELETE /api/dependencies/{id}", Tree::d, null, 204, "CONFIGURATOR DEPENDENCIES"),
         POST_ATTRIBUTE_VALUE(
+                "POST /api/items/{id}/attribute-values",
+                Tree::i,
+                t -> Map.of("name", "color", "value", "red"),
                 201,
-                "CONFIGURATOR ATTRIBUTES",
-                (t, r) -> r.body(Map.of("name", "color", "value", "red"))
-                        .post("/api/items/" + t.i + "/attribute-values")),
+                "CONFIGURATOR ATTRIBUTES"),
         PATCH_ATTRIBUTE_VALUE(
+                "PATCH /api/attribute-values/{id}",
+                Tree::a,
+                t -> Map.of("value", "13kg"),
                 200,
-                "CONFIGURATOR ATTRIBUTES",
-                (t, r) -> r.body(Map.of("value", "13kg")).patch("/api/attribute-values/" + t.a)),
-        DELETE_ATTRIBUTE_VALUE(204, "CONFIGURATOR ATTRIBUTES", (t, r) -> r.delete("/api/attribute-values/" + t.a)),
+                "CONFIGURATOR ATTRIBUTES"),
+        DELETE_ATTRIBUTE_VALUE("DELETE /api/attribute-values/{id}", Tree::a, null, 204, "CONFIGURATOR ATTRIBUTES"),
         POST_VARIABLE(
+                "POST /api/configurators/{id}/variables",
+                Tree::c,
+                t -> Map.of("name", "n", "formula", "1"),
                 201,
-                "CONFIGURATOR VARIABLES",
-                (t, r) -> r.body(Map.of("name", "n", "formula", "1")).post("/api/configurators/" + t.c + "/variables")),
+                "CONFIGURATOR VARIABLES"),
         PATCH_VARIABLE(
-                200,
-                "CONFIGURATOR VARIABLES",
-                (t, r) -> r.body(Map.of("formula", "2")).patch("/api/variables/" + t.v)),
-        DELETE_VARIABLE(204, "CONFIGURATOR VARIABLES", (t, r) -> r.delete("/api/variables/" + t.v));
+                "PATCH /api/variables/{id}", Tree::v, t -> Map.of("formula", "2"), 200, "CONFIGURATOR VARIABLES"),
+        DELETE_VARIABLE("DELETE /api/variables/{id}", Tree::v, null, 204, "CONFIGURATOR VARIABLES");
+
+        /** {@code "<method> <path template>"}, as {@link GuardDeclarationTest} names routes. */
+        final String route;
+
+        final ToLongFunction<Tree> id;
+        /** The request's body, or null for none. */
+        final Function<Tree, Map<String, Object>> body;
 
         final int success;
         final Set<Held> blockedBy;
-        final BiFunction<Tree, RequestSpecification, Response> call;
 
-        Route(int success, String blockedBy, BiFunction<Tree, RequestSpecification, Response> call) {
+        Route(
+                String route,
+                ToLongFunction<Tree> id,
+                Function<Tree, Map<String, Object>> body,
+                int success,
+                String blockedBy) {
+            this.route = route;
+            this.id = id;
+            this.body = body;
             this.success = success;
             this.blockedBy = Arrays.stream(blockedBy.split(" "))
                     .map(Held::valueOf)
                     .collect(Collectors.toCollection(() -> EnumSet.noneOf(Held.class)));
-            this.call = call;
+        }
+
+        Response call(Tree t, RequestSpecification request) {
+            String[] methodAndPath = route.split(" ", 2);
+            String path = methodAndPath[1].replace("{id}", String.valueOf(id.applyAsLong(t)));
+            RequestSpecification withBody = body == null ? request : request.body(body.apply(t));
+            return withBody.request(methodAndPath[0], path);
         }
     }
 
@@ -181,7 +218,7 @@ class GuardMatrixTest {
         Tree t = tree();
         JsonNode blocking = hold(held, t);
         String before = as(sara).get("/api/configurators/" + t.c).asString();
-        Response response = route.call.apply(t, as(sara));
+        Response response = route.call(t, as(sara));
         assertEquals(expected, response.statusCode(), route + " while " + held + ": " + response.asString());
         if (expected == 423) {
             JsonNode body = JSON.readTree(response.asString());

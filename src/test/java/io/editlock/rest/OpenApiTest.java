@@ -1,5 +1,6 @@
 package io.editlock.rest;
 
+import static io.editlock.support.Api.as;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -7,13 +8,17 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.editlock.auth.DemoLoginResource;
 import io.editlock.catalog.Entity;
 import io.editlock.catalog.EntryField;
+import io.editlock.support.Api;
 import io.editlock.support.DemoLogin;
+import io.editlock.support.DemoLogin.TestUser;
 import io.editlock.support.RedisIndependentSecondPass;
+import io.editlock.support.WsClient;
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -36,6 +41,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 @QuarkusTest
 @RedisIndependentSecondPass
 class OpenApiTest {
+
+    @TestHTTPResource("/")
+    URI base;
 
     private static final List<String> GUARDED = List.of(
             "patch /api/configurators/{id}",
@@ -103,7 +111,7 @@ class OpenApiTest {
 
     @Test
     void theDocumentedGuardedRoutesAreTheDeclaredOnes() {
-        Set<String> declared = WriteDocs.guardedRoutes(GuardDeclarationTest.RESOURCES).keySet().stream()
+        Set<String> declared = WriteDocs.guardedRoutes(GuardDeclarationTest.resources()).keySet().stream()
                 .map(route -> route.toLowerCase(Locale.ROOT))
                 .collect(Collectors.toCollection(TreeSet::new));
         assertEquals(new TreeSet<>(GUARDED), declared, "the routes with @RequireLock are the guarded routes of §8");
@@ -157,9 +165,7 @@ class OpenApiTest {
 
     @Test
     void theWritesTheRateLimitCountsAreTheUsersWrites() {
-        List<Class<?>> resources = new ArrayList<>(GuardDeclarationTest.RESOURCES);
-        resources.add(DemoLoginResource.class);
-        Set<String> counted = WriteDocs.limitedRoutes(resources).stream()
+        Set<String> counted = WriteDocs.limitedRoutes(GuardDeclarationTest.resources()).stream()
                 .map(route -> route.toLowerCase(Locale.ROOT))
                 .collect(Collectors.toCollection(TreeSet::new));
         assertEquals(LIMITED, counted, "every write with a token counts against the rate, the demo login does not");
@@ -422,6 +428,37 @@ class OpenApiTest {
         List<String> required = openApi().getList("components.schemas." + type + ".required");
         assertEquals(
                 new TreeSet<>(List.of(fields.split(" "))), required == null ? Set.of() : new TreeSet<>(required), type);
+    }
+
+    /**
+     * The locks answer holds exactly the fields its schema documents, for a lock of each shape: a new
+     * field of a lock reaches this answer through {@code WireFormat} by itself, its documentation does not.
+     */
+    @Test
+    void aLockIsAnsweredWithTheFieldsItsSchemaDocuments() {
+        TestUser sara = DemoLogin.user("Sara");
+        long c = Api.configurator(sara);
+        long item = Api.item(sara, c, null);
+        try (WsClient s = WsClient.connect(base, sara.token())) {
+            s.request("lock-variables", Map.of("configuratorId", c));
+            s.request("lock-item-subresource", Map.of("itemId", item, "page", "filters"));
+            JsonPath doc = openApi();
+            Map<String, Object> lockSchema = doc.getMap("components.schemas.LockView.properties");
+            Map<String, Object> resourceSchema = doc.getMap("components.schemas.ResourceView.properties");
+            Set<String> lockFields = new TreeSet<>(lockSchema.keySet());
+            Set<String> resourceFields = resourceSchema.keySet();
+            List<Map<String, Object>> locks = as(sara).get("/api/configurators/" + c + "/locks")
+                    .jsonPath()
+                    .getList("$");
+            assertEquals(2, locks.size(), "the locks answer: " + locks);
+            for (Map<String, Object> lock : locks) {
+                assertEquals(lockFields, new TreeSet<>(lock.keySet()), "LockView documents a lock's fields");
+                Map<?, ?> resource = (Map<?, ?>) lock.get("resource");
+                assertTrue(
+                        resourceFields.containsAll(resource.keySet()),
+                        "ResourceView documents every field of " + resource + ": " + resourceFields);
+            }
+        }
     }
 
     /** An entry's fields are documented as Bodies checks them: each by its type, all of them required at creation. */

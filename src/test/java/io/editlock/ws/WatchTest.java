@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.editlock.catalog.ConfiguratorStore;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.DemoLogin.TestUser;
@@ -22,6 +23,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.net.URI;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -106,6 +108,50 @@ class WatchTest {
                     last.path("data").path("locks").get(0).has("token"),
                     "a broadcast never shows a fencing token: " + last);
         }
+    }
+
+    /**
+     * docs/protocol.md §4: the {@code watch} reply and the broadcasts show a lock alike. They are made on
+     * two roads (the reply reads the configurator's records, a broadcast carries the view the script
+     * published), so a field of a lock that one road carries and the other drops would show a watcher
+     * a lock that changes as it watches. {@code expiresAt} is left out of the comparison: a renewal
+     * moves it without a broadcast.
+     */
+    @Test
+    void theWatchReplyAndTheBroadcastsShowALockAlike() {
+        long c = Fixtures.configurator(store);
+        long item = Fixtures.item(store, c);
+        try (WsClient s = WsClient.connect(base, DemoLogin.user("Sara").token());
+                WsClient w = WsClient.connect(base, DemoLogin.user("Wu").token())) {
+            s.request("lock-variables", Map.of("configuratorId", c));
+            s.request("lock-item-subresource", Map.of("itemId", item, "page", "attributes"));
+            JsonNode watched = w.request("watch", Map.of("configuratorId", c));
+
+            s.request("lock-item-subresource", Map.of("itemId", item, "page", "filters"));
+            JsonNode broadcast = awaitState(w, c, Set.of("variables", "item-subresource"));
+            assertEquals(3, broadcast.path("data").path("locks").size(), "three locks: " + broadcast);
+            try (WsClient later = WsClient.connect(base, DemoLogin.user("Lea").token())) {
+                JsonNode watchedLater = later.request("watch", Map.of("configuratorId", c));
+
+                assertEquals(byResource(broadcast), byResource(watchedLater), "a later watch reply and the broadcast");
+                Map<JsonNode, JsonNode> before = byResource(watched);
+                assertEquals(2, before.size(), "the first watch reply: " + watched);
+                before.forEach((resource, lock) -> assertEquals(
+                        lock, byResource(broadcast).get(resource), "the watch reply and the broadcast: " + resource));
+            }
+        }
+    }
+
+    /** A state's locks by their resource, each without {@code expiresAt} (which it must carry). */
+    private static Map<JsonNode, JsonNode> byResource(JsonNode state) {
+        Map<JsonNode, JsonNode> locks = new HashMap<>();
+        for (JsonNode lock : state.path("data").path("locks")) {
+            assertTrue(lock.has("expiresAt"), "a lock shows its expiresAt: " + state);
+            ObjectNode shown = lock.deepCopy();
+            shown.remove("expiresAt");
+            locks.put(lock.path("resource"), shown);
+        }
+        return locks;
     }
 
     /**
