@@ -75,8 +75,8 @@ public class WriteDocs implements OASFilter {
     private final Set<String> unguardedWrites;
     private final Set<String> limited;
 
-    /** A guarded route: its resource class and its guard. */
-    record Route(Class<?> resource, RequireLock guard) {}
+    /** A guarded route: the method that serves it, and its guard (its class's, when the method declares none). */
+    record Route(Method method, RequireLock guard) {}
 
     public WriteDocs(IndexView index) {
         List<Class<?>> resources = resources(index);
@@ -93,8 +93,7 @@ public class WriteDocs implements OASFilter {
                 RequireLock guard = LockGuardFilter.declared(resource, method);
                 if (guard != null && LockGuardFilter.isWrite(method)) {
                     routes.put(
-                            httpMethod(method).orElseThrow() + " " + path(resource, method),
-                            new Route(resource, guard));
+                            httpMethod(method).orElseThrow() + " " + path(resource, method), new Route(method, guard));
                 }
             }
         }
@@ -222,7 +221,8 @@ public class WriteDocs implements OASFilter {
     private static void guarded(OpenAPI openAPI, Operation operation, Route route) {
         lockTokenHeader(operation, lockTokenOf(route.guard()));
         refusals(operation, GUARD_REFUSALS);
-        if (EntryResource.class.isAssignableFrom(route.resource()) && operation.getRequestBody() != null) {
+        // The change of an entry (EntryResource's own PATCH): a route an entry resource adds documents its own body.
+        if (route.method().getDeclaringClass() == EntryResource.class && operation.getRequestBody() != null) {
             Schema entry = operation
                     .getResponses()
                     .getAPIResponse("200")
