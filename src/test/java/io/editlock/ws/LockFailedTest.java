@@ -74,6 +74,54 @@ class LockFailedTest {
         }
     }
 
+    /**
+     * docs/protocol.md §4: when several locks of others block a request, the refusal names one, always
+     * the same: the configurator lock, then the variables lock, then the item page that sorts first.
+     */
+    @Test
+    void aRequestBlockedBySeveralLocksNamesTheWidest() {
+        long c = Fixtures.configurator(store);
+        long first = Fixtures.item(store, c);
+        long second = Fixtures.item(store, c);
+        try (WsClient s = WsClient.connect(base, DemoLogin.user("Sara").token());
+                WsClient o = WsClient.connect(base, DemoLogin.user("Omar").token());
+                WsClient l = WsClient.connect(base, DemoLogin.user("Lea").token())) {
+            assertEquals(
+                    "lock-acquired",
+                    event(l.request("lock-item-subresource", Map.of("itemId", second, "page", "filters"))));
+            assertEquals(
+                    "lock-acquired",
+                    event(l.request("lock-item-subresource", Map.of("itemId", first, "page", "filters"))));
+            assertEquals("lock-acquired", event(o.request("lock-variables", Map.of("configuratorId", c))));
+
+            JsonNode byVariables = s.request("lock-configurator", Map.of("configuratorId", c));
+            assertEquals(
+                    "Omar", byVariables.path("data").path("lockedBy").asText(), "the variables first: " + byVariables);
+            assertEquals(
+                    "variables",
+                    byVariables
+                            .path("data")
+                            .path("blocking")
+                            .path("resource")
+                            .path("type")
+                            .asText(),
+                    "blocking: " + byVariables);
+
+            assertEquals("lock-released", event(o.request("unlock-variables", Map.of("configuratorId", c))));
+            JsonNode byPage = s.request("lock-configurator", Map.of("configuratorId", c));
+            assertEquals("Lea", byPage.path("data").path("lockedBy").asText(), "then a page: " + byPage);
+            long sortsFirst = ("i:" + first + ":filters").compareTo("i:" + second + ":filters") < 0 ? first : second;
+            assertEquals(
+                    sortsFirst,
+                    byPage.path("data")
+                            .path("blocking")
+                            .path("resource")
+                            .path("itemId")
+                            .asLong(),
+                    "the page whose lock field sorts first: " + byPage);
+        }
+    }
+
     @Test
     void unknownItemOrConfiguratorIsNotFound() {
         long unknown = 9_007_199_254_740_991L;
