@@ -11,14 +11,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.catalog.ConfiguratorStore;
 import io.editlock.lock.LockService;
+import io.editlock.redis.LockKeys;
 import io.editlock.session.SessionLifecycle;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.DemoLogin.TestUser;
 import io.editlock.support.Fixtures;
 import io.editlock.support.Sockets;
 import io.editlock.support.WsClient;
+import io.quarkus.redis.datasource.ReactiveRedisDataSource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.mutiny.redis.client.Command;
 import jakarta.inject.Inject;
 import java.net.URI;
 import java.time.Duration;
@@ -44,6 +47,12 @@ class WaitingLineTest {
 
     @Inject
     LockService lockService;
+
+    @Inject
+    LockKeys keys;
+
+    @Inject
+    ReactiveRedisDataSource redis;
 
     private final Sockets sockets = new Sockets();
 
@@ -93,6 +102,31 @@ class WaitingLineTest {
         assertEquals(
                 item,
                 reply.path("data").path("lock").path("resource").path("itemId").asLong());
+    }
+
+    /**
+     * A page found free while someone waits in its line (here: the store lost its lock's record, and the
+     * line stayed) goes to the line's head, not to whoever asks for it first.
+     */
+    @Test
+    void aFreePageWithALineGoesToItsHeadNotToWhoeverAsksFirst() {
+        long c = Fixtures.configurator(store);
+        long item = Fixtures.item(store, c);
+        WsClient sara = connect(DemoLogin.user("Sara"));
+        WsClient tom = connect(DemoLogin.user("Tom"));
+        WsClient lea = connect(DemoLogin.user("Lea"));
+        sara.request("lock-item-subresource", page(item));
+        assertEquals(
+                "queued", tom.request("wait-for", about(item)).path("event").asText());
+
+        redis.execute(Command.HDEL, keys.locks(c), "i:" + item + ":filters")
+                .await()
+                .atMost(Duration.ofSeconds(5));
+        JsonNode refused = lea.request("lock-item-subresource", page(item));
+
+        assertEquals("lock-failed", refused.path("event").asText(), "Lea asked after Tom: " + refused);
+        assertEquals("Tom", refused.path("data").path("lockedBy").asText(), refused.toString());
+        tom.awaitEvent(WaitingLineTest::queuedGrant);
     }
 
     /**
