@@ -210,10 +210,17 @@ class TakeoverTest {
         WsClient sara = connect(saraUser);
         WsClient tom = connect(tomUser);
         sara.request("lock-item-subresource", page(item));
+        Instant asked = Instant.now();
         Instant deadline = Instant.parse(tom.request("request-takeover", ask(item, "lunch?"))
                 .path("data")
                 .path("deadline")
                 .asText());
+        Instant answered = Instant.now();
+        // Redis's clock sets the deadline, the test's reads the moments around it: one machine, one clock.
+        assertTrue(
+                !deadline.isBefore(asked.plus(CONSENT).minusMillis(500))
+                        && !deadline.isAfter(answered.plus(CONSENT).plusMillis(500)),
+                "the deadline is the consent window after the request: asked " + asked + ", deadline " + deadline);
         JsonNode granted = tom.awaitEvent(
                 frame -> frame.path("event").asText().equals("takeover-granted"), CONSENT.plusSeconds(10));
         Instant at = Instant.now();
