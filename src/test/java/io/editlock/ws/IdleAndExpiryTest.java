@@ -149,6 +149,28 @@ class IdleAndExpiryTest {
         }
     }
 
+    /** docs/protocol.md §6: a lock request is a request like any other: a user who only locks is not idle. */
+    @Test
+    void lockRequestsKeepTheLocks() {
+        long c = Fixtures.configurator(store);
+        try (WsClient tab = WsClient.connect(base, DemoLogin.user("Sara").token())) {
+            tab.request("lock-configurator", Map.of("configuratorId", c));
+            Instant keepUntil = Instant.now().plus(IDLE.multipliedBy(2));
+
+            while (Instant.now().isBefore(keepUntil)) {
+                assertEquals(
+                        "lock-acquired",
+                        tab.request("lock-configurator", Map.of("configuratorId", c))
+                                .path("event")
+                                .asText());
+                awaitRenewal(c);
+            }
+
+            assertTrue(tab.events("lock-lost").isEmpty(), "a socket that locks is not idle: " + tab.received());
+            assertEquals(1, current(c).size(), "the lock must still be held after twice the idle timeout of locks");
+        }
+    }
+
     @Test
     void activityOnAnotherSocketOfTheUserKeepsTheLocks() {
         long c = Fixtures.configurator(store);
