@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.editlock.lock.redis.SocketLocks;
 import io.editlock.support.Api;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.DemoLogin.TestUser;
@@ -14,6 +15,7 @@ import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
+import jakarta.inject.Inject;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,6 +37,9 @@ class LeaseRanOutBeforeTheReaperTest {
 
     @TestHTTPResource("/")
     URI base;
+
+    @Inject
+    SocketLocks socketLocks;
 
     /** A REST write of Ravi's, with the configurator and the item Hana waits for a page of. */
     enum Write {
@@ -126,6 +131,32 @@ class LeaseRanOutBeforeTheReaperTest {
                             .path("itemId")
                             .asLong());
             assertTrue(ben.events("takeover-refused").isEmpty(), "Ben was told a refusal");
+        }
+    }
+
+    /**
+     * §6: a renewal renews leases that still run. One that ran out is gone: the holder's node, late to
+     * renew, must not bring it back, for in the meantime another user may have been told the page is
+     * free, or a write may have found it so.
+     */
+    @Test
+    void aRenewalAfterTheLeaseRanOutDoesNotBringItBack() {
+        TestUser anna = DemoLogin.user("Anna");
+        long c = Api.configurator(anna);
+        long item = Api.item(anna, c, null);
+        try (WsClient annaSocket = connect(anna);
+                WsClient ben = connect(DemoLogin.user("Ben"))) {
+            JsonNode held = annaSocket.request("lock-item-subresource", Map.of("itemId", item, "page", "filters"));
+            assertEquals("lock-acquired", held.path("event").asText());
+            awaitEnd(held);
+
+            assertEquals(
+                    0,
+                    socketLocks.renewDropped(annaSocket.socketId()).await().atMost(Duration.ofSeconds(10)),
+                    "leases renewed");
+
+            JsonNode granted = ben.request("lock-item-subresource", Map.of("itemId", item, "page", "filters"));
+            assertEquals("lock-acquired", granted.path("event").asText(), granted.toString());
         }
     }
 
