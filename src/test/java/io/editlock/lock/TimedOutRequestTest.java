@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.catalog.ConfiguratorStore;
+import io.editlock.lock.redis.AcquireReply;
+import io.editlock.lock.redis.LockScripts;
 import io.editlock.redis.PipelinedRedis;
 import io.editlock.support.DemoLogin;
 import io.editlock.support.DemoLogin.TestUser;
@@ -51,6 +53,9 @@ class TimedOutRequestTest {
 
     @Inject
     PipelinedRedis redis;
+
+    @Inject
+    LockScripts scripts;
 
     @Test
     void aLateGrantOfARequestThatTimedOutIsGivenBack() throws Exception {
@@ -119,6 +124,34 @@ class TimedOutRequestTest {
      * once Redis does, not back to the one given up: the late grant is given back as soon as Redis
      * answers again. (No script hooks here: the server's own script runs, as in production.)
      */
+    /**
+     * The give-back may reach Redis before the request it undoes (two connections, or a request that
+     * waited longer in a stalled one): the request then finds itself void and grants nothing.
+     */
+    @Test
+    void aRequestThatRunsAfterItsGiveBackGrantsNothing() {
+        long c = Fixtures.configurator(store);
+        Holder sara = Fixtures.user("Sara");
+        Resource resource = Resource.configurator(c);
+        long request = 7;
+        scripts.cancelRequest(resource, sara.socketId(), request, ReleaseReason.UNLOCK, Duration.ofMinutes(1))
+                .await()
+                .atMost(WAIT);
+
+        AcquireReply reply = scripts.acquire(resource, sara, Duration.ofSeconds(30), request)
+                .await()
+                .atMost(WAIT);
+
+        assertInstanceOf(AcquireReply.GivenUp.class, reply);
+        assertEquals(List.of(), locks.locks(c).await().atMost(WAIT), "no lock was granted");
+        assertInstanceOf(
+                AcquireReply.Granted.class,
+                scripts.acquire(resource, sara, Duration.ofSeconds(30), request + 1)
+                        .await()
+                        .atMost(WAIT),
+                "the next request of the socket is not void");
+    }
+
     @Test
     void aGiveBackWhoseFirstTryFailedLandsOnceRedisAnswersAgain() throws Exception {
         long c = Fixtures.configurator(store);
