@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
  * made three new series for every {@code uri} and status it reached.
  *
  * <p>The {@code uri} tag: every response that no route's template describes gets a fixed one,
- * {@code NOT_FOUND}, {@code REDIRECTION} or {@code UNKNOWN}, as Micrometer names them. Without it, a refusal made before any route matched ({@link TokenFirst}'s 401,
+ * {@code NOT_FOUND}, {@code REDIRECTION} or {@code UNKNOWN}, as Micrometer names them. Without it, a
+ * refusal made before any route matched ({@link TokenFirst}'s 401,
  * a path that is not valid percent-encoding, an oversized body, a method the path does not take) is tagged
  * with the path as the caller sent it, and after {@code quarkus.micrometer.binder.http-server.max-uri-tags}
  * distinct paths Micrometer records nothing with a new {@code uri}: anyone without a token could stop the
@@ -45,7 +46,7 @@ public class BoundedRequestTags implements HttpServerMetricsTagsContributor {
     private static final Set<String> STANDARD_METHODS =
             Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH");
     /** The {@code method} tag of every other method. */
-    static final String OTHER_METHOD = "OTHER";
+    private static final String OTHER_METHOD = "OTHER";
 
     @Override
     public Tags contribute(Context context) {
