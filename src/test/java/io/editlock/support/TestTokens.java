@@ -60,7 +60,8 @@ public final class TestTokens {
         }
     }
 
-    private static String pem(String type, byte[] der) {
+    /** DER bytes as a PEM block of this type ({@code PUBLIC KEY}, {@code PRIVATE KEY}, {@code CERTIFICATE}). */
+    static String pem(String type, byte[] der) {
         return "-----BEGIN " + type + "-----\n"
                 + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(der)
                 + "\n-----END " + type + "-----\n";
