@@ -43,23 +43,8 @@ local user_id, user_name, socket_id, node_id = ARGV[6], ARGV[7], ARGV[8], ARGV[9
 local lease_ms, channel, request = tonumber(ARGV[10]), ARGV[11], tonumber(ARGV[12])
 local max_locks = tonumber(ARGV[13])
 
-local now = now_ms()
-local records, book = read_locks(locks_key)
-
--- A command that waited in a frozen Redis may run after its requester was told UNAVAILABLE.
-if book_num(book, 'void') > now and redis.call('EXISTS', void_key) == 1 then
-  return cjson.encode({ s = 'VOID' })
-end
-
-if book.v.found == nil then
-  if redis.call('EXISTS', configurator_key) == 0 then
-    return cjson.encode({ s = 'NOT_FOUND' })
-  end
-  book_set(book, 'found', '1')
-end
-if item_id ~= '' and redis.call('HEXISTS', items_key, item_id) == 0 then
-  return cjson.encode({ s = 'NOT_FOUND' })
-end
+local ended, records, book, now = open_request(locks_key, configurator_key, items_key, void_key, item_id)
+if ended ~= nil then return cjson.encode(ended) end
 
 local released = {}
 local live = live_of(locks_key, records, now, released)

@@ -115,6 +115,30 @@ local function book_set(book, name, value)
   book.dirty[name] = value
 end
 
+-- What a request for a page checks before it decides anything (acquire_lock, wait_for,
+-- request_takeover). Returns the reply that ends the request at once, or nil and the configurator's
+-- lock records and book (read_locks) and the store's time:
+--   {s='VOID'}       the request was given up before it got here: a command that waited in a frozen
+--                    Redis may run after its requester was told UNAVAILABLE;
+--   {s='NOT_FOUND'}  no such configurator, or no such item in it ('item_id' '' for the configurator
+--                    and its variables). That the configurator exists is noted in the book, written
+--                    with the next write_locks, so that later requests skip that look.
+local function open_request(locks_key, configurator_key, items_key, void_key, item_id)
+  local now = now_ms()
+  local records, book = read_locks(locks_key)
+  if book_num(book, 'void') > now and redis.call('EXISTS', void_key) == 1 then
+    return { s = 'VOID' }
+  end
+  if book.v.found == nil then
+    if redis.call('EXISTS', configurator_key) == 0 then return { s = 'NOT_FOUND' } end
+    book_set(book, 'found', '1')
+  end
+  if item_id ~= '' and redis.call('HEXISTS', items_key, item_id) == 0 then
+    return { s = 'NOT_FOUND' }
+  end
+  return nil, records, book, now
+end
+
 -- Writes lock records ({field, record, field, record, ...}, may be empty) and every changed
 -- bookkeeping field in one HSET, then the TTL the book asks for (after the HSET: a hash that did
 -- not exist yet has to exist before it can expire).

@@ -26,14 +26,10 @@ local locks_key, configurator_key, items_key, void_key = KEYS[1], KEYS[2], KEYS[
 local field, configurator_id, item_id = ARGV[1], ARGV[2], ARGV[3]
 local user_id, user_name, socket_id, node_id = ARGV[4], ARGV[5], ARGV[6], ARGV[7]
 local message, consent_ms, channel, request = ARGV[8], tonumber(ARGV[9]), ARGV[10], tonumber(ARGV[13])
-if redis.call('EXISTS', configurator_key) == 0 then return cjson.encode({ s = 'NOT_FOUND' }) end
-if item_id ~= '' and redis.call('HEXISTS', items_key, item_id) == 0 then return cjson.encode({ s = 'NOT_FOUND' }) end
+local ended, records, book, now = open_request(locks_key, configurator_key, items_key, void_key, item_id)
+if ended ~= nil then return cjson.encode(ended) end
 
-local now = now_ms()
 local released = {}
-local records, book = read_locks(locks_key)
--- A command that waited in a frozen Redis may run after its requester was told UNAVAILABLE.
-if book_num(book, 'void') > now and redis.call('EXISTS', void_key) == 1 then return cjson.encode({ s = 'VOID' }) end
 local live = live_of(locks_key, records, now, released)
 local ctx = waiting_context(KEYS, 5, ARGV, 11, configurator_id, book)
 local served = false
