@@ -3,6 +3,7 @@ package io.editlock.events;
 import io.editlock.lock.Lock;
 import io.editlock.lock.LockChange;
 import io.editlock.lock.ResourceType;
+import io.editlock.redis.StoreClock;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -31,10 +32,12 @@ public class RelayMetrics {
     private final MeterRegistry registry;
     private final List<Gauge> gauges = new ArrayList<>();
     private final Timer lag;
+    private final StoreClock clock;
 
     /** Registered at start: a node that has seen no lock change yet shows 0 held, not no figure at all. */
-    public RelayMetrics(MeterRegistry registry) {
+    public RelayMetrics(MeterRegistry registry, StoreClock clock) {
         this.registry = registry;
+        this.clock = clock;
         for (ResourceType type : ResourceType.values()) {
             gauges.add(Gauge.builder("editlock.locks.held", this, metrics -> metrics.held(type))
                     .description("Locks held, by type (as seen in lock changes since this node started)")
@@ -59,7 +62,8 @@ public class RelayMetrics {
 
     void received(LockChange change) {
         if (change.publishedAtMillis() > 0) {
-            lag.record(Duration.ofMillis(Math.max(0, System.currentTimeMillis() - change.publishedAtMillis())));
+            // The script stamped the change on Redis's clock: so is its arrival measured, whatever this node's says.
+            lag.record(Duration.ofMillis(Math.max(0, clock.nowMillis() - change.publishedAtMillis())));
         }
         counted(change.configuratorId(), change.locks());
     }

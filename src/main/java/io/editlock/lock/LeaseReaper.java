@@ -4,6 +4,7 @@ import io.editlock.config.EditlockConfig;
 import io.editlock.lock.redis.LockScripts;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.PipelinedRedis;
+import io.editlock.redis.StoreClock;
 import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -30,10 +31,17 @@ public class LeaseReaper {
     private final LockKeys keys;
     private final int batch;
     private final LockAudit audit;
+    private final StoreClock clock;
 
     public LeaseReaper(
-            PipelinedRedis redis, LockScripts scripts, LockKeys keys, EditlockConfig config, LockAudit audit) {
+            PipelinedRedis redis,
+            LockScripts scripts,
+            LockKeys keys,
+            EditlockConfig config,
+            LockAudit audit,
+            StoreClock clock) {
         this.audit = audit;
+        this.clock = clock;
         this.redis = redis;
         this.scripts = scripts;
         this.keys = keys;
@@ -60,7 +68,9 @@ public class LeaseReaper {
                         Command.ZRANGEBYSCORE,
                         keys.leaseExpiries(),
                         "-inf",
-                        String.valueOf(System.currentTimeMillis()),
+                        // Lease ends are on Redis's clock: by this node's own, a node behind would reap late and
+                        // one ahead would run the reap script on every locked configurator, every second.
+                        String.valueOf(clock.nowMillis()),
                         "WITHSCORES",
                         "LIMIT",
                         "0",

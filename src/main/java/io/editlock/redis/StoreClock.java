@@ -27,6 +27,13 @@ import org.jboss.logging.Logger;
  * §8) cannot run after its node gave up on it. Taking the middle of the round trip instead would put
  * the clock ahead by half of any wait before Redis read the request: a connection still opening, a
  * node busy starting up. Of a few readings in a row, the tightest bound is kept.
+ *
+ * <p>Between readings the clock moves on by this node's monotonic clock ({@link System#nanoTime}), not by
+ * its wall clock: NTP or a resumed VM may step the wall clock forwards or back at any moment, and a moment
+ * named on a clock that stepped back would come early by the whole step (every write and unlock given up
+ * at once), one named on a clock that stepped forwards late (a write run after its node answered 503).
+ * A node whose own clock is seconds off Redis's says so in its log: a node's demo tokens and the
+ * scheduler's timers still go by it (docs/operations.md, Clocks).
  */
 @ApplicationScoped
 public class StoreClock {
@@ -39,11 +46,20 @@ public class StoreClock {
     private static final Duration FIRST_RETRY = Duration.ofMillis(100);
     private static final Duration LONGEST_RETRY = Duration.ofSeconds(5);
 
+    /** How far this node's wall clock may be off Redis's before the log says so, and by how much it must change to be said again. */
+    private static final long NOTED_SKEW_MILLIS = 2_000;
+
     private final PipelinedRedis redis;
-    private final LongSupplier localMillis;
+    private final LongSupplier wallMillis;
+    private final LongSupplier elapsedMillis;
     private final long runWithinMillis;
-    /** Redis's clock minus this node's, in ms; 0 until the first reading. */
+    /**
+     * Redis's clock minus {@link #elapsedMillis}, in ms. Until the first reading it is this node's wall clock
+     * minus it, as it was when the clock was made.
+     */
     private volatile long offsetMillis;
+    /** The skew of this node's wall clock from Redis's last said in the log; 0 while it was in step. */
+    private long saidSkewMillis;
 
     /** @param timeout how long the node waits for a script's reply before it tells its caller nothing happened */
     @Inject
@@ -57,9 +73,19 @@ public class StoreClock {
         this(redis, localMillis, Duration.ofSeconds(10));
     }
 
-    StoreClock(PipelinedRedis redis, LongSupplier localMillis, Duration timeout) {
+    /**
+     * @param wallMillis the node's own clock, in epoch ms: what moments are named on until the first
+     *     reading, and what the log compares Redis's clock with
+     */
+    StoreClock(PipelinedRedis redis, LongSupplier wallMillis, Duration timeout) {
+        this(redis, wallMillis, () -> System.nanoTime() / 1_000_000, timeout);
+    }
+
+    StoreClock(PipelinedRedis redis, LongSupplier wallMillis, LongSupplier elapsedMillis, Duration timeout) {
         this.redis = redis;
-        this.localMillis = localMillis;
+        this.wallMillis = wallMillis;
+        this.elapsedMillis = elapsedMillis;
+        this.offsetMillis = wallMillis.getAsLong() - elapsedMillis.getAsLong();
         // The last fifth of the timeout lets the reply of a script that ran come back before the node
         // gives up on it and tells its caller nothing happened.
         this.runWithinMillis = timeout.toMillis() * 4 / 5;
@@ -67,7 +93,7 @@ public class StoreClock {
 
     /** Now on Redis's clock, in epoch milliseconds, without asking Redis. */
     public long nowMillis() {
-        return localMillis.getAsLong() + offsetMillis;
+        return elapsedMillis.getAsLong() + offsetMillis;
     }
 
     /**
@@ -110,7 +136,10 @@ public class StoreClock {
                 .atMost(READINGS)
                 .collect()
                 .with(Collectors.reducing(Long.MIN_VALUE, Math::max))
-                .invoke(offset -> offsetMillis = offset)
+                .invoke(offset -> {
+                    offsetMillis = offset;
+                    noteSkew(nowMillis() - wallMillis.getAsLong());
+                })
                 .onFailure()
                 .invoke(failure -> LOG.debugf("reading Redis's clock failed (will retry): %s", failure.getMessage()));
     }
@@ -120,7 +149,27 @@ public class StoreClock {
      * clocks' rounding to whole milliseconds.
      */
     private Uni<Long> lowerBound() {
-        return redis.execute(Command.TIME).map(time -> storeMillis(time) - localMillis.getAsLong() - 1);
+        return redis.execute(Command.TIME).map(time -> storeMillis(time) - elapsedMillis.getAsLong() - 1);
+    }
+
+    /**
+     * Says in the log when this node's wall clock is off Redis's by seconds, when that changes by seconds
+     * (a step), and when it is back in step. Nothing of the lock store goes by it, but the timers of
+     * renewals, sweeps and the heartbeat do, and other nodes judge this one's idle records by Redis's clock.
+     */
+    private synchronized void noteSkew(long skewMillis) {
+        boolean off = Math.abs(skewMillis) >= NOTED_SKEW_MILLIS;
+        if (off && Math.abs(skewMillis - saidSkewMillis) >= NOTED_SKEW_MILLIS) {
+            LOG.warnf(
+                    "this node's clock is %.1f s %s Redis's: moments the node names to Redis go by Redis's clock,"
+                            + " but its timers (renewals, sweeps, heartbeat) go by its own; a clock that steps back"
+                            + " holds them up for as long as the step (docs/operations.md, Clocks)",
+                    Math.abs(skewMillis) / 1000.0, skewMillis > 0 ? "behind" : "ahead of");
+            saidSkewMillis = skewMillis;
+        } else if (!off && saidSkewMillis != 0) {
+            LOG.infof("this node's clock is in step with Redis's again (%d ms apart)", Math.abs(skewMillis));
+            saidSkewMillis = 0;
+        }
     }
 
     private static long storeMillis(Response time) {

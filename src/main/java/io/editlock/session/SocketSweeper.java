@@ -6,6 +6,7 @@ import io.editlock.protocol.CloseReasons;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * Looks at this node's sockets: one whose token ended is closed ({@link TokenLifetime}); a user idle past the idle timeout loses the locks of that socket
@@ -82,11 +83,12 @@ public class SocketSweeper {
         }
         activity.activityElsewhere(session.identity().userId())
                 .onFailure()
-                .recoverWithItem(0L) // the store is out of reach: the release cannot run either, and says so
+                // The store is out of reach: the release cannot run either, and says so.
+                .recoverWithItem(Optional.empty())
                 .subscribe()
-                .with(lastMillis -> {
-                    long agoNanos = Duration.ofMillis(Math.max(0, System.currentTimeMillis() - lastMillis))
-                            .toNanos();
+                .with(ago -> {
+                    long agoNanos = ago.map(millis -> Duration.ofMillis(millis).toNanos())
+                            .orElse(Long.MAX_VALUE);
                     if (agoNanos < idleTimeoutNanos) {
                         session.markActiveAgo(agoNanos);
                         session.mayKeepLocks(true);

@@ -3,11 +3,13 @@ package io.editlock.session;
 import io.editlock.config.EditlockConfig;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.PipelinedRedis;
+import io.editlock.redis.StoreClock;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.logging.Logger;
 
@@ -30,6 +32,7 @@ public class UserActivity {
     private final SessionRegistry registry;
     private final PipelinedRedis redis;
     private final LockKeys keys;
+    private final StoreClock clock;
     private final String nodeId;
     private final long shareEveryNanos;
     private final String ttlMillis;
@@ -37,10 +40,16 @@ public class UserActivity {
     private final Map<String, Long> restShared = new ConcurrentHashMap<>();
 
     public UserActivity(
-            SessionRegistry registry, PipelinedRedis redis, LockKeys keys, NodeIdentity node, EditlockConfig config) {
+            SessionRegistry registry,
+            PipelinedRedis redis,
+            LockKeys keys,
+            StoreClock clock,
+            NodeIdentity node,
+            EditlockConfig config) {
         this.registry = registry;
         this.redis = redis;
         this.keys = keys;
+        this.clock = clock;
         this.nodeId = node.id();
         Duration idleTimeout = config.session().idleTimeout();
         Duration quarter = idleTimeout.dividedBy(4);
@@ -76,8 +85,8 @@ public class UserActivity {
     }
 
     private void share(String userId) {
-        // The node's wall clock: nodes' clocks differ by far less than an idle timeout.
-        redis.execute(Command.SET, keys.userActive(userId), System.currentTimeMillis() + "|" + nodeId, "PX", ttlMillis)
+        // On Redis's clock, which every node reads alike: the nodes' own clocks may be minutes apart.
+        redis.execute(Command.SET, keys.userActive(userId), clock.nowMillis() + "|" + nodeId, "PX", ttlMillis)
                 .subscribe()
                 .with(
                         ignored -> {},
@@ -86,17 +95,21 @@ public class UserActivity {
     }
 
     /**
-     * @return when another node last told the store the user was active (epoch millis); 0 when none did
-     *     within the idle timeout, or when this node did last: its own sockets of the user know that already
+     * @return how long ago another node last told the store the user was active, in ms on Redis's clock;
+     *     empty when none did within the idle timeout, or when this node did last: its own sockets of the
+     *     user know that already
      */
-    public Uni<Long> activityElsewhere(String userId) {
+    public Uni<Optional<Long>> activityElsewhere(String userId) {
         return redis.execute(Command.GET, keys.userActive(userId)).map(reply -> {
             if (reply == null) {
-                return 0L;
+                return Optional.empty();
             }
             String record = reply.toString();
             int bar = record.indexOf('|');
-            return bar < 0 || record.substring(bar + 1).equals(nodeId) ? 0L : Long.parseLong(record.substring(0, bar));
+            if (bar < 0 || record.substring(bar + 1).equals(nodeId)) {
+                return Optional.empty();
+            }
+            return Optional.of(Math.max(0, clock.nowMillis() - Long.parseLong(record.substring(0, bar))));
         });
     }
 }

@@ -3,6 +3,7 @@ package io.editlock.waiting;
 import io.editlock.lock.LockAudit;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.PipelinedRedis;
+import io.editlock.redis.StoreClock;
 import io.editlock.session.NodeHeartbeat;
 import io.editlock.session.SocketPresence;
 import io.quarkus.scheduler.Scheduled;
@@ -33,6 +34,7 @@ public class TakeoverSweeper {
     private final WaitingAudit audit;
     private final SocketPresence presence;
     private final NodeHeartbeat heartbeat;
+    private final StoreClock clock;
 
     public TakeoverSweeper(
             PipelinedRedis redis,
@@ -41,7 +43,9 @@ public class TakeoverSweeper {
             LockAudit lockAudit,
             WaitingAudit audit,
             SocketPresence presence,
-            NodeHeartbeat heartbeat) {
+            NodeHeartbeat heartbeat,
+            StoreClock clock) {
+        this.clock = clock;
         this.redis = redis;
         this.scripts = scripts;
         this.keys = keys;
@@ -83,7 +87,8 @@ public class TakeoverSweeper {
                         Command.ZRANGEBYSCORE,
                         keys.takeoverDeadlines(),
                         "-inf",
-                        String.valueOf(System.currentTimeMillis()),
+                        // Deadlines are on Redis's clock (the scripts set them), not on this node's own.
+                        String.valueOf(clock.nowMillis()),
                         "LIMIT",
                         "0",
                         String.valueOf(BATCH))

@@ -9,6 +9,7 @@ import io.editlock.lock.Resource;
 import io.editlock.lock.redis.LockRequests;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.PipelinedRedis;
+import io.editlock.redis.StoreClock;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.redis.client.Command;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -56,6 +57,7 @@ public class Takeovers {
     private final WaitingState state;
     private final WaitEventRelay events;
     private final Duration consent;
+    private final StoreClock clock;
 
     public Takeovers(
             WaitingScripts scripts,
@@ -68,8 +70,10 @@ public class Takeovers {
             Withdrawals withdrawals,
             WaitingState state,
             WaitEventRelay events,
+            StoreClock clock,
             EditlockConfig config) {
         this.events = events;
+        this.clock = clock;
         this.scripts = scripts;
         this.state = state;
         this.lines = lines;
@@ -92,7 +96,7 @@ public class Takeovers {
                     // The sweep's entry goes in before the request exists, so that no request is ever without
                     // one, whenever this node stops; an entry without a request of its own is dropped by the
                     // sweep (resolve_takeover answers GONE, or NOT_DUE with the request's real deadline).
-                    long expected = System.currentTimeMillis() + consent.toMillis();
+                    long expected = clock.nowMillis() + consent.toMillis();
                     long request = requests.next();
                     String member = TakeoverSweeper.member(
                             resource.configuratorId(), resource.field(), expected, asker.socketId() + ":" + request);

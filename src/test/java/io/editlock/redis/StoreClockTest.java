@@ -1,5 +1,6 @@
 package io.editlock.redis;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quarkus.scheduler.Scheduler;
@@ -8,6 +9,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,6 +37,29 @@ class StoreClockTest {
             // Redis runs on this machine: its clock is this machine's.
             assertTrue(Math.abs(error) < 1000, "a node " + off + " ms off must name Redis's now, was off by " + error);
         }
+    }
+
+    /**
+     * NTP or a resumed VM may step a node's wall clock while it runs. Once Redis's clock is read, the
+     * moments the node names go on at the pace of its monotonic clock: a step of the wall clock, back or
+     * forwards, moves none of them (a step back would give up every write at once; a step forwards would
+     * let a write run after its node answered 503).
+     */
+    @Test
+    void aStepOfTheNodesWallClockMovesNoMomentItNames() {
+        AtomicLong wall = new AtomicLong(System.currentTimeMillis());
+        AtomicLong elapsed = new AtomicLong(1_000_000);
+        StoreClock clock = new StoreClock(redis, wall::get, elapsed::get, Duration.ofSeconds(5));
+        clock.read().await().atMost(Duration.ofSeconds(10));
+        long read = clock.nowMillis();
+
+        for (long step : new long[] {-HOUR, 2 * HOUR}) {
+            wall.addAndGet(step);
+            assertEquals(read, clock.nowMillis(), "a wall clock stepped by " + step + " ms must move nothing");
+        }
+        elapsed.addAndGet(1500);
+        assertEquals(read + 1500, clock.nowMillis(), "the clock goes on as time passes");
+        assertEquals(read + 1500 + 4000, clock.lastMomentToRun(), "four fifths of the timeout from now");
     }
 
     /**
