@@ -19,21 +19,45 @@ import java.util.concurrent.atomic.AtomicReference;
  * a refusal ("-ERR max number of clients reached" at its maxclients, "-DENIED" in protected mode),
  * and then closes. A probe that writes nothing reads it whole; a client that sends its handshake at
  * once may have that write answered with a reset, which takes the refusal with it.
+ *
+ * <p>A probe whose own connection fails tells why: the Redis Cluster client reports a shard it could not
+ * reach without the cause (a TLS handshake refused for a certificate that does not name the shard's
+ * address reads only "Failed to create SSL connection"), and the probe's connection, made with the same
+ * options, carries it.
  */
 final class GreetingProbe {
+
+    /**
+     * What a new connection heard.
+     *
+     * @param refusal Redis's refusal, without its "-" marker
+     * @param failure why the probe's own connection failed, in words ({@link OpenFailures#describe})
+     */
+    record Heard(Optional<String> refusal, Optional<String> failure) {
+
+        static final Heard NOTHING = new Heard(Optional.empty(), Optional.empty());
+
+        static Heard refused(Optional<String> refusal) {
+            return new Heard(refusal, Optional.empty());
+        }
+
+        static Heard failed(Throwable failure) {
+            return new Heard(Optional.empty(), Optional.of(OpenFailures.describe(failure)));
+        }
+    }
 
     /** Redis's port when a URL names none. */
     private static final int DEFAULT_PORT = 6379;
 
     private GreetingProbe() {}
 
-    /** @return Redis's refusal of a new connection to the options' (first) endpoint, empty if it said none */
-    static CompletionStage<Optional<String>> listen(Vertx vertx, RedisOptions options, Duration wait) {
-        CompletableFuture<Optional<String>> heard = new CompletableFuture<>();
+    /** @return what a new connection to {@code endpoint} (a URL), made with the options' TLS and socket settings, heard */
+    static CompletionStage<Heard> listen(Vertx vertx, RedisOptions options, String url, Duration wait) {
+        CompletableFuture<Heard> heard = new CompletableFuture<>();
         NetClient client;
         SocketAddress endpoint;
         try {
-            URI uri = URI.create(options.getEndpoint());
+            URI uri = URI.create(url);
             boolean unix = "unix".equals(uri.getScheme());
             endpoint = unix
                     ? SocketAddress.domainSocketAddress(uri.getPath())
@@ -44,19 +68,19 @@ final class GreetingProbe {
             }
             client = vertx.createNetClient(net);
         } catch (RuntimeException unusable) {
-            return CompletableFuture.completedFuture(Optional.empty());
+            return CompletableFuture.completedFuture(Heard.NOTHING);
         }
         heard.whenComplete((said, failure) -> client.close());
         AtomicReference<NetSocket> open = new AtomicReference<>();
         long timer = vertx.setTimer(wait.toMillis(), late -> {
-            if (heard.complete(Optional.empty()) && open.get() != null) {
+            if (heard.complete(Heard.NOTHING) && open.get() != null) {
                 open.get().close();
             }
         });
         heard.whenComplete((said, failure) -> vertx.cancelTimer(timer));
         client.connect(endpoint).onComplete(connected -> {
             if (connected.failed()) {
-                heard.complete(Optional.empty());
+                heard.complete(Heard.failed(connected.cause()));
                 return;
             }
             NetSocket socket = connected.result();
@@ -65,12 +89,12 @@ final class GreetingProbe {
             socket.handler(chunk -> {
                 received.appendBuffer(chunk);
                 firstLine(received).ifPresent(line -> {
-                    heard.complete(refusal(line));
+                    heard.complete(Heard.refused(refusal(line)));
                     socket.close();
                 });
             });
-            socket.closeHandler(closed -> heard.complete(refusal(received.toString())));
-            socket.exceptionHandler(failure -> heard.complete(refusal(received.toString())));
+            socket.closeHandler(closed -> heard.complete(Heard.refused(refusal(received.toString()))));
+            socket.exceptionHandler(failure -> heard.complete(Heard.refused(refusal(received.toString()))));
             if (heard.isDone()) {
                 socket.close();
             }

@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jboss.logging.Logger;
 
@@ -35,6 +36,9 @@ final class OpenFailures {
      */
     private static final Pattern REPLY = Pattern.compile(
             "^(ERR|DENIED|NOAUTH|WRONGPASS|NOPERM|LOADING|MASTERDOWN|BUSY|MISCONF|READONLY|CLUSTERDOWN)\\b");
+
+    /** A line of a cluster client's failure that names a shard: "- rediss://host:port: why". */
+    private static final Pattern NAMED_ENDPOINT = Pattern.compile("(?m)^- ((?:rediss?|unix)://\\S+?):\\s");
 
     private final Map<String, Long> lastLogged = new ConcurrentHashMap<>();
     private final AtomicLong lastProbe = new AtomicLong(System.nanoTime() - PROBE_QUIET.toNanos());
@@ -97,6 +101,24 @@ final class OpenFailures {
             // Read from the message, as StoreRefusals does: the client's error reply type is not its public API.
             if (cause.getMessage() != null && REPLY.matcher(cause.getMessage()).find()) {
                 return Optional.of(cause.getMessage());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The first shard a Redis Cluster client names in its failure ("Failed to connect to all nodes of the
+     * cluster - rediss://10.0.0.7:6380: Failed to create SSL connection"): the endpoint a probe learns most
+     * from, for the seeds may be reachable when the shards they point to are not.
+     */
+    static Optional<String> failedEndpoint(Throwable failure) {
+        Throwable cause = failure;
+        for (int depth = 0; cause != null && depth < CHAIN_DEPTH; depth++, cause = cause.getCause()) {
+            if (cause.getMessage() != null) {
+                Matcher named = NAMED_ENDPOINT.matcher(cause.getMessage());
+                if (named.find()) {
+                    return Optional.of(named.group(1));
+                }
             }
         }
         return Optional.empty();

@@ -164,14 +164,23 @@ public class PipelinedRedis {
             openFailures.log(describe(failure), false);
             return;
         }
-        clients.create(() -> GreetingProbe.listen(vertx.getDelegate(), base.get(), probeWait()))
+        String endpoint = OpenFailures.failedEndpoint(failure).orElse(base.get().getEndpoint());
+        clients.create(() -> GreetingProbe.listen(vertx.getDelegate(), base.get(), endpoint, probeWait()))
                 .thenCompose(probe -> probe)
-                .whenComplete((refused, notHeard) -> {
-                    if (refused != null && refused.isPresent()) {
-                        openFailures.log(refused.get(), true);
-                    } else {
-                        openFailures.log(describe(failure), false);
+                .whenComplete((heard, notHeard) -> {
+                    if (heard != null && heard.refusal().isPresent()) {
+                        openFailures.log(heard.refusal().get(), true);
+                        return;
                     }
+                    String described = describe(failure);
+                    Optional<String> why = heard == null
+                            ? Optional.empty()
+                            : heard.failure().filter(reason -> !described.contains(reason));
+                    openFailures.log(
+                            why.map(reason -> described + "; a connection of its own to "
+                                            + UrlPasswordFilter.hide(endpoint) + " failed: " + reason)
+                                    .orElse(described),
+                            false);
                 });
     }
 

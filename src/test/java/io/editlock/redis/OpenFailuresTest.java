@@ -29,6 +29,20 @@ class OpenFailuresTest {
         assertEquals(Optional.empty(), OpenFailures.redisReply(new SocketException("Connection reset")));
     }
 
+    /** The cluster client names the shards it could not reach; its seeds may be reachable all the same. */
+    @Test
+    void theShardAClusterClientCouldNotReachIsTheOneToProbe() {
+        RuntimeException cluster = new RuntimeException("Failed to connect to all nodes of the cluster\n"
+                + "- rediss://editlock:secret@10.0.0.7:6380: Failed to create SSL connection\n"
+                + "- rediss://editlock:secret@10.0.0.8:6380: Failed to create SSL connection");
+        assertEquals(
+                Optional.of("rediss://editlock:secret@10.0.0.7:6380"),
+                OpenFailures.failedEndpoint(new CompletionException(cluster)));
+        RuntimeException seeds = new RuntimeException("Cannot connect to any of the provided endpoints\n"
+                + "- javax.net.ssl.SSLHandshakeException: Failed to create SSL connection");
+        assertEquals(Optional.empty(), OpenFailures.failedEndpoint(seeds));
+    }
+
     @Test
     void aFailureWithoutMessageIsDescribedByItsClassAndCauses() {
         RuntimeException failure = new RuntimeException(null, new SocketException("Connection reset"));
