@@ -1,17 +1,23 @@
 package io.editlock.nodes;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.editlock.redis.LockKeys;
 import io.editlock.redis.embedded.RedisBinary;
+import io.editlock.support.ServerNode;
 import io.editlock.support.TestRedis;
 import io.editlock.support.TestRedisCluster;
 import io.editlock.support.WsClient;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -107,6 +113,38 @@ class RedisClusterIT extends MultiNodeScenarios {
             JsonNode refused = omar.request("lock-variables", variables);
             assertEquals("LOCKED", refused.path("data").path("code").asText(), refused.toString());
             assertEquals("Sara", refused.path("data").path("lockedBy").asText(), refused.toString());
+        }
+    }
+
+    /**
+     * The cluster client names a shard it cannot reach by a URL it makes from the seed's, password
+     * included, and the node logs that failure: the log shows the URL without the password
+     * (docs/operations.md, Redis ACL).
+     */
+    @Test
+    void aShardThatCannotBeReachedIsLoggedWithoutThePassword() {
+        String logged = "cannot open a Redis connection: ";
+        cluster.crashMasterHolding(
+                new LockKeys("editlock").storeMark(),
+                () -> await().atMost(Duration.ofSeconds(30))
+                        .pollInterval(Duration.ofMillis(200))
+                        .until(() -> Files.readString(nodeA.log()).contains(logged)));
+        nodeA.awaitReady();
+        nodeB.awaitReady();
+
+        for (ServerNode node : List.of(nodeA, nodeB)) {
+            String log = read(node.log());
+            assertFalse(log.contains(cluster.password()), "the Redis password is in " + node.log());
+        }
+        assertTrue(
+                read(nodeA.log()).contains("redis://editlock:***@127.0.0.1:"), "the shard's URL, without its password");
+    }
+
+    private static String read(Path log) {
+        try {
+            return Files.readString(log);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -250,7 +250,8 @@ public final class ServerNode implements AutoCloseable {
         }
     }
 
-    private void awaitReady() {
+    /** Waits (a minute at most) until the node answers ready: at its start, or once its store is back. */
+    public void awaitReady() {
         await().atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofMillis(200))
                 .until(() -> {

@@ -94,6 +94,31 @@ public final class TestRedisCluster implements AutoCloseable {
                 "ALL"));
     }
 
+    /**
+     * The master that holds this key's slot goes down (as a crash would) until {@code whileDown} returns,
+     * then starts again on its port with its cluster config, and the cluster is whole again. Nothing fails
+     * over: the cluster has no replicas.
+     */
+    public void crashMasterHolding(String key, Runnable whileDown) {
+        RedisProcess master = masterHolding(key);
+        master.kill();
+        try {
+            whileDown.run();
+        } finally {
+            master.start();
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() -> masters.stream()
+                            .allMatch(each -> run(List.of(cli(), "-p", String.valueOf(each.port()), "cluster", "info"))
+                                    .contains("cluster_state:ok")));
+        }
+    }
+
+    /** The password of editlock's Redis user in {@link #hosts}. */
+    public String password() {
+        return acl.password();
+    }
+
     /** Whether two keys live on the same master. */
     public boolean sameMaster(String key, String other) {
         return masterHolding(key) == masterHolding(other);
