@@ -51,7 +51,7 @@ final class GreetingProbe {
 
     private GreetingProbe() {}
 
-    /** @return what a new connection to {@code endpoint} (a URL), made with the options' TLS and socket settings, heard */
+    /** @return what a new connection to {@code url}, made with the options' TLS and socket settings, heard */
     static CompletionStage<Heard> listen(Vertx vertx, RedisOptions options, String url, Duration wait) {
         CompletableFuture<Heard> heard = new CompletableFuture<>();
         NetClient client;

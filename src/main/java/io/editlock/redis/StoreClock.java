@@ -32,8 +32,8 @@ import org.jboss.logging.Logger;
  * its wall clock: NTP or a resumed VM may step the wall clock forwards or back at any moment, and a moment
  * named on a clock that stepped back would come early by the whole step (every write and unlock given up
  * at once), one named on a clock that stepped forwards late (a write run after its node answered 503).
- * A node whose own clock is seconds off Redis's says so in its log: a node's demo tokens and the
- * scheduler's timers still go by it (docs/operations.md, Clocks).
+ * A node whose own clock is seconds off Redis's says so in its log: tokens' expiry and the jobs of
+ * Quarkus's scheduler still go by it (docs/operations.md, Clocks).
  */
 @ApplicationScoped
 public class StoreClock {
@@ -154,16 +154,17 @@ public class StoreClock {
 
     /**
      * Says in the log when this node's wall clock is off Redis's by seconds, when that changes by seconds
-     * (a step), and when it is back in step. Nothing of the lock store goes by it, but the timers of
-     * renewals, sweeps and the heartbeat do, and other nodes judge this one's idle records by Redis's clock.
+     * (a step), and when it is back in step. Nothing of the lock store goes by it, but a token's expiry
+     * and the node's periodic work (Quarkus's scheduler) do.
      */
     private synchronized void noteSkew(long skewMillis) {
         boolean off = Math.abs(skewMillis) >= NOTED_SKEW_MILLIS;
         if (off && Math.abs(skewMillis - saidSkewMillis) >= NOTED_SKEW_MILLIS) {
             LOG.warnf(
-                    "this node's clock is %.1f s %s Redis's: moments the node names to Redis go by Redis's clock,"
-                            + " but its timers (renewals, sweeps, heartbeat) go by its own; a clock that steps back"
-                            + " holds them up for as long as the step (docs/operations.md, Clocks)",
+                    "this node's clock is %.1f s %s Redis's: leases, deadlines and the moments the node names to"
+                            + " Redis go by Redis's clock, but tokens' expiry and the schedule of the node's periodic"
+                            + " work (heartbeat, renewals, sweeps) go by its own, and a step back holds that work up"
+                            + " for as long as the step (docs/operations.md, Clocks)",
                     Math.abs(skewMillis) / 1000.0, skewMillis > 0 ? "behind" : "ahead of");
             saidSkewMillis = skewMillis;
         } else if (!off && saidSkewMillis != 0) {

@@ -4,6 +4,7 @@ import io.editlock.config.EditlockConfig;
 import io.editlock.lock.LockService;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.quarkus.scheduler.Scheduled;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
@@ -16,7 +17,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
@@ -50,7 +50,6 @@ public class LeaseRenewer {
     private final AtomicBoolean retrying = new AtomicBoolean();
 
     private final Vertx vertx;
-    private final SteadyTimer passes;
     private long retryTimer = -1;
 
     public LeaseRenewer(
@@ -59,10 +58,8 @@ public class LeaseRenewer {
             LockService locks,
             ResumeStore resumes,
             Vertx vertx,
-            EditlockConfig config,
-            @ConfigProperty(name = "quarkus.scheduler.enabled", defaultValue = "true") boolean timersEnabled) {
+            EditlockConfig config) {
         this.vertx = vertx;
-        this.passes = new SteadyTimer(vertx, timersEnabled);
         this.bound = config.lease().renewInterval();
         this.registry = registry;
         this.lifecycle = lifecycle;
@@ -70,15 +67,10 @@ public class LeaseRenewer {
         this.resumes = resumes;
     }
 
-    /** A pass every renew interval, on time whatever became of the one before (see {@link SteadyTimer}). */
-    void startPasses(@Observes StartupEvent started) {
-        passes.start(
-                bound,
-                () -> renewAll()
-                        .subscribe()
-                        .with(ignored -> {}, failure -> LOG.errorf(failure, "a renewal pass of this node failed")));
-    }
-
+    @Scheduled(
+            every = "${editlock.lease.renew-interval:10s}",
+            concurrentExecution = Scheduled.ConcurrentExecution.PROCEED,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     Uni<Void> renewAll() {
         List<SocketSession> keeping = new ArrayList<>();
         registry.all().stream().filter(SocketSession::mayKeepLocks).forEach(keeping::add);
@@ -101,7 +93,6 @@ public class LeaseRenewer {
     }
 
     void stop(@Observes ShutdownEvent stopping) {
-        passes.stop();
         vertx.cancelTimer(retryTimer);
     }
 

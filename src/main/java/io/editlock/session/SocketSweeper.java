@@ -3,16 +3,10 @@ package io.editlock.session;
 import io.editlock.config.EditlockConfig;
 import io.editlock.lock.LockService;
 import io.editlock.protocol.CloseReasons;
-import io.quarkus.runtime.ShutdownEvent;
-import io.quarkus.runtime.StartupEvent;
-import io.vertx.core.Vertx;
+import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.enterprise.event.Observes;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.jboss.logging.Logger;
 
 /**
  * Looks at this node's sockets: one whose token ended is closed ({@link TokenLifetime}); a user idle past the idle timeout loses the locks of that socket
@@ -23,8 +17,6 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class SocketSweeper {
 
-    private static final Logger LOG = Logger.getLogger(SocketSweeper.class);
-
     private final SessionRegistry registry;
     private final SessionLifecycle lifecycle;
     private final TokenLifetime tokenLifetime;
@@ -33,11 +25,6 @@ public class SocketSweeper {
     private final UserActivity activity;
     private final long idleTimeoutNanos;
     private final long pingTimeoutNanos;
-    private final SteadyTimer timer;
-    private final Duration interval;
-    private final Vertx vertx;
-    /** A sweep is under way: the next tick skips. */
-    private final AtomicBoolean sweeping = new AtomicBoolean();
 
     public SocketSweeper(
             SessionRegistry registry,
@@ -46,12 +33,7 @@ public class SocketSweeper {
             LockService locks,
             NodeHeartbeat heartbeat,
             UserActivity activity,
-            Vertx vertx,
-            EditlockConfig config,
-            @ConfigProperty(name = "quarkus.scheduler.enabled", defaultValue = "true") boolean timersEnabled) {
-        this.timer = new SteadyTimer(vertx, timersEnabled);
-        this.interval = config.session().sweepInterval();
-        this.vertx = vertx;
+            EditlockConfig config) {
         this.registry = registry;
         this.lifecycle = lifecycle;
         this.tokenLifetime = tokenLifetime;
@@ -62,32 +44,10 @@ public class SocketSweeper {
         this.pingTimeoutNanos = config.websocket().pingTimeout().toNanos();
     }
 
-    /**
-     * A sweep every sweep interval, on a worker thread as it may close sockets, skipped while the last one
-     * still runs; its heartbeat must not wait for a wall clock that stepped back (see {@link SteadyTimer}).
-     */
-    void startSweeps(@Observes StartupEvent started) {
-        timer.start(interval, () -> {
-            if (sweeping.compareAndSet(false, true)) {
-                vertx.executeBlocking(
-                                () -> {
-                                    try {
-                                        sweep();
-                                    } finally {
-                                        sweeping.set(false);
-                                    }
-                                    return null;
-                                },
-                                false)
-                        .onFailure(failure -> LOG.errorf(failure, "a sweep of this node's sockets failed"));
-            }
-        });
-    }
-
-    void stopSweeps(@Observes ShutdownEvent stopping) {
-        timer.stop();
-    }
-
+    @Scheduled(
+            every = "${editlock.session.sweep-interval:1s}",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP,
+            skipExecutionIf = Scheduled.ApplicationNotRunning.class)
     void sweep() {
         heartbeat.beat();
         long nowMillis = System.currentTimeMillis();

@@ -4,7 +4,6 @@ import io.editlock.redis.embedded.RedisProcess;
 import io.editlock.support.RedisIndependent;
 import io.editlock.support.TestRedis;
 import io.editlock.support.TestTls;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -23,20 +22,7 @@ class RedisTlsIT extends MultiNodeScenarios {
         TestTls tls = TestTls.generate();
         int tlsPort = RedisProcess.freePort();
         // The plain port stays for the harness's own readiness check; the nodes are given only the TLS one.
-        redisProcess = new RedisProcess(
-                        TestRedis.binary(),
-                        RedisProcess.freePort(),
-                        List.of(
-                                "--tls-port",
-                                String.valueOf(tlsPort),
-                                "--tls-cert-file",
-                                tls.redisCertificate().toString(),
-                                "--tls-key-file",
-                                tls.redisKey().toString(),
-                                "--tls-ca-cert-file",
-                                tls.nodeCertificate().toString(),
-                                "--tls-auth-clients",
-                                "yes"))
+        redisProcess = new RedisProcess(TestRedis.binary(), RedisProcess.freePort(), tls.redisArguments(tlsPort, true))
                 .start();
         return Map.of(
                 "quarkus.redis.hosts",

@@ -10,7 +10,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.net.NetClientOptions;
 import io.vertx.redis.client.RedisOptions;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -35,18 +34,7 @@ class GreetingProbeTest {
     static void start() {
         TestTls tls = TestTls.generate();
         tlsPort = RedisProcess.freePort();
-        redis = new RedisProcess(
-                        TestRedis.binary(),
-                        RedisProcess.freePort(),
-                        List.of(
-                                "--tls-port",
-                                String.valueOf(tlsPort),
-                                "--tls-cert-file",
-                                tls.redisCertificate().toString(),
-                                "--tls-key-file",
-                                tls.redisKey().toString(),
-                                "--tls-auth-clients",
-                                "no"))
+        redis = new RedisProcess(TestRedis.binary(), RedisProcess.freePort(), tls.redisArguments(tlsPort, false))
                 .start();
         vertx = Vertx.vertx();
     }

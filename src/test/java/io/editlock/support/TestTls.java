@@ -59,6 +59,26 @@ public final class TestTls {
         return directory.resolve("node.key");
     }
 
+    /**
+     * The redis-server arguments of a Redis that also listens for TLS on {@code tlsPort}, with the Redis
+     * certificate; with {@code clientCertificates}, it asks its clients for theirs and trusts the nodes'.
+     */
+    public List<String> redisArguments(int tlsPort, boolean clientCertificates) {
+        List<String> arguments = new ArrayList<>(List.of(
+                "--tls-port",
+                String.valueOf(tlsPort),
+                "--tls-cert-file",
+                redisCertificate().toString(),
+                "--tls-key-file",
+                redisKey().toString(),
+                "--tls-auth-clients",
+                clientCertificates ? "yes" : "no"));
+        if (clientCertificates) {
+            arguments.addAll(List.of("--tls-ca-cert-file", nodeCertificate().toString()));
+        }
+        return arguments;
+    }
+
     private void keyPair(String name, String subjectAlternativeNames) {
         Path store = directory.resolve(name + ".p12");
         List<String> command = new ArrayList<>(List.of(
